@@ -1,0 +1,55 @@
+import { systemClock, type Clock } from './clock';
+import { parseHostPort, type Config } from './config';
+import { createHttpApp, createRateLimiter } from './http';
+import type { IntakeDeps } from './intake';
+import type { Logger } from './log';
+import { createStore, type Store } from './store';
+
+/** A running appliance: HTTP intake over the store. */
+export interface Appliance {
+  store: Store;
+  /** The bound address (the port is real even when the config said 0). */
+  url: string;
+  /** Stops intake, lets requests in flight finish, commits, closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: Config;
+  log: Logger;
+  clock?: Clock;
+}
+
+/** Wires every part together; the one place that knows them all. */
+export function startAppliance({ config, log, clock = systemClock }: StartOptions): Appliance {
+  const store = createStore({ path: config.store.path, busyTimeoutMs: config.store.busy_timeout_ms, clock, log });
+  const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone };
+  const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
+  const app = createHttpApp({ store, clock, log, config, intake, rateLimiter });
+
+  const { host, port } = parseHostPort(config.http.listen)!;
+  // Bun's own body cap answers 413 in plain text; ours (max_body_bytes) answers in JSON,
+  // so Bun's is set well above it.
+  app.listen({ hostname: host, port, maxRequestBodySize: 16 * 1024 * 1024 });
+  const server = app.server!;
+  const shownHost = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
+  const url = `http://${shownHost}:${server.port}`;
+  log.info({ url, database: config.store.path }, 'voice-alert listening');
+
+  const sweeper = setInterval(() => {
+    rateLimiter.sweep();
+    store.writes.run(() => store.idempotency.prune(clock())).catch((e) => log.error({ err: e }, 'prune failed'));
+  }, 60_000);
+  sweeper.unref();
+
+  return {
+    store,
+    url,
+    async stop() {
+      clearInterval(sweeper);
+      await server.stop(false); // false: requests in flight are answered first
+      await store.close();
+      log.info('voice-alert stopped');
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { systemClock } from '../clock';
+import { loadConfig, type Config } from '../config';
+import { silentLogger } from '../log';
+import { createStore, type Store } from '../store';
+
+/** A failure to report on stderr with this exit code (2: configuration, 1: anything else). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export function configFrom(cmd: Command, flags: Record<string, unknown> = {}): Config {
+  const { config } = cmd.optsWithGlobals() as { config?: string };
+  return loadConfig({ path: config, flags });
+}
+
+/** Opens the store for one command and closes it after, even on failure. */
+export async function withStore<T>(cmd: Command, fn: (store: Store, config: Config) => T | Promise<T>): Promise<T> {
+  const config = configFrom(cmd);
+  const store = createStore({
+    path: config.store.path,
+    busyTimeoutMs: config.store.busy_timeout_ms,
+    clock: systemClock,
+    log: silentLogger(),
+  });
+  try {
+    return await fn(store, config);
+  } finally {
+    await store.close();
+  }
+}
+
+/** With --json exactly one JSON document on stdout; otherwise the human text. */
+export function print(json: boolean, value: unknown, human: () => string): void {
+  process.stdout.write(json ? JSON.stringify(value) + '\n' : human() + '\n');
+}
+
+export function positiveInt(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be a whole number >= 0, got "${v}"`);
+    return n;
+  };
+}

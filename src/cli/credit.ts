@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import { periodOf } from '../credit';
+import { CliError, print, withStore } from './context';
+
+export function creditCommand(): Command {
+  const cmd = new Command('credit').description('monthly call credit');
+  cmd
+    .command('show <account-id>')
+    .description("this period's credit: monthly amount, used, remaining")
+    .option('--json', 'print JSON')
+    .action((accountId: string, opts, c: Command) =>
+      withStore(c, (store, config) => {
+        const a = store.accounts.get(accountId);
+        if (!a) throw new CliError(`no account ${accountId}`);
+        const period = periodOf(Date.now(), config.credit.timezone);
+        const used = store.usage.usedIn(a.id, period);
+        const out = { period, monthly_credit: a.monthlyCredit, used, remaining: Math.max(0, a.monthlyCredit - used) };
+        print(opts.json, out, () => `${period}: ${out.used} of ${out.monthly_credit} used, ${out.remaining} remaining`);
+      }),
+    );
+  return cmd;
+}

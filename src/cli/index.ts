@@ -1,0 +1,57 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config';
+import { DatabaseTooNewError } from '../store';
+import { VERSION } from '../version';
+import { accountCommand } from './account';
+import { callsCommand } from './calls';
+import { CliError } from './context';
+import { creditCommand } from './credit';
+import { keysCommand } from './keys';
+import { serveCommand } from './serve';
+
+export function buildProgram(): Command {
+  const program = new Command('voice-alert')
+    .description('Turns monitoring alerts into phone calls through your own PBX.')
+    .option('--config <path>', 'TOML configuration (else $VOICE_ALERT_CONFIG, else /etc/voice-alert/config.toml)')
+    .version(VERSION, '--version', 'print the version')
+    .exitOverride()
+    .showHelpAfterError();
+  program.addCommand(serveCommand());
+  program.addCommand(accountCommand());
+  program.addCommand(keysCommand());
+  program.addCommand(creditCommand());
+  program.addCommand(callsCommand());
+  program
+    .command('version')
+    .description('print the version')
+    .action(() => {
+      process.stdout.write(`voice-alert ${VERSION}\n`);
+    });
+  for (const c of program.commands) c.exitOverride();
+  for (const c of program.commands.flatMap((c) => c.commands)) c.exitOverride();
+  return program;
+}
+
+/** Runs one command; returns the exit code. Errors are one line on stderr. */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode; // commander already printed it
+    if (e instanceof ConfigError) {
+      process.stderr.write(`voice-alert: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof CliError) {
+      process.stderr.write(`voice-alert: ${e.message}\n`);
+      return e.exitCode;
+    }
+    if (e instanceof DatabaseTooNewError) {
+      process.stderr.write(`voice-alert: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`voice-alert: ${(e as Error)?.message ?? String(e)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,32 @@
+import { Command } from 'commander';
+import { CliError, print, withStore } from './context';
+
+export function keysCommand(): Command {
+  const cmd = new Command('keys').description('API credentials (API key, API secret, webhook key)');
+  cmd
+    .command('create <account-id>')
+    .description('create a credential set; the secret and webhook key are shown only now')
+    .option('--require-signature', 'refuse unsigned requests made with these credentials')
+    .option('--json', 'print JSON')
+    .action((accountId: string, opts, c: Command) =>
+      withStore(c, (store) => {
+        if (!store.accounts.get(accountId)) throw new CliError(`no account ${accountId}`);
+        const k = store.credentials.create(accountId, { requireSignature: Boolean(opts.requireSignature) });
+        const out = { api_key: k.apiKey, api_secret: k.apiSecret, webhook_key: k.webhookKey };
+        print(opts.json, out, () =>
+          [`api_key:     ${k.apiKey}`, `api_secret:  ${k.apiSecret}`, `webhook_key: ${k.webhookKey}`, '(the secret and webhook key cannot be shown again)'].join('\n'),
+        );
+      }),
+    );
+  cmd
+    .command('revoke <api-key>')
+    .description('revoke a credential set (its API key and its webhook key)')
+    .option('--json', 'print JSON')
+    .action((apiKey: string, opts, c: Command) =>
+      withStore(c, (store) => {
+        if (!store.credentials.revoke(apiKey)) throw new CliError(`no active credentials with API key ${apiKey}`);
+        print(opts.json, { api_key: apiKey, revoked: true }, () => `revoked ${apiKey}`);
+      }),
+    );
+  return cmd;
+}

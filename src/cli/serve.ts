@@ -1,0 +1,38 @@
+import { Command } from 'commander';
+import { startAppliance } from '../appliance';
+import { createLogger } from '../log';
+import { configFrom } from './context';
+import { createDemoAccountIfEmpty } from './demo-account';
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('serve HTTP and place calls until SIGTERM')
+    .option('--listen <host:port>', 'override http.listen')
+    .option('--demo-account', 'on an empty database, create a demo Starter account and print its credentials')
+    .action(async (opts, c: Command) => {
+      const config = configFrom(c, { 'http.listen': opts.listen });
+      const log = createLogger(config.log.level);
+      const appliance = startAppliance({ config, log });
+      if (opts.demoAccount) {
+        const text = createDemoAccountIfEmpty(appliance.store, appliance.url);
+        if (text) process.stderr.write(text + '\n');
+      }
+      await new Promise<void>((resolve) => {
+        let stopping = false;
+        const onSignal = (signal: NodeJS.Signals) => {
+          if (stopping) {
+            log.warn({ signal }, 'second signal: exiting at once');
+            process.exit(130);
+          }
+          stopping = true;
+          log.info({ signal }, 'stopping: no new requests, finishing those in flight');
+          appliance.stop().then(resolve, (e) => {
+            log.error({ err: e }, 'stop failed');
+            process.exit(1);
+          });
+        };
+        process.on('SIGTERM', onSignal);
+        process.on('SIGINT', onSignal);
+      });
+    });
+}

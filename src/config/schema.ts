@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { creditSection } from './sections/credit';
+import { httpSection } from './sections/http';
+import { logSection } from './sections/log';
+import { storeSection } from './sections/store';
+
+/**
+ * The whole configuration: one section per concern, each with its defaults.
+ * `prefault({})` (not `default`) so a missing section still gets its inner defaults.
+ */
+export const configSchema = z
+  .object({
+    http: httpSection.prefault({}),
+    store: storeSection.prefault({}),
+    credit: creditSection.prefault({}),
+    log: logSection.prefault({}),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,72 @@
+import type { IntakeRequest, IntakeResult } from '../intake';
+import { clientIp } from './client-ip';
+import type { HttpDeps } from './deps';
+import { describeOutcome, EDGE } from './outcome-table';
+import { readBodyLimited } from './read-body';
+import { errorResponse, jsonResponse, requestIdFor } from './respond';
+
+export interface AlertRouteContext {
+  request: Request;
+  socketAddress: string | undefined;
+  query: Record<string, string | undefined>;
+}
+
+/**
+ * The shared edge of both alert endpoints: rate limit, body size, then the intake;
+ * maps the outcome through the contract's table and records the answer in the history.
+ */
+export async function handleAlert(
+  deps: HttpDeps,
+  endpoint: '/api/call' | '/webhook/receive',
+  ctx: AlertRouteContext,
+  accept: (req: IntakeRequest) => Promise<IntakeResult>,
+): Promise<Response> {
+  const { request } = ctx;
+  const ip = clientIp(request, ctx.socketAddress, deps.config.http.trust_proxy);
+  const record = (status: number, message: string, who?: Pick<IntakeResult, 'accountId' | 'credentialId'>) => {
+    const entry = {
+      at: deps.clock(),
+      requestId: requestIdFor(request),
+      endpoint,
+      sourceIp: ip,
+      status,
+      message,
+      accountId: who?.accountId ?? null,
+      credentialId: who?.credentialId ?? null,
+    };
+    // History is for people; it must never delay or fail an alert. Its write joins the next batch.
+    deps.store.writes.run(() => deps.store.history.record(entry)).catch((e) => {
+      deps.log.error({ err: e, requestId: entry.requestId }, 'api history not recorded');
+    });
+  };
+
+  const wait = deps.rateLimiter.take(ip);
+  if (wait !== null) {
+    record(EDGE.rateLimited.status, EDGE.rateLimited.message);
+    return errorResponse(EDGE.rateLimited.status, EDGE.rateLimited.message, { 'retry-after': String(wait) });
+  }
+  const body = await readBodyLimited(request, deps.config.http.max_body_bytes);
+  if (body === null) {
+    record(EDGE.bodyTooLarge.status, EDGE.bodyTooLarge.message);
+    return errorResponse(EDGE.bodyTooLarge.status, EDGE.bodyTooLarge.message);
+  }
+
+  const headerKey = request.headers.get('x-webhook-key');
+  const result = await accept({
+    body,
+    contentType: request.headers.get('content-type'),
+    // The header wins when both are given (contract).
+    webhookKey: headerKey !== null && headerKey !== '' ? headerKey : (ctx.query.key ?? null),
+    signature: { timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') },
+    idempotencyKey: request.headers.get('idempotency-key') || null,
+  });
+  const { status, body: answer } = describeOutcome(result.outcome);
+  record(status, answer.message, result);
+  if (result.outcome.code === 'QUEUED' && !result.replayed) {
+    deps.log.info(
+      { requestId: requestIdFor(request), endpoint, accountId: result.accountId, callIds: result.outcome.callIds },
+      'calls queued',
+    );
+  }
+  return jsonResponse(status, answer, result.replayed ? { 'idempotent-replayed': 'true' } : {});
+}

@@ -1,0 +1,17 @@
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { IntakeDeps } from '../intake';
+import type { Logger } from '../log';
+import type { Store } from '../store';
+import type { RateLimiter } from './rate-limit';
+
+/** What the HTTP features need; built once in main.ts. */
+export interface HttpDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  config: Config;
+  intake: IntakeDeps;
+  /** One budget per source address, shared by both alert endpoints (contract). */
+  rateLimiter: RateLimiter;
+}

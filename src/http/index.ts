@@ -1,0 +1,3 @@
+export { createHttpApp, type HttpApp } from './app';
+export type { HttpDeps } from './deps';
+export { createRateLimiter, type RateLimiter } from './rate-limit';

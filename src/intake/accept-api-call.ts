@@ -1,0 +1,59 @@
+import { normalizePhoneNumber } from '../phone/number';
+import { secretMatches } from './credential-check';
+import { decodeBody } from './decode-body';
+import type { IntakeDeps, IntakeRequest } from './deps';
+import { enqueueCalls } from './enqueue';
+import { isMessageTooLong, textField } from './message';
+import type { IntakeResult, Outcome } from './outcome';
+import { isSigned, verifySignature } from './signature';
+
+/**
+ * POST /api/call after the rate and size checks, in contract.md's order:
+ * malformed -> missing fields -> credentials (signature) -> plan -> length -> number -> credit -> queued.
+ */
+export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promise<IntakeResult> {
+  const who = { accountId: null as string | null, credentialId: null as string | null };
+  const done = (outcome: Outcome): IntakeResult => ({ outcome, ...who, replayed: false });
+
+  const body = decodeBody(req.body, req.contentType);
+  if (!body.ok) return done({ code: 'MALFORMED' });
+  const f = body.fields;
+  const apiKey = textField(f.api_key);
+  const apiSecret = textField(f.api_secret);
+  const phone = textField(f.phone_number);
+  const message = textField(f.error_message);
+  const signed = isSigned(req.signature);
+  // A signed request proves the secret without sending it, so it may leave api_secret out.
+  if (!apiKey || (!apiSecret && !signed) || !phone || !message) return done({ code: 'MISSING_FIELDS' });
+
+  const cred = deps.store.credentials.findByApiKey(apiKey);
+  if (!cred || (apiSecret && !secretMatches(cred, apiSecret))) return done({ code: 'INVALID_API_CREDENTIALS' });
+  who.accountId = cred.accountId;
+  who.credentialId = cred.id;
+  if (signed) {
+    const secret = deps.store.credentials.apiSecretOf(cred.id)!;
+    if (!verifySignature(secret, req.signature, req.body, deps.clock())) return done({ code: 'INVALID_SIGNATURE' });
+  } else if (cred.requireSignature) {
+    return done({ code: 'SIGNATURE_REQUIRED' });
+  }
+
+  const replay = req.idempotencyKey && deps.store.idempotency.find(cred.id, 'api', req.idempotencyKey, deps.clock());
+  if (replay) return { outcome: replay as Outcome, ...who, replayed: true };
+
+  const account = deps.store.accounts.get(cred.accountId);
+  if (!account || account.disabled || account.plan === 'free') return done({ code: 'PLAN_REFUSED' });
+  if (isMessageTooLong(message)) return done({ code: 'MESSAGE_TOO_LONG' });
+  const number = normalizePhoneNumber(phone);
+  if (!number) return done({ code: 'INVALID_PHONE' });
+
+  const r = await enqueueCalls(deps.store, deps.clock, deps.timeZone, {
+    endpoint: 'api',
+    accountId: account.id,
+    credentialId: cred.id,
+    phoneNumbers: [number],
+    message,
+    idempotencyKey: req.idempotencyKey,
+  });
+  if (r.outcome.code === 'QUEUED' && !r.replayed) deps.onQueued?.(r.outcome.callIds);
+  return { outcome: r.outcome, ...who, replayed: r.replayed };
+}

@@ -1,0 +1,22 @@
+import type { Clock } from '../clock';
+import type { Store } from '../store';
+import type { SignatureHeaders } from './signature';
+
+export interface IntakeDeps {
+  store: Store;
+  clock: Clock;
+  /** credit.timezone: where the month, and so the credit period, begins. */
+  timeZone: string;
+  /** Told the ids of freshly committed calls, so the dialer need not wait for a poll. */
+  onQueued?: (callIds: string[]) => void;
+}
+
+/** An alert request as the intake sees it: no framework types. */
+export interface IntakeRequest {
+  body: Uint8Array;
+  contentType: string | null;
+  /** Webhook only: header X-Webhook-Key, else query `key`. */
+  webhookKey?: string | null;
+  signature: SignatureHeaders;
+  idempotencyKey: string | null;
+}

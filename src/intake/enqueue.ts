@@ -1,0 +1,54 @@
+import type { Clock } from '../clock';
+import { periodOf } from '../credit';
+import type { CallSource, Store } from '../store';
+import type { IntakeEndpoint, Outcome } from './outcome';
+
+export interface EnqueueRequest {
+  endpoint: IntakeEndpoint;
+  accountId: string;
+  credentialId: string;
+  phoneNumbers: string[];
+  message: string;
+  idempotencyKey: string | null;
+}
+
+/**
+ * Charges credit and queues the calls in one durable transaction, all or nothing.
+ * Runs inside the group commit, so concurrent requests are applied one after another:
+ * of many racing for the last credit, exactly one wins. Resolves only after COMMIT.
+ */
+export function enqueueCalls(
+  store: Store,
+  clock: Clock,
+  timeZone: string,
+  req: EnqueueRequest,
+): Promise<{ outcome: Outcome; replayed: boolean }> {
+  return store.writes.run(() => {
+    const now = clock();
+    if (req.idempotencyKey) {
+      // Checked again inside the transaction: two copies racing in one batch queue once.
+      const earlier = store.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
+      if (earlier) return { outcome: earlier as Outcome, replayed: true };
+    }
+    const account = store.accounts.get(req.accountId);
+    const period = periodOf(now, timeZone);
+    const remaining = (account?.monthlyCredit ?? 0) - store.usage.usedIn(req.accountId, period);
+    if (remaining < req.phoneNumbers.length) return { outcome: { code: 'INSUFFICIENT_CREDIT' }, replayed: false };
+
+    const source: CallSource = req.endpoint;
+    const callIds = store.calls.enqueue(
+      req.phoneNumbers.map((phoneNumber) => ({
+        accountId: req.accountId,
+        credentialId: req.credentialId,
+        source,
+        phoneNumber,
+        message: req.message,
+      })),
+      now,
+    );
+    store.usage.charge(req.accountId, period, req.phoneNumbers.length);
+    const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint };
+    if (req.idempotencyKey) store.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
+    return { outcome, replayed: false };
+  });
+}

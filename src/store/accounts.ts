@@ -1,0 +1,85 @@
+import type { Database } from 'bun:sqlite';
+import type { Clock } from '../clock';
+import { PLAN_MONTHLY_CREDIT, type Plan } from '../credit';
+import { newId } from './ids';
+
+export interface Account {
+  id: string;
+  name: string;
+  plan: Plan;
+  /** What the account gets per period: its own amount if set, else the plan's. */
+  monthlyCredit: number;
+  monthlyCreditOverride: number | null;
+  disabled: boolean;
+  createdAt: number;
+}
+
+interface AccountRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  monthly_credit: number | null;
+  disabled: number;
+  created_at: number;
+}
+
+export function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    monthlyCredit: row.monthly_credit ?? PLAN_MONTHLY_CREDIT[row.plan],
+    monthlyCreditOverride: row.monthly_credit,
+    disabled: row.disabled === 1,
+    createdAt: row.created_at,
+  };
+}
+
+export interface AccountsStore {
+  create(input: { name: string; plan: Plan; monthlyCredit?: number | null }): Account;
+  get(id: string): Account | null;
+  list(): Account[];
+  count(): number;
+  /** Changes the plan; `monthlyCredit` undefined keeps the current override, null clears it. */
+  setPlan(id: string, plan: Plan, monthlyCredit?: number | null): Account | null;
+  setDisabled(id: string, disabled: boolean): Account | null;
+}
+
+export function createAccountsStore(db: Database, clock: Clock): AccountsStore {
+  const get = (id: string) => {
+    const row = db.query('SELECT * FROM accounts WHERE id = $id').get({ id }) as AccountRow | null;
+    return row ? toAccount(row) : null;
+  };
+  return {
+    create({ name, plan, monthlyCredit = null }) {
+      const id = newId('acc');
+      db.query(
+        'INSERT INTO accounts (id, name, plan, monthly_credit, disabled, created_at) VALUES ($id, $name, $plan, $credit, 0, $now)',
+      ).run({ id, name, plan, credit: monthlyCredit, now: clock() });
+      return get(id)!;
+    },
+    get,
+    list() {
+      return (db.query('SELECT * FROM accounts ORDER BY created_at, id').all() as AccountRow[]).map(toAccount);
+    },
+    count() {
+      return (db.query('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
+    },
+    setPlan(id, plan, monthlyCredit) {
+      if (monthlyCredit === undefined) {
+        db.query('UPDATE accounts SET plan = $plan WHERE id = $id').run({ id, plan });
+      } else {
+        db.query('UPDATE accounts SET plan = $plan, monthly_credit = $credit WHERE id = $id').run({
+          id,
+          plan,
+          credit: monthlyCredit,
+        });
+      }
+      return get(id);
+    },
+    setDisabled(id, disabled) {
+      db.query('UPDATE accounts SET disabled = $d WHERE id = $id').run({ id, d: disabled ? 1 : 0 });
+      return get(id);
+    },
+  };
+}

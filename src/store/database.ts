@@ -1,0 +1,27 @@
+import { Database } from 'bun:sqlite';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from '../log';
+import { migrate } from './migrations';
+
+export interface OpenDatabaseOptions {
+  path: string;
+  busyTimeoutMs: number;
+  log?: Logger;
+}
+
+/**
+ * Opens (creating folder and file) and migrates the database.
+ * busy_timeout is set first so that even switching to WAL waits for another process;
+ * synchronous=FULL because a 200 promises the call survives a power cut.
+ */
+export function openDatabase({ path, busyTimeoutMs, log }: OpenDatabaseOptions): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.run(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  db.run('PRAGMA journal_mode = WAL');
+  db.run('PRAGMA synchronous = FULL');
+  db.run('PRAGMA foreign_keys = ON');
+  migrate(db, log);
+  return db;
+}

@@ -1,0 +1,35 @@
+import type { Database } from 'bun:sqlite';
+
+/** How long a repeated Idempotency-Key replays the first answer (contract: 24 h). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export interface IdempotencyStore {
+  /** The outcome remembered for this key, if it is younger than the window. */
+  find(credentialId: string, endpoint: string, key: string, now: number): unknown | null;
+  save(credentialId: string, endpoint: string, key: string, outcome: unknown, now: number): void;
+  prune(now: number): number;
+}
+
+export function createIdempotencyStore(db: Database): IdempotencyStore {
+  return {
+    find(credentialId, endpoint, key, now) {
+      const row = db
+        .query(
+          'SELECT outcome FROM idempotency WHERE credential_id = $c AND endpoint = $e AND key = $k AND created_at > $since',
+        )
+        .get({ c: credentialId, e: endpoint, k: key, since: now - IDEMPOTENCY_WINDOW_MS }) as
+        | { outcome: string }
+        | null;
+      return row ? JSON.parse(row.outcome) : null;
+    },
+    save(credentialId, endpoint, key, outcome, now) {
+      // REPLACE: an expired entry with the same key starts a new window.
+      db.query(
+        'INSERT OR REPLACE INTO idempotency (credential_id, endpoint, key, outcome, created_at) VALUES ($c, $e, $k, $o, $now)',
+      ).run({ c: credentialId, e: endpoint, k: key, o: JSON.stringify(outcome), now });
+    },
+    prune(now) {
+      return db.query('DELETE FROM idempotency WHERE created_at <= $t').run({ t: now - IDEMPOTENCY_WINDOW_MS }).changes;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Database } from 'bun:sqlite';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import { createAccountsStore, type AccountsStore } from './accounts';
+import { createCallsStore, type CallsStore } from './calls';
+import { createCredentialsStore, type CredentialsStore } from './credentials';
+import { openDatabase } from './database';
+import { createGroupCommitter, type GroupCommitter } from './group-commit';
+import { createHistoryStore, type HistoryStore } from './history';
+import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
+import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
+import { createUsageStore, type UsageStore } from './usage';
+
+export type { Account } from './accounts';
+export type { Credential, IssuedCredential } from './credentials';
+export type { CallRecord, NewCall, CallSource } from './calls';
+export type { HistoryEntry } from './history';
+export { DatabaseTooNewError } from './migrations';
+
+/** Everything persistent, over one SQLite connection. */
+export interface Store {
+  db: Database;
+  accounts: AccountsStore;
+  credentials: CredentialsStore;
+  usage: UsageStore;
+  calls: CallsStore;
+  history: HistoryStore;
+  idempotency: IdempotencyStore;
+  /** Batches durable writes; see group-commit.ts. */
+  writes: GroupCommitter;
+  /** True while the database file is there and answers a query (health check). */
+  ping(): boolean;
+  close(): Promise<void>;
+}
+
+export interface CreateStoreOptions {
+  path: string;
+  busyTimeoutMs: number;
+  clock: Clock;
+  log?: Logger;
+  /** Defaults to `secret.key` beside the database. */
+  keyFile?: string;
+}
+
+export function keyFileFor(dbPath: string): string {
+  return join(dirname(dbPath), 'secret.key');
+}
+
+export function createStore(options: CreateStoreOptions): Store {
+  const db = openDatabase(options);
+  const box = createSecretBox(loadOrCreateKeyFile(options.keyFile ?? keyFileFor(options.path)));
+  const writes = createGroupCommitter(db);
+  return {
+    db,
+    accounts: createAccountsStore(db, options.clock),
+    credentials: createCredentialsStore(db, box, options.clock),
+    usage: createUsageStore(db),
+    calls: createCallsStore(db),
+    history: createHistoryStore(db),
+    idempotency: createIdempotencyStore(db),
+    writes,
+    ping() {
+      try {
+        if (options.path !== ':memory:' && !existsSync(options.path)) return false;
+        db.query('SELECT 1 FROM accounts LIMIT 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await writes.close();
+      db.close();
+    },
+  };
+}
