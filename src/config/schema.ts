@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
 import { httpSection } from './sections/http';
 import { logSection } from './sections/log';
@@ -13,6 +14,7 @@ export const configSchema = z
     http: httpSection.prefault({}),
     store: storeSection.prefault({}),
     credit: creditSection.prefault({}),
+    calls: callsSection.prefault({}),
     log: logSection.prefault({}),
   })
   .strict();

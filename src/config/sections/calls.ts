@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** How a queued call is placed and what it says (issues: speech, telephony). */
+export const callsSection = z
+  .object({
+    /** Spoken before the message; empty string: the language's default intro. */
+    intro: z.string().default(''),
+    /** How many times the message is spoken in one call. */
+    repeat: z.number().int().min(1).max(5).default(2),
+    /** Pause after the 200 OK before speaking, so the first words are not clipped. */
+    answer_delay_ms: z.number().int().min(0).max(10_000).default(800),
+    /** Ring this long, then CANCEL (counts as no answer). */
+    ring_timeout_s: z.number().int().min(5).max(600).default(45),
+    /** Waits before the 2nd, 3rd, … attempt after busy, no answer or a failure. */
+    retry_delays_s: z.array(z.number().int().min(0)).default([60, 180]),
+    /** Attempts in all, the first included. */
+    max_attempts: z.number().int().min(1).max(20).default(3),
+    /** Calls in progress at once (PBX channels). */
+    max_concurrent: z.number().int().min(1).max(1000).default(10),
+    /** A call not placed within this long after it was queued expires instead of ringing. */
+    max_age_s: z.number().int().min(60).default(3600),
+  })
+  .strict();

@@ -1,0 +1,107 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BINARY } from './paths';
+
+/**
+ * The compiled binary, run as an operator would: its own folder, a TOML config, real
+ * HTTP on 127.0.0.1 with a port the OS picks. Tests use `cli()` for the stable CLI.
+ */
+export interface RunningAppliance {
+  dir: string;
+  configPath: string;
+  url: string;
+  process: ChildProcess;
+  /** Everything the server printed on stdout (JSON log lines). */
+  output(): string;
+  /** SIGTERM and wait for exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: the power cut. */
+  kill(): Promise<void>;
+}
+
+export interface ApplianceDir {
+  dir: string;
+  configPath: string;
+  cli(args: string[]): { status: number | null; stdout: string; stderr: string };
+  cliJson<T = any>(args: string[]): T;
+  start(extraArgs?: string[], env?: Record<string, string>): Promise<RunningAppliance>;
+}
+
+/** A fresh data folder and config; `toml` is appended to the defaults written here. */
+export function applianceDir(toml = ''): ApplianceDir {
+  const dir = mkdtempSync(join(tmpdir(), 'va-test-'));
+  const configPath = join(dir, 'config.toml');
+  writeFileSync(
+    configPath,
+    `[http]\nlisten = "127.0.0.1:0"\nrate_limit_per_minute = 0\n\n[store]\npath = "${join(dir, 'data', 'voice-alert.db')}"\n\n[log]\nlevel = "info"\n\n${toml}\n`,
+  );
+  const cli = (args: string[]) => {
+    const r = spawnSync(BINARY, ['--config', configPath, ...args], { cwd: dir, encoding: 'utf8' });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  return {
+    dir,
+    configPath,
+    cli,
+    cliJson(args) {
+      const r = cli([...args, '--json']);
+      if (r.status !== 0) throw new Error(`voice-alert ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    },
+    start: (extraArgs = [], env = {}) => startServer(dir, configPath, extraArgs, env),
+  };
+}
+
+function startServer(dir: string, configPath: string, extraArgs: string[], env: Record<string, string>): Promise<RunningAppliance> {
+  const child = spawn(BINARY, ['--config', configPath, 'serve', ...extraArgs], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}${err}`)), 10_000);
+    child.stderr!.on('data', (d) => (err += d));
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m && /voice-alert listening/.test(out)) {
+        clearTimeout(timer);
+        resolve({
+          dir,
+          configPath,
+          url: m[1]!,
+          process: child,
+          output: () => out + err,
+          stop: async () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+          kill: async () => {
+            child.kill('SIGKILL');
+            await exited;
+          },
+        });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${out}${err}`));
+    });
+  });
+}
+
+/** An account with credentials, made through the CLI as an operator would. */
+export function provision(
+  a: ApplianceDir,
+  plan = 'starter',
+  extra: string[] = [],
+): { accountId: string; apiKey: string; apiSecret: string; webhookKey: string } {
+  const acc = a.cliJson(['account', 'create', '--name', 'test', '--plan', plan, ...extra]);
+  const k = a.cliJson(['keys', 'create', acc.id]);
+  return { accountId: acc.id, apiKey: k.api_key, apiSecret: k.api_secret, webhookKey: k.webhook_key };
+}
