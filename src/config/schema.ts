@@ -1,8 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
 import { httpSection } from './sections/http';
 import { logSection } from './sections/log';
+import { sipSection } from './sections/sip';
 import { storeSection } from './sections/store';
 
 /**
@@ -15,6 +16,7 @@ export const configSchema = z
     store: storeSection.prefault({}),
     credit: creditSection.prefault({}),
     calls: callsSection.prefault({}),
+    sip: sipSection.prefault({}),
     log: logSection.prefault({}),
   })
   .strict();

@@ -4,38 +4,43 @@
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function partsIn(ms: number, timeZone: string): { year: number; month: number } {
+/** The wall-clock fields of instant `ms` in `timeZone`. */
+function wallClock(ms: number, timeZone: string) {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formatters.set(timeZone, f);
   }
-  const parts = f.formatToParts(ms);
-  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-  return { year: get('year'), month: get('month') };
+  const parts: Record<string, number> = {};
+  for (const p of f.formatToParts(ms)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return parts as { year: number; month: number; day: number; hour: number; minute: number; second: number };
 }
 
 /** The credit period holding instant `ms`, e.g. `2026-11`. */
 export function periodOf(ms: number, timeZone: string): string {
-  const { year, month } = partsIn(ms, timeZone);
+  const { year, month } = wallClock(ms, timeZone);
   return `${year}-${String(month).padStart(2, '0')}`;
 }
 
-/** The instant the period after `ms` starts (00:00 on the next 1st in `timeZone`). */
+/** The instant the period after `ms` starts: 00:00 on the next 1st in `timeZone`. */
 export function nextResetAt(ms: number, timeZone: string): number {
-  const current = periodOf(ms, timeZone);
-  // The next 1st is 28–32 days ahead in any zone; step a day at a time from 27 days
-  // on and find the first instant whose period changed, then narrow to the minute.
-  let lo = ms;
-  let hi = ms + 27 * 86_400_000;
-  while (periodOf(hi, timeZone) === current) {
-    lo = hi;
-    hi += 86_400_000;
+  const { year, month } = wallClock(ms, timeZone);
+  const wallTarget = Date.UTC(year, month, 1); // month is 1-based, so this is the next month's 1st
+  // Shift by the zone's offset at that moment; a second pass settles a DST change in between.
+  let instant = wallTarget;
+  for (let i = 0; i < 2; i++) {
+    const w = wallClock(instant, timeZone);
+    const offset = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - instant;
+    instant = wallTarget - offset;
   }
-  while (hi - lo > 1000) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (periodOf(mid, timeZone) === current) lo = mid;
-    else hi = mid;
-  }
-  return Math.ceil(hi / 1000) * 1000;
+  return instant;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** How a queued call is placed and what it says (issues: speech, telephony). */
 export const callsSection = z

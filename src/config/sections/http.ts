@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseHostPort } from '../host-port';
 
 export const httpSection = z

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBody } from './decode-body';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe('decodeBody', () => {
+  it('reads JSON objects, also as text/plain and with no or another content type', () => {
+    for (const ct of ['application/json', 'text/plain', 'text/plain; charset=utf-8', null, 'application/xml']) {
+      expect(decodeBody(bytes('{"a":"ş"}'), ct)).toEqual({ ok: true, fields: { a: 'ş' } });
+    }
+  });
+
+  it('reads form fields with Turkish text intact, repeated fields as a list', () => {
+    const body = `phone_number=5321234567&phone_number=5321234568&error_message=${encodeURIComponent('Çağrı: ağ kesildi')}+şimdi`;
+    expect(decodeBody(bytes(body), 'application/x-www-form-urlencoded')).toEqual({
+      ok: true,
+      fields: { phone_number: ['5321234567', '5321234568'], error_message: 'Çağrı: ağ kesildi şimdi' },
+    });
+  });
+
+  it('reads JSON sent with a form content type (curl -d without -H)', () => {
+    expect(decodeBody(bytes('{"a":1}'), 'application/x-www-form-urlencoded')).toEqual({ ok: true, fields: { a: 1 } });
+  });
+
+  it.each([
+    ['an empty body', ''],
+    ['a JSON array', '[{"a":1}]'],
+    ['JSON null', 'null'],
+    ['a JSON string', '"x"'],
+    ['broken JSON', '{"a":'],
+    ['XML', '<alert/>'],
+  ])('refuses %s', (_name, body) => {
+    expect(decodeBody(bytes(body), 'application/json')).toEqual({ ok: false });
+  });
+
+  it('refuses invalid UTF-8 in JSON and in form escapes', () => {
+    expect(decodeBody(new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), 'application/json')).toEqual({ ok: false });
+    expect(decodeBody(bytes('error_message=%FF'), 'application/x-www-form-urlencoded')).toEqual({ ok: false });
+  });
+
+  it('honours a declared charset it knows, refuses one it does not', () => {
+    const latin5 = new Uint8Array([0x7b, 0x22, 0x6d, 0x22, 0x3a, 0x22, 0xfe, 0x22, 0x7d]); // {"m":"ş"} in ISO-8859-9
+    expect(decodeBody(latin5, 'application/json; charset=iso-8859-9')).toEqual({ ok: true, fields: { m: 'ş' } });
+    expect(decodeBody(bytes('{}'), 'application/json; charset=x-unknown')).toEqual({ ok: false });
+  });
+});

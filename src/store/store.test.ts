@@ -1,0 +1,108 @@
+import { Database } from 'bun:sqlite';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { manualClock } from '../../test/helpers/memory-store';
+import { createStore, DatabaseTooNewError, keyFileFor } from '.';
+import { MIGRATIONS } from './migrations';
+
+const newPath = () => join(mkdtempSync(join(tmpdir(), 'va-store-')), 'data', 'voice-alert.db');
+
+describe('database file', () => {
+  it('creates its folder, uses WAL and synchronous=FULL, and records the schema version', async () => {
+    const path = newPath();
+    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    expect(store.db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    expect(store.db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 2 }); // 2 = FULL
+    expect(store.db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.at(-1)!.version });
+    await store.close();
+  });
+
+  it('refuses to open a database newer than the code', async () => {
+    const path = newPath();
+    await createStore({ path, busyTimeoutMs: 100, clock: Date.now }).close();
+    const raw = new Database(path);
+    raw.run(`PRAGMA user_version = ${MIGRATIONS.at(-1)!.version + 1}`);
+    raw.close();
+    expect(() => createStore({ path, busyTimeoutMs: 100, clock: Date.now })).toThrow(DatabaseTooNewError);
+  });
+
+  it('keeps API secrets and webhook keys out of the database file, under a 0600 key file', async () => {
+    const path = newPath();
+    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
+    const k = store.credentials.create(acc.id);
+    await store.close(); // checkpoints the WAL into the main file
+    const files = [path, `${path}-wal`].map((p) => {
+      try {
+        return readFileSync(p).toString('latin1');
+      } catch {
+        return '';
+      }
+    });
+    for (const f of files) {
+      expect(f.includes(k.apiSecret)).toBe(false);
+      expect(f.includes(k.webhookKey)).toBe(false);
+    }
+    expect(files[0]!.includes(k.apiKey)).toBe(true); // the key is an identifier, stored as is
+    expect(statSync(keyFileFor(path)).mode & 0o777).toBe(0o600);
+
+    const again = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    const cred = again.credentials.findByWebhookKey(k.webhookKey)!;
+    expect(cred.apiKey).toBe(k.apiKey);
+    expect(again.credentials.apiSecretOf(cred.id)).toBe(k.apiSecret);
+    await again.close();
+  });
+});
+
+describe('group commit', () => {
+  it('commits concurrent writes in one transaction and settles each after COMMIT', async () => {
+    const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
+    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
+    let commits = 0;
+    const origRun = store.db.run.bind(store.db);
+    store.db.run = ((sql: string, ...rest: unknown[]) => {
+      if (sql === 'COMMIT') commits++;
+      return (origRun as (...a: unknown[]) => unknown)(sql, ...rest);
+    }) as typeof store.db.run;
+    await Promise.all(Array.from({ length: 50 }, () => store.writes.run(() => store.usage.charge(acc.id, '2026-11', 1))));
+    expect(commits).toBe(1);
+    expect(store.usage.usedIn(acc.id, '2026-11')).toBe(50);
+    await store.close();
+  });
+
+  it('rolls back and rejects only the write that threw', async () => {
+    const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
+    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
+    const results = await Promise.allSettled([
+      store.writes.run(() => store.usage.charge(acc.id, 'p', 1)),
+      store.writes.run(() => {
+        store.usage.charge(acc.id, 'p', 100);
+        throw new Error('boom');
+      }),
+      store.writes.run(() => store.usage.charge(acc.id, 'p', 1)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(store.usage.usedIn(acc.id, 'p')).toBe(2);
+    await store.close();
+  });
+});
+
+describe('call queue', () => {
+  it('claims each due call once, with a lease; an expired lease is claimed again as a new attempt', async () => {
+    const clock = manualClock();
+    const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock });
+    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
+    const [id] = store.calls.enqueue(
+      [{ accountId: acc.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'm' }],
+      clock(),
+    );
+    const first = store.calls.claim(clock(), 30_000)!;
+    expect(first).toMatchObject({ id, state: 'dialing', attempts: 1, leaseUntil: clock() + 30_000 });
+    expect(store.calls.claim(clock(), 30_000)).toBeNull(); // held: nobody else gets it
+    clock.advance(30_001); // the worker died; its lease ran out
+    expect(store.calls.claim(clock(), 30_000)).toMatchObject({ id, attempts: 2 });
+    await store.close();
+  });
+});

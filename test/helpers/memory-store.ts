@@ -1,0 +1,46 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IntakeDeps, IntakeRequest } from '../../src/intake';
+import { sign } from '../../src/intake';
+import { createStore, type Store } from '../../src/store';
+
+/** A clock the test moves by hand. */
+export function manualClock(start: string | number = '2026-11-15T12:00:00Z') {
+  let now = typeof start === 'number' ? start : Date.parse(start);
+  const clock = () => now;
+  clock.set = (t: string | number) => (now = typeof t === 'number' ? t : Date.parse(t));
+  clock.advance = (ms: number) => (now += ms);
+  return clock;
+}
+
+/** A real store on a temporary file (WAL and group commit behave as in production). */
+export function tempStore(clock: () => number): Store {
+  const dir = mkdtempSync(join(tmpdir(), 'va-store-'));
+  return createStore({ path: join(dir, 'voice-alert.db'), busyTimeoutMs: 1000, clock });
+}
+
+export function intakeDeps(store: Store, clock: () => number, timeZone = 'Europe/Istanbul'): IntakeDeps {
+  return { store, clock, timeZone };
+}
+
+const enc = new TextEncoder();
+
+/** An intake request with a JSON body (or the given raw text) and optional signing. */
+export function jsonRequest(
+  body: unknown,
+  opts: { contentType?: string | null; webhookKey?: string; signWith?: string; timestamp?: number; idempotencyKey?: string } = {},
+): IntakeRequest {
+  const raw = enc.encode(typeof body === 'string' ? body : JSON.stringify(body));
+  const ts = opts.timestamp !== undefined ? String(opts.timestamp) : null;
+  return {
+    body: raw,
+    contentType: opts.contentType === undefined ? 'application/json' : opts.contentType,
+    webhookKey: opts.webhookKey ?? null,
+    signature: {
+      timestamp: ts,
+      signature: opts.signWith && ts ? sign(opts.signWith, ts, raw) : null,
+    },
+    idempotencyKey: opts.idempotencyKey ?? null,
+  };
+}
