@@ -34,7 +34,6 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const server = app.server!;
   const shownHost = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
   const url = `http://${shownHost}:${server.port}`;
-  log.info({ url, database: config.store.path }, 'voice-alert listening');
 
   const sweeper = setInterval(() => {
     rateLimiter.sweep();

@@ -17,6 +17,8 @@ export function serveCommand(): Command {
         const text = createDemoAccountIfEmpty(appliance.store, appliance.url);
         if (text) process.stderr.write(text + '\n');
       }
+      // Logged last: scripts and tests take this line as "ready".
+      log.info({ url: appliance.url, database: config.store.path }, 'voice-alert listening');
       await new Promise<void>((resolve) => {
         let stopping = false;
         const onSignal = (signal: NodeJS.Signals) => {

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringify as stringifyToml } from 'smol-toml';
 import { BINARY } from './paths';
 
 /**
@@ -29,14 +30,22 @@ export interface ApplianceDir {
   start(extraArgs?: string[], env?: Record<string, string>): Promise<RunningAppliance>;
 }
 
-/** A fresh data folder and config; `toml` is appended to the defaults written here. */
-export function applianceDir(toml = ''): ApplianceDir {
+export type ConfigOverrides = Record<string, Record<string, unknown>>;
+
+/**
+ * A fresh data folder and config file: loopback on a free port, no rate limit, the
+ * database inside the folder; `overrides` are merged in section by section.
+ */
+export function applianceDir(overrides: ConfigOverrides = {}): ApplianceDir {
   const dir = mkdtempSync(join(tmpdir(), 'va-test-'));
   const configPath = join(dir, 'config.toml');
-  writeFileSync(
-    configPath,
-    `[http]\nlisten = "127.0.0.1:0"\nrate_limit_per_minute = 0\n\n[store]\npath = "${join(dir, 'data', 'voice-alert.db')}"\n\n[log]\nlevel = "info"\n\n${toml}\n`,
-  );
+  const config: ConfigOverrides = {
+    http: { listen: '127.0.0.1:0', rate_limit_per_minute: 0 },
+    store: { path: join(dir, 'data', 'voice-alert.db') },
+    log: { level: 'info' },
+  };
+  for (const [section, values] of Object.entries(overrides)) config[section] = { ...config[section], ...values };
+  writeFileSync(configPath, stringifyToml(config));
   const cli = (args: string[]) => {
     const r = spawnSync(BINARY, ['--config', configPath, ...args], { cwd: dir, encoding: 'utf8' });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
