@@ -5,6 +5,7 @@ import { httpSection } from './sections/http';
 import { logSection } from './sections/log';
 import { sipSection } from './sections/sip';
 import { storeSection } from './sections/store';
+import { ttsSection } from './sections/tts';
 
 /**
  * The whole configuration: one section per concern, each with its defaults.
@@ -18,6 +19,7 @@ export const configSchema = z
     calls: callsSection.prefault({}),
     sip: sipSection.prefault({}),
     log: logSection.prefault({}),
+    tts: ttsSection.prefault({}),
   })
   .strict();
 

@@ -1,0 +1,70 @@
+/**
+ * What is said in each language besides the alert text: the fixed prompts and the words
+ * normalisation uses. Adding a language = one entry here plus a row set in normalize.test.ts.
+ */
+export type Language = 'tr' | 'en';
+
+export interface LanguageWords {
+  intro: string;
+  /** The keypad prompt the telephony side acts on (DTMF 1 = acknowledge). */
+  closing: string;
+  /** Played after the callee pressed 1. */
+  acknowledged: string;
+  dot: string;
+  percent: (n: string) => string;
+  /** Decimal number as spoken, e.g. tr "3 virgül 5"; undefined: the engine reads "3.5" well. */
+  decimal?: (whole: string, fraction: string) => string;
+  port: string;
+  /** Unit symbol (as written after a number) -> spoken word(s). */
+  units: Record<string, string>;
+}
+
+const tr: LanguageWords = {
+  intro: 'Bu otomatik bir alarm çağrısıdır.',
+  closing: "Onaylamak için 1'e basın.",
+  acknowledged: 'Teşekkürler, alarm onaylandı.',
+  dot: 'nokta',
+  percent: (n) => `yüzde ${n}`,
+  // Turkish writes "3,5"; espeak-ng tr reads "3.5" as a thousands group.
+  decimal: (w, f) => `${w} virgül ${f}`,
+  port: 'port',
+  units: {
+    ms: 'milisaniye', msec: 'milisaniye', s: 'saniye', sec: 'saniye', sn: 'saniye', m: 'dakika', min: 'dakika',
+    dk: 'dakika', h: 'saat', d: 'gün',
+    b: 'bayt', kb: 'kilobayt', mb: 'megabayt', gb: 'gigabayt', tb: 'terabayt', pb: 'petabayt',
+    kib: 'kibibayt', mib: 'mebibayt', gib: 'gibibayt', tib: 'tebibayt',
+    bps: 'bit bölü saniye', kbps: 'kilobit bölü saniye', mbps: 'megabit bölü saniye', gbps: 'gigabit bölü saniye',
+    'kb/s': 'kilobayt bölü saniye', 'mb/s': 'megabayt bölü saniye', 'gb/s': 'gigabayt bölü saniye',
+    hz: 'hertz', khz: 'kilohertz', mhz: 'megahertz', ghz: 'gigahertz',
+    '°c': 'santigrat derece', '°f': 'fahrenhayt derece', v: 'volt', w: 'vat', kw: 'kilovat',
+    dbm: 'desibel miliwat', db: 'desibel', rpm: 'devir bölü dakika', pps: 'paket bölü saniye',
+  },
+};
+
+const en: LanguageWords = {
+  intro: 'This is an automated alert call.',
+  closing: 'Press 1 to acknowledge.',
+  acknowledged: 'Thank you, the alert is acknowledged.',
+  dot: 'dot',
+  percent: (n) => `${n} percent`,
+  port: 'port',
+  units: {
+    ms: 'milliseconds', msec: 'milliseconds', s: 'seconds', sec: 'seconds', m: 'minutes', min: 'minutes',
+    h: 'hours', d: 'days',
+    b: 'bytes', kb: 'kilobytes', mb: 'megabytes', gb: 'gigabytes', tb: 'terabytes', pb: 'petabytes',
+    kib: 'kibibytes', mib: 'mebibytes', gib: 'gibibytes', tib: 'tebibytes',
+    bps: 'bits per second', kbps: 'kilobits per second', mbps: 'megabits per second', gbps: 'gigabits per second',
+    'kb/s': 'kilobytes per second', 'mb/s': 'megabytes per second', 'gb/s': 'gigabytes per second',
+    hz: 'hertz', khz: 'kilohertz', mhz: 'megahertz', ghz: 'gigahertz',
+    '°c': 'degrees Celsius', '°f': 'degrees Fahrenheit', v: 'volts', w: 'watts', kw: 'kilowatts',
+    dbm: 'dBm', db: 'decibels', rpm: 'revolutions per minute', pps: 'packets per second',
+  },
+};
+
+export const LANGUAGES: Record<Language, LanguageWords> = { tr, en };
+
+/** `tts.language`, or from the voice when "auto": Turkish voices (tr, tr-…) → tr, all else → en. */
+export function languageOf(voice: string, setting: 'auto' | Language = 'auto'): Language {
+  if (setting !== 'auto') return setting;
+  return /^tr\b/i.test(voice) ? 'tr' : 'en';
+}
