@@ -25,16 +25,33 @@ function wallClock(ms: number, timeZone: string) {
   return parts as { year: number; month: number; day: number; hour: number; minute: number; second: number };
 }
 
+// Every request asks for the current period; Intl formatting is slow, so the answer is
+// kept per zone together with the span of time it holds for.
+const spans = new Map<string, { from: number; until: number; period: string }>();
+
 /** The credit period holding instant `ms`, e.g. `2026-11`. */
 export function periodOf(ms: number, timeZone: string): string {
+  const span = spans.get(timeZone);
+  if (span && ms >= span.from && ms < span.until) return span.period;
   const { year, month } = wallClock(ms, timeZone);
-  return `${year}-${String(month).padStart(2, '0')}`;
+  const period = `${year}-${String(month).padStart(2, '0')}`;
+  spans.set(timeZone, { from: startOfPeriod(year, month, timeZone), until: nextResetAt(ms, timeZone), period });
+  return period;
+}
+
+/** 00:00 on the 1st of `year`-`month` (1-based) in `timeZone`, as an instant. */
+function startOfPeriod(year: number, month: number, timeZone: string): number {
+  return zonedMidnight(Date.UTC(year, month - 1, 1), timeZone);
 }
 
 /** The instant the period after `ms` starts: 00:00 on the next 1st in `timeZone`. */
 export function nextResetAt(ms: number, timeZone: string): number {
   const { year, month } = wallClock(ms, timeZone);
-  const wallTarget = Date.UTC(year, month, 1); // month is 1-based, so this is the next month's 1st
+  return zonedMidnight(Date.UTC(year, month, 1), timeZone); // month is 1-based: the next month's 1st
+}
+
+/** The instant whose wall clock in `timeZone` reads `wallTarget` (given as if it were UTC). */
+function zonedMidnight(wallTarget: number, timeZone: string): number {
   // Shift by the zone's offset at that moment; a second pass settles a DST change in between.
   let instant = wallTarget;
   for (let i = 0; i < 2; i++) {

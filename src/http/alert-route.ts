@@ -35,9 +35,10 @@ export async function handleAlert(
       credentialId: who?.credentialId ?? null,
     };
     // History is for people; it must never delay or fail an alert. Its write joins the next batch.
-    deps.store.writes.run(() => deps.store.history.record(entry)).catch((e) => {
-      deps.log.error({ err: e, requestId: entry.requestId }, 'api history not recorded');
-    });
+    deps.store.writes.runDetached(
+      () => deps.store.history.record(entry),
+      (e) => deps.log.error({ err: e, requestId: entry.requestId }, 'api history not recorded'),
+    );
   };
 
   const wait = deps.rateLimiter.take(ip);

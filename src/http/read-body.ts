@@ -4,8 +4,14 @@
  * a chunked body stops being read as soon as it passes the limit.
  */
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return null;
+  const length = request.headers.get('content-length');
+  if (length !== null) {
+    const declared = Number(length);
+    if (declared > limit) return null;
+    // The server stops at the declared length, so reading it whole is safe and much
+    // cheaper than pulling chunks through a stream reader.
+    if (Number.isInteger(declared) && declared >= 0) return new Uint8Array(await request.arrayBuffer());
+  }
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;

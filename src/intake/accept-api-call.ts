@@ -49,6 +49,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const r = await enqueueCalls(deps.store, deps.clock, deps.timeZone, {
     endpoint: 'api',
     accountId: account.id,
+    monthlyCredit: account.monthlyCredit,
     credentialId: cred.id,
     phoneNumbers: [number],
     message,

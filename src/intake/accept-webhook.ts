@@ -57,6 +57,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const r = await enqueueCalls(deps.store, deps.clock, deps.timeZone, {
     endpoint: 'webhook',
     accountId: account.id,
+    monthlyCredit: account.monthlyCredit,
     credentialId: cred.id,
     phoneNumbers: [...unique.values()].map((e) => e.number!),
     message,

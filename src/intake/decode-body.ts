@@ -8,11 +8,24 @@ export type DecodedBody = { ok: true; fields: Record<string, unknown> } | { ok: 
 
 const MALFORMED = { ok: false } as const;
 
+const decoders = new Map<string, TextDecoder>();
+
+/** A fatal decoder per charset label, reused (decode() without `stream` keeps no state). */
+function decoderFor(charset: string): TextDecoder {
+  const label = charset.toLowerCase();
+  let d = decoders.get(label);
+  if (!d) {
+    d = new TextDecoder(label, { fatal: true }); // throws for an unknown label
+    if (decoders.size < 32) decoders.set(label, d);
+  }
+  return d;
+}
+
 export function decodeBody(raw: Uint8Array, contentType: string | null): DecodedBody {
   const { mediaType, charset } = parseContentType(contentType);
   let text: string;
   try {
-    text = new TextDecoder(charset, { fatal: true, ignoreBOM: false }).decode(raw);
+    text = decoderFor(charset).decode(raw);
   } catch {
     return MALFORMED; // invalid bytes for the charset, or a charset we do not know
   }

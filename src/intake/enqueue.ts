@@ -6,6 +6,8 @@ import type { IntakeEndpoint, Outcome } from './outcome';
 export interface EnqueueRequest {
   endpoint: IntakeEndpoint;
   accountId: string;
+  /** The account's credit per period, as read when the request was authorised. */
+  monthlyCredit: number;
   credentialId: string;
   phoneNumbers: string[];
   message: string;
@@ -30,9 +32,9 @@ export function enqueueCalls(
       const earlier = store.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
     }
-    const account = store.accounts.get(req.accountId);
     const period = periodOf(now, timeZone);
-    const remaining = (account?.monthlyCredit ?? 0) - store.usage.usedIn(req.accountId, period);
+    // Usage is read inside the transaction: of requests racing for the last credit, one wins.
+    const remaining = req.monthlyCredit - store.usage.usedIn(req.accountId, period);
     if (remaining < req.phoneNumbers.length) return { outcome: { code: 'INSUFFICIENT_CREDIT' }, replayed: false };
 
     const source: CallSource = req.endpoint;

@@ -12,10 +12,18 @@ import type { Database } from 'bun:sqlite';
 export interface GroupCommitter {
   /** Runs `write` inside the next batch; resolves with its result once committed. */
   run<T>(write: () => T): Promise<T>;
+  /**
+   * Runs a single-statement write in the next batch with nobody waiting for it
+   * (bookkeeping such as the API history). A failure goes to `onError`; SQLite undoes
+   * a failed statement alone, so it needs no savepoint.
+   */
+  runDetached(write: () => void, onError: (e: unknown) => void): void;
   /** Resolves when everything queued so far has committed. */
   flush(): Promise<void>;
-  /** Commits what is queued and refuses new writes. */
+  /** Commits what is queued, refuses new writes, releases its prepared statements. */
   close(): Promise<void>;
+  /** Counters since start: transactions committed and writes they carried. */
+  stats(): { batches: number; writes: number };
 }
 
 interface Pending {
@@ -26,29 +34,49 @@ interface Pending {
 
 export function createGroupCommitter(db: Database): GroupCommitter {
   let queue: Pending[] = [];
+  let detached: { write: () => void; onError: (e: unknown) => void }[] = [];
   let scheduled = false;
   let closed = false;
+  let batches = 0;
+  let writes = 0;
+  // Prepared once: this runs for every request under load.
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const savepoint = db.prepare('SAVEPOINT w');
+  const release = db.prepare('RELEASE w');
+  const rollbackTo = db.prepare('ROLLBACK TO w');
 
   const commitBatch = () => {
     scheduled = false;
     const batch = queue;
+    const sideWrites = detached;
     queue = [];
-    if (batch.length === 0) return;
+    detached = [];
+    if (batch.length === 0 && sideWrites.length === 0) return;
     const results: { ok: boolean; value: unknown }[] = [];
     try {
-      db.run('BEGIN IMMEDIATE');
+      begin.run();
       for (const p of batch) {
-        db.run('SAVEPOINT w');
+        savepoint.run();
         try {
           results.push({ ok: true, value: p.write() });
-          db.run('RELEASE w');
+          release.run();
         } catch (e) {
-          db.run('ROLLBACK TO w');
-          db.run('RELEASE w');
+          rollbackTo.run();
+          release.run();
           results.push({ ok: false, value: e });
         }
       }
-      db.run('COMMIT');
+      for (const d of sideWrites) {
+        try {
+          d.write();
+        } catch (e) {
+          d.onError(e);
+        }
+      }
+      commit.run();
+      batches++;
+      writes += batch.length + sideWrites.length;
     } catch (e) {
       // BEGIN or COMMIT failed (disk full, lock timeout): nothing in the batch is durable.
       try {
@@ -57,6 +85,7 @@ export function createGroupCommitter(db: Database): GroupCommitter {
         /* the original error is the one worth reporting */
       }
       for (const p of batch) p.reject(e);
+      for (const d of sideWrites) d.onError(e);
       return;
     }
     batch.forEach((p, i) => {
@@ -82,8 +111,13 @@ export function createGroupCommitter(db: Database): GroupCommitter {
         schedule();
       });
     },
+    runDetached(write, onError) {
+      if (closed) return onError(new Error('store is closing'));
+      detached.push({ write, onError });
+      schedule();
+    },
     flush() {
-      if (queue.length === 0) return Promise.resolve();
+      if (queue.length === 0 && detached.length === 0) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         queue.push({ write: () => undefined, resolve: () => resolve(), reject });
         schedule();
@@ -92,6 +126,9 @@ export function createGroupCommitter(db: Database): GroupCommitter {
     async close() {
       await this.flush();
       closed = true;
+      // Unfinalized statements would keep SQLite from closing (and checkpointing) the file.
+      for (const st of [begin, commit, savepoint, release, rollbackTo]) st.finalize();
     },
+    stats: () => ({ batches, writes }),
   };
 }

@@ -60,14 +60,18 @@ describe('group commit', () => {
   it('commits concurrent writes in one transaction and settles each after COMMIT', async () => {
     const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
     const acc = store.accounts.create({ name: 'a', plan: 'starter' });
-    let commits = 0;
-    const origRun = store.db.run.bind(store.db);
-    store.db.run = ((sql: string, ...rest: unknown[]) => {
-      if (sql === 'COMMIT') commits++;
-      return (origRun as (...a: unknown[]) => unknown)(sql, ...rest);
-    }) as typeof store.db.run;
-    await Promise.all(Array.from({ length: 50 }, () => store.writes.run(() => store.usage.charge(acc.id, '2026-11', 1))));
-    expect(commits).toBe(1);
+    const before = store.writes.stats();
+    const seen: boolean[] = [];
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        store.writes.run(() => {
+          seen.push(store.db.inTransaction);
+          store.usage.charge(acc.id, '2026-11', 1);
+        }),
+      ),
+    );
+    expect(seen.every(Boolean)).toBe(true);
+    expect(store.writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50 });
     expect(store.usage.usedIn(acc.id, '2026-11')).toBe(50);
     await store.close();
   });
@@ -85,6 +89,21 @@ describe('group commit', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(store.usage.usedIn(acc.id, 'p')).toBe(2);
+    await store.close();
+  });
+});
+
+describe('detached writes', () => {
+  it('commit with the next batch; a failing one is reported alone', async () => {
+    const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
+    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
+    const errors: unknown[] = [];
+    store.writes.runDetached(() => store.usage.charge(acc.id, 'p', 1), (e) => errors.push(e));
+    store.writes.runDetached(() => store.db.run('INSERT INTO no_such_table VALUES (1)'), (e) => errors.push(e));
+    await store.writes.run(() => store.usage.charge(acc.id, 'p', 1));
+    expect(store.usage.usedIn(acc.id, 'p')).toBe(2);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/no_such_table/);
     await store.close();
   });
 });

@@ -162,6 +162,24 @@ describe('POST /api/call', () => {
     expect(r).toMatchObject({ status: 403, json: { status: 'error', message: 'Signature required' } });
   });
 
+  it('records each answer in the API history: time, endpoint, source, status, message; never a secret or body', async () => {
+    const marker = 'Unique body text 7f3a';
+    await post(url(), body({ error_message: marker }));
+    await post(url(), body({ api_secret: 'vas_wrong', error_message: marker }));
+    await new Promise((r) => setTimeout(r, 50)); // history joins the next batch
+    const { Database } = await import('bun:sqlite');
+    const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+    const rows = db.query('SELECT * FROM api_history ORDER BY id DESC LIMIT 2').all() as Record<string, unknown>[];
+    db.close();
+    expect(rows.map((r) => [r.endpoint, r.source_ip, r.status, r.message, r.account_id])).toEqual([
+      ['/api/call', '127.0.0.1', 403, 'Invalid API credentials', null],
+      ['/api/call', '127.0.0.1', 200, 'Call queued', cred.accountId],
+    ]);
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain(cred.apiSecret);
+    expect(text).not.toContain(marker);
+  });
+
   it('a repeated Idempotency-Key gets the original answer, marked replayed, and queues nothing', async () => {
     const s = provision(dir, 'starter');
     const b = body({ api_key: s.apiKey, api_secret: s.apiSecret });
