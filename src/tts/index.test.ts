@@ -1,0 +1,72 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../log';
+import { createCallAudioSource } from './index';
+import { tempDir, ttsConfig } from './test-support';
+
+/** A wrapper around the real espeak-ng that counts its starts (still real speech). */
+function countingEspeak(dir: string): { binary: string; starts: () => number } {
+  const binary = join(dir, 'espeak-ng-counting');
+  const counter = join(dir, 'starts');
+  writeFileSync(counter, '');
+  writeFileSync(binary, `#!/bin/sh\necho x >> '${counter}'\nexec espeak-ng "$@"\n`);
+  chmodSync(binary, 0o755);
+  return { binary, starts: () => readFileSync(counter, 'utf8').length / 2 };
+}
+
+describe('createCallAudioSource (real espeak-ng and sox)', () => {
+  it('plays intro, the message calls.repeat times, and the keypad prompt, in both laws', async () => {
+    const dataDir = tempDir();
+    const once = createCallAudioSource(ttsConfig({}, { repeat: 1 }), { log: silentLogger(), dataDir });
+    const twice = createCallAudioSource(ttsConfig({}, { repeat: 2 }), { log: silentLogger(), dataDir });
+    const a = await once.forMessage('Web sunucusu yanıt vermiyor.');
+    const b = await twice.forMessage('Web sunucusu yanıt vermiyor.');
+    expect(a.pcmu.length).toBe(a.pcma.length);
+    expect(a.durationMs).toBe(Math.round(a.pcmu.length / 8));
+    // The second repetition adds the message and one pause (1000 ms) exactly.
+    const messageMs = b.durationMs - a.durationMs - 1000;
+    expect(messageMs).toBeGreaterThan(1000);
+    expect(messageMs).toBeLessThan(4000);
+    expect(once.language).toBe('tr');
+  });
+
+  it('renders a repeated text once: the second call does not start espeak-ng', async () => {
+    const dir = tempDir();
+    const espeak = countingEspeak(dir);
+    const source = createCallAudioSource(ttsConfig({ espeak_binary: espeak.binary }), { log: silentLogger(), dataDir: dir });
+    const first = await source.forMessage('Disk dolu: db-01');
+    const startsAfterFirst = espeak.starts();
+    expect(startsAfterFirst).toBe(3); // intro, message, prompt
+    const storm = await Promise.all([1, 2, 3, 4, 5].map(() => source.forMessage('Disk dolu: db-01')));
+    expect(espeak.starts()).toBe(startsAfterFirst);
+    for (const s of storm) expect(Buffer.from(s.pcmu).equals(Buffer.from(first.pcmu))).toBe(true);
+
+    // A new process on the same data folder (a restart) still finds it.
+    const restarted = createCallAudioSource(ttsConfig({ espeak_binary: espeak.binary }), { log: silentLogger(), dataDir: dir });
+    await restarted.forMessage('Disk dolu: db-01');
+    expect(espeak.starts()).toBe(startsAfterFirst);
+  });
+
+  it('concurrent first renders of one text share one espeak-ng run', async () => {
+    const dir = tempDir();
+    const espeak = countingEspeak(dir);
+    const source = createCallAudioSource(ttsConfig({ espeak_binary: espeak.binary }), { log: silentLogger(), dataDir: dir });
+    await Promise.all([1, 2, 3].map(() => source.forMessage('Aynı anda gelen alarm')));
+    expect(espeak.starts()).toBe(3);
+  });
+
+  it('an empty text after normalisation is an error, not silence', async () => {
+    const source = createCallAudioSource(ttsConfig(), { log: silentLogger(), dataDir: tempDir() });
+    await expect(source.forMessage('🔥🚨 !!! ---')).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
+    await expect(source.forMessage('')).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
+  });
+
+  it('speaks English prompts with an English voice, and the acknowledgement', async () => {
+    const source = createCallAudioSource(ttsConfig({ voice: 'en-us' }), { log: silentLogger(), dataDir: tempDir() });
+    expect(source.language).toBe('en');
+    const ack = await source.acknowledged();
+    expect(ack.durationMs).toBeGreaterThan(1000);
+    expect(ack.durationMs).toBe(Math.round(ack.pcma.length / 8));
+  });
+});
