@@ -1,0 +1,65 @@
+import * as z from 'zod';
+import { parseHostPort } from '../host-port';
+
+const portRange = /^(\d{1,5})-(\d{1,5})$/;
+
+/**
+ * The trunk to the customer's PBX (issue: telephony). With `server` empty the dialer does
+ * not start: calls stay queued and the appliance says so in its log.
+ */
+export const sipSection = z
+  .object({
+    /** PBX `host:port` every request goes to (the outbound proxy). Empty: no dialing. */
+    server: z
+      .string()
+      .refine((v) => v === '' || parseHostPort(v) !== null, 'expected host:port, e.g. 192.0.2.10:5060')
+      .default(''),
+    /** Domain in the Request-URI, From and To; empty: the server's host. */
+    domain: z.string().default(''),
+    /** Our SIP user (From, Contact, REGISTER). */
+    username: z.string().default('voice-alert'),
+    /** Digest password for 401/407 challenges; empty: no credentials (IP-authenticated trunk). */
+    password: z.string().default(''),
+    /** Digest user name when it differs from `username`. */
+    auth_username: z.string().default(''),
+    /** true: REGISTER and refresh before expiry; false: IP-authenticated trunk. */
+    register: z.boolean().default(false),
+    /** Requested registration lifetime. */
+    register_expires_s: z.number().int().min(60).max(86_400).default(600),
+    /** User part of From; empty: `username`. */
+    from_user: z.string().default(''),
+    /** Caller name shown on the phone. */
+    from_display: z.string().default('Voice Alert'),
+    /** Dialed before the 10-digit number, e.g. "0". */
+    dial_prefix: z.string().regex(/^[0-9*#+]*$/).default(''),
+    transport: z.enum(['udp', 'tcp']).default('udp'),
+    /** Address our SIP and RTP sockets bind. */
+    local_address: z.string().default('0.0.0.0'),
+    /** SIP port we bind; 0: the OS picks one. */
+    local_port: z.number().int().min(0).max(65_535).default(5060),
+    /** Address put in Via, Contact and SDP (NAT); empty: local_address, or the route to the server. */
+    public_address: z.string().default(''),
+    /** RTP ports, `low-high`; each call takes one even port. */
+    rtp_ports: z
+      .string()
+      .refine((v) => {
+        const m = portRange.exec(v);
+        return !!m && Number(m[1]) <= Number(m[2]) && Number(m[2]) <= 65_535;
+      }, 'expected low-high, e.g. 10000-10999')
+      .default('10000-10999'),
+    /** RFC 3261 §17: round-trip estimate; retransmissions start at T1 and give up after 64*T1. */
+    t1_ms: z.number().int().min(10).max(10_000).default(500),
+    /** RFC 3261 §17.1.2.2: the cap on the non-INVITE retransmission interval. */
+    t2_ms: z.number().int().min(10).max(60_000).default(4000),
+    /** Silence sent after the answer delay before the message, and after it before BYE. */
+    silence_ms: z.number().int().min(0).max(5000).default(200),
+  })
+  .strict();
+
+export type SipConfig = z.infer<typeof sipSection>;
+
+/** `10000-10999` → [10000, 10999]. */
+export function rtpPortRange(value: string): [number, number] {
+  const m = portRange.exec(value)!;
+  return [Number(m[1]), Number(m[2])];
+}

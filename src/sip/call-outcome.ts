@@ -1,0 +1,24 @@
+/**
+ * How one attempt ended, as the SIP layer saw it. The SIP layer only reports: the call
+ * lifecycle (src/calls/retry-policy.ts) alone decides what is final and what is retried.
+ */
+export type CallOutcome =
+  /** Answered and played to the end (or the far end hung up while it played). */
+  | { code: 'COMPLETED'; status: 200; reason: string; remoteHangup: boolean }
+  /** Answered and the callee pressed 1. */
+  | { code: 'ACKNOWLEDGED'; status: 200; reason: string }
+  /** A final non-2xx to the INVITE: the far end's or the PBX's answer, or a local 408 timeout. */
+  | { code: 'SIP_FINAL'; status: number; reason: string }
+  /** Rang for calls.ring_timeout_s, then we sent CANCEL. */
+  | { code: 'NO_ANSWER'; status: 487; reason: string }
+  /** The request could not be sent, or media could not be set up. */
+  | { code: 'NETWORK' | 'MEDIA' | 'AUDIO'; status: null; reason: string };
+
+/** Things the lifecycle records as they happen during one attempt. */
+export interface CallProgress {
+  /** First 180/183: the phone rings. */
+  ringing(status: number, reason: string): void;
+  /** 200 OK to the INVITE, with the codec the answer picked. */
+  answered(codec: string): void;
+  digit(digit: string): void;
+}

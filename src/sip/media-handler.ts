@@ -1,0 +1,93 @@
+import type { Socket } from 'node:dgram';
+import type { BodyAndContentType, SessionDescriptionHandler } from 'sip.js';
+import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from './rtp/sdp';
+import type { PortPool } from './rtp/port-pool';
+import { startRtpStream, type RtpStream } from './rtp/stream';
+
+/**
+ * sip.js's SessionDescriptionHandler for a server: plain SDP and our own RTP socket
+ * instead of WebRTC. The INVITE carries our offer; the 200 OK's answer says where and
+ * in which law to send. A later offer from the peer (re-INVITE, e.g. hold) is answered
+ * with the codec already in use and the mirrored direction (RFC 3264 §8, RFC 6337 §5.3).
+ */
+export class MediaHandler implements SessionDescriptionHandler {
+  private socket: Socket | null = null;
+  private local: LocalMedia | null = null;
+  private remote: RemoteMedia | null = null;
+  private pendingOffer: RemoteMedia | null = null;
+  private stream: RtpStream | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly pool: PortPool,
+    private readonly address: string,
+  ) {}
+
+  /** Where and how to send, once the answer arrived; null before. */
+  remoteMedia(): RemoteMedia | null {
+    return this.remote;
+  }
+
+  /** Starts the continuous RTP stream (call after the 200 OK). */
+  startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStream {
+    if (!this.socket || !this.remote) throw new Error('media not negotiated');
+    this.stream ??= startRtpStream({
+      socket: this.socket,
+      remote: { address: this.remote.address, port: this.remote.port },
+      codec: this.remote.codec,
+      telephoneEventPts: this.remote.telephoneEventPt === null ? [] : [this.remote.telephoneEventPt],
+      ...opts,
+    });
+    return this.stream;
+  }
+
+  async getDescription(): Promise<BodyAndContentType> {
+    if (!this.socket) {
+      const taken = await this.pool.take();
+      if ('code' in taken) throw new Error(taken.code);
+      if (this.closed) {
+        taken.socket.close();
+        this.pool.give(taken.port);
+        throw new Error('session closed');
+      }
+      this.socket = taken.socket;
+      this.local = { address: this.address, port: taken.port, sessionId: Date.now() % 1e9, version: 1 };
+    }
+    if (this.pendingOffer) {
+      // Answering the peer's offer: each new SDP we send bumps o= version (RFC 3264 §8).
+      this.local!.version++;
+      const body = answer(this.local!, this.pendingOffer);
+      this.remote = { ...this.pendingOffer, codec: this.remote?.codec ?? this.pendingOffer.codec };
+      this.pendingOffer = null;
+      return { body, contentType: 'application/sdp' };
+    }
+    return { body: offer(this.local!), contentType: 'application/sdp' };
+  }
+
+  hasDescription(contentType: string): boolean {
+    return contentType === 'application/sdp';
+  }
+
+  async setDescription(sdp: string): Promise<void> {
+    const parsed = parseRemote(sdp);
+    if ('code' in parsed) throw new Error(`${parsed.code}: ${parsed.reason}`);
+    if (this.remote === null) {
+      this.remote = parsed; // the answer to our INVITE's offer
+      return;
+    }
+    this.pendingOffer = parsed; // an offer in a re-INVITE: answered by getDescription
+  }
+
+  sendDtmf(): boolean {
+    return false; // we only receive keypad events
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.stream) this.stream.stop();
+    else this.socket?.close();
+    if (this.local) this.pool.give(this.local.port);
+    this.socket = null;
+  }
+}

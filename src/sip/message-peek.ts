@@ -1,0 +1,80 @@
+/**
+ * Just enough reading of raw SIP text for the transport layer (RFC 3261 §7, §18): the
+ * start line, the top Via branch, CSeq and Call-ID. Full parsing stays in sip.js; this
+ * only keys retransmissions and matches responses to requests.
+ */
+export interface Peek {
+  kind: 'request' | 'response';
+  /** Request method, or the CSeq method of a response. */
+  method: string;
+  /** Response status; 0 for a request. */
+  status: number;
+  branch: string;
+  callId: string;
+  cseq: number;
+}
+
+const COMPACT: Record<string, string> = { v: 'via', i: 'call-id', l: 'content-length' };
+
+/** The value of the first header named `name` (long or compact form, §7.3.3), or null. */
+export function headerValue(head: string, name: string): string | null {
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    let key = line.slice(0, colon).trim().toLowerCase();
+    key = COMPACT[key] ?? key;
+    if (key === name) return line.slice(colon + 1).trim();
+  }
+  return null;
+}
+
+export function peek(message: string): Peek | null {
+  const end = message.indexOf('\r\n\r\n');
+  const head = end >= 0 ? message.slice(0, end) : message;
+  const first = head.slice(0, head.indexOf('\r\n'));
+  const via = headerValue(head, 'via');
+  const cseqText = headerValue(head, 'cseq');
+  const callId = headerValue(head, 'call-id');
+  if (!via || !cseqText || !callId) return null;
+  const branch = /;\s*branch=([^;,\s]+)/i.exec(via)?.[1] ?? '';
+  const cseq = /^(\d+)\s+(\S+)/.exec(cseqText);
+  if (!cseq) return null;
+  const response = /^SIP\/2\.0\s+(\d{3})\b/.exec(first);
+  if (response) {
+    return { kind: 'response', method: cseq[2]!, status: Number(response[1]), branch, callId, cseq: Number(cseq[1]) };
+  }
+  const request = /^([A-Z]+)\s+\S+\s+SIP\/2\.0$/.exec(first);
+  if (!request) return null;
+  return { kind: 'request', method: request[1]!, status: 0, branch, callId, cseq: Number(cseq[1]) };
+}
+
+/**
+ * sip.js writes `Via: SIP/2.0/UDP host;branch=…` with no port. On the wire the sent-by
+ * must carry our port so a PBX without rport support still answers the right socket
+ * (§18.2.1); `rport` (RFC 3581) is always asked for.
+ */
+export function addViaPort(message: string, port: number): string {
+  return message.replace(/^(Via: SIP\/2\.0\/[A-Z]+ [^;:\r\n]+)(;)/im, (_m, sentBy: string, semi: string) => `${sentBy}:${port}${semi}`)
+    .replace(/^(Via: [^\r\n]*;branch=[^;\r\n]+)(?!.*;rport)([^\r\n]*)$/im, (line) => (/;rport/.test(line) ? line : `${line};rport`));
+}
+
+/**
+ * The reverse for responses handed to sip.js: it drops any response whose Via sent-by
+ * carries a port (its own §18.1.2 check compares against the host alone).
+ */
+export function stripViaPort(message: string): string {
+  return message.replace(/^((?:Via|v):\s*SIP\/2\.0\/[A-Z]+\s+[^;:\s]+):\d+/im, '$1');
+}
+
+/** sip.js appends `;ob` (RFC 5626 outbound) to Contact; we are not an outbound client. */
+export function dropContactOb(message: string): string {
+  return message.replace(/^(Contact: <[^>\r\n]*?);ob>/im, '$1>');
+}
+
+/** Content-Length of a header block, or null when absent (required on streams, §18.3). */
+export function contentLength(head: string): number | null {
+  const v = headerValue(head, 'content-length');
+  if (v === null) return null;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 0 ? n : null;
+}

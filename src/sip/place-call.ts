@@ -1,0 +1,163 @@
+import { Inviter, SessionState, type URI, type UserAgent } from 'sip.js';
+import type { CallAudio } from '../calls/audio';
+import type { Logger } from '../log';
+import type { CallOutcome, CallProgress } from './call-outcome';
+import { infoDigit } from './rtp/dtmf';
+import type { MediaHandler } from './media-handler';
+import type { RtpStream } from './rtp/stream';
+
+export interface PlaceCallOptions {
+  audio: Promise<CallAudio>;
+  acknowledgedAudio: () => Promise<CallAudio>;
+  ringTimeoutMs: number;
+  answerDelayMs: number;
+  silenceMs: number;
+  t1Ms: number;
+  progress: CallProgress;
+  log: Logger;
+  onPacketSent?: (at: number) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const lawOf = (audio: CallAudio, stream: RtpStream) => (stream.codec === 'PCMU' ? audio.pcmu : audio.pcma);
+
+/**
+ * One attempt: INVITE, ring, and once answered (never on 183 early media) the message
+ * after calls.answer_delay_ms, then BYE. Keypad `1` plays the confirmation and hangs up
+ * (acknowledged), `2` starts the message again. A BYE from the far end stops at once.
+ * Resolves with what happened; never throws, never retries.
+ */
+export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions): Promise<CallOutcome> {
+  const inviter = new Inviter(ua, target, { earlyMedia: false });
+  const log = o.log.child({ callId: inviter.request.callId, target: target.user });
+  const pressed: string[] = [];
+  let stream: RtpStream | null = null;
+  let remoteHangup = false;
+  let canceled = false;
+  let answered = false;
+  let ringing = false;
+
+  const onDigit = (digit: string) => {
+    log.info({ digit }, 'keypad');
+    o.progress.digit(digit);
+    if (digit === '1' || digit === '2') {
+      pressed.push(digit);
+      stream?.interrupt();
+    }
+  };
+  inviter.delegate = {
+    onBye(bye) {
+      remoteHangup = true;
+      void bye.accept().catch(() => undefined);
+    },
+    onInfo(info) {
+      void info.accept().catch(() => undefined);
+      const d = infoDigit(info.request.getHeader('content-type') ?? '', info.request.body ?? '');
+      if (d) onDigit(d);
+    },
+  };
+  const terminated = new Promise<void>((resolve) =>
+    inviter.stateChange.addListener((s) => {
+      if (s === SessionState.Terminated) resolve();
+    }),
+  );
+
+  // Settles when the INVITE transaction ends: accepted, or a final failure.
+  const setup = new Promise<CallOutcome | 'accepted'>((resolve) => {
+    const ringTimer = setTimeout(() => {
+      if (answered) return;
+      canceled = true;
+      log.info({ ringTimeoutMs: o.ringTimeoutMs }, 'no answer: CANCEL');
+      inviter.cancel().catch(() => undefined);
+      resolve({ code: 'NO_ANSWER', status: 487, reason: 'no answer within ring timeout' });
+    }, o.ringTimeoutMs);
+    inviter
+      .invite({
+        requestDelegate: {
+          onProgress(r) {
+            const s = r.message.statusCode;
+            // A 180 arriving after the 200 (reordered by a busy PBX) must not move the call back.
+            if (!answered && !ringing && (s === 180 || s === 183)) {
+              ringing = true;
+              o.progress.ringing(s, r.message.reasonPhrase ?? '');
+            }
+          },
+          onAccept() {
+            clearTimeout(ringTimer);
+            if (canceled) return; // sip.js sends ACK and BYE for a 200 that crossed our CANCEL
+            answered = true;
+            resolve('accepted');
+          },
+          onReject(r) {
+            clearTimeout(ringTimer);
+            if (canceled) return;
+            resolve({ code: 'SIP_FINAL', status: r.message.statusCode ?? 500, reason: r.message.reasonPhrase ?? '' });
+          },
+        },
+      })
+      .catch((e: Error) => {
+        clearTimeout(ringTimer);
+        resolve({ code: 'NETWORK', status: null, reason: e.message });
+      });
+  });
+
+  const first = await setup;
+  if (first !== 'accepted') {
+    await Promise.race([terminated, sleep(64 * o.t1Ms)]);
+    return first;
+  }
+
+  const media = inviter.sessionDescriptionHandler as MediaHandler | undefined;
+  const remote = media?.remoteMedia();
+  if (!media || !remote) {
+    await hangUp();
+    return { code: 'MEDIA', status: null, reason: 'no usable SDP answer' };
+  }
+  o.progress.answered(remote.codec);
+  stream = media.startStream({ onDigit, onPacketSent: o.onPacketSent });
+  // Silence while the callee lifts the phone to the ear (calls.answer_delay_ms).
+  await Promise.race([sleep(o.answerDelayMs), terminated]);
+
+  let audio: CallAudio;
+  try {
+    audio = await o.audio;
+  } catch (e) {
+    log.error({ err: e }, 'message audio failed');
+    await hangUp();
+    return { code: 'AUDIO', status: null, reason: `audio: ${(e as Error).message}` };
+  }
+
+  let acknowledged = false;
+  while (!remoteHangup) {
+    await stream.play(lawOf(audio, stream));
+    const key = pressed.shift();
+    if (remoteHangup) break;
+    if (key === '1') {
+      acknowledged = true;
+      const ack = await o.acknowledgedAudio().catch(() => null);
+      if (ack && !remoteHangup) await stream.play(lawOf(ack, stream));
+      break;
+    }
+    if (key !== '2') break;
+  }
+  if (!remoteHangup) {
+    await Promise.race([sleep(o.silenceMs), terminated]);
+    await hangUp();
+  }
+  return acknowledged
+    ? { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' }
+    : {
+        code: 'COMPLETED',
+        status: 200,
+        reason: remoteHangup ? 'far end hung up' : 'message played',
+        remoteHangup,
+      };
+
+  async function hangUp(): Promise<void> {
+    if (inviter.state === SessionState.Established) {
+      await inviter.bye().catch((e) => log.warn({ err: e }, 'BYE failed'));
+    }
+    // The BYE transaction ends within 64·T1 (Timer F) even when nobody answers it.
+    await Promise.race([terminated, sleep(64 * o.t1Ms + 100)]);
+  }
+}

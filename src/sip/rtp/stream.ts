@@ -1,0 +1,130 @@
+import type { Socket } from 'node:dgram';
+import { createDtmfDetector } from './dtmf';
+import { decodeRtp, encodeRtp } from './packet';
+import { PAYLOAD_TYPE, TELEPHONE_EVENT_PT, type Codec } from './sdp';
+
+export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
+export const FRAME_MS = 20;
+/** G.711 digital silence (the codes for 0): µ-law 0xFF, A-law 0xD5. */
+export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
+
+/**
+ * One call's audio: a continuous 20 ms packet stream from the moment it starts, silence
+ * when nothing is queued, so the far end hears no gaps and its jitter buffer stays still.
+ *
+ * Pacing follows a monotonic schedule: packet n is due at start + n·20 ms, and a late tick
+ * sends every packet that is due, so timer jitter never accumulates into drift.
+ * Symmetric RTP (RFC 4961): we send from the socket we receive on, and follow the source
+ * address of the first packet that arrives (a NAT in between rewrites it).
+ */
+export interface RtpStream {
+  readonly codec: Codec;
+  /** Plays G.711 bytes in the stream's codec; resolves when the last frame left, or on stop(). */
+  play(audio: Uint8Array): Promise<'played' | 'stopped'>;
+  /** Queued audio is dropped at once (remote BYE, a key press); silence continues. */
+  interrupt(): void;
+  /** Stops sending and closes the socket. */
+  stop(): void;
+  /** Packets sent so far (benchmarks, tests). */
+  sent(): number;
+}
+
+export interface RtpStreamOptions {
+  socket: Socket;
+  remote: { address: string; port: number };
+  codec: Codec;
+  /** Payload types that carry telephone-events towards us. */
+  telephoneEventPts: number[];
+  onDigit(digit: string): void;
+  /** Per-packet send times in ms (performance.now), for the pacing benchmark. */
+  onPacketSent?: (at: number) => void;
+}
+
+export function startRtpStream(o: RtpStreamOptions): RtpStream {
+  const pt = PAYLOAD_TYPE[o.codec];
+  const ssrc = (Math.random() * 0x100000000) >>> 0;
+  // RFC 3550 §5.1: random initial sequence number and timestamp.
+  let sequence = (Math.random() * 0x10000) | 0;
+  let timestamp = (Math.random() * 0x100000000) >>> 0;
+  let marker = true;
+  let remote = o.remote;
+  let latched = false;
+  let sentCount = 0;
+  const silence = new Uint8Array(FRAME_BYTES).fill(SILENCE[o.codec]);
+  const queue: { audio: Uint8Array; offset: number; done: (r: 'played' | 'stopped') => void }[] = [];
+  const dtmf = createDtmfDetector();
+  const tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  o.socket.on('message', (data, rinfo) => {
+    if (!latched) {
+      latched = true;
+      remote = { address: rinfo.address, port: rinfo.port };
+    }
+    const p = decodeRtp(data);
+    if (!p || !tePts.has(p.payloadType)) return;
+    const digit = dtmf.push(p.timestamp, p.payload);
+    if (digit) o.onDigit(digit);
+  });
+
+  const nextFrame = (): Uint8Array => {
+    const head = queue[0];
+    if (!head) return silence;
+    const frame = new Uint8Array(FRAME_BYTES).fill(SILENCE[o.codec]);
+    frame.set(head.audio.subarray(head.offset, head.offset + FRAME_BYTES));
+    head.offset += FRAME_BYTES;
+    if (head.offset >= head.audio.length) {
+      queue.shift();
+      // Resolve after this frame is on the wire (below), not before.
+      queueMicrotask(() => head.done('played'));
+    }
+    return frame;
+  };
+
+  const sendOne = () => {
+    const packet = encodeRtp({ payloadType: pt, marker, sequence, timestamp, ssrc }, nextFrame());
+    marker = false; // RFC 3551 §4.1: set on the first packet of a talkspurt only
+    sequence = (sequence + 1) & 0xffff;
+    timestamp = (timestamp + FRAME_BYTES) >>> 0;
+    sentCount++;
+    o.socket.send(packet, remote.port, remote.address);
+    o.onPacketSent?.(performance.now());
+  };
+
+  const start = performance.now();
+  let n = 0;
+  const tick = () => {
+    if (stopped) return;
+    const now = performance.now();
+    // Everything due by now goes out; the schedule, not the timer, decides.
+    while (start + n * FRAME_MS <= now) {
+      sendOne();
+      n++;
+    }
+    timer = setTimeout(tick, Math.max(0, start + n * FRAME_MS - performance.now()));
+  };
+  tick();
+
+  const flush = (r: 'played' | 'stopped') => {
+    for (const q of queue.splice(0)) q.done(r);
+  };
+
+  return {
+    codec: o.codec,
+    play(audio) {
+      if (stopped) return Promise.resolve('stopped');
+      if (audio.length === 0) return Promise.resolve('played');
+      return new Promise((done) => queue.push({ audio, offset: 0, done }));
+    },
+    interrupt: () => flush('stopped'),
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      flush('stopped');
+      o.socket.close();
+    },
+    sent: () => sentCount,
+  };
+}

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sipSection } from '../config/sections/sip';
+import { silentLogger } from '../log';
+import { startLossyRelay } from '../../test/helpers/lossy-relay';
+import { freePort } from '../../test/helpers/ports';
+import { startSipp, type SippPeer } from '../../test/helpers/sipp';
+import { testAudio } from '../../test/helpers/test-audio';
+import type { CallProgress } from './call-outcome';
+import { createTelephone, type Telephone } from './telephone';
+
+let peers: SippPeer[] = [];
+let phones: Telephone[] = [];
+afterEach(async () => {
+  await Promise.all(phones.map((p) => p.stop()));
+  await Promise.all(peers.map((p) => p.stop()));
+  peers = [];
+  phones = [];
+});
+
+async function phoneFor(serverPort: number, extra: Record<string, unknown> = {}) {
+  const rtp = await freePort();
+  const sip = sipSection.parse({
+    server: `127.0.0.1:${serverPort}`,
+    local_address: '127.0.0.1',
+    local_port: 0,
+    rtp_ports: `${rtp}-${rtp + 20}`,
+    t1_ms: 50,
+    t2_ms: 400,
+    ...extra,
+  });
+  const wire: string[] = [];
+  const phone = createTelephone(sip, 100, { log: silentLogger(), onWire: (d, m) => wire.push(`${d} ${m.split('\r\n')[0]}`) });
+  await phone.start();
+  phones.push(phone);
+  return { phone, wire };
+}
+
+function recorder() {
+  const events: string[] = [];
+  const progress: CallProgress = {
+    ringing: (s) => events.push(`ringing ${s}`),
+    answered: (codec) => events.push(`answered ${codec}`),
+    digit: (d) => events.push(`digit ${d}`),
+  };
+  return { events, progress };
+}
+
+const dial = (phone: Telephone, progress: CallProgress, frames = 25, ringTimeoutMs = 5000) =>
+  phone.dial({
+    number: '5321234567',
+    audio: Promise.resolve(testAudio(frames)),
+    acknowledgedAudio: async () => testAudio(5, 2),
+    ringTimeoutMs,
+    answerDelayMs: 100,
+    progress,
+  });
+
+describe('dialing sipp over UDP', () => {
+  it('rings, answers in PCMA, plays and hangs up', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', keys: { codec_pt: 8, codec_name: 'PCMA' } });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { events, progress } = recorder();
+    const outcome = await dial(phone, progress);
+    expect(outcome).toMatchObject({ code: 'COMPLETED', status: 200, remoteHangup: false });
+    expect(events).toEqual(['ringing 180', 'answered PCMA']);
+    expect(await sipp.exited).toBe(0);
+    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
+  });
+
+  it.each([
+    [486, 'Busy Here'],
+    [404, 'Not Found'],
+    [503, 'Service Unavailable'],
+  ])('reports a %i final response', async (code, reason) => {
+    const sipp = await startSipp({ scenario: 'final.xml', fill: { code, reason } });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port);
+    const { progress } = recorder();
+    expect(await dial(phone, progress)).toMatchObject({ code: 'SIP_FINAL', status: code });
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('sends CANCEL after the ring timeout', async () => {
+    const sipp = await startSipp({ scenario: 'no-answer.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { progress } = recorder();
+    expect(await dial(phone, progress, 25, 600)).toMatchObject({ code: 'NO_ANSWER' });
+    expect(wire).toContain('out CANCEL sip:5321234567@127.0.0.1 SIP/2.0');
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('gets through when the first INVITE is lost (Timer A)', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    peers.push(sipp);
+    const relay = await startLossyRelay(sipp.port, (m, i) => i === 0 && m.startsWith('INVITE'));
+    const { phone } = await phoneFor(relay.port);
+    const { progress } = recorder();
+    expect(await dial(phone, progress)).toMatchObject({ code: 'COMPLETED' });
+    expect(relay.dropped).toHaveLength(1);
+    expect(await sipp.exited).toBe(0);
+    await relay.close();
+  });
+
+  it('stops playing when the far end hangs up mid-message', async () => {
+    const sipp = await startSipp({ scenario: 'far-end-bye.xml', keys: { listen_ms: 400 } });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { progress } = recorder();
+    const started = Date.now();
+    const outcome = await dial(phone, progress, 500); // a 10 s message
+    expect(outcome).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(wire.some((l) => l.startsWith('out BYE'))).toBe(false);
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('takes keypad 1 (RFC 4733) as acknowledged', async () => {
+    const sipp = await startSipp({ scenario: 'dtmf.xml', keys: { listen_ms: 300, digit: 1 } });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port);
+    const { events, progress } = recorder();
+    const outcome = await dial(phone, progress, 500);
+    expect(outcome).toMatchObject({ code: 'ACKNOWLEDGED' });
+    expect(events).toContain('digit 1');
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('reports a network timeout as a local 408 after 64*T1', async () => {
+    const deadPort = await freePort();
+    const { phone } = await phoneFor(deadPort);
+    const { progress } = recorder();
+    const outcome = await dial(phone, progress);
+    expect(outcome).toMatchObject({ code: 'SIP_FINAL', status: 408 });
+  });
+});

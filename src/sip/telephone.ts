@@ -1,0 +1,116 @@
+import { URI, UserAgent } from 'sip.js';
+import { parseHostPort } from '../config/host-port';
+import { rtpPortRange, type SipConfig } from '../config/sections/sip';
+import type { Logger } from '../log';
+import { VERSION } from '../version';
+import type { CallAudio } from '../calls/audio';
+import type { CallOutcome, CallProgress } from './call-outcome';
+import { advertisedAddress } from './local-address';
+import { MediaHandler } from './media-handler';
+import { placeCall } from './place-call';
+import { createRegistration, type Registration } from './registration';
+import { createPortPool } from './rtp/port-pool';
+import { TcpTransport } from './tcp-transport';
+import type { SipTransportBase, SipTransportOptions } from './transport-base';
+import { UdpTransport } from './udp-transport';
+
+export interface DialRequest {
+  /** The stored 10-digit number; sip.dial_prefix is put in front here. */
+  number: string;
+  /** Rendering starts before the INVITE and is awaited only after the answer. */
+  audio: Promise<CallAudio>;
+  acknowledgedAudio: () => Promise<CallAudio>;
+  ringTimeoutMs: number;
+  answerDelayMs: number;
+  progress: CallProgress;
+}
+
+/**
+ * The trunk to the PBX: one sip.js UserAgent over our transport, registered when
+ * configured. MUST be started before dialing; stop() waits for the transport to close.
+ */
+export interface Telephone {
+  start(): Promise<void>;
+  dial(request: DialRequest): Promise<CallOutcome>;
+  /** Transport's bound SIP port (tests, logs). */
+  localPort(): number;
+  stop(): Promise<void>;
+}
+
+export interface TelephoneDeps {
+  log: Logger;
+  onWire?: SipTransportOptions['onWire'];
+  onPacketSent?: (at: number) => void;
+}
+
+export function createTelephone(sip: SipConfig, silenceMs: number, deps: TelephoneDeps): Telephone {
+  const server = parseHostPort(sip.server);
+  if (!server) throw new Error('sip.server is not set');
+  const domain = sip.domain || server.host;
+  const [low, high] = rtpPortRange(sip.rtp_ports);
+  const pool = createPortPool(sip.local_address, low, high);
+  let ua: UserAgent | null = null;
+  let registration: Registration | null = null;
+  let address = sip.local_address;
+  const log = deps.log.child({ component: 'sip' });
+
+  return {
+    async start() {
+      address = await advertisedAddress({ publicAddress: sip.public_address, localAddress: sip.local_address, server });
+      const transportOptions: SipTransportOptions = {
+        server,
+        localAddress: sip.local_address,
+        localPort: sip.local_port,
+        t1Ms: sip.t1_ms,
+        t2Ms: sip.t2_ms,
+        log,
+        onWire: deps.onWire,
+      };
+      ua = new UserAgent({
+        uri: new URI('sip', sip.from_user || sip.username, domain),
+        displayName: sip.from_display,
+        authorizationUsername: sip.auth_username || sip.username,
+        authorizationPassword: sip.password,
+        transportConstructor: sip.transport === 'tcp' ? TcpTransport : UdpTransport,
+        transportOptions,
+        sessionDescriptionHandlerFactory: () => new MediaHandler(pool, address),
+        viaHost: address,
+        forceRport: true,
+        contactName: sip.username,
+        contactParams: sip.transport === 'tcp' ? { transport: 'tcp' } : {},
+        userAgentString: `voice-alert/${VERSION}`,
+        logBuiltinEnabled: false,
+        logConfiguration: false,
+        logConnector: (level, category, _label, content) => {
+          if (level === 'error' || level === 'warn') log.warn({ category }, content);
+          else log.debug({ category }, content);
+        },
+        delegate: {
+          // We only call out; an incoming call is refused so it cannot hold a channel.
+          onInvite: (invitation) => void invitation.reject({ statusCode: 603 }).catch(() => undefined),
+        },
+      });
+      await ua.start();
+      // Contact must name the port we listen on (sip.js leaves it out).
+      ua.contact.uri.port = (ua.transport as SipTransportBase).localPort();
+      log.info({ server: sip.server, transport: sip.transport, address, port: ua.contact.uri.port }, 'sip trunk ready');
+      if (sip.register) {
+        registration = createRegistration(ua, sip.register_expires_s, log);
+        await registration.start();
+      }
+    },
+    dial(request) {
+      if (!ua) throw new Error('telephone not started');
+      const target = new URI('sip', `${sip.dial_prefix}${request.number}`, domain);
+      return placeCall(ua, target, { ...request, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
+    },
+    localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
+    async stop() {
+      await registration?.stop();
+      await ua?.stop();
+      ua = null;
+    },
+  };
+}
+
+export type { MediaHandler };

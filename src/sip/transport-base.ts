@@ -1,0 +1,117 @@
+import type { Transport } from 'sip.js';
+import { EmitterImpl } from 'sip.js/lib/api/emitter.js';
+import { TransportState } from 'sip.js/lib/api/transport-state.js';
+import type { Logger } from '../log';
+import { addViaPort, dropContactOb, stripViaPort } from './message-peek';
+import { createRetransmitter, type Retransmitter } from './retransmit';
+
+/** What both transports are built from (passed to sip.js as `transportOptions`). */
+export interface SipTransportOptions {
+  server: { host: string; port: number };
+  localAddress: string;
+  /** 0: the OS picks. */
+  localPort: number;
+  t1Ms: number;
+  t2Ms: number;
+  log: Logger;
+  /** Every message in and out, for tests and benchmarks (e.g. the INVITE's time on the wire). */
+  onWire?: (direction: 'in' | 'out', message: string) => void;
+}
+
+/**
+ * The sip.js Transport contract shared by UDP and TCP: one transport talks to one server
+ * (the PBX), state changes are emitted, and retransmission (RFC 3261 §17) happens here,
+ * below sip.js, so sip.js sees each response once. A lost network is never hidden:
+ * `send` rejects and sip.js turns that into a failed transaction.
+ */
+export abstract class SipTransportBase implements Transport {
+  abstract readonly protocol: string;
+  protected readonly opts: SipTransportOptions;
+  protected readonly retransmit: Retransmitter;
+  private current: TransportState = TransportState.Disconnected;
+  readonly stateChange = new EmitterImpl<TransportState>();
+  onConnect: (() => void) | undefined;
+  onDisconnect: ((error?: Error) => void) | undefined;
+  onMessage: ((message: string) => void) | undefined;
+
+  constructor(_logger: unknown, options: SipTransportOptions) {
+    this.opts = options;
+    this.retransmit = createRetransmitter({
+      t1Ms: options.t1Ms,
+      t2Ms: options.t2Ms,
+      reliable: this.reliable(),
+      resend: (m) => {
+        this.write(m).catch((e) => options.log.warn({ err: e }, 'sip retransmission failed'));
+      },
+      timedOut: (response) => this.deliver(response),
+    });
+  }
+
+  /** The port our Via and Contact name; known once connected. */
+  abstract localPort(): number;
+  protected abstract reliable(): boolean;
+  protected abstract open(): Promise<void>;
+  protected abstract shut(): Promise<void>;
+  protected abstract write(message: string): Promise<void>;
+
+  get state(): TransportState {
+    return this.current;
+  }
+
+  protected setState(s: TransportState, error?: Error): void {
+    if (s === this.current) return;
+    this.current = s;
+    this.stateChange.emit(s);
+    if (s === TransportState.Connected) this.onConnect?.();
+    if (s === TransportState.Disconnected) this.onDisconnect?.(error);
+  }
+
+  async connect(): Promise<void> {
+    if (this.current === TransportState.Connected) return;
+    this.setState(TransportState.Connecting);
+    try {
+      await this.open();
+    } catch (e) {
+      this.setState(TransportState.Disconnected, e as Error);
+      throw e;
+    }
+    this.setState(TransportState.Connected);
+  }
+
+  async disconnect(): Promise<void> {
+    this.setState(TransportState.Disconnecting);
+    this.retransmit.close();
+    await this.shut();
+    this.setState(TransportState.Disconnected);
+  }
+
+  async dispose(): Promise<void> {
+    await this.disconnect();
+  }
+
+  isConnected(): boolean {
+    return this.current === TransportState.Connected;
+  }
+
+  async send(message: string): Promise<void> {
+    const wire = dropContactOb(addViaPort(message, this.localPort()));
+    await this.write(wire);
+    this.opts.onWire?.('out', wire);
+    this.retransmit.sent(wire);
+  }
+
+  /** Called by the subclass for every whole message from the network. */
+  protected receive(message: string): void {
+    this.opts.onWire?.('in', message);
+    if (!this.retransmit.received(message)) return;
+    this.deliver(message);
+  }
+
+  private deliver(message: string): void {
+    try {
+      this.onMessage?.(stripViaPort(message));
+    } catch (e) {
+      this.opts.log.error({ err: e }, 'sip.js failed on an incoming message');
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { createSocket } from 'node:dgram';
+import { freePort } from './ports';
+
+/**
+ * A UDP relay between our SIP port and a peer that drops chosen datagrams, to prove the
+ * RFC 3261 §17 retransmission: `drop(text, n)` decides per message from us to the peer.
+ */
+export async function startLossyRelay(peerPort: number, drop: (message: string, index: number) => boolean) {
+  const port = await freePort();
+  const s = createSocket('udp4');
+  let client: { address: string; port: number } | null = null;
+  let index = 0;
+  const dropped: string[] = [];
+  s.on('message', (data, rinfo) => {
+    if (rinfo.port === peerPort) {
+      if (client) s.send(data, client.port, client.address);
+      return;
+    }
+    client = { address: rinfo.address, port: rinfo.port };
+    const text = data.toString('utf8');
+    if (drop(text, index++)) {
+      dropped.push(text);
+      return;
+    }
+    s.send(data, peerPort, '127.0.0.1');
+  });
+  await new Promise<void>((r) => s.bind(port, '127.0.0.1', () => r()));
+  return { port, dropped, close: () => new Promise<void>((r) => s.close(() => r())) };
+}
