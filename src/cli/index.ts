@@ -7,6 +7,7 @@ import { callsCommand } from './calls';
 import { CliError } from './context';
 import { creditCommand } from './credit';
 import { keysCommand } from './keys';
+import { sayCommand } from './say';
 import { serveCommand } from './serve';
 
 export function buildProgram(): Command {
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   program.addCommand(keysCommand());
   program.addCommand(creditCommand());
   program.addCommand(callsCommand());
+  program.addCommand(sayCommand());
   program
     .command('version')
     .description('print the version')
