@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from './clock';
 import { parseHostPort, type Config } from './config';
 import { createHttpApp, createRateLimiter } from './http';
+import { panelRoutes } from './http/panel';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createStore, type Store } from './store';
@@ -25,7 +26,8 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const store = createStore({ path: config.store.path, busyTimeoutMs: config.store.busy_timeout_ms, clock, log });
   const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
-  const app = createHttpApp({ store, clock, log, config, intake, rateLimiter });
+  const httpDeps = { store, clock, log, config, intake, rateLimiter };
+  const app = createHttpApp(httpDeps, [panelRoutes(httpDeps)]);
 
   const { host, port } = parseHostPort(config.http.listen)!;
   // Bun's own body cap answers 413 in plain text; ours (max_body_bytes) answers in JSON,

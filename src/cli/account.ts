@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { systemClock } from '../clock';
 import { isPlan, PLANS, type Plan } from '../credit';
+import { createAccountWithOwner, createPanelUsersService } from '../panel';
 import type { Account } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
 
@@ -26,11 +28,30 @@ export function accountCommand(): Command {
     .requiredOption('--name <name>', 'account name')
     .requiredOption('--plan <plan>', PLANS.join('|'), planArg)
     .option('--monthly-credit <n>', 'calls per month instead of the plan default', positiveInt('--monthly-credit'))
+    .option('--owner-email <email>', 'also create a panel login for this account; its password is generated and printed once')
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
-      withStore(c, (store) => {
-        const a = store.accounts.create({ name: opts.name, plan: opts.plan, monthlyCredit: opts.monthlyCredit });
-        print(opts.json, accountJson(a), () => `created ${a.id} (${a.name}, ${a.plan}, ${a.monthlyCredit} calls/month)`);
+      withStore(c, async (store) => {
+        if (!opts.ownerEmail) {
+          const a = store.accounts.create({ name: opts.name, plan: opts.plan, monthlyCredit: opts.monthlyCredit });
+          print(opts.json, accountJson(a), () => `created ${a.id} (${a.name}, ${a.plan}, ${a.monthlyCredit} calls/month)`);
+          return;
+        }
+        const r = await createAccountWithOwner(store, createPanelUsersService(store, systemClock), {
+          name: opts.name,
+          plan: opts.plan,
+          monthlyCredit: opts.monthlyCredit === undefined ? '' : String(opts.monthlyCredit),
+          ownerEmail: opts.ownerEmail,
+        });
+        if (!r.ok) throw new CliError(r.code === 'LOGIN_TAKEN' ? `a panel user "${opts.ownerEmail}" already exists` : `--owner-email: not a valid e-mail address: "${opts.ownerEmail}"`);
+        const a = r.account;
+        const owner = { owner_email: r.owner!.login, owner_password: r.owner!.generatedPassword };
+        print(opts.json, { ...accountJson(a), ...owner }, () =>
+          [
+            `created ${a.id} (${a.name}, ${a.plan}, ${a.monthlyCredit} calls/month)`,
+            `panel login: ${owner.owner_email}  password: ${owner.owner_password}  (shown only now)`,
+          ].join('\n'),
+        );
       }),
     );
   cmd

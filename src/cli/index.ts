@@ -3,7 +3,9 @@ import { ConfigError } from '../config';
 import { DatabaseTooNewError } from '../store';
 import { VERSION } from '../version';
 import { accountCommand } from './account';
+import { adminCommand } from './admin';
 import { callsCommand } from './calls';
+import { configCommand } from './config';
 import { CliError } from './context';
 import { creditCommand } from './credit';
 import { keysCommand } from './keys';
@@ -19,9 +21,11 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   program.addCommand(serveCommand());
   program.addCommand(accountCommand());
+  program.addCommand(adminCommand());
   program.addCommand(keysCommand());
   program.addCommand(creditCommand());
   program.addCommand(callsCommand());
+  program.addCommand(configCommand());
   program.addCommand(sayCommand());
   program
     .command('version')

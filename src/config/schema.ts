@@ -3,6 +3,7 @@ import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
 import { httpSection } from './sections/http';
 import { logSection } from './sections/log';
+import { panelSection } from './sections/panel';
 import { sipSection } from './sections/sip';
 import { storeSection } from './sections/store';
 import { ttsSection } from './sections/tts';
@@ -19,6 +20,7 @@ export const configSchema = z
     calls: callsSection.prefault({}),
     sip: sipSection.prefault({}),
     log: logSection.prefault({}),
+    panel: panelSection.prefault({}),
     tts: ttsSection.prefault({}),
   })
   .strict();

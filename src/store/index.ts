@@ -10,6 +10,10 @@ import { openDatabase } from './database';
 import { createGroupCommitter, type GroupCommitter } from './group-commit';
 import { createHistoryStore, type HistoryStore } from './history';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
+import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
+import { createPanelQueries, type PanelQueries } from './panel-queries';
+import { createPanelSessionsStore, type PanelSessionsStore } from './panel-sessions';
+import { createPanelUsersStore, type PanelUsersStore } from './panel-users';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import { createUsageStore, type UsageStore } from './usage';
 
@@ -17,6 +21,9 @@ export type { Account } from './accounts';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, NewCall, CallSource } from './calls';
 export type { HistoryEntry } from './history';
+export type { PanelUser, PanelRole } from './panel-users';
+export type { PanelSession } from './panel-sessions';
+export type { CallFilter, HistoryFilter, Page } from './panel-queries';
 export { DatabaseTooNewError } from './migrations';
 
 /** Everything persistent, over one SQLite connection. */
@@ -28,6 +35,11 @@ export interface Store {
   calls: CallsStore;
   history: HistoryStore;
   idempotency: IdempotencyStore;
+  /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
+  panelUsers: PanelUsersStore;
+  panelSessions: PanelSessionsStore;
+  loginFailures: LoginFailuresStore;
+  panelQueries: PanelQueries;
   /** Batches durable writes; see group-commit.ts. */
   writes: GroupCommitter;
   /** True while the database file is there and answers a query (health check). */
@@ -60,6 +72,10 @@ export function createStore(options: CreateStoreOptions): Store {
     calls: createCallsStore(db),
     history: createHistoryStore(db),
     idempotency: createIdempotencyStore(db),
+    panelUsers: createPanelUsersStore(db, options.clock),
+    panelSessions: createPanelSessionsStore(db),
+    loginFailures: createLoginFailuresStore(db),
+    panelQueries: createPanelQueries(db),
     writes,
     ping() {
       try {

@@ -88,6 +88,66 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'telephony: call events, answer and finish times',
+    sql: `
+      -- Every edge a call takes (src/calls/transition.ts), with the SIP final code and reason
+      -- that caused it, so an operator can tell "busy twice, then answered" from the record.
+      CREATE TABLE call_events (
+        id         INTEGER PRIMARY KEY,
+        call_id    TEXT NOT NULL REFERENCES calls(id),
+        at         INTEGER NOT NULL,                 -- unix ms
+        attempt    INTEGER NOT NULL,
+        from_state TEXT NOT NULL,
+        to_state   TEXT NOT NULL,
+        sip_code   INTEGER,
+        reason     TEXT
+      ) STRICT;
+      CREATE INDEX call_events_call ON call_events(call_id, id);
+      ALTER TABLE calls ADD COLUMN answered_at INTEGER;
+      ALTER TABLE calls ADD COLUMN finished_at INTEGER;
+      -- The claim skips numbers that have a call in progress (never two at once).
+      CREATE INDEX calls_in_progress ON calls(phone_number, state);
+    `,
+  },
+  {
+    version: 3,
+    name: 'web panel: users, sessions, login throttling',
+    sql: `
+      -- Who may log in to /panel. An owner belongs to exactly one account; an admin to none.
+      CREATE TABLE panel_users (
+        id            TEXT PRIMARY KEY,              -- usr_…
+        login         TEXT NOT NULL UNIQUE COLLATE NOCASE, -- admin user name or owner e-mail
+        role          TEXT NOT NULL CHECK (role IN ('admin','owner')),
+        account_id    TEXT REFERENCES accounts(id),
+        password_hash TEXT NOT NULL,                 -- Bun.password argon2id (PHC string)
+        created_at    INTEGER NOT NULL,
+        CHECK ((role = 'owner') = (account_id IS NOT NULL))
+      ) STRICT;
+      CREATE INDEX panel_users_account ON panel_users(account_id);
+
+      -- The cookie holds a random token; only its SHA-256 is kept, so a copy of the
+      -- database cannot be replayed as a login.
+      CREATE TABLE panel_sessions (
+        token_hash   BLOB PRIMARY KEY,
+        user_id      TEXT NOT NULL REFERENCES panel_users(id) ON DELETE CASCADE,
+        csrf_token   TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        expires_at   INTEGER NOT NULL              -- absolute end; idle expiry uses last_seen_at
+      ) STRICT;
+      CREATE INDEX panel_sessions_user ON panel_sessions(user_id);
+
+      -- Failed logins per key ('ip:<address>' or 'login:<name>') in the current window.
+      CREATE TABLE panel_login_failures (
+        key      TEXT PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        first_at INTEGER NOT NULL,
+        last_at  INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 export class DatabaseTooNewError extends Error {

@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import { createPanelUsersService, MIN_PASSWORD_LENGTH } from '../panel';
+import { systemClock } from '../clock';
+import { CliError, print, withStore } from './context';
+
+/** The password from stdin: its first line, without the line break (so `echo pw |` works). */
+async function readPasswordFromStdin(): Promise<string> {
+  const text = await new Response(Bun.stdin.stream()).text();
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+export function adminCommand(): Command {
+  const cmd = new Command('admin').description('web panel administrators');
+  cmd
+    .command('create')
+    .description('create an administrator who can log in to /panel and manage every account')
+    .requiredOption('--username <name>', 'login name (3-64 of letters, digits, . _ @ -)')
+    .requiredOption('--password-stdin', 'read the password from standard input (never from the command line)')
+    .option('--json', 'print JSON')
+    .action(async (opts, c: Command) => {
+      const password = await readPasswordFromStdin();
+      await withStore(c, async (store) => {
+        const r = await createPanelUsersService(store, systemClock).createAdmin(opts.username, password);
+        if (!r.ok) {
+          const why = {
+            INVALID_LOGIN: `--username must be 3-64 of letters, digits, . _ @ -, got "${opts.username}"`,
+            PASSWORD_TOO_SHORT: `the password must have at least ${MIN_PASSWORD_LENGTH} characters`,
+            LOGIN_TAKEN: `a panel user "${opts.username}" already exists`,
+            NO_ACCOUNT: 'no such account',
+          }[r.code];
+          throw new CliError(why);
+        }
+        print(opts.json, { id: r.user.id, username: r.user.login, role: 'admin' }, () => `created administrator ${r.user.login}`);
+      });
+    });
+  return cmd;
+}

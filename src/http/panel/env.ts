@@ -1,0 +1,49 @@
+import type { Account, PanelUser } from '../../store';
+import { createLoginService, createPanelUsersService, createSessionService, type LoginService, type PanelUsersService, type SessionService } from '../../panel';
+import type { HttpDeps } from '../deps';
+import type { Formatter } from './format';
+import type { Messages } from './i18n';
+
+/** What the panel's routes share: the HTTP deps plus the panel's own services. */
+export interface PanelEnv {
+  deps: HttpDeps;
+  sessions: SessionService;
+  login: LoginService;
+  users: PanelUsersService;
+}
+
+/** One request as a panel handler sees it, after the session and access checks. */
+export interface PanelCtx {
+  env: PanelEnv;
+  request: Request;
+  t: Messages;
+  fmt: Formatter;
+  user: PanelUser;
+  csrf: string;
+  /** The cookie token of this session. */
+  token: string;
+  /** The account in the path (`/panel/a/:accountId/…`), already checked against the user. */
+  account: Account;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  form: Record<string, string>;
+  ip: string;
+}
+
+export function createPanelEnv(deps: HttpDeps): PanelEnv {
+  const p = deps.config.panel;
+  return {
+    deps,
+    sessions: createSessionService(deps.store, deps.clock, {
+      idleMs: p.session_idle_min * 60_000,
+      maxMs: p.session_max_hours * 3_600_000,
+    }),
+    login: createLoginService(deps.store, deps.clock, {
+      maxFailures: p.login_max_failures,
+      windowMs: p.login_window_min * 60_000,
+      delayMs: p.login_delay_ms,
+      delayMaxMs: p.login_delay_max_ms,
+    }),
+    users: createPanelUsersService(deps.store, deps.clock),
+  };
+}

@@ -1,0 +1,127 @@
+import { Elysia } from 'elysia';
+import { CALL_STATES, type CallState } from '../../../calls/states';
+import { nextResetAt, periodOf } from '../../../credit';
+import type { PanelCtx, PanelEnv } from '../env';
+import { startOfDay } from '../format';
+import { guarded } from '../guard';
+import { htmlResponse } from '../html';
+import { dailyUsage, USAGE_LOOKBACK_MS } from '../usage-days';
+import { CallsPage } from '../views/calls-page';
+import { CreditPage } from '../views/credit-page';
+import { HISTORY_ENDPOINTS, HistoryPage } from '../views/history-page';
+
+const PAGE_SIZE = 25;
+
+/** Page number from `?page=`, at least 1. */
+function pageOf(c: PanelCtx): number {
+  const n = Number(c.query.page);
+  return Number.isInteger(n) && n >= 1 && n < 1_000_000 ? n : 1;
+}
+
+/** The filter fields that are set, to keep in links; `page` is added by the pager. */
+function kept(c: PanelCtx, names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) if (c.query[n]) out[n] = c.query[n]!;
+  return out;
+}
+
+/** The date range of `?from=&to=` as [from, to) instants; `to` includes its whole day. */
+function range(c: PanelCtx, tz: string): { from?: number; to?: number } {
+  const from = startOfDay(c.query.from, tz);
+  const toDay = startOfDay(c.query.to, tz);
+  return { from, to: toDay === undefined ? undefined : startOfDay(nextDay(c.query.to!), tz) };
+}
+
+function nextDay(iso: string): string {
+  const d = new Date(`${iso}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Credit, calls and API history of one account (read-only pages). */
+export function accountPagesRoutes(env: PanelEnv) {
+  const { store, clock, config } = env.deps;
+  const tz = config.credit.timezone;
+  return new Elysia({ name: 'panel-account-pages' })
+    .get(
+      '/panel/a/:accountId/credit',
+      guarded(env, { account: true }, (c) => {
+        const now = clock();
+        const period = periodOf(now, tz);
+        const days = dailyUsage(store.panelQueries.chargedCallTimes(c.account.id, now - USAGE_LOOKBACK_MS), now, tz);
+        return htmlResponse(
+          CreditPage({
+            t: c.t,
+            fmt: c.fmt,
+            user: c.user,
+            csrf: c.csrf,
+            account: c.account,
+            period,
+            used: store.usage.usedIn(c.account.id, period),
+            resetAt: nextResetAt(now, tz),
+            days,
+          }),
+        );
+      }),
+    )
+    .get(
+      '/panel/a/:accountId/calls',
+      guarded(env, { account: true }, (c) => {
+        const page = pageOf(c);
+        const state = (CALL_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as CallState) : undefined;
+        const number = (c.query.number ?? '').replace(/\D/g, '').replace(/^(?:90|0)(?=5)/, '');
+        const result = store.panelQueries.calls({
+          accountId: c.account.id,
+          state,
+          phone: number || undefined,
+          ...range(c, tz),
+          limit: PAGE_SIZE,
+          offset: (page - 1) * PAGE_SIZE,
+        });
+        return htmlResponse(
+          CallsPage({
+            t: c.t,
+            fmt: c.fmt,
+            user: c.user,
+            csrf: c.csrf,
+            account: c.account,
+            calls: result.rows,
+            total: result.total,
+            page,
+            pageSize: PAGE_SIZE,
+            filter: kept(c, ['state', 'number', 'from', 'to']),
+          }),
+        );
+      }),
+    )
+    .get(
+      '/panel/a/:accountId/history',
+      guarded(env, { account: true }, (c) => {
+        const page = pageOf(c);
+        const endpoint = (HISTORY_ENDPOINTS as readonly string[]).includes(c.query.endpoint ?? '') ? c.query.endpoint : undefined;
+        const statusClass = ['2', '4', '5'].includes(c.query.status ?? '') ? Number(c.query.status) : undefined;
+        const result = store.panelQueries.history({
+          accountId: c.account.id,
+          endpoint,
+          statusClass,
+          ...range(c, tz),
+          limit: PAGE_SIZE,
+          offset: (page - 1) * PAGE_SIZE,
+        });
+        return htmlResponse(
+          HistoryPage({
+            t: c.t,
+            fmt: c.fmt,
+            user: c.user,
+            csrf: c.csrf,
+            account: c.account,
+            entries: result.rows,
+            total: result.total,
+            page,
+            pageSize: PAGE_SIZE,
+            filter: kept(c, ['endpoint', 'status', 'from', 'to']),
+          }),
+        );
+      }),
+    );
+}

@@ -1,0 +1,65 @@
+import { Elysia } from 'elysia';
+import { randomToken } from '../../../store/ids';
+import { clearedSessionCookie, readCookie, sessionCookie, wantsSecureCookie } from '../cookies';
+import type { PanelEnv } from '../env';
+import { formOf, guarded, ipOf, sameToken, type RouteInput } from '../guard';
+import { htmlResponse, redirect } from '../html';
+import { fill, messagesFor } from '../i18n';
+import { LoginPage } from '../views/login-page';
+
+// Before a session exists the CSRF token lives in its own short cookie (double submit):
+// SameSite=Strict keeps other sites from sending it, the form field proves this page made the POST.
+const LOGIN_CSRF_COOKIE = 'va_login_csrf';
+
+/** GET/POST /panel/login, POST /panel/logout, GET /panel (landing by role). */
+export function authRoutes(env: PanelEnv) {
+  const t = messagesFor(env.deps.config.panel.language);
+  const secure = (r: Request) => wantsSecureCookie(env.deps.config.panel.secure_cookie, r, env.deps.config.http.trust_proxy);
+  const loginPage = (request: Request, status: number, extra: { error?: string; info?: string; login?: string }) => {
+    const csrf = randomToken(32);
+    const cookie = `${LOGIN_CSRF_COOKIE}=${csrf}; Path=/panel/login; HttpOnly; SameSite=Strict; Max-Age=3600${secure(request) ? '; Secure' : ''}`;
+    return htmlResponse(LoginPage({ t, csrf, ...extra }), status, { 'set-cookie': cookie });
+  };
+
+  return new Elysia({ name: 'panel-auth' })
+    .get('/panel', ({ request }) => {
+      const active = env.sessions.resolve(readCookie(request, 'va_session'));
+      if (!active) return redirect('/panel/login');
+      return redirect(active.user.role === 'admin' ? '/panel/accounts' : `/panel/a/${active.user.accountId}/keys`);
+    })
+    .get('/panel/login', ({ request, query }) => {
+      if (env.sessions.resolve(readCookie(request, 'va_session'))) return redirect('/panel');
+      return loginPage(request, 200, { info: query.bye !== undefined ? t.loggedOut : undefined });
+    })
+    .post('/panel/login', async (input: RouteInput) => {
+      const { request } = input;
+      const form = formOf(input.body);
+      if (!sameToken(form._csrf, readCookie(request, LOGIN_CSRF_COOKIE) ?? '')) {
+        return loginPage(request, 403, { error: t.csrfFailed });
+      }
+      const result = await env.login.login(form.login ?? '', form.password ?? '', ipOf(env, input));
+      if (!result.ok) {
+        if (result.code === 'TOO_MANY_ATTEMPTS') {
+          const res = loginPage(request, 429, { error: fill(t.loginThrottled, { n: Math.ceil(result.retryAfterS / 60) }), login: form.login });
+          res.headers.set('retry-after', String(result.retryAfterS));
+          return res;
+        }
+        return loginPage(request, 401, { error: t.loginInvalid, login: form.login });
+      }
+      const { token } = await env.sessions.start(result.user.id);
+      // Housekeeping rides on logins (rare, never hot): expired sessions, stale failure counts.
+      await Promise.all([env.sessions.prune(), env.login.prune()]);
+      const maxAgeS = env.deps.config.panel.session_max_hours * 3600;
+      const headers = new Headers({ location: '/panel', 'cache-control': 'no-store' });
+      headers.append('set-cookie', sessionCookie(token, maxAgeS, secure(request)));
+      headers.append('set-cookie', `${LOGIN_CSRF_COOKIE}=; Path=/panel/login; HttpOnly; SameSite=Strict; Max-Age=0`);
+      return new Response(null, { status: 303, headers });
+    })
+    .post(
+      '/panel/logout',
+      guarded(env, {}, async (c) => {
+        await env.sessions.end(c.token);
+        return redirect('/panel/login?bye', { 'set-cookie': clearedSessionCookie(secure(c.request)) });
+      }),
+    );
+}

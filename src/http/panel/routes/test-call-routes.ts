@@ -1,0 +1,58 @@
+import { Elysia } from 'elysia';
+import { placeTestCall } from '../../../panel';
+import type { PanelEnv } from '../env';
+import { guarded } from '../guard';
+import { fragmentResponse, htmlResponse, redirect } from '../html';
+import type { Messages } from '../i18n';
+import { errorPage } from '../views/error-page';
+import { TestCallPage, TestCallStatus } from '../views/test-call-page';
+
+const problem = (t: Messages, code: string) =>
+  ({ INVALID_NUMBER: t.invalidNumber, MESSAGE_REQUIRED: t.messageRequired, MESSAGE_TOO_LONG: t.messageTooLong })[code] ??
+  t.accountDisabled;
+
+/** Place a test call and watch it: the page, the POST, and the fragment htmx polls. */
+export function testCallRoutes(env: PanelEnv) {
+  const { store, clock } = env.deps;
+  const path = '/panel/a/:accountId/test-call';
+  // Only the account's own test calls: another call id is simply not found.
+  const findCall = (accountId: string, callId: string | undefined) => {
+    const call = callId ? store.calls.get(callId) : null;
+    return call && call.accountId === accountId ? call : null;
+  };
+  return new Elysia({ name: 'panel-test-call' })
+    .get(
+      path,
+      guarded(env, { account: true }, (c) =>
+        htmlResponse(
+          TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call: findCall(c.account.id, c.query.call) }),
+        ),
+      ),
+    )
+    .post(
+      path,
+      guarded(env, { account: true }, async (c) => {
+        const r = await placeTestCall(store, clock, {
+          accountId: c.account.id,
+          phoneNumber: c.form.phone_number ?? '',
+          message: c.form.message ?? '',
+        });
+        if (!r.ok) {
+          return htmlResponse(
+            TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, error: problem(c.t, r.code), draft: c.form }),
+            400,
+          );
+        }
+        env.deps.log.info({ accountId: c.account.id, callId: r.callId, user: c.user.id }, 'test call queued from the panel');
+        return redirect(`/panel/a/${c.account.id}/test-call?call=${r.callId}`);
+      }),
+    )
+    .get(
+      `${path}/:callId`,
+      guarded(env, { account: true }, (c) => {
+        const call = findCall(c.account.id, c.params.callId);
+        if (!call) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
+        return fragmentResponse(TestCallStatus({ t: c.t, fmt: c.fmt, accountId: c.account.id, call }));
+      }),
+    );
+}

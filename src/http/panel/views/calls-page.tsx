@@ -1,0 +1,115 @@
+import { CALL_STATES } from '../../../calls/states';
+import type { Account, CallRecord, PanelUser } from '../../../store';
+import type { Formatter } from '../format';
+import type { Messages } from '../i18n';
+import { Layout } from './layout';
+import { Pager, StateBadge } from './parts';
+
+export interface CallsPageProps {
+  t: Messages;
+  fmt: Formatter;
+  user: PanelUser;
+  csrf: string;
+  account: Account;
+  calls: CallRecord[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** The filter as typed (state, number, from, to), kept in the form and the paging links. */
+  filter: Record<string, string>;
+  /** URL of a rendered recording per call id, when the speech work provides one. */
+  audioUrl?: (call: CallRecord) => string | null;
+}
+
+export function CallsPage(p: CallsPageProps) {
+  const { t, fmt, filter } = p;
+  const path = `/panel/a/${p.account.id}/calls`;
+  return (
+    <Layout t={t} title={t.callsTitle} user={p.user} csrf={p.csrf} account={p.account} active="calls">
+      <form class="filters" method="get" action={path} aria-label={t.filter}>
+        <div class="field">
+          <label for="f-state">{t.state}</label>
+          <select id="f-state" name="state">
+            <option value="">{t.allStates}</option>
+            {CALL_STATES.map((s) => (
+              <option value={s} selected={filter.state === s}>
+                {t.states[s] ?? s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-number">{t.number}</label>
+          <input id="f-number" name="number" type="tel" inputmode="tel" value={filter.number ?? ''} />
+        </div>
+        <div class="field">
+          <label for="f-from">{t.from}</label>
+          <input id="f-from" name="from" type="date" value={filter.from ?? ''} />
+        </div>
+        <div class="field">
+          <label for="f-to">{t.to}</label>
+          <input id="f-to" name="to" type="date" value={filter.to ?? ''} />
+        </div>
+        <button type="submit">{t.apply}</button>
+      </form>
+      {p.calls.length === 0 ? (
+        <p>{t.noCalls}</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="stack" id="calls-table">
+            <thead>
+              <tr>
+                <th scope="col">{t.created}</th>
+                <th scope="col">{t.number}</th>
+                <th scope="col">{t.state}</th>
+                <th scope="col" class="num">{t.attempts}</th>
+                <th scope="col" class="num">{t.sipCode}</th>
+                <th scope="col">{t.updated}</th>
+                <th scope="col">{t.acknowledged}</th>
+                <th scope="col">{t.source}</th>
+                <th scope="col">{t.message}</th>
+                <th scope="col">{t.audio}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.calls.map((c) => {
+                const audio = p.audioUrl?.(c) ?? null;
+                return (
+                  <tr data-call-id={c.id}>
+                    <td data-label={t.created}>{fmt.dateTime(c.createdAt)}</td>
+                    <td data-label={t.number}>
+                      <code safe>{c.phoneNumber}</code>
+                    </td>
+                    <td data-label={t.state}>
+                      <StateBadge t={t} state={c.state} />
+                      {c.lastReason ? (
+                        <>
+                          <br />
+                          <small safe>{c.lastReason}</small>
+                        </>
+                      ) : (
+                        ''
+                      )}
+                    </td>
+                    <td data-label={t.attempts} class="num">{String(c.attempts)}</td>
+                    <td data-label={t.sipCode} class="num">{c.lastSipCode === null ? '—' : String(c.lastSipCode)}</td>
+                    <td data-label={t.updated}>{fmt.dateTime(c.updatedAt)}</td>
+                    <td data-label={t.acknowledged}>{c.acknowledgedAt === null ? t.no : fmt.dateTime(c.acknowledgedAt)}</td>
+                    <td data-label={t.source}>{t.sources[c.source] ?? c.source}</td>
+                    <td data-label={t.message} safe>
+                      {c.message}
+                    </td>
+                    <td data-label={t.audio}>
+                      {audio ? <audio controls="" preload="none" src={audio} aria-label={`${t.audio}: ${c.id}`}></audio> : t.audioNone}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager t={t} path={path} query={filter} page={p.page} pageSize={p.pageSize} total={p.total} />
+    </Layout>
+  );
+}

@@ -1,0 +1,118 @@
+import type { Children } from '@kitajs/html';
+import type { Account, PanelUser } from '../../../store';
+import type { Messages } from '../i18n';
+
+export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'history' | 'test-call';
+
+export interface LayoutProps {
+  t: Messages;
+  title: string;
+  /** Absent on the login and error pages before a session exists. */
+  user?: PanelUser;
+  csrf?: string;
+  account?: Account;
+  active?: NavId;
+  children?: Children;
+}
+
+const current = (active: NavId | undefined, id: NavId) => (active === id ? 'page' : undefined);
+
+/** Every page: skip link, top bar (role menu, logout), the account's menu, then main. */
+export function Layout({ t, title, user, csrf, account, active, children }: LayoutProps) {
+  const base = account ? `/panel/a/${account.id}` : '';
+  return (
+    <html lang={t.locale.slice(0, 2)}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {csrf ? <meta name="csrf-token" content={csrf} /> : ''}
+        <title>{`${title} · ${t.appName}`}</title>
+        <link rel="stylesheet" href="/panel/assets/panel.css" />
+        <script src="/panel/assets/htmx.min.js" defer></script>
+        <script src="/panel/assets/panel.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          {t.skipToContent}
+        </a>
+        <header class="top">
+          <a class="brand" href="/panel">
+            {t.appName}
+          </a>
+          {user?.role === 'admin' ? (
+            <nav aria-label={t.mainNav}>
+              <ul>
+                <li>
+                  <a href="/panel/accounts" aria-current={current(active, 'accounts')}>
+                    {t.accountsTitle}
+                  </a>
+                </li>
+                <li>
+                  <a href="/panel/settings" aria-current={current(active, 'settings')}>
+                    {t.settingsTitle}
+                  </a>
+                </li>
+              </ul>
+            </nav>
+          ) : (
+            ''
+          )}
+          {user ? (
+            <>
+              <span class="who">
+                {t.signedInAs} <span safe>{user.login}</span>
+              </span>
+              <form method="post" action="/panel/logout">
+                <input type="hidden" name="_csrf" value={csrf} />
+                <button type="submit">{t.logout}</button>
+              </form>
+            </>
+          ) : (
+            ''
+          )}
+        </header>
+        {account ? (
+          <nav class="sub" aria-label={t.accountNav}>
+            <ul>
+              <li class="account-name" safe>
+                {account.name}
+              </li>
+              <li>
+                <a href={`${base}/keys`} aria-current={current(active, 'keys')}>
+                  {t.keysTitle}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/credit`} aria-current={current(active, 'credit')}>
+                  {t.creditTitle}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/calls`} aria-current={current(active, 'calls')}>
+                  {t.callsTitle}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/history`} aria-current={current(active, 'history')}>
+                  {t.historyTitle}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/test-call`} aria-current={current(active, 'test-call')}>
+                  {t.testCallTitle}
+                </a>
+              </li>
+            </ul>
+          </nav>
+        ) : (
+          ''
+        )}
+        <main id="main" tabindex="-1">
+          <h1 safe>{title}</h1>
+          {children}
+        </main>
+        <p id="copy-status" class="visually-hidden" role="status" aria-live="polite"></p>
+      </body>
+    </html>
+  );
+}

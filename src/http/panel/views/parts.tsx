@@ -1,0 +1,84 @@
+import type { Messages } from '../i18n';
+import { fill } from '../i18n';
+
+/** A success or error line, announced to screen readers. */
+export function Notice({ kind = 'ok', text }: { kind?: 'ok' | 'error'; text?: string | null }) {
+  if (!text) return '';
+  return (
+    <p class={kind === 'error' ? 'notice error' : 'notice'} role={kind === 'error' ? 'alert' : 'status'} safe>
+      {text}
+    </p>
+  );
+}
+
+export function CsrfField({ csrf }: { csrf: string }) {
+  return <input type="hidden" name="_csrf" value={csrf} />;
+}
+
+/** A value shown once, with a button that copies it (panel.js). */
+export function CopyValue({ t, id, label, value }: { t: Messages; id: string; label: string; value: string }) {
+  return (
+    <div class="secret-row">
+      <strong id={`${id}-label`}>{label}:</strong>
+      <code id={id} aria-labelledby={`${id}-label`} safe>
+        {value}
+      </code>
+      <button type="button" class="secondary" data-copy={id} data-copied={t.copied} aria-label={`${t.copy}: ${label}`}>
+        {t.copy}
+      </button>
+    </div>
+  );
+}
+
+/** A code block with a copy button. */
+export function CopyBlock({ t, id, label, text }: { t: Messages; id: string; label: string; text: string }) {
+  return (
+    <div class="example">
+      <h3 id={`${id}-label`} safe>
+        {label}
+      </h3>
+      <pre id={id} aria-labelledby={`${id}-label`} safe>
+        {text}
+      </pre>
+      <button type="button" class="secondary" data-copy={id} data-copied={t.copied} aria-label={`${t.copy}: ${label}`}>
+        {t.copy}
+      </button>
+    </div>
+  );
+}
+
+/** Previous/next links that keep the current filters. */
+export function Pager({ t, path, query, page, pageSize, total }: {
+  t: Messages;
+  path: string;
+  query: Record<string, string>;
+  page: number;
+  pageSize: number;
+  total: number;
+}) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const link = (p: number) => {
+    const q = new URLSearchParams({ ...query, page: String(p) });
+    return `${path}?${q.toString()}`;
+  };
+  return (
+    <nav class="pager" aria-label={t.pagination}>
+      {page > 1 ? <a href={link(page - 1)} rel="prev">{`← ${t.previous}`}</a> : ''}
+      <span>{fill(t.pageOf, { page, pages, total })}</span>
+      {page < pages ? <a href={link(page + 1)} rel="next">{`${t.next} →`}</a> : ''}
+    </nav>
+  );
+}
+
+export function StateBadge({ t, state }: { t: Messages; state: string }) {
+  const kind = ['completed', 'acknowledged'].includes(state)
+    ? 'ok'
+    : ['busy', 'no_answer', 'rejected', 'failed', 'expired'].includes(state)
+      ? 'bad'
+      : 'wait';
+  return (
+    <span class={`badge ${kind}`} data-state={state} safe>
+      {t.states[state] ?? state}
+    </span>
+  );
+}

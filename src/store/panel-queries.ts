@@ -1,0 +1,110 @@
+import type { Database } from 'bun:sqlite';
+import type { CallState } from '../calls/states';
+import type { CallRecord } from './calls';
+import type { HistoryEntry } from './history';
+
+/**
+ * Read-only searches for the web panel: filters and paging over calls and API history,
+ * and the instants of charged calls for the per-day usage chart. Nothing here writes.
+ */
+export interface CallFilter {
+  accountId: string;
+  state?: CallState;
+  /** Matches any part of the stored 10-digit number. */
+  phone?: string;
+  /** Unix ms, inclusive / exclusive. */
+  from?: number;
+  to?: number;
+  limit: number;
+  offset: number;
+}
+
+export interface HistoryFilter {
+  accountId: string;
+  endpoint?: string;
+  /** 2, 4 or 5: the status class. */
+  statusClass?: number;
+  from?: number;
+  to?: number;
+  limit: number;
+  offset: number;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface PanelQueries {
+  calls(filter: CallFilter): Page<CallRecord>;
+  history(filter: HistoryFilter): Page<HistoryEntry & { id: number }>;
+  /** created_at of the calls that cost credit (not test calls) since `since`. */
+  chargedCallTimes(accountId: string, since: number): number[];
+}
+
+const CALL_COLUMNS = `id, account_id AS accountId, credential_id AS credentialId, source, phone_number AS phoneNumber,
+  message, state, attempts, run_after AS runAfter, lease_until AS leaseUntil, created_at AS createdAt,
+  updated_at AS updatedAt, last_sip_code AS lastSipCode, last_reason AS lastReason, acknowledged_at AS acknowledgedAt`;
+
+const HISTORY_COLUMNS = `id, at, request_id AS requestId, endpoint, source_ip AS sourceIp, status, message,
+  account_id AS accountId, credential_id AS credentialId`;
+
+type Params = Record<string, string | number>;
+
+function where(clauses: [boolean, string][]): string {
+  const used = clauses.filter(([on]) => on).map(([, sql]) => sql);
+  return used.length ? `WHERE ${used.join(' AND ')}` : '';
+}
+
+export function createPanelQueries(db: Database): PanelQueries {
+  return {
+    calls(f) {
+      const params: Params = { a: f.accountId };
+      if (f.state) params.state = f.state;
+      if (f.phone) params.phone = `%${f.phone.replace(/[%_\\]/g, '')}%`;
+      if (f.from !== undefined) params.from = f.from;
+      if (f.to !== undefined) params.to = f.to;
+      const w = where([
+        [true, 'account_id = $a'],
+        [Boolean(f.state), 'state = $state'],
+        [Boolean(f.phone), 'phone_number LIKE $phone'],
+        [f.from !== undefined, 'created_at >= $from'],
+        [f.to !== undefined, 'created_at < $to'],
+      ]);
+      const total = (db.query(`SELECT count(*) AS n FROM calls ${w}`).get(params) as { n: number }).n;
+      const rows = db
+        .query(`SELECT ${CALL_COLUMNS} FROM calls ${w} ORDER BY created_at DESC, id LIMIT $limit OFFSET $offset`)
+        .all({ ...params, limit: f.limit, offset: f.offset }) as CallRecord[];
+      return { rows, total };
+    },
+    history(f) {
+      const params: Params = { a: f.accountId };
+      if (f.endpoint) params.endpoint = f.endpoint;
+      if (f.statusClass) {
+        params.lo = f.statusClass * 100;
+        params.hi = f.statusClass * 100 + 100;
+      }
+      if (f.from !== undefined) params.from = f.from;
+      if (f.to !== undefined) params.to = f.to;
+      const w = where([
+        [true, 'account_id = $a'],
+        [Boolean(f.endpoint), 'endpoint = $endpoint'],
+        [Boolean(f.statusClass), 'status >= $lo AND status < $hi'],
+        [f.from !== undefined, 'at >= $from'],
+        [f.to !== undefined, 'at < $to'],
+      ]);
+      const total = (db.query(`SELECT count(*) AS n FROM api_history ${w}`).get(params) as { n: number }).n;
+      const rows = db
+        .query(`SELECT ${HISTORY_COLUMNS} FROM api_history ${w} ORDER BY id DESC LIMIT $limit OFFSET $offset`)
+        .all({ ...params, limit: f.limit, offset: f.offset }) as (HistoryEntry & { id: number })[];
+      return { rows, total };
+    },
+    chargedCallTimes(accountId, since) {
+      return (
+        db
+          .query("SELECT created_at AS t FROM calls WHERE account_id = $a AND source != 'test' AND created_at >= $since")
+          .all({ a: accountId, since }) as { t: number }[]
+      ).map((r) => r.t);
+    },
+  };
+}

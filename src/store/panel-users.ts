@@ -1,0 +1,74 @@
+import type { Database } from 'bun:sqlite';
+import type { Clock } from '../clock';
+import { randomToken } from './ids';
+
+export type PanelRole = 'admin' | 'owner';
+
+/** Someone who may log in to the web panel. An owner sees only `accountId`. */
+export interface PanelUser {
+  id: string;
+  login: string;
+  role: PanelRole;
+  /** Set for owners, null for administrators. */
+  accountId: string | null;
+  passwordHash: string;
+  createdAt: number;
+}
+
+interface Row {
+  id: string;
+  login: string;
+  role: PanelRole;
+  account_id: string | null;
+  password_hash: string;
+  created_at: number;
+}
+
+const toUser = (r: Row): PanelUser => ({
+  id: r.id,
+  login: r.login,
+  role: r.role,
+  accountId: r.account_id,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
+});
+
+export interface PanelUsersStore {
+  /** Throws on a login already taken (UNIQUE, case-insensitive). */
+  create(input: { login: string; role: PanelRole; accountId: string | null; passwordHash: string }): PanelUser;
+  get(id: string): PanelUser | null;
+  /** Case-insensitive. */
+  findByLogin(login: string): PanelUser | null;
+  listForAccount(accountId: string): PanelUser[];
+  setPasswordHash(id: string, passwordHash: string): boolean;
+}
+
+export function createPanelUsersStore(db: Database, clock: Clock): PanelUsersStore {
+  const get = (id: string) => {
+    const r = db.query('SELECT * FROM panel_users WHERE id = $id').get({ id }) as Row | null;
+    return r ? toUser(r) : null;
+  };
+  return {
+    create({ login, role, accountId, passwordHash }) {
+      const id = `usr_${randomToken(20)}`;
+      db.query(
+        `INSERT INTO panel_users (id, login, role, account_id, password_hash, created_at)
+         VALUES ($id, $login, $role, $account, $hash, $now)`,
+      ).run({ id, login, role, account: accountId, hash: passwordHash, now: clock() });
+      return get(id)!;
+    },
+    get,
+    findByLogin(login) {
+      const r = db.query('SELECT * FROM panel_users WHERE login = $login').get({ login }) as Row | null;
+      return r ? toUser(r) : null;
+    },
+    listForAccount(accountId) {
+      return (db.query('SELECT * FROM panel_users WHERE account_id = $a ORDER BY created_at').all({ a: accountId }) as Row[]).map(
+        toUser,
+      );
+    },
+    setPasswordHash(id, passwordHash) {
+      return db.query('UPDATE panel_users SET password_hash = $h WHERE id = $id').run({ id, h: passwordHash }).changes === 1;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configSchema, type Config } from '../../src/config';
+import { createHttpApp, createRateLimiter } from '../../src/http';
+import type { HttpDeps } from '../../src/http/deps';
+import { panelRoutes } from '../../src/http/panel';
+import { silentLogger } from '../../src/log';
+import { createPanelUsersService } from '../../src/panel';
+import { createStore } from '../../src/store';
+
+/**
+ * The whole HTTP app in process (no binary) on a temporary database, for panel tests
+ * through `app.handle(new Request('http://localhost/…'))`. `fetch` keeps cookies like a browser.
+ */
+export function panelApp(panel: Partial<Config['panel']> = {}, now = () => Date.now()) {
+  const dir = mkdtempSync(join(tmpdir(), 'va-panel-'));
+  const config = configSchema.parse({ store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
+  const store = createStore({ path: config.store.path, busyTimeoutMs: 1000, clock: now });
+  const deps: HttpDeps = {
+    store,
+    clock: now,
+    log: silentLogger(),
+    config,
+    intake: { store, clock: now, timeZone: config.credit.timezone },
+    rateLimiter: createRateLimiter(0, now),
+  };
+  const app = createHttpApp(deps, [panelRoutes(deps)]);
+  const users = createPanelUsersService(store, now);
+  return { app, store, config, users, deps };
+}
+
+/** A cookie jar for one "browser" over app.handle. */
+export function browser(app: { handle(r: Request): Promise<Response> }) {
+  const jar = new Map<string, string>();
+  const request = async (path: string, init: RequestInit & { form?: Record<string, string> } = {}) => {
+    const headers = new Headers(init.headers);
+    if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    let body = init.body;
+    if (init.form) {
+      headers.set('content-type', 'application/x-www-form-urlencoded');
+      body = new URLSearchParams(init.form).toString();
+    }
+    const res = await app.handle(new Request(`http://localhost${path}`, { ...init, headers, body, redirect: 'manual' }));
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [k, v] = pair!.split('=');
+      if (/Max-Age=0/.test(c)) jar.delete(k!);
+      else jar.set(k!, v ?? '');
+    }
+    return res;
+  };
+  return {
+    jar,
+    get: (path: string) => request(path),
+    post: (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+      request(path, { method: 'POST', form, headers }),
+    /** The hidden `_csrf` value of the page at `path`. */
+    async csrf(path: string): Promise<string> {
+      const html = await (await request(path)).text();
+      const m = /name="_csrf" value="([^"]+)"/.exec(html);
+      if (!m) throw new Error(`no CSRF field on ${path}`);
+      return m[1]!;
+    },
+    async login(login: string, password: string) {
+      const token = await this.csrf('/panel/login');
+      return request('/panel/login', { method: 'POST', form: { _csrf: token, login, password } });
+    },
+  };
+}
