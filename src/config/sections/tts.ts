@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Speech (issue 3): which engine renders the alert text and how it sounds.
