@@ -1,0 +1,5 @@
+// Files imported `with { type: 'text' }` are embedded in the binary as strings.
+declare module '*.toml' {
+  const text: string;
+  export default text;
+}
