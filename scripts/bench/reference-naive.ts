@@ -13,7 +13,7 @@ const server = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
   async fetch(req) {
-    const { phone_number, error_message } = (await req.json()) as Record<string, string>;
+    const { phone_number = '', error_message = '' } = (await req.json()) as Record<string, string>;
     const id = `call_${randomUUID()}`;
     insert.run({ id, phone: phone_number, message: error_message, now: Date.now() });
     return new Response(JSON.stringify({ status: 'success', message: '1 call(s) queued', call_ids: [id] }), {

@@ -7,7 +7,7 @@ export async function post(
   const isRaw = typeof body === 'string' || body instanceof Uint8Array;
   const res = await fetch(url, {
     method: 'POST',
-    body: isRaw ? body : JSON.stringify(body),
+    body: isRaw ? (body as BodyInit) : JSON.stringify(body),
     headers: isRaw ? headers : { 'content-type': 'application/json', ...headers },
   });
   const text = await res.text();
