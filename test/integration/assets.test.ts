@@ -21,7 +21,6 @@ describe('systemd unit', () => {
   it('is hardened: own user, state directory, read-only system, no new privileges, restarts on failure', () => {
     const unit = readFileSync(unitPath, 'utf8');
     for (const line of [
-      'DynamicUser=yes',
       'User=voice-alert',
       'StateDirectory=voice-alert',
       'ProtectSystem=strict',
