@@ -1,0 +1,209 @@
+import { Database } from 'bun:sqlite';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { applianceDir, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { launchBrowser, shot, type TestBrowser } from '../helpers/browser';
+import { BINARY } from '../helpers/paths';
+
+/**
+ * The panel in a real browser against the compiled binary: the flows of issue 5, with a
+ * screenshot of every page in test/artifacts/. Tests share one server and run in order.
+ */
+const ADMIN = { user: 'admin', password: 'admin-password-1' };
+const OWNER = { email: 'owner@acme.test', password: 'owner-password-1' };
+
+let dir: ApplianceDir;
+let server: RunningAppliance;
+let admin: TestBrowser;
+let accountId = '';
+let webhookUrl = '';
+let apiKey = '';
+let apiSecret = '';
+
+function cliWithStdin(args: string[], input: string) {
+  return spawnSync(BINARY, ['--config', dir.configPath, ...args], { cwd: dir.dir, input, encoding: 'utf8' });
+}
+
+/** Logs in through the form; `ms` is the time from submit to the answer page. */
+async function login(b: TestBrowser, name: string, password: string) {
+  await b.page.goto(`${server.url}/panel/login`);
+  await b.page.fill('#login', name);
+  await b.page.fill('#password', password);
+  const t0 = performance.now();
+  const [response] = await Promise.all([b.page.waitForNavigation(), b.page.click('button[type=submit]')]);
+  return Object.assign(response ?? { status: () => 0 }, { ms: performance.now() - t0 });
+}
+
+beforeAll(async () => {
+  dir = applianceDir({ panel: { language: 'en', login_delay_ms: 400, login_max_failures: 20 } });
+  const made = cliWithStdin(['admin', 'create', '--username', ADMIN.user, '--password-stdin', '--json'], `${ADMIN.password}\n`);
+  expect(made.status, made.stderr).toBe(0);
+  expect(JSON.parse(made.stdout)).toMatchObject({ username: 'admin', role: 'admin' });
+  server = await dir.start();
+  admin = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await admin?.close();
+  await server?.stop();
+});
+
+describe('web panel in chromium', () => {
+  test('the administrator logs in and creates an account with an owner', async () => {
+    const res = await login(admin, ADMIN.user, ADMIN.password);
+    expect(res?.status()).toBe(200);
+    expect(admin.page.url()).toBe(`${server.url}/panel/accounts`);
+    await admin.page.fill('#name', 'Acme Ltd');
+    await admin.page.selectOption('#plan', 'starter');
+    await admin.page.fill('#monthly_credit', '5');
+    await admin.page.fill('#owner_email', OWNER.email);
+    await admin.page.fill('#owner_password', OWNER.password);
+    await admin.page.click('section.card button[type=submit]');
+    await admin.page.waitForSelector('tr[data-account-id]');
+    accountId = (await admin.page.getAttribute('tr[data-account-id]', 'data-account-id'))!;
+    expect(accountId).toMatch(/^acc_/);
+    expect(await admin.page.textContent('table')).toContain(OWNER.email);
+    await admin.page.screenshot({ path: shot('accounts'), fullPage: true });
+  });
+
+  test('creating credentials shows them once, with the webhook URL to paste', async () => {
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/keys`);
+    await admin.page.click('#create-keys ~ form button[type=submit]');
+    await admin.page.waitForSelector('#issued-api-secret');
+    apiKey = (await admin.page.textContent('#issued-api-key'))!;
+    apiSecret = (await admin.page.textContent('#issued-api-secret'))!;
+    webhookUrl = (await admin.page.textContent('#example-webhook-url'))!.trim();
+    expect(webhookUrl).toMatch(new RegExp(`^${server.url}/webhook/receive\\?key=vwk_`));
+    await admin.page.screenshot({ path: shot('keys-created'), fullPage: true });
+    // Shown exactly once: the next view has the key but neither secret.
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/keys`);
+    const html = await admin.page.content();
+    expect(html).toContain(apiKey);
+    expect(html).not.toContain(apiSecret);
+    expect(html).not.toContain(webhookUrl.split('key=')[1]!);
+  });
+
+  test('an alert posted to that URL shows up as a call, in the history, and in the credit', async () => {
+    const res = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone_number: '0532 123 45 67', error_message: 'Disk full on db1' }),
+    });
+    expect(res.status).toBe(200);
+    const { call_ids } = (await res.json()) as { call_ids: string[] };
+
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/calls`);
+    const row = admin.page.locator(`tr[data-call-id="${call_ids[0]}"]`);
+    expect(await row.textContent()).toContain('5321234567');
+    expect(await row.locator('[data-state]').getAttribute('data-state')).toBe('queued');
+    await admin.page.screenshot({ path: shot('calls'), fullPage: true });
+
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/history`);
+    const history = await admin.page.textContent('#history-table');
+    expect(history).toContain('/webhook/receive');
+    expect(history).toContain('1 call(s) queued');
+    await admin.page.screenshot({ path: shot('history'), fullPage: true });
+
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/credit`);
+    expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('1');
+    expect(await admin.page.textContent('[data-testid=credit-remaining]')).toBe('4');
+    expect(await admin.page.locator('svg.chart rect.bar').count()).toBe(1);
+    await admin.page.screenshot({ path: shot('credit'), fullPage: true });
+  });
+
+  test('a test call is queued without credit and its state updates live', async () => {
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/test-call`);
+    await admin.page.fill('#tc-number', '05337654321');
+    await admin.page.fill('#tc-text', 'Bu bir test aramasıdır');
+    await Promise.all([admin.page.waitForNavigation(), admin.page.click('main form button[type=submit]')]);
+    const status = admin.page.locator('#test-call-status');
+    expect(await status.getAttribute('data-state')).toBe('queued');
+    const callId = new URL(admin.page.url()).searchParams.get('call')!;
+    // The dialer's part, done by hand in the database: the open page must notice by itself.
+    const db = new Database(join(dir.dir, 'data', 'voice-alert.db'));
+    db.run('PRAGMA busy_timeout = 5000');
+    db.query("UPDATE calls SET state = 'completed', attempts = 1, last_sip_code = 200 WHERE id = $id").run({ id: callId });
+    db.close();
+    await admin.page.waitForSelector('#test-call-status[data-state=completed]', { timeout: 10_000 });
+    expect(await admin.page.getAttribute('#test-call-status', 'hx-get')).toBeNull(); // polling stopped
+    await admin.page.screenshot({ path: shot('test-call'), fullPage: true });
+
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/credit`);
+    expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('1');
+  });
+
+  test('settings show the configuration read-only', async () => {
+    await admin.page.goto(`${server.url}/panel/settings`);
+    const table = await admin.page.textContent('#settings-table');
+    expect(table).toContain('panel.language');
+    expect(table).toContain('credit.timezone');
+    await admin.page.screenshot({ path: shot('settings'), fullPage: true });
+  });
+
+  test('a POST without the CSRF token is refused', async () => {
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/keys`);
+    const before = await admin.page.locator('tr[data-api-key]').count();
+    const status = await admin.page.evaluate(async (url) => (await fetch(url, { method: 'POST', body: new URLSearchParams({ require_signature: '0' }) })).status, `/panel/a/${accountId}/keys`);
+    expect(status).toBe(403);
+    await admin.page.reload();
+    expect(await admin.page.locator('tr[data-api-key]').count()).toBe(before);
+  });
+
+  test('revoked credentials are refused by the API with 403', async () => {
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/keys`);
+    admin.page.once('dialog', (d) => void d.accept());
+    await Promise.all([admin.page.waitForNavigation(), admin.page.click(`tr[data-api-key="${apiKey}"] button.danger`)]);
+    expect(await admin.page.textContent(`tr[data-api-key="${apiKey}"]`)).toContain('Revoked');
+    await admin.page.screenshot({ path: shot('keys-revoked'), fullPage: true });
+    const hook = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone_number: '5321234567', error_message: 'x' }) });
+    expect(hook.status).toBe(403);
+    const api = await fetch(`${server.url}/api/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: apiKey, api_secret: apiSecret, phone_number: '5321234567', error_message: 'x' }),
+    });
+    expect(api.status).toBe(403);
+    expect(await api.json()).toMatchObject({ message: 'Invalid API credentials' });
+  });
+
+  test("an owner sees their own account and not another's", async () => {
+    const other = dir.cliJson(['account', 'create', '--name', 'Other', '--plan', 'starter', '--owner-email', 'other@x.test']);
+    expect(other.owner_password).toHaveLength(20);
+    const owner = await launchBrowser({ width: 390, height: 844 }); // a phone screen
+    try {
+      await login(owner, OWNER.email, OWNER.password);
+      expect(owner.page.url()).toBe(`${server.url}/panel/a/${accountId}/keys`);
+      await owner.page.screenshot({ path: shot('owner-keys-phone'), fullPage: true });
+      await owner.page.goto(`${server.url}/panel/a/${accountId}/calls`);
+      await owner.page.screenshot({ path: shot('owner-calls-phone'), fullPage: true });
+      for (const page of ['keys', 'credit', 'calls', 'history', 'test-call']) {
+        const res = await owner.page.goto(`${server.url}/panel/a/${other.id}/${page}`);
+        expect(res?.status(), page).toBe(404);
+      }
+      expect((await owner.page.goto(`${server.url}/panel/accounts`))?.status()).toBe(403);
+      expect((await owner.page.goto(`${server.url}/panel/settings`))?.status()).toBe(403);
+    } finally {
+      await owner.close();
+    }
+  }, 30_000);
+
+  test('a wrong password is refused and repeated failures are slowed', async () => {
+    const b = await launchBrowser();
+    try {
+      const times: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await login(b, ADMIN.user, 'not-the-password');
+        times.push(res.ms);
+        expect(res.status()).toBe(401);
+      }
+      expect(await b.page.textContent('[role=alert]')).toContain('Wrong user name or password');
+      await b.page.screenshot({ path: shot('login-refused'), fullPage: true });
+      // login_delay_ms = 400: no wait before the 1st attempt, 400·2² = 1600 ms before the 4th.
+      expect(times[3]! - times[0]!).toBeGreaterThan(1200);
+      expect(times[3]!).toBeGreaterThan(times[2]!);
+    } finally {
+      await b.close();
+    }
+  }, 30_000);
+});
