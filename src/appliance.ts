@@ -2,6 +2,7 @@ import { systemClock, type Clock } from './clock';
 import { parseHostPort, type Config } from './config';
 import { createHttpApp, createRateLimiter } from './http';
 import { panelRoutes } from './http/panel';
+import { createTelephony } from './calls';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createStore, type Store } from './store';
@@ -24,7 +25,9 @@ export interface StartOptions {
 /** Wires every part together; the one place that knows them all. */
 export function startAppliance({ config, log, clock = systemClock }: StartOptions): Appliance {
   const store = createStore({ path: config.store.path, busyTimeoutMs: config.store.busy_timeout_ms, clock, log });
-  const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone };
+  const telephony = createTelephony(config, { store, clock, log });
+  // onQueued: the dialer looks at once instead of at its next poll.
+  const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone, onQueued: () => telephony.wake() };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
   const httpDeps = { store, clock, log, config, intake, rateLimiter };
   const app = createHttpApp(httpDeps, [panelRoutes(httpDeps)]);
@@ -36,6 +39,8 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const server = app.server!;
   const shownHost = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
   const url = `http://${shownHost}:${server.port}`;
+
+  telephony.start();
 
   const sweeper = setInterval(() => {
     rateLimiter.sweep();
@@ -49,6 +54,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
     async stop() {
       clearInterval(sweeper);
       await server.stop(false); // false: requests in flight are answered first
+      await telephony.stop();
       await store.close();
       log.info('voice-alert stopped');
     },

@@ -1,11 +1,17 @@
 /**
- * Call states. Only `queued` is named by the interface; the rest belong to the dialer.
+ * Call states and the only edges between them (issue 4 §6).
  *
- *   queued ──claim──> dialing ──> ringing ──> answered ──> completed | acknowledged
- *     ^                  │           │
- *     └──retry (delay)───┴───────────┴──> busy | no_answer | rejected | failed | expired
+ *                 ┌──────────── retry after calls.retry_delays_s ────────────┐
+ *                 v                                                          │
+ *   queued ──claim──> dialing ──180/183──> ringing ──200──> answered ──> completed
+ *     │                 │ ^                  │                  │  └───> acknowledged (keypad 1)
+ *     │                 │ └─ lease expired ──┴──────────────────┘     (process died: claimed again)
+ *     │                 └──────────┴─────────> busy | no_answer | failed   (attempts used up)
+ *     │                 └──────────┴─────────> rejected                    (403/404/484/603)
+ *     └──────────────── (or at claim) ───────> expired                     (older than calls.max_age_s)
  *
- * A claimed call whose lease runs out (the process died) is claimed again as an attempt.
+ * `queued` is where a retry waits; busy, no_answer and failed are final only when
+ * calls.max_attempts is reached (src/calls/retry-policy.ts decides).
  */
 export const CALL_STATES = [
   'queued',
@@ -24,3 +30,32 @@ export type CallState = (typeof CALL_STATES)[number];
 
 /** States in which a worker holds the call under a lease. */
 export const IN_PROGRESS_STATES: readonly CallState[] = ['dialing', 'ringing', 'answered'];
+
+export const FINAL_STATES: readonly CallState[] = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired'];
+
+const ENDED_BEFORE_ANSWER: CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'queued'];
+
+const EDGES: Record<CallState, readonly CallState[]> = {
+  queued: ['dialing', 'expired'],
+  // dialing → dialing: a lease that ran out is claimed again (a new attempt).
+  dialing: ['dialing', 'ringing', 'answered', 'expired', ...ENDED_BEFORE_ANSWER],
+  ringing: ['dialing', 'answered', ...ENDED_BEFORE_ANSWER],
+  // answered → queued: stopped mid-call by a shutdown or a media failure, tried again.
+  answered: ['dialing', 'completed', 'acknowledged', 'failed', 'queued'],
+  completed: [],
+  acknowledged: [],
+  busy: [],
+  no_answer: [],
+  rejected: [],
+  failed: [],
+  expired: [],
+};
+
+export type TransitionError = { code: 'ILLEGAL_TRANSITION'; from: CallState; to: CallState };
+
+/** The guard every state change goes through: an edge not drawn above is refused. */
+export function transition(from: CallState, to: CallState): { ok: true; from: CallState; to: CallState } | TransitionError {
+  return EDGES[from].includes(to) ? { ok: true, from, to } : { code: 'ILLEGAL_TRANSITION', from, to };
+}
+
+export const isFinal = (s: CallState) => FINAL_STATES.includes(s);

@@ -14,6 +14,7 @@ export interface PlaceCallOptions {
   silenceMs: number;
   t1Ms: number;
   progress: CallProgress;
+  signal?: AbortSignal;
   log: Logger;
   onPacketSent?: (at: number) => void;
 }
@@ -71,6 +72,15 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       inviter.cancel().catch(() => undefined);
       resolve({ code: 'NO_ANSWER', status: 487, reason: 'no answer within ring timeout' });
     }, o.ringTimeoutMs);
+    const onAbort = () => {
+      if (answered || canceled) return;
+      clearTimeout(ringTimer);
+      canceled = true;
+      inviter.cancel().catch(() => undefined);
+      resolve({ code: 'ABORTED', status: null, reason: 'stopped by shutdown before the answer' });
+    };
+    if (o.signal?.aborted) queueMicrotask(onAbort);
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
     inviter
       .invite({
         requestDelegate: {

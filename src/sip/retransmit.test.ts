@@ -26,10 +26,13 @@ describe('RFC 3261 §17 client retransmission', () => {
     const { r, resent, timeouts } = harness();
     r.sent(req('INVITE', 'z9hG4bKa'));
     await sleep(64 * 20 + 100);
-    // resends at 20, 60, 140, 300, 620, 1260 ms
-    expect(resent.length).toBe(6);
+    // resends due at 20, 60, 140, 300, 620, 1260 ms; the last one races Timer B (1280 ms)
+    // on a loaded machine, as it does with the RFC's own numbers (31.5 s vs 32 s).
+    expect(resent.length).toBeGreaterThanOrEqual(5);
+    expect(resent.length).toBeLessThanOrEqual(6);
     const gaps = resent.map((x, i) => x.at - (i ? resent[i - 1]!.at : 0));
-    for (let i = 1; i < gaps.length; i++) expect(gaps[i]! / gaps[i - 1]!).toBeGreaterThan(1.5);
+    // Timers never fire early: each interval is at least double the one before (Timer A).
+    gaps.forEach((g, i) => expect(g).toBeGreaterThanOrEqual(20 * 2 ** i - 2));
     expect(timeouts).toHaveLength(1);
     expect(timeouts[0]).toMatch(/^SIP\/2\.0 408 /);
     expect(timeouts[0]).toMatch(/CSeq: 1 INVITE/);

@@ -23,6 +23,8 @@ export interface DialRequest {
   ringTimeoutMs: number;
   answerDelayMs: number;
   progress: CallProgress;
+  /** Aborting before the answer sends CANCEL and reports ABORTED; after it, the call plays on. */
+  signal?: AbortSignal;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface CallRecord {
   lastSipCode: number | null;
   lastReason: string | null;
   acknowledgedAt: number | null;
+  answeredAt: number | null;
+  finishedAt: number | null;
 }
 
 interface CallRow {
@@ -38,6 +40,8 @@ interface CallRow {
   last_sip_code: number | null;
   last_reason: string | null;
   acknowledged_at: number | null;
+  answered_at: number | null;
+  finished_at: number | null;
 }
 
 function toCall(r: CallRow): CallRecord {
@@ -57,6 +61,8 @@ function toCall(r: CallRow): CallRecord {
     lastSipCode: r.last_sip_code,
     lastReason: r.last_reason,
     acknowledgedAt: r.acknowledged_at,
+    answeredAt: r.answered_at ?? null,
+    finishedAt: r.finished_at ?? null,
   };
 }
 
@@ -76,12 +82,50 @@ export interface CallsStore {
   /**
    * Takes the next call that is due, or whose lease ran out (a crashed worker),
    * with one UPDATE … RETURNING so two workers never hold the same call.
-   * The claim counts as an attempt.
+   * The claim counts as an attempt. A number that has a call in progress under a live
+   * lease is skipped, so one number NEVER gets two calls at once. The edge is recorded
+   * in call_events (`from` is the state before the claim).
    */
-  claim(now: number, leaseMs: number): CallRecord | null;
+  claim(now: number, leaseMs: number): (CallRecord & { from: CallState }) | null;
+  /**
+   * Moves a call from `from` to `to` and records the event, only if the call is still in
+   * `from` and (when `attempt` is given) still on that attempt: a worker whose lease was
+   * taken over cannot overwrite the newer attempt. Returns false when nothing changed.
+   */
+  move(id: string, change: CallChange): boolean;
+  /** Pushes the lease of calls this worker still holds (a heartbeat). */
+  renewLeases(ids: string[], until: number, now: number): void;
+  events(id: string): CallEvent[];
+}
+
+export interface CallChange {
+  from: CallState;
+  to: CallState;
+  at: number;
+  attempt: number;
+  sipCode?: number | null;
+  reason?: string | null;
+  /** Back to the queue: not claimed before this. */
+  runAfter?: number;
+  answered?: boolean;
+  acknowledged?: boolean;
+  finished?: boolean;
+}
+
+export interface CallEvent {
+  at: number;
+  attempt: number;
+  from: CallState;
+  to: CallState;
+  sipCode: number | null;
+  reason: string | null;
 }
 
 export function createCallsStore(db: Database): CallsStore {
+  const insertEvent = db.query(
+    `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason)
+     VALUES ($call, $at, $attempt, $from, $to, $code, $reason)`,
+  );
   return {
     enqueue(calls, now) {
       const insert = db.query(
@@ -116,18 +160,82 @@ export function createCallsStore(db: Database): CallsStore {
       return (rows as CallRow[]).map(toCall);
     },
     claim(now, leaseMs) {
+      const candidate = db
+        .query(
+          `SELECT id, state FROM calls c
+           WHERE ((state = 'queued' AND run_after <= $now)
+                  OR (state IN ('dialing', 'ringing', 'answered') AND lease_until < $now))
+             AND NOT EXISTS (SELECT 1 FROM calls o
+                             WHERE o.phone_number = c.phone_number AND o.id <> c.id
+                               AND o.state IN ('dialing', 'ringing', 'answered') AND o.lease_until >= $now)
+           ORDER BY run_after, created_at LIMIT 1`,
+        )
+        .get({ now }) as { id: string; state: CallState } | null;
+      if (!candidate) return null;
+      // Guarded by the state and lease read above: if another process claimed it in
+      // between, this updates nothing and the claim returns null.
       const row = db
         .query(
           `UPDATE calls SET state = 'dialing', lease_until = $lease, attempts = attempts + 1, updated_at = $now
-           WHERE id = (
-             SELECT id FROM calls
-             WHERE (state = 'queued' AND run_after <= $now)
-                OR (state IN ('dialing', 'ringing', 'answered') AND lease_until < $now)
-             ORDER BY run_after, created_at LIMIT 1)
+           WHERE id = $id AND state = $state
+             AND ((state = 'queued' AND run_after <= $now) OR (state <> 'queued' AND lease_until < $now))
            RETURNING *`,
         )
-        .get({ now, lease: now + leaseMs }) as CallRow | null;
-      return row ? toCall(row) : null;
+        .get({ id: candidate.id, state: candidate.state, now, lease: now + leaseMs }) as CallRow | null;
+      if (!row) return null;
+      insertEvent.run({
+        call: row.id,
+        at: now,
+        attempt: row.attempts,
+        from: candidate.state,
+        to: 'dialing',
+        code: null,
+        reason: candidate.state === 'queued' ? null : 'lease expired: the previous worker stopped',
+      });
+      return { ...toCall(row), from: candidate.state };
+    },
+    move(id, c) {
+      const changed = db
+        .query(
+          `UPDATE calls SET state = $to, updated_at = $at,
+             last_sip_code = COALESCE($code, last_sip_code), last_reason = COALESCE($reason, last_reason),
+             run_after = COALESCE($runAfter, run_after),
+             lease_until = CASE WHEN $to IN ('dialing', 'ringing', 'answered') THEN lease_until ELSE NULL END,
+             answered_at = CASE WHEN $answered THEN $at ELSE answered_at END,
+             acknowledged_at = CASE WHEN $acknowledged THEN $at ELSE acknowledged_at END,
+             finished_at = CASE WHEN $finished THEN $at ELSE finished_at END
+           WHERE id = $id AND state = $from AND attempts = $attempt`,
+        )
+        .run({
+          id,
+          from: c.from,
+          to: c.to,
+          at: c.at,
+          attempt: c.attempt,
+          code: c.sipCode ?? null,
+          reason: c.reason ?? null,
+          runAfter: c.runAfter ?? null,
+          answered: c.answered ? 1 : 0,
+          acknowledged: c.acknowledged ? 1 : 0,
+          finished: c.finished ? 1 : 0,
+        });
+      if (changed.changes === 0) return false;
+      insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null });
+      return true;
+    },
+    renewLeases(ids, until, now) {
+      const q = db.query(
+        `UPDATE calls SET lease_until = $until, updated_at = $now
+         WHERE id = $id AND state IN ('dialing', 'ringing', 'answered')`,
+      );
+      for (const id of ids) q.run({ id, until, now });
+    },
+    events(id) {
+      return (
+        db
+          .query('SELECT at, attempt, from_state, to_state, sip_code, reason FROM call_events WHERE call_id = $id ORDER BY id')
+          .all({ id }) as { at: number; attempt: number; from_state: CallState; to_state: CallState; sip_code: number | null; reason: string | null }[]
+      ).map((e) => ({ at: e.at, attempt: e.attempt, from: e.from_state, to: e.to_state, sipCode: e.sip_code, reason: e.reason }));
     },
   };
 }

@@ -51,6 +51,11 @@ export const sipSection = z
     t1_ms: z.number().int().min(10).max(10_000).default(500),
     /** RFC 3261 §17.1.2.2: the cap on the non-INVITE retransmission interval. */
     t2_ms: z.number().int().min(10).max(60_000).default(4000),
+    /**
+     * How long a claimed call stays ours without a heartbeat (renewed every third of it).
+     * After a crash, calls in progress are dialed again once this ran out.
+     */
+    call_lease_s: z.number().int().min(1).max(3600).default(30),
     /** Silence sent after the answer delay before the message, and after it before BYE. */
     silence_ms: z.number().int().min(0).max(5000).default(200),
   })

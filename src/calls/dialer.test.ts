@@ -1,0 +1,158 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configSchema } from '../config/schema';
+import { silentLogger } from '../log';
+import { createTelephone, type Telephone } from '../sip/telephone';
+import { createStore, type Store } from '../store';
+import { freePort } from '../../test/helpers/ports';
+import { startSipp, type SippPeer } from '../../test/helpers/sipp';
+import { testAudioSource } from '../../test/helpers/test-audio';
+import { createDialer, type Dialer } from './dialer';
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
+  const rtp = await freePort();
+  const config = configSchema.parse({
+    sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 },
+    calls: { answer_delay_ms: 50, ring_timeout_s: 5, retry_delays_s: [1, 1], max_attempts: 3, ...calls },
+  });
+  const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-dialer-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
+  const telephone: Telephone = createTelephone(config.sip, 50, { log: silentLogger() });
+  await telephone.start();
+  const dialer: Dialer = createDialer({
+    store,
+    dial: (r) => telephone.dial(r),
+    audio: testAudioSource(20),
+    clock: Date.now,
+    log: silentLogger(),
+    calls: config.calls,
+    leaseMs: 5000,
+    pollMs: 100,
+  });
+  cleanups.push(async () => {
+    await dialer.stop();
+    await telephone.stop();
+    await store.close();
+    await sipp.stop();
+  });
+  const account = store.accounts.create({ name: 't', plan: 'starter' });
+  const enqueue = (phoneNumber = '5321234567', createdAt = Date.now()) =>
+    store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber, message: 'disk full' }], createdAt)[0]!;
+  const settled = async (id: string, timeoutMs = 15_000) => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const c = store.calls.get(id)!;
+      if (['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired'].includes(c.state)) return c;
+      if (Date.now() > end) throw new Error(`call still ${c.state}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return { store, dialer, enqueue, settled };
+}
+
+const path = (store: Store, id: string) => store.calls.events(id).map((e) => `${e.from}>${e.to}${e.sipCode ? ` ${e.sipCode}` : ''}`);
+
+describe('dialer against sipp', () => {
+  it('queued → dialing → ringing → answered → completed, every edge recorded', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    const { store, dialer, enqueue, settled } = await rig(sipp);
+    const id = enqueue();
+    dialer.start();
+    const call = await settled(id);
+    expect(call).toMatchObject({ state: 'completed', attempts: 1, lastSipCode: 200 });
+    expect(call.answeredAt).not.toBeNull();
+    expect(call.finishedAt).not.toBeNull();
+    expect(path(store, id)).toEqual(['queued>dialing', 'dialing>ringing 180', 'ringing>answered 200', 'answered>completed 200']);
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('busy (486) is retried after the configured delays until max_attempts', async () => {
+    const sipp = await startSipp({ scenario: 'final.xml', calls: 3, fill: { code: 486, reason: 'Busy Here' } });
+    const { store, dialer, enqueue, settled } = await rig(sipp);
+    const id = enqueue();
+    const t0 = Date.now();
+    dialer.start();
+    const call = await settled(id);
+    expect(call).toMatchObject({ state: 'busy', attempts: 3, lastSipCode: 486 });
+    const claims = store.calls.events(id).filter((e) => e.to === 'dialing');
+    expect(claims).toHaveLength(3);
+    // retry_delays_s = [1, 1]: each new attempt waits at least a second after the last one ended
+    const requeued = store.calls.events(id).filter((e) => e.to === 'queued');
+    expect(requeued).toHaveLength(2);
+    for (let i = 0; i < 2; i++) expect(claims[i + 1]!.at - requeued[i]!.at).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - t0).toBeLessThan(6000);
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('404 is rejected at once, never retried', async () => {
+    const sipp = await startSipp({ scenario: 'final.xml', fill: { code: 404, reason: 'Not Found' } });
+    const { store, dialer, enqueue, settled } = await rig(sipp);
+    const id = enqueue();
+    dialer.start();
+    expect(await settled(id)).toMatchObject({ state: 'rejected', attempts: 1, lastSipCode: 404 });
+    expect(path(store, id).at(-1)).toBe('ringing>rejected 404');
+  });
+
+  it('503 is retried, then failed', async () => {
+    const sipp = await startSipp({ scenario: 'final.xml', calls: 2, fill: { code: 503, reason: 'Service Unavailable' } });
+    const { dialer, enqueue, settled } = await rig(sipp, { max_attempts: 2, retry_delays_s: [0] });
+    const id = enqueue();
+    dialer.start();
+    expect(await settled(id)).toMatchObject({ state: 'failed', attempts: 2, lastSipCode: 503 });
+  });
+
+  it('ring timeout → CANCEL → no_answer', async () => {
+    const sipp = await startSipp({ scenario: 'no-answer.xml' });
+    const { store, dialer, enqueue, settled } = await rig(sipp, { ring_timeout_s: 5, max_attempts: 1 });
+    const id = enqueue();
+    dialer.start();
+    expect(await settled(id, 10_000)).toMatchObject({ state: 'no_answer', attempts: 1, lastSipCode: 487 });
+    expect(path(store, id)).toEqual(['queued>dialing', 'dialing>ringing 180', 'ringing>no_answer 487']);
+  });
+
+  it('keypad 1 → acknowledged, stored on the call', async () => {
+    const sipp = await startSipp({ scenario: 'dtmf.xml', keys: { listen_ms: 200, digit: 1 } });
+    const { dialer, enqueue, settled } = await rig(sipp);
+    const id = enqueue();
+    dialer.start();
+    const call = await settled(id);
+    expect(call).toMatchObject({ state: 'acknowledged' });
+    expect(call.acknowledgedAt).not.toBeNull();
+  });
+
+  it('a call older than max_age_s expires instead of ringing', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    const { store, dialer, enqueue, settled } = await rig(sipp, { max_age_s: 60 });
+    const id = enqueue('5321234567', Date.now() - 61_000);
+    dialer.start();
+    expect(await settled(id)).toMatchObject({ state: 'expired', attempts: 1 });
+    expect(path(store, id)).toEqual(['queued>dialing', 'dialing>expired']);
+  });
+
+  it('never calls one number twice at once, while other numbers proceed', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 3, keys: { ring_ms: 300 } });
+    const { store, dialer, enqueue, settled } = await rig(sipp, { max_concurrent: 3 });
+    const a1 = enqueue('5321111111');
+    const a2 = enqueue('5321111111');
+    const b = enqueue('5322222222');
+    dialer.start();
+    const calls = [await settled(a1), await settled(a2), await settled(b)];
+    expect(calls.map((c) => c.state)).toEqual(['completed', 'completed', 'completed']);
+    const span = (id: string) => {
+      const ev = store.calls.events(id);
+      return [ev.find((e) => e.to === 'dialing')!.at, ev.at(-1)!.at] as const;
+    };
+    const [s1, e1] = span(a1);
+    const [s2, e2] = span(a2);
+    expect(s2 >= e1 || s1 >= e2).toBe(true);
+    const [sb] = span(b);
+    expect(sb).toBeLessThan(Math.max(e1, e2) - 200); // b did not wait for the same-number pair
+  });
+});

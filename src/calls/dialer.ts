@@ -1,0 +1,183 @@
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { DialRequest } from '../sip/telephone';
+import type { CallOutcome } from '../sip/call-outcome';
+import type { CallRecord, Store } from '../store';
+import type { CallAudio, CallAudioSource } from './audio';
+import { decide, type RetryConfig } from './retry-policy';
+import { transition, type CallState } from './states';
+
+export interface DialerConfig extends RetryConfig {
+  answer_delay_ms: number;
+  ring_timeout_s: number;
+  max_concurrent: number;
+  max_age_s: number;
+}
+
+export interface DialerDeps {
+  store: Store;
+  /** Places one attempt (src/sip/telephone.ts). */
+  dial(request: DialRequest): Promise<CallOutcome>;
+  audio: CallAudioSource;
+  clock: Clock;
+  log: Logger;
+  calls: DialerConfig;
+  /** The claim's lease; renewed every third of it while the call lasts. */
+  leaseMs: number;
+  /** Look for due retries this often even when nobody wakes us. */
+  pollMs?: number;
+}
+
+/**
+ * The worker between the queue and the trunk. It claims due calls under a lease (up to
+ * calls.max_concurrent at once), sends the INVITE before the speech is rendered, records
+ * every edge, and leaves the meaning of each outcome to retry-policy.ts.
+ * MUST be stopped with stop(): unanswered calls are cancelled and go back to the queue,
+ * answered ones play to the end.
+ */
+export interface Dialer {
+  start(): void;
+  /** New calls were committed: look now, not at the next poll. */
+  wake(): void;
+  active(): number;
+  stop(): Promise<void>;
+}
+
+export function createDialer(d: DialerDeps): Dialer {
+  const log = d.log.child({ component: 'dialer' });
+  const held = new Map<string, { attempt: number; done: Promise<void> }>();
+  const shutdown = new AbortController();
+  let stopping = false;
+  let pumping = false;
+  let again = false;
+  let poll: ReturnType<typeof setInterval> | null = null;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+
+  const pump = async (): Promise<void> => {
+    if (stopping) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        while (!stopping && held.size < d.calls.max_concurrent) {
+          const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), d.leaseMs));
+          if (!call) break;
+          log.info({ call: call.id, attempt: call.attempts, from: call.from }, 'call claimed');
+          const done = run(call).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
+          held.set(call.id, { attempt: call.attempts, done });
+          void done.finally(() => {
+            held.delete(call.id);
+            void pump();
+          });
+        }
+      } while (again && !stopping);
+    } catch (e) {
+      log.error({ err: e }, 'claiming calls failed');
+    } finally {
+      pumping = false;
+    }
+  };
+
+  async function run(call: CallRecord): Promise<void> {
+    let state: CallState = 'dialing';
+    const attempt = call.attempts;
+    const move = async (to: CallState, extra: { sipCode?: number | null; reason?: string; runAfter?: number } = {}) => {
+      const edge = transition(state, to);
+      if (!('ok' in edge)) {
+        log.error({ call: call.id, from: state, to }, 'illegal call transition refused');
+        return;
+      }
+      const moved = await d.store.writes.run(() =>
+        d.store.calls.move(call.id, {
+          from: state,
+          to,
+          at: d.clock(),
+          attempt,
+          ...extra,
+          answered: to === 'answered',
+          acknowledged: to === 'acknowledged',
+          finished: to !== 'queued' && !['dialing', 'ringing', 'answered'].includes(to),
+        }),
+      );
+      if (!moved) {
+        log.warn({ call: call.id, from: state, to }, 'call changed under us (lease taken over); leaving it');
+        return;
+      }
+      log.info({ call: call.id, attempt, from: state, to, sipCode: extra.sipCode ?? null, reason: extra.reason }, 'call state');
+      state = to;
+    };
+
+    if (attempt > d.calls.max_attempts) {
+      // Only a lease that ran out (a crash mid-call) can bring a call here.
+      await move('failed', { reason: `attempts used up (${attempt - 1} of ${d.calls.max_attempts}); last one interrupted` });
+      return;
+    }
+    if (d.clock() - call.createdAt > d.calls.max_age_s * 1000) {
+      await move('expired', { reason: `not placed within calls.max_age_s (${d.calls.max_age_s} s)` });
+      return;
+    }
+
+    // Rendering starts now and runs while the phone rings (it never delays the INVITE).
+    const audio: Promise<CallAudio> = d.audio.forMessage(call.message);
+    audio.catch(() => undefined); // awaited by the dialog after the answer; not unhandled meanwhile
+    let writes = Promise.resolve();
+    const later = (fn: () => Promise<void>) => (writes = writes.then(fn));
+    const outcome = await d.dial({
+      number: call.phoneNumber,
+      audio,
+      acknowledgedAudio: () => d.audio.acknowledged(),
+      ringTimeoutMs: d.calls.ring_timeout_s * 1000,
+      answerDelayMs: d.calls.answer_delay_ms,
+      signal: shutdown.signal,
+      progress: {
+        ringing: (status, reason) => later(() => move('ringing', { sipCode: status, reason })),
+        answered: (codec) => later(() => move('answered', { sipCode: 200, reason: `answered (${codec})` })),
+        digit: (digit) => log.info({ call: call.id, digit }, 'keypad'),
+      },
+    });
+    await writes;
+
+    if (outcome.code === 'ABORTED') {
+      await move('queued', { reason: outcome.reason, runAfter: d.clock() });
+      return;
+    }
+    const decision = decide(outcome, attempt, d.clock(), d.calls);
+    if (decision.final) {
+      await move(decision.state, { sipCode: decision.sipCode, reason: decision.reason });
+    } else {
+      const waitS = Math.round((decision.runAfter - d.clock()) / 1000);
+      await move('queued', {
+        sipCode: decision.sipCode,
+        reason: `${decision.kind}: ${decision.reason}; retry in ${waitS} s`,
+        runAfter: decision.runAfter,
+      });
+    }
+  }
+
+  return {
+    start() {
+      poll = setInterval(() => void pump(), d.pollMs ?? 1000);
+      heartbeat = setInterval(() => {
+        if (held.size === 0) return;
+        const now = d.clock();
+        const ids = [...held.keys()];
+        d.store.writes.run(() => d.store.calls.renewLeases(ids, now + d.leaseMs, now)).catch((e) => log.error({ err: e }, 'lease renewal failed'));
+      }, Math.max(100, Math.floor(d.leaseMs / 3)));
+      void pump();
+    },
+    wake: () => void pump(),
+    active: () => held.size,
+    async stop() {
+      stopping = true;
+      if (poll) clearInterval(poll);
+      shutdown.abort();
+      log.info({ active: held.size }, 'dialer stopping: unanswered calls go back to the queue, answered ones finish');
+      await Promise.all([...held.values()].map((h) => h.done));
+      if (heartbeat) clearInterval(heartbeat);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { dirname } from 'node:path';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import { createTelephone, type Telephone } from '../sip/telephone';
+import type { Store } from '../store';
+import { createCallAudioSource } from '../tts';
+import type { CallAudioSource } from './audio';
+import { createDialer, type Dialer } from './dialer';
+
+export { createDialer, type Dialer } from './dialer';
+export { decide, classify } from './retry-policy';
+export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from './states';
+
+/**
+ * Telephony as the appliance sees it: the trunk plus the dialer, or nothing at all when
+ * sip.server is empty (calls are accepted and stay queued; the log says why).
+ */
+export interface Telephony {
+  /** Starts the trunk, then the dialer; a trunk that fails to start is logged, calls stay queued. */
+  start(): void;
+  /** Intake's onQueued hook. */
+  wake(): void;
+  /** Unanswered calls go back to the queue, answered ones finish; then the trunk closes. */
+  stop(): Promise<void>;
+}
+
+export interface TelephonyDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  /** Tests inject a known signal; production renders speech (src/tts). */
+  audio?: CallAudioSource;
+}
+
+export function createTelephony(config: Config, deps: TelephonyDeps): Telephony {
+  if (!config.sip.server) {
+    return {
+      start: () =>
+        deps.log.warn('sip.server is not set: calls are accepted and stay queued until a SIP trunk is configured'),
+      wake: () => undefined,
+      stop: async () => undefined,
+    };
+  }
+  const telephone: Telephone = createTelephone(config.sip, config.sip.silence_ms, { log: deps.log });
+  const dialer: Dialer = createDialer({
+    store: deps.store,
+    dial: (r) => telephone.dial(r),
+    audio: deps.audio ?? createCallAudioSource(config, { log: deps.log, dataDir: dirname(config.store.path) }),
+    clock: deps.clock,
+    log: deps.log,
+    calls: config.calls,
+    leaseMs: config.sip.call_lease_s * 1000,
+    pollMs: 1000,
+  });
+  let started: Promise<boolean> = Promise.resolve(false);
+  return {
+    start() {
+      started = telephone.start().then(
+        () => {
+          dialer.start();
+          return true;
+        },
+        (e) => {
+          deps.log.error({ err: e, server: config.sip.server }, 'sip trunk failed to start: calls stay queued');
+          return false;
+        },
+      );
+    },
+    wake: () => dialer.wake(),
+    async stop() {
+      if (!(await started)) return;
+      await dialer.stop();
+      await telephone.stop();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { CallOutcome } from '../sip/call-outcome';
+import { decide } from './retry-policy';
+import { CALL_STATES, transition } from './states';
+
+const config = { retry_delays_s: [60, 180], max_attempts: 3 };
+const final = (status: number): CallOutcome => ({ code: 'SIP_FINAL', status, reason: 'x' });
+
+describe('retry policy (one place)', () => {
+  it.each([403, 404, 484, 603])('%i is rejected and never retried', (s) => {
+    expect(decide(final(s), 1, 0, config)).toMatchObject({ final: true, state: 'rejected', sipCode: s });
+  });
+  it.each([
+    [486, 'busy'],
+    [600, 'busy'],
+    [408, 'no_answer'],
+    [480, 'no_answer'],
+    [500, 'failed'],
+    [503, 'failed'],
+    [407, 'failed'],
+  ])('%i is retried as %s with the configured delays, then final', (s, kind) => {
+    expect(decide(final(s), 1, 0, config)).toMatchObject({ final: false, kind, runAfter: 60_000 });
+    expect(decide(final(s), 2, 0, config)).toMatchObject({ final: false, kind, runAfter: 180_000 });
+    expect(decide(final(s), 3, 0, config)).toMatchObject({ final: true, state: kind });
+  });
+  it('no answer, network, media and audio failures are retried; the last delay repeats', () => {
+    const more = { retry_delays_s: [5], max_attempts: 5 };
+    expect(decide({ code: 'NO_ANSWER', status: 487, reason: 'r' }, 3, 0, more)).toMatchObject({ final: false, kind: 'no_answer', runAfter: 5000 });
+    for (const code of ['NETWORK', 'MEDIA', 'AUDIO'] as const) {
+      expect(decide({ code, status: null, reason: 'r' }, 1, 0, more)).toMatchObject({ final: false, kind: 'failed' });
+    }
+  });
+  it('answered outcomes are final', () => {
+    expect(decide({ code: 'COMPLETED', status: 200, reason: 'ok', remoteHangup: false }, 1, 0, config)).toMatchObject({ final: true, state: 'completed' });
+    expect(decide({ code: 'ACKNOWLEDGED', status: 200, reason: 'ok' }, 3, 0, config)).toMatchObject({ final: true, state: 'acknowledged' });
+  });
+});
+
+describe('guarded transitions', () => {
+  it('refuses edges out of final states and skipping the answer', () => {
+    for (const from of ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired'] as const) {
+      for (const to of CALL_STATES) expect(transition(from, to)).toMatchObject({ code: 'ILLEGAL_TRANSITION' });
+    }
+    expect(transition('ringing', 'completed')).toMatchObject({ code: 'ILLEGAL_TRANSITION' });
+    expect(transition('queued', 'answered')).toMatchObject({ code: 'ILLEGAL_TRANSITION' });
+    expect(transition('ringing', 'answered')).toMatchObject({ ok: true });
+    expect(transition('answered', 'dialing')).toMatchObject({ ok: true }); // a crashed attempt claimed again
+  });
+});
