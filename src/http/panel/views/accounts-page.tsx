@@ -62,21 +62,23 @@ export function AccountsPage({ t, user, csrf, accounts, notice, error, generated
               {accounts.map(({ account: a, owners, used }) => (
                 <tr data-account-id={a.id}>
                   <td data-label={t.name}>
-                    <a href={`/panel/a/${a.id}/keys`} safe>
-                      {a.name}
-                    </a>
-                    <br />
-                    <code safe>{a.id}</code>
+                    <div>
+                      <a href={`/panel/a/${a.id}/keys`} safe>
+                        {a.name}
+                      </a>
+                      <br />
+                      <code safe>{a.id}</code>
+                    </div>
                   </td>
                   <td data-label={t.plan}>
                     <form class="inline" method="post" action={`/panel/accounts/${a.id}/plan`}>
                       <CsrfField csrf={csrf} />
                       <div class="field">
-                        <label for={`plan-${a.id}`} class="visually-hidden">{`${t.plan}: ${a.name}`}</label>
+                        <label for={`plan-${a.id}`} class="visually-hidden" safe>{`${t.plan}: ${a.name}`}</label>
                         <PlanSelect t={t} id={`plan-${a.id}`} name="plan" value={a.plan} />
                       </div>
                       <div class="field">
-                        <label for={`credit-${a.id}`} class="visually-hidden">{`${t.monthlyCredit}: ${a.name}`}</label>
+                        <label for={`credit-${a.id}`} class="visually-hidden" safe>{`${t.monthlyCredit}: ${a.name}`}</label>
                         <input id={`credit-${a.id}`} name="monthly_credit" type="number" min="0" inputmode="numeric" value={a.monthlyCreditOverride === null ? '' : String(a.monthlyCreditOverride)} placeholder={String(a.monthlyCredit)} />
                       </div>
                       <button type="submit" class="secondary">{t.save}</button>
@@ -87,6 +89,7 @@ export function AccountsPage({ t, user, csrf, accounts, notice, error, generated
                     <span class={a.disabled ? 'badge bad' : 'badge ok'}>{a.disabled ? t.disabled : t.active}</span>
                   </td>
                   <td data-label={t.owners}>
+                    <div>
                     {owners.map((o) => (
                       <div safe>{o.login}</div>
                     ))}
@@ -106,6 +109,7 @@ export function AccountsPage({ t, user, csrf, accounts, notice, error, generated
                         <button type="submit" class="secondary">{t.create}</button>
                       </form>
                     </details>
+                    </div>
                   </td>
                   <td data-label={t.actions}>
                     <form class="inline" method="post" action={`/panel/accounts/${a.id}/disabled`}>

@@ -81,15 +81,17 @@ export function CallsPage(p: CallsPageProps) {
                       <code safe>{c.phoneNumber}</code>
                     </td>
                     <td data-label={t.state}>
-                      <StateBadge t={t} state={c.state} />
-                      {c.lastReason ? (
-                        <>
-                          <br />
-                          <small safe>{c.lastReason}</small>
-                        </>
-                      ) : (
-                        ''
-                      )}
+                      <div>
+                        <StateBadge t={t} state={c.state} />
+                        {c.lastReason ? (
+                          <>
+                            <br />
+                            <small safe>{c.lastReason}</small>
+                          </>
+                        ) : (
+                          ''
+                        )}
+                      </div>
                     </td>
                     <td data-label={t.attempts} class="num">{String(c.attempts)}</td>
                     <td data-label={t.sipCode} class="num">{c.lastSipCode === null ? '—' : String(c.lastSipCode)}</td>

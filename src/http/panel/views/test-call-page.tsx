@@ -18,11 +18,11 @@ export function TestCallStatus({ t, fmt, accountId, call }: { t: Messages; fmt: 
     : { 'hx-get': `/panel/a/${accountId}/test-call/${call.id}`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' };
   return (
     <section id="test-call-status" class="card" aria-live="polite" aria-labelledby="test-call-status-title" data-state={call.state} {...poll}>
-      <h2 id="test-call-status-title">{fill(t.testCallState, { id: call.id })}</h2>
+      <h2 id="test-call-status-title" safe>{fill(t.testCallState, { id: call.id })}</h2>
       <p>
         <StateBadge t={t} state={call.state} />
       </p>
-      <dl>
+      <dl class="facts">
         <dt>{t.number}</dt>
         <dd>
           <code safe>{call.phoneNumber}</code>

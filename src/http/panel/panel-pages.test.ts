@@ -1,0 +1,132 @@
+import { describe, expect, test } from 'vitest';
+import { browser, panelApp } from '../../../test/helpers/panel-app';
+
+const PW = 'a-long-password-1';
+
+/** An admin, two accounts each with an owner, and a browser per person, all logged in. */
+async function setup(panel = {}) {
+  const ctx = panelApp(panel);
+  await ctx.users.createAdmin('admin', PW);
+  const a = ctx.store.accounts.create({ name: 'Acme <b>bold</b>', plan: 'starter' });
+  const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
+  await ctx.users.createOwner(a.id, 'a@acme.test', PW);
+  await ctx.users.createOwner(b.id, 'b@other.test', PW);
+  const admin = browser(ctx.app);
+  const ownerA = browser(ctx.app);
+  await admin.login('admin', PW);
+  await ownerA.login('a@acme.test', PW);
+  return { ...ctx, a, b, admin, ownerA };
+}
+
+describe('panel pages over HTTP', () => {
+  test("an owner gets 404 for every page of another account and 403 for the admin's pages", async () => {
+    const { a, b, ownerA } = await setup();
+    expect((await ownerA.get('/panel')).headers.get('location')).toBe(`/panel/a/${a.id}/keys`);
+    for (const p of ['keys', 'credit', 'calls', 'history', 'test-call']) {
+      expect((await ownerA.get(`/panel/a/${a.id}/${p}`)).status, p).toBe(200);
+      expect((await ownerA.get(`/panel/a/${b.id}/${p}`)).status, p).toBe(404);
+    }
+    expect((await ownerA.get('/panel/accounts')).status).toBe(403);
+    expect((await ownerA.get('/panel/settings')).status).toBe(403);
+  });
+
+  test("an owner cannot revoke another account's credentials through their own account's path", async () => {
+    const { a, b, store, ownerA } = await setup();
+    const theirs = store.credentials.create(b.id);
+    const csrf = await ownerA.csrf(`/panel/a/${a.id}/keys`);
+    const res = await ownerA.post(`/panel/a/${a.id}/keys/${theirs.apiKey}/revoke`, { _csrf: csrf });
+    expect(res.status).toBe(404);
+    expect(store.credentials.findByApiKey(theirs.apiKey)).not.toBeNull();
+  });
+
+  test('account names are escaped, never markup', async () => {
+    const { admin, a } = await setup();
+    for (const path of ['/panel/accounts', `/panel/a/${a.id}/keys`, `/panel/a/${a.id}/calls`]) {
+      const html = await (await admin.get(path)).text();
+      expect(html, path).toContain('Acme &lt;b&gt;bold&lt;/b&gt;');
+      expect(html, path).not.toContain('<b>bold</b>');
+    }
+  });
+
+  test('key actions: signature flag, webhook key rotation (old key stops working), revoke', async () => {
+    const { a, store, ownerA } = await setup();
+    const csrf = await ownerA.csrf(`/panel/a/${a.id}/keys`);
+    const created = await (await ownerA.post(`/panel/a/${a.id}/keys`, { _csrf: csrf, require_signature: '1' })).text();
+    const apiKey = /id="issued-api-key"[^>]*>([^<]+)</.exec(created)![1]!;
+    const oldHook = /id="issued-webhook-key"[^>]*>([^<]+)</.exec(created)![1]!;
+    expect(store.credentials.findByApiKey(apiKey)!.requireSignature).toBe(true);
+
+    await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/signature`, { _csrf: csrf, required: '0' });
+    expect(store.credentials.findByApiKey(apiKey)!.requireSignature).toBe(false);
+
+    const rotated = await (await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/rotate`, { _csrf: csrf })).text();
+    const newHook = /id="rotated-webhook-key"[^>]*>([^<]+)</.exec(rotated)![1]!;
+    expect(store.credentials.findByWebhookKey(oldHook)).toBeNull();
+    expect(store.credentials.findByWebhookKey(newHook)!.apiKey).toBe(apiKey);
+    expect(rotated).toContain(`/webhook/receive?key=${newHook}`);
+
+    await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/revoke`, { _csrf: csrf });
+    expect(store.credentials.findByApiKey(apiKey)).toBeNull();
+  });
+
+  test('a test call is queued with source test and charges no credit; bad input is a 400', async () => {
+    const { a, store, ownerA, config } = await setup();
+    const path = `/panel/a/${a.id}/test-call`;
+    const csrf = await ownerA.csrf(path);
+    expect((await ownerA.post(path, { _csrf: csrf, phone_number: '12345', message: 'x' })).status).toBe(400);
+    const res = await ownerA.post(path, { _csrf: csrf, phone_number: '+90 532 123 45 67', message: 'Merhaba' });
+    expect(res.status).toBe(303);
+    const callId = new URL(res.headers.get('location')!, 'http://localhost').searchParams.get('call')!;
+    const call = store.calls.get(callId)!;
+    expect(call).toMatchObject({ source: 'test', phoneNumber: '5321234567', state: 'queued', credentialId: null });
+    const { periodOf } = await import('../../credit');
+    expect(store.usage.usedIn(a.id, periodOf(Date.now(), config.credit.timezone))).toBe(0);
+    const fragment = await (await ownerA.get(`${path}/${callId}`)).text();
+    expect(fragment).toContain('hx-trigger="every 2s"');
+    expect(fragment).toContain('data-state="queued"');
+  });
+
+  test('calls are filtered by state and number and paged 25 at a time', async () => {
+    const { a, store, ownerA } = await setup();
+    const now = Date.now();
+    store.calls.enqueue(
+      Array.from({ length: 30 }, (_, i) => ({
+        accountId: a.id,
+        credentialId: null,
+        source: 'api' as const,
+        phoneNumber: i === 0 ? '5559999999' : '5321234567',
+        message: `m${i}`,
+      })),
+      now,
+    );
+    const page1 = await (await ownerA.get(`/panel/a/${a.id}/calls`)).text();
+    expect(page1.match(/data-call-id=/g)).toHaveLength(25);
+    expect(page1).toContain('rel="next"');
+    const page2 = await (await ownerA.get(`/panel/a/${a.id}/calls?page=2`)).text();
+    expect(page2.match(/data-call-id=/g)).toHaveLength(5);
+    const byNumber = await (await ownerA.get(`/panel/a/${a.id}/calls?number=0555 999`)).text();
+    expect(byNumber.match(/data-call-id=/g)).toHaveLength(1);
+    const byState = await (await ownerA.get(`/panel/a/${a.id}/calls?state=completed`)).text();
+    expect(byState).not.toContain('data-call-id=');
+  });
+
+  test('settings mask secrets; the panel speaks English when configured', async () => {
+    const { admin } = await setup({ language: 'en' });
+    const html = await (await admin.get('/panel/settings')).text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('panel.language');
+    expect(html).toContain('Not available in this version.');
+  });
+
+  test('assets are served with their types; pages forbid inline script', async () => {
+    const { app, admin } = await setup();
+    const js = await app.handle(new Request('http://localhost/panel/assets/htmx.min.js'));
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toContain('javascript');
+    expect((await js.text()).length).toBeGreaterThan(10_000);
+    expect((await app.handle(new Request('http://localhost/panel/assets/nope.js'))).status).toBe(404);
+    const page = await admin.get('/panel/accounts');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('cache-control')).toBe('no-store');
+  });
+});
