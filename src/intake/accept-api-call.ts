@@ -3,6 +3,7 @@ import { secretMatches } from './credential-check';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
 import { enqueueCalls } from './enqueue';
+import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
 import { isSigned, verifySignature } from './signature';
@@ -26,7 +27,8 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   // A signed request proves the secret without sending it, so it may leave api_secret out.
   if (!apiKey || (!apiSecret && !signed) || !phone || !message) return done({ code: 'MISSING_FIELDS' });
 
-  const cred = deps.store.credentials.findByApiKey(apiKey);
+  const lookups = lookupsFor(deps.store);
+  const cred = lookups.credentialByApiKey(apiKey);
   if (!cred || (apiSecret && !secretMatches(cred, apiSecret))) return done({ code: 'INVALID_API_CREDENTIALS' });
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
@@ -40,7 +42,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const replay = req.idempotencyKey && deps.store.idempotency.find(cred.id, 'api', req.idempotencyKey, deps.clock());
   if (replay) return { outcome: replay as Outcome, ...who, replayed: true };
 
-  const account = deps.store.accounts.get(cred.accountId);
+  const account = lookups.account(cred.accountId);
   if (!account || account.disabled || account.plan === 'free') return done({ code: 'PLAN_REFUSED' });
   if (isMessageTooLong(message)) return done({ code: 'MESSAGE_TOO_LONG' });
   const number = normalizePhoneNumber(phone);

@@ -2,6 +2,7 @@ import { normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
 import { enqueueCalls } from './enqueue';
+import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
 import { isSigned, verifySignature } from './signature';
@@ -17,8 +18,9 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const who = { accountId: null as string | null, credentialId: null as string | null };
   const done = (outcome: Outcome): IntakeResult => ({ outcome, ...who, replayed: false });
 
+  const lookups = lookupsFor(deps.store);
   const key = req.webhookKey?.trim();
-  const cred = key ? deps.store.credentials.findByWebhookKey(key) : null;
+  const cred = key ? lookups.credentialByWebhookKey(key) : null;
   if (!key || !cred) return done({ code: 'INVALID_WEBHOOK_KEY' });
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
@@ -32,7 +34,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const replay = req.idempotencyKey && deps.store.idempotency.find(cred.id, 'webhook', req.idempotencyKey, deps.clock());
   if (replay) return { outcome: replay as Outcome, ...who, replayed: true };
 
-  const account = deps.store.accounts.get(cred.accountId);
+  const account = lookups.account(cred.accountId);
   if (!account || account.disabled || account.plan === 'free') return done({ code: 'PLAN_REFUSED' });
 
   const body = decodeBody(req.body, req.contentType);

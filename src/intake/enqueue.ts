@@ -33,10 +33,12 @@ export function enqueueCalls(
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
     }
     const period = periodOf(now, timeZone);
-    // Usage is read inside the transaction: of requests racing for the last credit, one wins.
-    const remaining = req.monthlyCredit - store.usage.usedIn(req.accountId, period);
-    if (remaining < req.phoneNumbers.length) return { outcome: { code: 'INSUFFICIENT_CREDIT' }, replayed: false };
-
+    // Check and charge in one statement inside the transaction: of requests racing for the
+    // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
+    // insert; the savepoint around this write still makes the pair all or nothing.
+    if (!store.usage.tryCharge(req.accountId, period, req.phoneNumbers.length, req.monthlyCredit)) {
+      return { outcome: { code: 'INSUFFICIENT_CREDIT' }, replayed: false };
+    }
     const source: CallSource = req.endpoint;
     const callIds = store.calls.enqueue(
       req.phoneNumbers.map((phoneNumber) => ({
@@ -48,7 +50,6 @@ export function enqueueCalls(
       })),
       now,
     );
-    store.usage.charge(req.accountId, period, req.phoneNumbers.length);
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint };
     if (req.idempotencyKey) store.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };

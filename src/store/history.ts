@@ -18,12 +18,14 @@ export interface HistoryStore {
 }
 
 export function createHistoryStore(db: Database): HistoryStore {
+  // Looked up once: this runs for every answered request.
+  const insert = db.query(
+    `INSERT INTO api_history (at, request_id, endpoint, source_ip, status, message, account_id, credential_id)
+     VALUES ($at, $rid, $endpoint, $ip, $status, $message, $account, $cred)`,
+  );
   return {
     record(e) {
-      db.query(
-        `INSERT INTO api_history (at, request_id, endpoint, source_ip, status, message, account_id, credential_id)
-         VALUES ($at, $rid, $endpoint, $ip, $status, $message, $account, $cred)`,
-      ).run({
+      insert.run({
         at: e.at,
         rid: e.requestId,
         endpoint: e.endpoint,

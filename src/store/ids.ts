@@ -1,19 +1,49 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+// In byte order, so that text comparison (SQLite BINARY) sorts time prefixes by time.
+const SORTABLE = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+// Random bytes are drawn 4 KiB at a time: one randomBytes() per id was a syscall-sized
+// cost on every accepted request. The pool is CSPRNG output all the same, used once.
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}
 
 /** Random base62 text; `length` characters carry ~5.95 bits each. */
 export function randomToken(length: number): string {
-  const bytes = randomBytes(length * 2);
   let out = '';
-  for (let i = 0; out.length < length && i < bytes.length; i++) {
-    const b = bytes[i]!;
+  while (out.length < length) {
+    const b = randomByte();
     if (b < 248) out += ALPHABET[b % 62]; // 248 = 4*62: reject the tail so every symbol is equally likely
   }
-  return out.length === length ? out : randomToken(length);
+  return out;
 }
 
-/** Ids carry their kind: `acc_…`, `cred_…`, `call_…`. */
-export function newId(prefix: 'acc' | 'cred' | 'call'): string {
-  return `${prefix}_${randomToken(20)}`;
+/** Characters of the time prefix: 62^7 ms reaches the year 2081. */
+const TIME_CHARS = 7;
+
+/**
+ * Ids carry their kind: `acc_…`, `cred_…`, `call_…`; 20 characters after the prefix.
+ * The first 7 are the creation time in milliseconds (sortable base62), the other 13
+ * random (77 bits). Time-ordered ids land at the right end of the primary-key index:
+ * with random ids every queued call dirtied a different B-tree page, and each group
+ * commit wrote (and fsynced) all of them to the WAL; inserting calls cost ~12% of the
+ * intake's time in a profile under load.
+ */
+export function newId(prefix: 'acc' | 'cred' | 'call', now: number = Date.now()): string {
+  let time = '';
+  let t = Math.max(0, Math.floor(now));
+  for (let i = 0; i < TIME_CHARS; i++) {
+    time = SORTABLE[t % 62] + time;
+    t = Math.floor(t / 62);
+  }
+  return `${prefix}_${time}${randomToken(20 - TIME_CHARS)}`;
 }

@@ -5,9 +5,22 @@ export interface UsageStore {
   usedIn(accountId: string, period: string): number;
   /** Adds `calls` to the period's usage. Run inside the transaction that queues them. */
   charge(accountId: string, period: string, calls: number): void;
+  /**
+   * Adds `calls` only if the period's usage stays within `credit`; true when charged.
+   * One statement does the check and the charge (the intake's hot path: one fewer per
+   * request than usedIn + charge). Run inside the transaction that queues the calls.
+   */
+  tryCharge(accountId: string, period: string, calls: number, credit: number): boolean;
 }
 
 export function createUsageStore(db: Database): UsageStore {
+  // An INSERT … SELECT before ON CONFLICT needs a WHERE clause, or SQLite may read ON as a
+  // join's (sqlite.org/lang_upsert.html); ours is the credit check for a new period's row.
+  const tryCharge = db.query(
+    `INSERT INTO usage (account_id, period, used) SELECT $a, $p, $n WHERE $n <= $credit
+     ON CONFLICT (account_id, period) DO UPDATE SET used = used + excluded.used
+       WHERE used + excluded.used <= $credit`,
+  );
   return {
     usedIn(accountId, period) {
       const row = db
@@ -20,6 +33,9 @@ export function createUsageStore(db: Database): UsageStore {
         `INSERT INTO usage (account_id, period, used) VALUES ($a, $p, $n)
          ON CONFLICT (account_id, period) DO UPDATE SET used = used + excluded.used`,
       ).run({ a: accountId, p: period, n: calls });
+    },
+    tryCharge(accountId, period, calls, credit) {
+      return tryCharge.run({ a: accountId, p: period, n: calls, credit }).changes === 1;
     },
   };
 }
