@@ -40,11 +40,14 @@ export interface PanelQueries {
   history(filter: HistoryFilter): Page<HistoryEntry & { id: number }>;
   /** created_at of the calls that cost credit (not test calls) since `since`. */
   chargedCallTimes(accountId: string, since: number): number[];
+  /** The most recent SIP final response any call got, as a sign of the trunk's health. */
+  lastSipOutcome(): { at: number; sipCode: number; reason: string | null } | null;
 }
 
 const CALL_COLUMNS = `id, account_id AS accountId, credential_id AS credentialId, source, phone_number AS phoneNumber,
   message, state, attempts, run_after AS runAfter, lease_until AS leaseUntil, created_at AS createdAt,
-  updated_at AS updatedAt, last_sip_code AS lastSipCode, last_reason AS lastReason, acknowledged_at AS acknowledgedAt`;
+  updated_at AS updatedAt, last_sip_code AS lastSipCode, last_reason AS lastReason, acknowledged_at AS acknowledgedAt,
+  answered_at AS answeredAt, finished_at AS finishedAt`;
 
 const HISTORY_COLUMNS = `id, at, request_id AS requestId, endpoint, source_ip AS sourceIp, status, message,
   account_id AS accountId, credential_id AS credentialId`;
@@ -105,6 +108,14 @@ export function createPanelQueries(db: Database): PanelQueries {
           .query("SELECT created_at AS t FROM calls WHERE account_id = $a AND source != 'test' AND created_at >= $since")
           .all({ a: accountId, since }) as { t: number }[]
       ).map((r) => r.t);
+    },
+    lastSipOutcome() {
+      return db
+        .query(
+          `SELECT updated_at AS at, last_sip_code AS sipCode, last_reason AS reason FROM calls
+           WHERE last_sip_code IS NOT NULL ORDER BY updated_at DESC LIMIT 1`,
+        )
+        .get() as { at: number; sipCode: number; reason: string | null } | null;
     },
   };
 }

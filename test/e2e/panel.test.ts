@@ -98,6 +98,12 @@ describe('web panel in chromium', () => {
     const row = admin.page.locator(`tr[data-call-id="${call_ids[0]}"]`);
     expect(await row.textContent()).toContain('5321234567');
     expect(await row.locator('[data-state]').getAttribute('data-state')).toBe('queued');
+    // The player's source is what the call plays, rendered by espeak-ng in the binary.
+    const src = (await row.locator('audio').getAttribute('src'))!;
+    const wav = await admin.context.request.get(`${server.url}${src}`);
+    expect(wav.status()).toBe(200);
+    expect(wav.headers()['content-type']).toBe('audio/wav');
+    expect((await wav.body()).length).toBeGreaterThan(8000); // more than half a second at 8 kHz
     await admin.page.screenshot({ path: shot('calls'), fullPage: true });
 
     await admin.page.goto(`${server.url}/panel/a/${accountId}/history`);
@@ -134,11 +140,18 @@ describe('web panel in chromium', () => {
     expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('1');
   });
 
-  test('settings show the configuration read-only', async () => {
+  test('settings show the configuration read-only, the trunk state, and say a text', async () => {
     await admin.page.goto(`${server.url}/panel/settings`);
     const table = await admin.page.textContent('#settings-table');
     expect(table).toContain('panel.language');
     expect(table).toContain('credit.timezone');
+    expect(await admin.page.textContent('#sip-state')).toContain('sip.server');
+    await admin.page.fill('#say', 'Sunucu diski doldu');
+    await Promise.all([admin.page.waitForNavigation(), admin.page.click('#say ~ button, form[action^="/panel/settings"] button')]);
+    const src = (await admin.page.getAttribute('#say-player', 'src'))!;
+    const wav = await admin.context.request.get(`${server.url}${src}`);
+    expect(wav.status()).toBe(200);
+    expect(wav.headers()['content-type']).toBe('audio/wav');
     await admin.page.screenshot({ path: shot('settings'), fullPage: true });
   });
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { configSchema, type Config } from '../../src/config';
 import { createHttpApp, createRateLimiter } from '../../src/http';
 import type { HttpDeps } from '../../src/http/deps';
-import { panelRoutes } from '../../src/http/panel';
+import { createPanelEnv, panelRoutes } from '../../src/http/panel';
+import type { CallAudioSource } from '../../src/calls/audio';
 import { silentLogger } from '../../src/log';
 import { createPanelUsersService } from '../../src/panel';
 import { createStore } from '../../src/store';
@@ -13,7 +14,7 @@ import { createStore } from '../../src/store';
  * The whole HTTP app in process (no binary) on a temporary database, for panel tests
  * through `app.handle(new Request('http://localhost/…'))`. `fetch` keeps cookies like a browser.
  */
-export function panelApp(panel: Partial<Config['panel']> = {}, now = () => Date.now()) {
+export function panelApp(panel: Partial<Config['panel']> = {}, now = () => Date.now(), speech?: CallAudioSource) {
   const dir = mkdtempSync(join(tmpdir(), 'va-panel-'));
   const config = configSchema.parse({ store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
   const store = createStore({ path: config.store.path, busyTimeoutMs: 1000, clock: now });
@@ -25,7 +26,7 @@ export function panelApp(panel: Partial<Config['panel']> = {}, now = () => Date.
     intake: { store, clock: now, timeZone: config.credit.timezone },
     rateLimiter: createRateLimiter(0, now),
   };
-  const app = createHttpApp(deps, [panelRoutes(deps)]);
+  const app = createHttpApp(deps, [panelRoutes(deps, createPanelEnv(deps, { speech }))]);
   const users = createPanelUsersService(store, now);
   return { app, store, config, users, deps };
 }

@@ -1,4 +1,7 @@
+import { dirname } from 'node:path';
+import type { CallAudioSource } from '../../calls/audio';
 import type { Account, PanelUser } from '../../store';
+import { createCallAudioSource } from '../../tts';
 import { createLoginService, createPanelUsersService, createSessionService, type LoginService, type PanelUsersService, type SessionService } from '../../panel';
 import type { HttpDeps } from '../deps';
 import type { Formatter } from './format';
@@ -10,6 +13,8 @@ export interface PanelEnv {
   sessions: SessionService;
   login: LoginService;
   users: PanelUsersService;
+  /** Renders what a call plays, for the players on the calls and settings pages. Created on first use. */
+  speech(): CallAudioSource;
 }
 
 /** One request as a panel handler sees it, after the session and access checks. */
@@ -30,9 +35,11 @@ export interface PanelCtx {
   ip: string;
 }
 
-export function createPanelEnv(deps: HttpDeps): PanelEnv {
+export function createPanelEnv(deps: HttpDeps, options: { speech?: CallAudioSource } = {}): PanelEnv {
   const p = deps.config.panel;
+  let speech = options.speech;
   return {
+    speech: () => (speech ??= createCallAudioSource(deps.config, { log: deps.log, dataDir: dirname(deps.config.store.path) })),
     deps,
     sessions: createSessionService(deps.store, deps.clock, {
       idleMs: p.session_idle_min * 60_000,

@@ -111,11 +111,14 @@ describe('panel pages over HTTP', () => {
   });
 
   test('settings mask secrets; the panel speaks English when configured', async () => {
-    const { admin } = await setup({ language: 'en' });
+    const { admin, config } = await setup({ language: 'en' });
+    (config.sip as { password: string }).password = 'hunter2-trunk-secret';
     const html = await (await admin.get('/panel/settings')).text();
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('panel.language');
-    expect(html).toContain('Not available in this version.');
+    expect(html).toContain('sip.password');
+    expect(html).not.toContain('hunter2-trunk-secret');
+    expect(html).toContain('Not configured (sip.server is empty)');
   });
 
   test('assets are served with their types; pages forbid inline script', async () => {

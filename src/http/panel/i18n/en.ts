@@ -112,6 +112,8 @@ export const en = {
   sipCode: 'SIP code',
   reason: 'Reason',
   updated: 'Last change',
+  answered: 'Answered',
+  finished: 'Finished',
   acknowledged: 'Acknowledged',
   audio: 'Audio',
   audioNone: 'No recording',
@@ -164,6 +166,14 @@ export const en = {
   value: 'Value',
   sayTitle: 'Say',
   sipTitle: 'SIP trunk',
+  sayIntro: 'Renders a text exactly as a call would play it (intro, message, keypad prompt) with the configured voice.',
+  sayText: 'Text',
+  sayButton: 'Render and play',
+  sipNotConfigured: 'Not configured (sip.server is empty): calls are accepted and stay queued.',
+  sipConfigured: 'Trunk {server} over {transport}, user {user}.',
+  sipLastAnswer: 'Last SIP final response: {code} {reason} at {at}.',
+  sipNoAnswerYet: 'No call has reached the trunk yet.',
+  sipLiveNote: 'The live registration state is not reported by the telephony layer in this version.',
   notAvailable: 'Not available in this version.',
 };
 

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { CALL_STATES, type CallState } from '../../../calls/states';
 import { nextResetAt, periodOf } from '../../../credit';
+import { wavOf } from '../audio';
 import type { PanelCtx, PanelEnv } from '../env';
 import { startOfDay } from '../format';
 import { guarded } from '../guard';
@@ -90,8 +91,17 @@ export function accountPagesRoutes(env: PanelEnv) {
             page,
             pageSize: PAGE_SIZE,
             filter: kept(c, ['state', 'number', 'from', 'to']),
+            audioUrl: (call) => `/panel/a/${c.account.id}/calls/${call.id}/audio.wav`,
           }),
         );
+      }),
+    )
+    .get(
+      '/panel/a/:accountId/calls/:callId/audio.wav',
+      guarded(env, { account: true }, async (c) => {
+        const call = store.calls.get(c.params.callId ?? '');
+        if (!call || call.accountId !== c.account.id) return new Response('Not found', { status: 404 });
+        return wavOf(env.speech(), call.message, env.deps.log);
       }),
     )
     .get(

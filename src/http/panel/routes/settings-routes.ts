@@ -1,16 +1,39 @@
 import { Elysia } from 'elysia';
-import type { PanelEnv } from '../env';
+import { isMessageTooLong } from '../../../intake/message';
+import { wavOf } from '../audio';
+import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { htmlResponse } from '../html';
 import { flattenConfig } from '../mask-config';
-import { SettingsPage } from '../views/settings-page';
+import { SettingsPage, type SipState } from '../views/settings-page';
 
-/** Administrator, read-only: the configuration in effect, secrets masked. */
+/** Administrator: the configuration in effect (read-only, secrets masked), the say box, the trunk. */
 export function settingsRoutes(env: PanelEnv) {
-  return new Elysia({ name: 'panel-settings' }).get(
-    '/panel/settings',
-    guarded(env, { admin: true }, (c) =>
-      htmlResponse(SettingsPage({ t: c.t, user: c.user, csrf: c.csrf, entries: flattenConfig(env.deps.config) })),
-    ),
-  );
+  const { config, store } = env.deps;
+  const sipState = (c: PanelCtx): SipState => {
+    const last = store.panelQueries.lastSipOutcome();
+    return {
+      configured: config.sip.server ? { server: config.sip.server, transport: config.sip.transport, user: config.sip.username } : null,
+      lastAnswer: last ? { code: last.sipCode, reason: last.reason ?? '', at: c.fmt.dateTime(last.at) } : null,
+    };
+  };
+  const sayText = (c: PanelCtx) => {
+    const text = (c.query.say ?? c.query.text ?? '').trim();
+    return text && !isMessageTooLong(text) ? text : undefined;
+  };
+  return new Elysia({ name: 'panel-settings' })
+    .get(
+      '/panel/settings',
+      guarded(env, { admin: true }, (c) =>
+        htmlResponse(SettingsPage({ t: c.t, user: c.user, csrf: c.csrf, entries: flattenConfig(config), say: sayText(c), sip: sipState(c) })),
+      ),
+    )
+    .get(
+      '/panel/settings/say.wav',
+      guarded(env, { admin: true }, async (c) => {
+        const text = sayText(c);
+        if (!text) return new Response('text required (1-500 characters)', { status: 400 });
+        return wavOf(env.speech(), text, env.deps.log);
+      }),
+    );
 }

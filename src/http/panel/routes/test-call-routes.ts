@@ -23,11 +23,11 @@ export function testCallRoutes(env: PanelEnv) {
   return new Elysia({ name: 'panel-test-call' })
     .get(
       path,
-      guarded(env, { account: true }, (c) =>
-        htmlResponse(
-          TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call: findCall(c.account.id, c.query.call) }),
-        ),
-      ),
+      guarded(env, { account: true }, (c) => {
+        const call = findCall(c.account.id, c.query.call);
+        const events = call ? store.calls.events(call.id) : [];
+        return htmlResponse(TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call, events }));
+      }),
     )
     .post(
       path,
@@ -44,6 +44,7 @@ export function testCallRoutes(env: PanelEnv) {
           );
         }
         env.deps.log.info({ accountId: c.account.id, callId: r.callId, user: c.user.id }, 'test call queued from the panel');
+        env.deps.intake.onQueued?.([r.callId]); // the dialer looks at once instead of at its next poll
         return redirect(`/panel/a/${c.account.id}/test-call?call=${r.callId}`);
       }),
     )
@@ -52,7 +53,7 @@ export function testCallRoutes(env: PanelEnv) {
       guarded(env, { account: true }, (c) => {
         const call = findCall(c.account.id, c.params.callId);
         if (!call) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
-        return fragmentResponse(TestCallStatus({ t: c.t, fmt: c.fmt, accountId: c.account.id, call }));
+        return fragmentResponse(TestCallStatus({ t: c.t, fmt: c.fmt, accountId: c.account.id, call, events: store.calls.events(call.id) }));
       }),
     );
 }

@@ -17,7 +17,7 @@ export interface CallsPageProps {
   pageSize: number;
   /** The filter as typed (state, number, from, to), kept in the form and the paging links. */
   filter: Record<string, string>;
-  /** URL of a rendered recording per call id, when the speech work provides one. */
+  /** Where the browser fetches what the call plays (rendered on demand, cached by the speech layer). */
   audioUrl?: (call: CallRecord) => string | null;
 }
 
@@ -65,6 +65,8 @@ export function CallsPage(p: CallsPageProps) {
                 <th scope="col" class="num">{t.attempts}</th>
                 <th scope="col" class="num">{t.sipCode}</th>
                 <th scope="col">{t.updated}</th>
+                <th scope="col">{t.answered}</th>
+                <th scope="col">{t.finished}</th>
                 <th scope="col">{t.acknowledged}</th>
                 <th scope="col">{t.source}</th>
                 <th scope="col">{t.message}</th>
@@ -96,6 +98,8 @@ export function CallsPage(p: CallsPageProps) {
                     <td data-label={t.attempts} class="num">{String(c.attempts)}</td>
                     <td data-label={t.sipCode} class="num">{c.lastSipCode === null ? '—' : String(c.lastSipCode)}</td>
                     <td data-label={t.updated}>{fmt.dateTime(c.updatedAt)}</td>
+                    <td data-label={t.answered}>{fmt.dateTime(c.answeredAt ?? null)}</td>
+                    <td data-label={t.finished}>{fmt.dateTime(c.finishedAt ?? null)}</td>
                     <td data-label={t.acknowledged}>{c.acknowledgedAt === null ? t.no : fmt.dateTime(c.acknowledgedAt)}</td>
                     <td data-label={t.source}>{t.sources[c.source] ?? c.source}</td>
                     <td data-label={t.message} safe>

@@ -1,6 +1,11 @@
 import type { PanelUser } from '../../../store';
-import type { Messages } from '../i18n';
+import { fill, type Messages } from '../i18n';
 import { Layout } from './layout';
+
+export interface SipState {
+  configured: { server: string; transport: string; user: string } | null;
+  lastAnswer: { code: number; reason: string; at: string } | null;
+}
 
 export interface SettingsPageProps {
   t: Messages;
@@ -8,11 +13,54 @@ export interface SettingsPageProps {
   csrf: string;
   /** Flattened `section.key` → shown value (secrets already masked). */
   entries: [string, string][];
+  /** The text in the say box; when set, the page carries a player for it. */
+  say?: string;
+  sip: SipState;
 }
 
-export function SettingsPage({ t, user, csrf, entries }: SettingsPageProps) {
+export function SettingsPage({ t, user, csrf, entries, say, sip }: SettingsPageProps) {
   return (
     <Layout t={t} title={t.settingsTitle} user={user} csrf={csrf} active="settings">
+      <section class="card" aria-labelledby="sip-title">
+        <h2 id="sip-title">{t.sipTitle}</h2>
+        <p id="sip-state" safe>
+          {sip.configured
+            ? fill(t.sipConfigured, { server: sip.configured.server, transport: sip.configured.transport, user: sip.configured.user })
+            : t.sipNotConfigured}
+        </p>
+        {sip.configured ? (
+          <>
+            <p safe>
+              {sip.lastAnswer ? fill(t.sipLastAnswer, { code: sip.lastAnswer.code, reason: sip.lastAnswer.reason, at: sip.lastAnswer.at }) : t.sipNoAnswerYet}
+            </p>
+            <p class="hint">{t.sipLiveNote}</p>
+          </>
+        ) : (
+          ''
+        )}
+      </section>
+      <section class="card" aria-labelledby="say-title">
+        <h2 id="say-title">{t.sayTitle}</h2>
+        <p>{t.sayIntro}</p>
+        {/* GET: rendering changes nothing, and the player's URL needs no token. */}
+        <form method="get" action="/panel/settings#say-title">
+          <div class="field">
+            <label for="say">{t.sayText}</label>
+            <textarea id="say" name="say" required maxlength="500" safe>
+              {say ?? ''}
+            </textarea>
+          </div>
+          <button type="submit">{t.sayButton}</button>
+        </form>
+        {say ? (
+          <p>
+            <audio id="say-player" controls="" autoplay src={`/panel/settings/say.wav?${new URLSearchParams({ text: say }).toString()}`} aria-label={t.sayTitle}></audio>
+          </p>
+        ) : (
+          ''
+        )}
+      </section>
+      <h2>{t.settingsTitle}</h2>
       <p>{t.settingsIntro}</p>
       <div class="table-wrap">
         <table id="settings-table">
@@ -36,14 +84,6 @@ export function SettingsPage({ t, user, csrf, entries }: SettingsPageProps) {
           </tbody>
         </table>
       </div>
-      <section class="card" aria-labelledby="say-title">
-        <h2 id="say-title">{t.sayTitle}</h2>
-        <p id="say-state">{t.notAvailable}</p>
-      </section>
-      <section class="card" aria-labelledby="sip-title">
-        <h2 id="sip-title">{t.sipTitle}</h2>
-        <p id="sip-state">{t.notAvailable}</p>
-      </section>
     </Layout>
   );
 }

@@ -1,4 +1,5 @@
 import type { Account, CallRecord, PanelUser } from '../../../store';
+import type { CallEvent } from '../../../store/calls';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { Layout } from './layout';
@@ -11,7 +12,7 @@ export const FINAL_STATES = new Set(['completed', 'acknowledged', 'busy', 'no_an
  * The live part: while the call can still change, htmx fetches this fragment again every
  * 2 s and swaps it in place; the final version carries no trigger, so polling ends.
  */
-export function TestCallStatus({ t, fmt, accountId, call }: { t: Messages; fmt: Formatter; accountId: string; call: CallRecord }) {
+export function TestCallStatus({ t, fmt, accountId, call, events = [] }: { t: Messages; fmt: Formatter; accountId: string; call: CallRecord; events?: CallEvent[] }) {
   const final = FINAL_STATES.has(call.state);
   const poll = final
     ? {}
@@ -34,6 +35,15 @@ export function TestCallStatus({ t, fmt, accountId, call }: { t: Messages; fmt: 
         <dt>{t.updated}</dt>
         <dd>{fmt.dateTime(call.updatedAt)}</dd>
       </dl>
+      {events.length > 0 ? (
+        <ol class="events">
+          {events.map((e) => (
+            <li safe>{`${fmt.dateTime(e.at)} · #${e.attempt} · ${t.states[e.from] ?? e.from} → ${t.states[e.to] ?? e.to}${e.sipCode ? ` · SIP ${e.sipCode}` : ''}${e.reason ? ` · ${e.reason}` : ''}`}</li>
+          ))}
+        </ol>
+      ) : (
+        ''
+      )}
       <p class="hint">{final ? t.testCallEnded : t.testCallWatching}</p>
     </section>
   );
@@ -46,6 +56,7 @@ export interface TestCallPageProps {
   csrf: string;
   account: Account;
   call?: CallRecord | null;
+  events?: CallEvent[];
   error?: string;
   draft?: Record<string, string>;
 }
@@ -71,7 +82,7 @@ export function TestCallPage(p: TestCallPageProps) {
         </div>
         <button type="submit">{t.placeCall}</button>
       </form>
-      {p.call ? <TestCallStatus t={t} fmt={p.fmt} accountId={p.account.id} call={p.call} /> : ''}
+      {p.call ? <TestCallStatus t={t} fmt={p.fmt} accountId={p.account.id} call={p.call} events={p.events} /> : ''}
     </Layout>
   );
 }
