@@ -27,7 +27,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   // A signed request proves the secret without sending it, so it may leave api_secret out.
   if (!apiKey || (!apiSecret && !signed) || !phone || !message) return done({ code: 'MISSING_FIELDS' });
 
-  const lookups = lookupsFor(deps.store);
+  const lookups = lookupsFor(deps.store).fresh();
   const cred = lookups.credentialByApiKey(apiKey);
   if (!cred || (apiSecret && !secretMatches(cred, apiSecret))) return done({ code: 'INVALID_API_CREDENTIALS' });
   who.accountId = cred.accountId;

@@ -18,7 +18,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const who = { accountId: null as string | null, credentialId: null as string | null };
   const done = (outcome: Outcome): IntakeResult => ({ outcome, ...who, replayed: false });
 
-  const lookups = lookupsFor(deps.store);
+  const lookups = lookupsFor(deps.store).fresh();
   const key = req.webhookKey?.trim();
   const cred = key ? lookups.credentialByWebhookKey(key) : null;
   if (!key || !cred) return done({ code: 'INVALID_WEBHOOK_KEY' });

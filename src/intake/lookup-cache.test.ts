@@ -14,41 +14,41 @@ function setup() {
 describe('lookup cache', () => {
   it('answers repeated lookups without asking again, until the database changes', () => {
     const { store, keys, cache } = setup();
-    const first = cache.credentialByWebhookKey(keys.webhookKey);
+    const first = cache.fresh().credentialByWebhookKey(keys.webhookKey);
     expect(first?.apiKey).toBe(keys.apiKey);
-    expect(cache.credentialByWebhookKey(keys.webhookKey)).toBe(first); // the same object: not read again
-    expect(cache.credentialByWebhookKey('vwk_unknown')).toBeNull();
+    expect(cache.fresh().credentialByWebhookKey(keys.webhookKey)).toBe(first); // the same object: not read again
+    expect(cache.fresh().credentialByWebhookKey('vwk_unknown')).toBeNull();
     store.credentials.setRequireSignature(keys.apiKey, true);
-    const after = cache.credentialByWebhookKey(keys.webhookKey);
+    const after = cache.fresh().credentialByWebhookKey(keys.webhookKey);
     expect(after).not.toBe(first);
     expect(after?.requireSignature).toBe(true);
   });
 
   it('forgets a key revoked through the same connection at once', () => {
     const { store, keys, cache } = setup();
-    expect(cache.credentialByApiKey(keys.apiKey)).not.toBeNull();
-    expect(cache.credentialByWebhookKey(keys.webhookKey)).not.toBeNull();
+    expect(cache.fresh().credentialByApiKey(keys.apiKey)).not.toBeNull();
+    expect(cache.fresh().credentialByWebhookKey(keys.webhookKey)).not.toBeNull();
     store.credentials.revoke(keys.apiKey);
-    expect(cache.credentialByApiKey(keys.apiKey)).toBeNull();
-    expect(cache.credentialByWebhookKey(keys.webhookKey)).toBeNull();
+    expect(cache.fresh().credentialByApiKey(keys.apiKey)).toBeNull();
+    expect(cache.fresh().credentialByWebhookKey(keys.webhookKey)).toBeNull();
   });
 
   it('forgets a key revoked by another connection (the CLI in another process) at once', async () => {
     const { clock, store, account, keys, cache } = setup();
-    expect(cache.credentialByWebhookKey(keys.webhookKey)).not.toBeNull();
-    expect(cache.account(account.id)?.disabled).toBe(false);
+    expect(cache.fresh().credentialByWebhookKey(keys.webhookKey)).not.toBeNull();
+    expect(cache.fresh().account(account.id)?.disabled).toBe(false);
     const other = createStore({ path: store.db.filename, busyTimeoutMs: 1000, clock });
     other.credentials.revoke(keys.apiKey);
     other.accounts.setDisabled(account.id, true);
     await other.close();
-    expect(cache.credentialByWebhookKey(keys.webhookKey)).toBeNull();
-    expect(cache.account(account.id)?.disabled).toBe(true);
+    expect(cache.fresh().credentialByWebhookKey(keys.webhookKey)).toBeNull();
+    expect(cache.fresh().account(account.id)?.disabled).toBe(true);
   });
 
   it('sees a change committed by a group commit on the same connection', async () => {
     const { store, account, cache } = setup();
-    expect(cache.account(account.id)?.plan).toBe('starter');
+    expect(cache.fresh().account(account.id)?.plan).toBe('starter');
     await store.writes.run(() => store.accounts.setPlan(account.id, 'free'));
-    expect(cache.account(account.id)?.plan).toBe('free');
+    expect(cache.fresh().account(account.id)?.plan).toBe('free');
   });
 });

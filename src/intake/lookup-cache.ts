@@ -15,9 +15,15 @@ import type { Account, Credential, Store } from '../store';
  *     revoking a key through the same connection), committed or not.
  * Both move on every group commit too, so the cache lives for one batch at a time:
  * one refetch per batch instead of two queries per request. A request checks the
- * counters at its own start, so it never sees anything older than the database did then.
+ * counters at its own start (`fresh()`), so it never sees anything older than the
+ * database did then; its lookups follow synchronously, with no write in between.
  */
 export interface LookupCache {
+  /** Checks the counters; the lookups of the view returned MUST be made in the same tick. */
+  fresh(): Lookups;
+}
+
+export interface Lookups {
   credentialByWebhookKey(key: string): Credential | null;
   credentialByApiKey(apiKey: string): Credential | null;
   account(id: string): Account | null;
@@ -39,21 +45,27 @@ export function lookupsFor(store: Store): LookupCache {
 }
 
 export function createLookupCache(store: Store): LookupCache {
-  let counters: Statement | null = null;
-  let seen = '';
+  let dataVersion: Statement | null = null;
+  let totalChanges: Statement | null = null;
+  let seenVersion = -1;
+  let seenChanges = -1;
   const byWebhookKey = new Map<string, Credential | null>();
   const byApiKey = new Map<string, Credential | null>();
   const accounts = new Map<string, Account | null>();
 
   /** Forgets everything when the database may have changed since the last look. */
   const validate = () => {
-    // query(), not prepare(): the connection finalizes its cached statements on close,
-    // so this one never keeps the file from closing cleanly.
-    counters ??= store.db.query('SELECT data_version AS v, total_changes() AS t FROM pragma_data_version');
-    const row = counters.values()[0]!;
-    const now = `${row[0]}:${row[1]}`;
-    if (now !== seen) {
-      seen = now;
+    // query(), not prepare(): the connection finalizes its cached statements on close, so
+    // these never keep the file from closing cleanly. Two plain statements, not one over
+    // pragma_data_version: that table-valued form prepares the pragma anew on every call
+    // (4.3 µs against 2.6 µs here).
+    dataVersion ??= store.db.query('PRAGMA data_version');
+    totalChanges ??= store.db.query('SELECT total_changes()');
+    const version = dataVersion.values()[0]![0] as number;
+    const changes = totalChanges.values()[0]![0] as number;
+    if (version !== seenVersion || changes !== seenChanges) {
+      seenVersion = version;
+      seenChanges = changes;
       byWebhookKey.clear();
       byApiKey.clear();
       accounts.clear();
@@ -61,7 +73,6 @@ export function createLookupCache(store: Store): LookupCache {
   };
 
   const cached = <T>(map: Map<string, T>, key: string, load: () => T): T => {
-    validate();
     if (map.has(key)) return map.get(key)!;
     const value = load();
     if (map.size >= MAX_ENTRIES) map.clear();
@@ -69,9 +80,15 @@ export function createLookupCache(store: Store): LookupCache {
     return value;
   };
 
-  return {
+  const lookups: Lookups = {
     credentialByWebhookKey: (key) => cached(byWebhookKey, key, () => store.credentials.findByWebhookKey(key)),
     credentialByApiKey: (apiKey) => cached(byApiKey, apiKey, () => store.credentials.findByApiKey(apiKey)),
     account: (id) => cached(accounts, id, () => store.accounts.get(id)),
+  };
+  return {
+    fresh() {
+      validate();
+      return lookups;
+    },
   };
 }
