@@ -1,6 +1,7 @@
 import { Command } from 'commander';
+import { callStatusJson } from '../calls/status';
 import type { CallRecord } from '../store';
-import { positiveInt, print, withStore } from './context';
+import { CliError, positiveInt, print, withStore } from './context';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -33,6 +34,26 @@ export function callsCommand(): Command {
         const calls = store.calls.list({ accountId: opts.account, limit: opts.limit });
         print(opts.json, calls.map(callJson), () =>
           calls.map((x) => `${x.id}\t${x.phoneNumber}\t${x.state}\t${x.attempts}\t${iso(x.createdAt)}`).join('\n'),
+        );
+      }),
+    );
+  cmd
+    .command('show')
+    .description("one call: state, attempts, times, last SIP code, acknowledgement and every transition")
+    .argument('<id>', 'call id (call_…)')
+    .option('--json', 'print JSON')
+    .action((id: string, opts, c: Command) =>
+      withStore(c, (store) => {
+        const call = store.calls.get(id);
+        if (!call) throw new CliError(`no call ${id}`);
+        const status = callStatusJson(call, store.calls.events(id));
+        print(opts.json, status, () =>
+          [
+            `${status.id}  ${status.phone_number}  ${status.state}  attempts ${status.attempts}` +
+              (status.acknowledged ? '  acknowledged' : ''),
+            `last: ${status.last_sip_code ?? '-'} ${status.last_reason ?? ''}`.trimEnd(),
+            ...status.events.map((e) => `${e.at}  #${e.attempt}  ${e.from} -> ${e.to}  ${e.sip_code ?? ''} ${e.reason ?? ''}`.trimEnd()),
+          ].join('\n'),
         );
       }),
     );

@@ -11,6 +11,7 @@ import { creditCommand } from './credit';
 import { keysCommand } from './keys';
 import { sayCommand } from './say';
 import { serveCommand } from './serve';
+import { testCallCommand } from './test-call';
 
 export function buildProgram(): Command {
   const program = new Command('voice-alert')
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   program.addCommand(callsCommand());
   program.addCommand(configCommand());
   program.addCommand(sayCommand());
+  program.addCommand(testCallCommand());
   program
     .command('version')
     .description('print the version')

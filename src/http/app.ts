@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { callRoutes } from './call';
+import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
 import { EDGE } from './outcome-table';
@@ -39,6 +40,7 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     })
     .use(healthRoutes(deps))
     .use(callRoutes(deps))
+    .use(callStatusRoutes(deps))
     .use(webhookRoutes(deps));
   for (const f of features) app.use(f);
   return app;

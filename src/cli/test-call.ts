@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+import { dirname } from 'node:path';
+import { normalizePhoneNumber } from '../phone/number';
+import { createLogger, silentLogger } from '../log';
+import { createTelephone } from '../sip/telephone';
+import { createCallAudioSource } from '../tts';
+import { CliError, configFrom, positiveInt, print } from './context';
+
+/**
+ * `test-call NUMBER "text"`: for installers. Dials through the configured trunk from this
+ * process (its own SIP port, so a running server is not disturbed), plays the text, and
+ * prints how it ended. Nothing is queued and no credit is charged.
+ */
+export function testCallCommand(): Command {
+  return new Command('test-call')
+    .description('place one call now through the configured trunk (no queue, no credit) and print the outcome')
+    .argument('<number>', 'phone number, as the API accepts it')
+    .argument('<text>', 'what to say')
+    .option('--ring-timeout <s>', 'give up ringing after this many seconds', positiveInt('--ring-timeout'))
+    .option('--verbose', 'log SIP progress (JSON lines on stdout)')
+    .option('--json', 'print JSON')
+    .action(async (numberText: string, text: string, opts, c: Command) => {
+      const config = configFrom(c);
+      if (!config.sip.server) throw new CliError('sip.server is not set: nothing to dial through', 2);
+      const number = normalizePhoneNumber(numberText);
+      if (!number) throw new CliError(`invalid phone number: ${numberText}`, 2);
+      // --verbose logs JSON lines on stdout: use it without --json.
+      const log = opts.verbose ? createLogger('info') : silentLogger();
+      const audio = createCallAudioSource(config, { log, dataDir: dirname(config.store.path) });
+      const telephone = createTelephone({ ...config.sip, local_port: 0, register: false }, config.sip.silence_ms, { log });
+      await telephone.start();
+      const progress: string[] = [];
+      try {
+        const outcome = await telephone.dial({
+          number,
+          audio: audio.forMessage(text),
+          acknowledgedAudio: () => audio.acknowledged(),
+          ringTimeoutMs: (opts.ringTimeout ?? config.calls.ring_timeout_s) * 1000,
+          answerDelayMs: config.calls.answer_delay_ms,
+          progress: {
+            ringing: (s) => progress.push(`ringing ${s}`),
+            answered: (codec) => progress.push(`answered ${codec}`),
+            digit: (d) => progress.push(`keypad ${d}`),
+          },
+        });
+        print(opts.json, { number, outcome: outcome.code, sip_code: outcome.status, reason: outcome.reason, progress }, () =>
+          [...progress, `${outcome.code} ${outcome.status ?? ''} ${outcome.reason}`].join('\n'),
+        );
+        if (outcome.code !== 'COMPLETED' && outcome.code !== 'ACKNOWLEDGED') {
+          throw new CliError(`the call was not answered: ${outcome.code} ${outcome.status ?? ''} ${outcome.reason}`);
+        }
+      } finally {
+        await telephone.stop();
+      }
+    });
+}

@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
+import { post } from '../helpers/http';
+import { freePort } from '../helpers/ports';
+import { startSipp, type SippPeer } from '../helpers/sipp';
+
+/** The compiled binary dialing sipp: HTTP alert in, call status out. Timers shortened. */
+let running: RunningAppliance[] = [];
+let peers: SippPeer[] = [];
+afterEach(async () => {
+  for (const r of running) await r.stop();
+  for (const p of peers) await p.stop();
+  running = [];
+  peers = [];
+});
+
+async function sipConfig(sippPort: number, sip: Record<string, unknown> = {}) {
+  const rtp = await freePort();
+  return {
+    sip: {
+      server: `127.0.0.1:${sippPort}`,
+      local_address: '127.0.0.1',
+      local_port: 0,
+      rtp_ports: `${rtp}-${rtp + 40}`,
+      t1_ms: 50,
+      call_lease_s: 2,
+      ...sip,
+    },
+    calls: { answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 2, repeat: 1 },
+    tts: { voice: 'en', speed_wpm: 400 },
+  };
+}
+
+async function waitFor<T>(fn: () => Promise<T | null> | T | null, timeoutMs: number, what: string): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== null) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const FINAL = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired'];
+
+describe('telephony through the compiled binary', () => {
+  it('without sip.server it starts, queues calls and says why they stay queued', async () => {
+    const a = applianceDir();
+    const acc = provision(a);
+    const app = await a.start();
+    running.push(app);
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'disk full' });
+    expect(r.status).toBe(200);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(app.output()).toMatch(/sip\.server is not set: calls are accepted and stay queued/);
+    expect(a.cliJson(['calls', 'show', r.json.call_id])).toMatchObject({ state: 'queued', attempts: 0 });
+  });
+
+  it('an alert over HTTP is dialed at once, completes, and GET /api/calls/:id tells its story to its owner only', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    peers.push(sipp);
+    const a = applianceDir(await sipConfig(sipp.port));
+    const acc = provision(a);
+    const other = provision(a);
+    const app = await a.start();
+    running.push(app);
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'disk full on db1' });
+    expect(r.status).toBe(200);
+    const id = r.json.call_id as string;
+    const get = (key: string, secret: string) =>
+      fetch(`${app.url}/api/calls/${id}`, { headers: { 'x-api-key': key, 'x-api-secret': secret } }).then(async (res) => ({ status: res.status, json: await res.json() }));
+    const done = await waitFor(async () => {
+      const s = await get(acc.apiKey, acc.apiSecret);
+      return FINAL.includes(s.json.call?.state) ? s : null;
+    }, 30_000, 'the call to finish');
+    expect(done.status).toBe(200);
+    expect(done.json.call).toMatchObject({ id, state: 'completed', attempts: 1, last_sip_code: 200, acknowledged: false });
+    expect(done.json.call.events.map((e: any) => e.to)).toEqual(['dialing', 'ringing', 'answered', 'completed']);
+    expect(done.json.call.answered_at).not.toBeNull();
+    expect((await get(other.apiKey, other.apiSecret)).status).toBe(404);
+    expect((await get(acc.apiKey, 'wrong')).status).toBe(403);
+    expect((await fetch(`${app.url}/api/calls/${id}`)).status).toBe(401);
+    expect(a.cliJson(['calls', 'show', id])).toMatchObject({ state: 'completed', last_sip_code: 200 });
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('SIGKILL while ringing: after a restart the call ends final, dialed again only after the lease ran out', async () => {
+    // The far end rings 4 s before answering; all four attempts (2 numbers × 2) reach it.
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 4, keys: { ring_ms: 4000 } });
+    peers.push(sipp);
+    const a = applianceDir(await sipConfig(sipp.port));
+    const acc = provision(a);
+    const first = await a.start();
+    const ids: string[] = [];
+    for (const n of ['5321234567', '5327654321']) {
+      const r = await post(`${first.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: n, error_message: 'crash test' });
+      ids.push(r.json.call_id);
+    }
+    await waitFor(() => (ids.every((id) => a.cliJson(['calls', 'show', id]).state === 'ringing') ? true : null), 10_000, 'ringing');
+    await first.kill();
+    const killedAt = Date.now();
+    const second = await a.start();
+    running.push(second);
+    const finals = await waitFor(() => {
+      const calls = ids.map((id) => a.cliJson(['calls', 'show', id]));
+      return calls.every((c) => FINAL.includes(c.state)) ? calls : null;
+    }, 40_000, 'both calls final');
+    for (const c of finals) {
+      expect(c.state).toBe('completed');
+      expect(c.attempts).toBe(2);
+      const claims = c.events.filter((e: any) => e.to === 'dialing');
+      expect(claims).toHaveLength(2);
+      expect(claims[1].from).toBe('ringing');
+      expect(claims[1].reason).toMatch(/lease expired/);
+      // The second attempt began only once the dead worker's lease (2 s) was over.
+      expect(Date.parse(claims[1].at) - Date.parse(c.events.find((e: any) => e.to === 'ringing').at)).toBeGreaterThanOrEqual(2000);
+      expect(Date.parse(claims[1].at)).toBeGreaterThanOrEqual(killedAt - 50);
+    }
+  }, 60_000);
+});
