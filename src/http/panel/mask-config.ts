@@ -1,5 +1,5 @@
 /** Key names whose values are never shown, whatever section they are in. */
-const SECRET_KEY = /pass|secret|token|key$|_key|credential|auth/i;
+const SECRET_KEY = /pass|secret|token|(^|_)key$|_key_|credential/i;
 
 export const MASK = '••••••••';
 

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { randomToken } from '../../../store/ids';
-import { clearedSessionCookie, readCookie, sessionCookie, wantsSecureCookie } from '../cookies';
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie, wantsSecureCookie } from '../cookies';
 import type { PanelEnv } from '../env';
 import { formOf, guarded, ipOf, sameToken, type RouteInput } from '../guard';
 import { htmlResponse, redirect } from '../html';
@@ -23,12 +23,12 @@ export function authRoutes(env: PanelEnv) {
 
   return new Elysia({ name: 'panel-auth' })
     .get('/panel', ({ request }) => {
-      const active = env.sessions.resolve(readCookie(request, 'va_session'));
+      const active = env.sessions.resolve(readCookie(request, SESSION_COOKIE));
       if (!active) return redirect('/panel/login');
       return redirect(active.user.role === 'admin' ? '/panel/accounts' : `/panel/a/${active.user.accountId}/keys`);
     })
     .get('/panel/login', ({ request, query }) => {
-      if (env.sessions.resolve(readCookie(request, 'va_session'))) return redirect('/panel');
+      if (env.sessions.resolve(readCookie(request, SESSION_COOKIE))) return redirect('/panel');
       return loginPage(request, 200, { info: query.bye !== undefined ? t.loggedOut : undefined });
     })
     .post('/panel/login', async (input: RouteInput) => {
