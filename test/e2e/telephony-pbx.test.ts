@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/schema';
+import { silentLogger } from '../../src/log';
+import { createCallAudioSource, readWav } from '../../src/tts';
+import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
+import { post } from '../helpers/http';
+import { startBaresip, startKamailio, type Peer } from '../helpers/pbx';
+import { freePort } from '../helpers/ports';
+
+/**
+ * The whole path: HTTP alert → compiled binary → kamailio (the PBX, digest or IP trust) →
+ * baresip (answers, records). The recording must hold the rendered message's G.711
+ * frames exactly and in order.
+ */
+const MESSAGE = 'Disk full on database one';
+const USER = 'voice-alert';
+const PASSWORD = 'trunk-secret';
+const DIALED = '05321234567'; // dial_prefix "0" + the stored 10 digits
+
+let stops: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const s of stops.reverse()) await s();
+  stops = [];
+});
+
+const callsConfig = { answer_delay_ms: 300, ring_timeout_s: 10, retry_delays_s: [1], max_attempts: 1, repeat: 1 };
+const ttsConfig = { voice: 'en', speed_wpm: 300 };
+
+/** What the binary will play, rendered here by the same code with the same settings. */
+async function expectedAudio() {
+  const config = configSchema.parse({ calls: callsConfig, tts: ttsConfig });
+  return createCallAudioSource(config, { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) }).forMessage(MESSAGE);
+}
+
+/** 20 ms frames that are not entirely `silence`. */
+function loudFrames<T extends Uint8Array | Int16Array>(x: T, silence: number): T[] {
+  const out: T[] = [];
+  for (let i = 0; i + 160 <= x.length; i += 160) {
+    const f = x.subarray(i, i + 160) as T;
+    if (f.some((v) => v !== silence)) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * baresip records decoded PCM, and its G.711 decoder need not use our table (its µ-law
+ * rounds differently). So compare through whatever table it used: the recording holds
+ * exactly the sent codes iff every code maps to one sample value and no two codes to the
+ * same one, across all frames in order. Returns the problems found (empty: frame-exact).
+ */
+function compareThroughDecoder(sent: Uint8Array[], heard: Int16Array[]): string[] {
+  if (sent.length !== heard.length) return [`${heard.length} loud frames heard, ${sent.length} sent`];
+  const table = new Map<number, number>();
+  const inverse = new Map<number, number>();
+  for (let f = 0; f < sent.length; f++) {
+    for (let i = 0; i < 160; i++) {
+      const code = sent[f]![i]!;
+      const sample = heard[f]![i]!;
+      if ((table.get(code) ?? sample) !== sample) return [`frame ${f} byte ${i}: code ${code} heard as ${sample}, before as ${table.get(code)}`];
+      if ((inverse.get(sample) ?? code) !== code) return [`frame ${f} byte ${i}: sample ${sample} stands for codes ${code} and ${inverse.get(sample)}`];
+      table.set(code, sample);
+      inverse.set(sample, code);
+    }
+  }
+  return [];
+}
+
+async function waitFinal(a: ReturnType<typeof applianceDir>, id: string) {
+  const end = Date.now() + 45_000;
+  for (;;) {
+    const c = a.cliJson(['calls', 'show', id]);
+    if (!['queued', 'dialing', 'ringing', 'answered'].includes(c.state)) return c;
+    if (Date.now() > end) throw new Error(`call still ${c.state}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function rig(o: { codec: 'PCMU' | 'PCMA'; register: boolean; transport: 'udp' | 'tcp'; password?: string }) {
+  const phone = await startBaresip({ user: DIALED, codec: o.codec });
+  stops.push(() => phone.stop());
+  const pbx: Peer = await startKamailio({ target: `127.0.0.1:${phone.port}`, auth: o.register, user: USER, password: PASSWORD });
+  stops.push(() => pbx.stop());
+  const rtp = await freePort();
+  const a = applianceDir({
+    sip: {
+      server: `127.0.0.1:${pbx.port}`,
+      domain: '127.0.0.1',
+      username: USER,
+      password: o.register ? (o.password ?? PASSWORD) : '',
+      register: o.register,
+      dial_prefix: '0',
+      transport: o.transport,
+      local_address: '127.0.0.1',
+      local_port: 0,
+      rtp_ports: `${rtp}-${rtp + 40}`,
+      t1_ms: 100,
+    },
+    calls: callsConfig,
+    tts: ttsConfig,
+  });
+  const acc = provision(a);
+  const app: RunningAppliance = await a.start();
+  stops.push(() => app.stop());
+  return { a, acc, app, phone };
+}
+
+describe('end to end through kamailio to baresip', () => {
+  it.each([
+    { codec: 'PCMU', register: true, transport: 'udp' },
+    { codec: 'PCMA', register: false, transport: 'udp' },
+    { codec: 'PCMA', register: true, transport: 'tcp' },
+    { codec: 'PCMU', register: false, transport: 'tcp' },
+  ] as const)('$codec, register=$register, $transport: completed, recording frame-exact', async (c) => {
+    const [expected, { a, acc, app, phone }] = await Promise.all([expectedAudio(), rig(c)]);
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: MESSAGE });
+    expect(r.status).toBe(200);
+    const call = await waitFinal(a, r.json.call_id);
+    expect(call).toMatchObject({ state: 'completed', attempts: 1, last_sip_code: 200 });
+    if (c.register) expect(app.output()).toMatch(/sip registered/);
+    await phone.stop(); // sndfile closes its files on exit
+    const dec = readdirSync(phone.recordDir).filter((f) => f.endsWith('-dec.wav'));
+    expect(dec).toHaveLength(1);
+    const pcm = readWav(readFileSync(join(phone.recordDir, dec[0]!)));
+    expect(pcm.sampleRate).toBe(8000);
+    // The recording starts with our silence (answer delay): its first sample is silence as decoded.
+    const heard = loudFrames(pcm.samples, pcm.samples[0]!);
+    const sent = c.codec === 'PCMU' ? loudFrames(expected.pcmu, 0xff) : loudFrames(expected.pcma, 0xd5);
+    expect(sent.length).toBeGreaterThan(50);
+    // Every non-silent frame of the message, exactly and in order, nothing else.
+    expect(compareThroughDecoder(sent, heard)).toEqual([]);
+  }, 60_000);
+
+  it('a wrong trunk password is refused (403) and never retried', async () => {
+    const { a, acc, app } = await rig({ codec: 'PCMU', register: true, transport: 'udp', password: 'wrong' });
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: MESSAGE });
+    const call = await waitFinal(a, r.json.call_id);
+    expect(call).toMatchObject({ state: 'rejected', attempts: 1, last_sip_code: 403 });
+  }, 60_000);
+});

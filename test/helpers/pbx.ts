@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './paths';
+import { freePort } from './ports';
+
+const PEERS = join(ROOT, 'test', 'peers');
+
+export interface Peer {
+  port: number;
+  dir: string;
+  output(): string;
+  /** SIGTERM to our own PID only, then wait for it to exit. */
+  stop(): Promise<void>;
+}
+
+function fill(template: string, values: Record<string, string | number>): string {
+  let text = readFileSync(template, 'utf8');
+  for (const [k, v] of Object.entries(values)) text = text.replaceAll(`{{${k}}}`, String(v));
+  return text;
+}
+
+function run(cmd: string, args: string[], dir: string, port: number, ready: RegExp): Promise<Peer> {
+  const child: ChildProcess = spawn(cmd, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${cmd} did not start: ${out}`)), 10_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        resolve({
+          port,
+          dir,
+          output: () => out,
+          async stop() {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} exited with ${code}: ${out}`));
+    });
+  });
+}
+
+/**
+ * kamailio as the PBX on 127.0.0.1 (UDP and TCP on one port), relaying every INVITE to
+ * `target`. `auth`: 407 for INVITE/BYE, 401 for REGISTER, 403 for a wrong password.
+ */
+export async function startKamailio(o: { target: string; auth: boolean; user: string; password: string }): Promise<Peer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'va-kamailio-'));
+  const cfg = join(dir, 'kamailio.cfg');
+  writeFileSync(cfg, fill(join(PEERS, 'kamailio', 'kamailio.cfg'), { port, target: o.target, user: o.user, password: o.password }));
+  const args = ['-f', cfg, '-DD', '-E', '-m', '64', '-M', '8', '-Y', dir, '-w', dir];
+  if (o.auth) args.push('-A', 'WITH_AUTH');
+  const peer = await run('kamailio', args, dir, port, /Listening on/);
+  await untilAnswersOptions(port); // the workers fork after the banner
+  return peer;
+}
+
+async function untilAnswersOptions(port: number): Promise<void> {
+  const s = createSocket('udp4');
+  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
+  const me = s.address().port;
+  let answered = false;
+  s.on('message', (m) => (answered ||= m.toString().startsWith('SIP/2.0 200')));
+  try {
+    for (let i = 0; i < 100 && !answered; i++) {
+      const options = [
+        `OPTIONS sip:127.0.0.1:${port} SIP/2.0`,
+        `Via: SIP/2.0/UDP 127.0.0.1:${me};branch=z9hG4bKping${i};rport`,
+        'From: <sip:ping@127.0.0.1>;tag=p',
+        `To: <sip:127.0.0.1:${port}>`,
+        `Call-ID: ping-${me}-${i}`,
+        'CSeq: 1 OPTIONS',
+        'Max-Forwards: 5',
+        'Content-Length: 0',
+        '',
+        '',
+      ].join('\r\n');
+      s.send(options, port, '127.0.0.1');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    s.close();
+  }
+  if (!answered) throw new Error(`kamailio on ${port} does not answer OPTIONS`);
+}
+
+/**
+ * baresip answering calls for `user` at once and recording what it hears (sndfile module:
+ * `*-dec.wav`, named by the second, so record one call at a time).
+ */
+export async function startBaresip(o: { user: string; codec: 'PCMU' | 'PCMA' }): Promise<Peer & { recordDir: string }> {
+  const port = await freePort();
+  const rtp = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'va-baresip-'));
+  const recordDir = join(dir, 'rec');
+  mkdirSync(recordDir);
+  const values = { port, record_dir: recordDir, rtp_low: rtp, rtp_high: rtp + 20, user: o.user, codec: o.codec };
+  writeFileSync(join(dir, 'config'), fill(join(PEERS, 'baresip', 'config'), values));
+  writeFileSync(join(dir, 'accounts'), fill(join(PEERS, 'baresip', 'accounts'), values));
+  const peer = await run('baresip', ['-f', dir], dir, port, /baresip is ready/);
+  return { ...peer, recordDir };
+}
