@@ -1,5 +1,6 @@
 import type { IntakeRequest, IntakeResult } from '../intake';
 import { clientIp } from './client-ip';
+import type { Logger } from '../log';
 import type { HttpDeps } from './deps';
 import { describeOutcome, EDGE } from './outcome-table';
 import { readBodyLimited } from './read-body';
@@ -64,10 +65,48 @@ export async function handleAlert(
   const { status, body: answer } = describeOutcome(result.outcome);
   record(status, answer.message, result);
   if (result.outcome.code === 'QUEUED' && !result.replayed) {
-    deps.log.info(
-      { requestId: requestIdFor(request), endpoint, accountId: result.accountId, callIds: result.outcome.callIds },
-      'calls queued',
-    );
+    queuedLogFor(deps.log).add({
+      requestId: requestIdFor(request),
+      endpoint,
+      accountId: result.accountId,
+      callIds: result.outcome.callIds,
+    });
   }
   return jsonResponse(status, answer, result.replayed ? { 'idempotent-replayed': 'true' } : {});
+}
+
+interface QueuedEntry {
+  requestId: string;
+  endpoint: string;
+  accountId: string | null;
+  callIds: string[];
+}
+
+const queuedLogs = new WeakMap<Logger, { add(e: QueuedEntry): void }>();
+
+/**
+ * "calls queued" is one line per turn of the event loop listing that turn's requests
+ * (the answers of one group commit), each request id in exactly one line. A line per
+ * request cost 3–4 µs of CPU alone (pino's JSON and a write(2)) against ~0.4 µs per
+ * request in a shared line; under load the profile showed 12% of the main thread in
+ * write(2), which on the same file system as the database also waits on its fsyncs.
+ */
+function queuedLogFor(log: Logger) {
+  let q = queuedLogs.get(log);
+  if (!q) {
+    let pending: QueuedEntry[] = [];
+    const flush = () => {
+      const requests = pending;
+      pending = [];
+      log.info({ requests }, 'calls queued');
+    };
+    q = {
+      add(e) {
+        if (pending.length === 0) setImmediate(flush);
+        pending.push(e);
+      },
+    };
+    queuedLogs.set(log, q);
+  }
+  return q;
 }
