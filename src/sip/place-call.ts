@@ -16,7 +16,7 @@ export interface PlaceCallOptions {
   progress: CallProgress;
   signal?: AbortSignal;
   log: Logger;
-  onPacketSent?: (at: number) => void;
+  onPacketSent?: (callId: string, at: number) => void;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -124,7 +124,9 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
     return { code: 'MEDIA', status: null, reason: 'no usable SDP answer' };
   }
   o.progress.answered(remote.codec);
-  stream = media.startStream({ onDigit, onPacketSent: o.onPacketSent });
+  const perPacket = o.onPacketSent;
+  const callId = inviter.request.callId;
+  stream = media.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
   // Silence while the callee lifts the phone to the ear (calls.answer_delay_ms).
   await Promise.race([sleep(o.answerDelayMs), terminated]);
 

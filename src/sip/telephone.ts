@@ -42,7 +42,8 @@ export interface Telephone {
 export interface TelephoneDeps {
   log: Logger;
   onWire?: SipTransportOptions['onWire'];
-  onPacketSent?: (at: number) => void;
+  /** Every RTP packet sent, by SIP Call-ID (the pacing benchmark). */
+  onPacketSent?: (callId: string, at: number) => void;
 }
 
 export function createTelephone(sip: SipConfig, silenceMs: number, deps: TelephoneDeps): Telephone {

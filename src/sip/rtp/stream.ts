@@ -1,6 +1,7 @@
 import type { Socket } from 'node:dgram';
 import { createDtmfDetector } from './dtmf';
 import { decodeRtp, encodeRtp } from './packet';
+import { sharedPacer, type Pacer } from './pacer';
 import { PAYLOAD_TYPE, TELEPHONE_EVENT_PT, type Codec } from './sdp';
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
@@ -13,7 +14,8 @@ export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
  * when nothing is queued, so the far end hears no gaps and its jitter buffer stays still.
  *
  * Pacing follows a monotonic schedule: packet n is due at start + n·20 ms, and a late tick
- * sends every packet that is due, so timer jitter never accumulates into drift.
+ * sends every packet that is due, so timer jitter never accumulates into drift. The ticks
+ * come from one process-wide pacer (pacer.ts), not one timer per call.
  * Symmetric RTP (RFC 4961): we send from the socket we receive on, and follow the source
  * address of the first packet that arrives (a NAT in between rewrites it).
  */
@@ -38,6 +40,7 @@ export interface RtpStreamOptions {
   onDigit(digit: string): void;
   /** Per-packet send times in ms (performance.now), for the pacing benchmark. */
   onPacketSent?: (at: number) => void;
+  pacer?: Pacer;
 }
 
 export function startRtpStream(o: RtpStreamOptions): RtpStream {
@@ -55,7 +58,6 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   const dtmf = createDtmfDetector();
   const tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
   let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
 
   o.socket.on('message', (data, rinfo) => {
     if (!latched) {
@@ -92,19 +94,19 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     o.onPacketSent?.(performance.now());
   };
 
-  const start = performance.now();
+  const pacer = o.pacer ?? sharedPacer;
+  const start = pacer.nextTick();
   let n = 0;
-  const tick = () => {
+  // A tick may land a fraction of a millisecond before its grid instant (timer rounding):
+  // count a packet due within that slack as due, or it would wait a whole period.
+  const SLACK_MS = 2;
+  const remove = pacer.add((now) => {
     if (stopped) return;
-    const now = performance.now();
-    // Everything due by now goes out; the schedule, not the timer, decides.
-    while (start + n * FRAME_MS <= now) {
+    while (start + n * FRAME_MS <= now + SLACK_MS) {
       sendOne();
       n++;
     }
-    timer = setTimeout(tick, Math.max(0, start + n * FRAME_MS - performance.now()));
-  };
-  tick();
+  });
 
   const flush = (r: 'played' | 'stopped') => {
     for (const q of queue.splice(0)) q.done(r);
@@ -121,7 +123,7 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     stop() {
       if (stopped) return;
       stopped = true;
-      if (timer) clearTimeout(timer);
+      remove();
       flush('stopped');
       o.socket.close();
     },

@@ -1,0 +1,172 @@
+// scripts/bench-calls: the three telephony measurements of issue 4. See the wrapper.
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { configSchema } from '../../src/config';
+import { silentLogger } from '../../src/log';
+import { createTelephone } from '../../src/sip/telephone';
+import type { CallAudio } from '../../src/calls/audio';
+import { applianceDir, provision } from '../../test/helpers/appliance';
+import { startKamailio } from '../../test/helpers/pbx';
+import { freePort } from '../../test/helpers/ports';
+import { startSipp } from '../../test/helpers/sipp';
+
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+};
+const audio = (frames: number): CallAudio => {
+  const b = new Uint8Array(frames * 160).fill(0x55);
+  return { pcmu: b, pcma: b, durationMs: frames * 20 };
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const only = process.env.ONLY ?? 'setup,stream,latency';
+
+async function trunk(ringMs: number, calls: number) {
+  const sink = await freePort();
+  const sinkProc = spawn('node_modules/.bin/bun', ['scripts/bench/rtp-sink.ts', String(sink)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let sinkOut = '';
+  sinkProc.stdout!.on('data', (d) => (sinkOut += d));
+  while (!sinkOut.includes('ready')) await sleep(20);
+  const sipp = await startSipp({ scenario: 'bench-answer.xml', calls, keys: { ring_ms: ringMs }, fill: { sink_port: sink }, extra: ['-max_socket', '10000'] });
+  const pbx = await startKamailio({ target: `127.0.0.1:${sipp.port}`, auth: false, user: 'bench', password: '' });
+  const config = configSchema.parse({
+    sip: { server: `127.0.0.1:${pbx.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: '30000-39998', t1_ms: 500 },
+  });
+  const sent = new Map<string, number[]>();
+  const phone = createTelephone(config.sip, 0, {
+    log: silentLogger(),
+    onPacketSent: (id, at) => {
+      let a = sent.get(id);
+      if (!a) sent.set(id, (a = []));
+      a.push(at);
+    },
+  });
+  await phone.start();
+  const dial = (frames: number) =>
+    phone.dial({
+      number: '5321234567',
+      audio: Promise.resolve(audio(frames)),
+      acknowledgedAudio: async () => audio(1),
+      ringTimeoutMs: 30_000,
+      answerDelayMs: 0,
+      progress: { ringing() {}, answered() {}, digit() {} },
+    });
+  const close = async () => {
+    await phone.stop();
+    await pbx.stop();
+    await sipp.stop();
+    sinkProc.stdin!.end();
+    await new Promise((r) => sinkProc.on('exit', r));
+    return JSON.parse(sinkOut.split('\n').filter(Boolean).at(-1)!) as { streams: number; expected: number; received: number };
+  };
+  return { dial, sent, close };
+}
+
+if (only.includes('setup')) {
+  for (const rate of [100, 150, 200]) {
+    const seconds = 5;
+    const t = await trunk(0, rate * seconds + 10);
+    const start = performance.now();
+    const calls: Promise<{ code: string }>[] = [];
+    for (let i = 0; i < rate * seconds; i++) {
+      const due = start + (i * 1000) / rate; // a schedule, not chained timers
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      calls.push(t.dial(1));
+    }
+    const offeredS = (performance.now() - start) / 1000;
+    const outcomes = await Promise.all(calls);
+    const ok = outcomes.filter((o) => o.code === 'COMPLETED').length;
+    await t.close();
+    console.log(
+      `setup: offered ${rate}/s for ${seconds} s (${(calls.length / offeredS).toFixed(1)} attempts/s achieved): ` +
+        `${ok}/${calls.length} answered and completed (${((100 * ok) / calls.length).toFixed(2)} %)`,
+    );
+  }
+}
+
+if (only.includes('stream')) {
+  const n = 200;
+  const t = await trunk(0, n + 5);
+  const cpu0 = process.cpuUsage();
+  const w0 = performance.now();
+  const calls: Promise<{ code: string }>[] = [];
+  for (let i = 0; i < n; i++) {
+    calls.push(t.dial(500)); // 10 s of audio each
+    await sleep(5);
+  }
+  const outcomes = await Promise.all(calls);
+  const cpu = process.cpuUsage(cpu0);
+  const wall = performance.now() - w0;
+  const sink = await t.close();
+  const intervals: number[] = [];
+  let sentPackets = 0;
+  for (const times of t.sent.values()) {
+    sentPackets += times.length;
+    for (let i = 1; i < times.length; i++) intervals.push(times[i]! - times[i - 1]!);
+  }
+  // Steady state: after the last stream started and before the first one ended (no SIP work).
+  const all = [...t.sent.values()];
+  const from = Math.max(...all.map((a) => a[0]!));
+  const to = Math.min(...all.map((a) => a.at(-1)!));
+  const steady: number[] = [];
+  for (const times of all) for (let i = 1; i < times.length; i++) if (times[i - 1]! >= from && times[i]! <= to) steady.push(times[i]! - times[i - 1]!);
+  const ok = outcomes.filter((o) => o.code === 'COMPLETED').length;
+  console.log(`stream: ${n} concurrent calls, ${ok} completed, ${t.sent.size} RTP streams, ${sentPackets} packets sent`);
+  console.log(
+    `  inter-packet interval: p1 ${q(intervals, 0.01).toFixed(2)} ms, p50 ${q(intervals, 0.5).toFixed(2)} ms, ` +
+      `p99 ${q(intervals, 0.99).toFixed(2)} ms, max ${Math.max(...intervals).toFixed(2)} ms; ` +
+      `within 20±2 ms: ${((100 * intervals.filter((x) => Math.abs(x - 20) <= 2).length) / intervals.length).toFixed(2)} %`,
+  );
+  console.log(
+    `  steady state (${((to - from) / 1000).toFixed(1)} s with all ${n} up): p1 ${q(steady, 0.01).toFixed(2)} ms, p50 ${q(steady, 0.5).toFixed(2)} ms, ` +
+      `p99 ${q(steady, 0.99).toFixed(2)} ms, max ${Math.max(...steady).toFixed(2)} ms; within 20±2 ms: ${((100 * steady.filter((x) => Math.abs(x - 20) <= 2).length) / steady.length).toFixed(2)} %`,
+  );
+  console.log(`  sink: ${sink.streams} streams, ${sink.received} received of ${sink.expected} by sequence number (${sink.expected - sink.received} lost); sent ${sentPackets}`);
+  console.log(`  dialer CPU: ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(1)} % of one core over ${(wall / 1000).toFixed(1)} s`);
+}
+
+if (only.includes('latency')) {
+  // A stub PBX that notes when each INVITE arrives and refuses it (603: final, no retry).
+  const stub = createSocket('udp4');
+  const arrived = new Map<string, number>();
+  stub.on('message', (m, r) => {
+    const text = m.toString();
+    if (!text.startsWith('INVITE ')) return;
+    arrived.set(/^INVITE sip:(\d+)@/.exec(text)![1]!, performance.now());
+    const head = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n');
+    const keep = head.filter((l) => /^(via|from|to|call-id|cseq):/i.test(l)).map((l) => (/^to:/i.test(l) ? `${l};tag=stub` : l));
+    stub.send(['SIP/2.0 603 Decline', ...keep, 'Content-Length: 0', '', ''].join('\r\n'), r.port, r.address);
+  });
+  await new Promise<void>((r) => stub.bind(0, '127.0.0.1', () => r()));
+  const a = applianceDir({
+    sip: { server: `127.0.0.1:${stub.address().port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: '40000-40998' },
+    calls: { max_attempts: 1 },
+  });
+  const acc = provision(a, 'enterprise', ['--monthly-credit', '100000']);
+  const app = await a.start();
+  const n = 300;
+  const answeredAt = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const number = `53${String(10_000_000 + i).slice(-8)}`;
+    const res = await fetch(`${app.url}/api/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: number, error_message: 'bench' }),
+    });
+    answeredAt.set(number, performance.now());
+    if (res.status !== 200) throw new Error(`alert refused: ${res.status} ${await res.text()}`);
+    await res.text();
+    await sleep(20);
+  }
+  await sleep(1000);
+  await app.stop();
+  stub.close();
+  const lat = [...answeredAt].filter(([k]) => arrived.has(k)).map(([k, t]) => arrived.get(k)! - t);
+  console.log(
+    `latency: webhook 200 → INVITE on the wire, ${lat.length}/${n} INVITEs seen: ` +
+      `p50 ${q(lat, 0.5).toFixed(2)} ms, p99 ${q(lat, 0.99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(2)} ms ` +
+      `(negative: the INVITE left before the client had read the 200)`,
+  );
+}
+process.exit(0);
