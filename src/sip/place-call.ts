@@ -166,10 +166,22 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       };
 
   async function hangUp(): Promise<void> {
-    if (inviter.state === SessionState.Established) {
-      await inviter.bye().catch((e) => log.warn({ err: e }, 'BYE failed'));
+    if (inviter.state !== SessionState.Established) {
+      await Promise.race([terminated, sleep(64 * o.t1Ms + 100)]);
+      return;
     }
-    // The BYE transaction ends within 64·T1 (Timer F) even when nobody answers it.
-    await Promise.race([terminated, sleep(64 * o.t1Ms + 100)]);
+    // sip.js calls the session Terminated as soon as the BYE is sent; wait for its final
+    // response (or our Timer F's local 408) so a shutdown never cuts the BYE short.
+    await new Promise<void>((resolve) => {
+      const giveUp = setTimeout(resolve, 64 * o.t1Ms + 100);
+      const done = () => {
+        clearTimeout(giveUp);
+        resolve();
+      };
+      inviter.bye({ requestDelegate: { onAccept: done, onReject: done } }).catch((e) => {
+        log.warn({ err: e }, 'BYE failed');
+        done();
+      });
+    });
   }
 }

@@ -30,6 +30,8 @@ export interface Retransmitter {
   sent(message: string): void;
   /** Every message received; false: absorbed, do not hand it to sip.js. */
   received(message: string): boolean;
+  /** The message could not be sent at all: sip.js learns it from send(); stop its timers. */
+  abandon(message: string): void;
   /** Client transactions still waiting for a final response. */
   pending(): number;
   close(): void;
@@ -131,6 +133,15 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
         if (ack) o.resend(ack);
       }
       return false;
+    },
+    abandon(message) {
+      const p = peek(message);
+      if (!p || p.kind !== 'request') return;
+      const tx = clients.get(key(p));
+      if (tx && tx.message === message) {
+        stop(tx, true);
+        clients.delete(key(p));
+      }
     },
     pending: () => clients.size,
     close() {

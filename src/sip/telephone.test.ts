@@ -127,11 +127,64 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
+  it('takes keypad 1 sent as SIP INFO dtmf-relay', async () => {
+    const sipp = await startSipp({ scenario: 'info-dtmf.xml', keys: { listen_ms: 300, digit: 1 } });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port);
+    const { events, progress } = recorder();
+    expect(await dial(phone, progress, 500)).toMatchObject({ code: 'ACKNOWLEDGED' });
+    expect(events).toContain('digit 1');
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('answers a hold re-INVITE with recvonly in the codec in use and plays on', async () => {
+    const sipp = await startSipp({ scenario: 'hold.xml', keys: { listen_ms: 200, codec_pt: 8, codec_name: 'PCMA' } });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port);
+    const { progress } = recorder();
+    expect(await dial(phone, progress, 50)).toMatchObject({ code: 'COMPLETED', remoteHangup: false });
+    expect(await sipp.exited).toBe(0); // sipp checked a=recvonly and the payload type
+  });
+
+  it('ignores a 180 that arrives after the 200', async () => {
+    const sipp = await startSipp({ scenario: 'late-180.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { events, progress } = recorder();
+    expect(await dial(phone, progress)).toMatchObject({ code: 'COMPLETED' });
+    const incoming = wire.filter((l) => l.startsWith('in SIP/2.0 1') || l.startsWith('in SIP/2.0 2'));
+    expect(incoming.slice(0, 2)).toEqual(['in SIP/2.0 200 OK', 'in SIP/2.0 180 Ringing']);
+    expect(events).toEqual(['answered PCMU']);
+    expect(await sipp.exited).toBe(0);
+  });
+
   it('reports a network timeout as a local 408 after 64*T1', async () => {
     const deadPort = await freePort();
     const { phone } = await phoneFor(deadPort);
     const { progress } = recorder();
     const outcome = await dial(phone, progress);
     expect(outcome).toMatchObject({ code: 'SIP_FINAL', status: 408 });
+  });
+});
+
+describe('dialing sipp over TCP', () => {
+  it('rings, answers, plays and hangs up on one connection', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', transport: 'tcp' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port, { transport: 'tcp' });
+    const { events, progress } = recorder();
+    expect(await dial(phone, progress)).toMatchObject({ code: 'COMPLETED' });
+    expect(events).toEqual(['ringing 180', 'answered PCMU']);
+    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('takes a BYE from the far end over the same connection', async () => {
+    const sipp = await startSipp({ scenario: 'far-end-bye.xml', transport: 'tcp', keys: { listen_ms: 300 } });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port, { transport: 'tcp' });
+    const { progress } = recorder();
+    expect(await dial(phone, progress, 500)).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
+    expect(await sipp.exited).toBe(0);
   });
 });

@@ -95,9 +95,16 @@ export abstract class SipTransportBase implements Transport {
 
   async send(message: string): Promise<void> {
     const wire = dropContactOb(addViaPort(message, this.localPort()));
-    await this.write(wire);
+    // Known to the retransmitter before it leaves: on loopback the answer can come back
+    // before write() resolves, and must find its transaction.
     this.opts.onWire?.('out', wire);
     this.retransmit.sent(wire);
+    try {
+      await this.write(wire);
+    } catch (e) {
+      this.retransmit.abandon(wire);
+      throw e;
+    }
   }
 
   /** Called by the subclass for every whole message from the network. */

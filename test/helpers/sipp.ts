@@ -56,7 +56,8 @@ export async function startSipp(o: {
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   // sipp binds before it reads the scenario's first step; give it a moment.
-  await waitForUdpListener(port, () => child.exitCode !== null, () => out);
+  if (o.transport === 'tcp') await waitForTcpListener(port, () => child.exitCode !== null, () => out);
+  else await waitForUdpListener(port, () => child.exitCode !== null, () => out);
   return {
     port,
     exited,
@@ -81,4 +82,22 @@ async function waitForUdpListener(port: number, gone: () => boolean, output: () 
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`sipp did not bind ${port}`);
+}
+
+async function waitForTcpListener(port: number, gone: () => boolean, output: () => string): Promise<void> {
+  const { connect } = await import('node:net');
+  for (let i = 0; i < 100; i++) {
+    if (gone()) throw new Error(`sipp exited at start: ${output()}`);
+    const up = await new Promise<boolean>((resolve) => {
+      const c = connect({ port, host: '127.0.0.1' });
+      c.once('connect', () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.once('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`sipp did not listen on tcp ${port}`);
 }

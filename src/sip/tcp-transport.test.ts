@@ -1,0 +1,53 @@
+import { createServer, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../log';
+import { createStreamFramer } from './stream-framer';
+import { TcpTransport } from './tcp-transport';
+
+const options = (n: number) =>
+  `OPTIONS sip:pbx@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/TCP 127.0.0.1;branch=z9hG4bKtcp${n}\r\nFrom: <sip:a@127.0.0.1>;tag=1\r\nTo: <sip:pbx@127.0.0.1>\r\nCall-ID: tcp${n}\r\nCSeq: ${n} OPTIONS\r\nContent-Length: 0\r\n\r\n`;
+
+describe('SIP over TCP', () => {
+  it('frames by Content-Length, puts our port in Via, and reconnects after the PBX drops the connection', async () => {
+    const received: { conn: number; text: string }[] = [];
+    const sockets: Socket[] = [];
+    const server = createServer((s) => {
+      const conn = sockets.push(s);
+      const framer = createStreamFramer();
+      s.on('data', (d) => {
+        for (const m of framer.push(d)) {
+          received.push({ conn, text: m });
+          // Answer in two pieces to exercise the framer on our side.
+          const via = /^Via: .*$/m.exec(m)![0];
+          const reply = `SIP/2.0 200 OK\r\n${via}\r\nFrom: <sip:a@127.0.0.1>;tag=1\r\nTo: <sip:pbx@127.0.0.1>;tag=2\r\nCall-ID: ${/Call-ID: (.*)/.exec(m)![1]}\r\nCSeq: ${/CSeq: (.*)/.exec(m)![1]}\r\nContent-Length: 0\r\n\r\n`;
+          s.write(reply.slice(0, 20));
+          setTimeout(() => s.write(reply.slice(20)), 10);
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const t = new TcpTransport(undefined, { server: { host: '127.0.0.1', port }, localAddress: '127.0.0.1', localPort: 0, t1Ms: 50, t2Ms: 400, log: silentLogger() });
+    const messages: string[] = [];
+    t.onMessage = (m) => messages.push(m);
+    await t.connect();
+    await t.send(options(1));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received).toHaveLength(1);
+    expect(received[0]!.text).toMatch(new RegExp(`^Via: SIP/2.0/TCP 127\\.0\\.0\\.1:${t.localPort()};branch=z9hG4bKtcp1;rport`, 'm'));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/^SIP\/2\.0 200 OK/);
+    // sip.js must see the Via without our port (its own §18.1.2 check).
+    expect(messages[0]).toMatch(/^Via: SIP\/2\.0\/TCP 127\.0\.0\.1;branch/m);
+
+    sockets[0]!.destroy(); // the PBX restarts
+    await new Promise((r) => setTimeout(r, 100));
+    expect(t.isConnected()).toBe(false);
+    await t.send(options(2));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received.map((r) => r.conn)).toEqual([1, 2]);
+    expect(messages).toHaveLength(2);
+    await t.disconnect();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+});
