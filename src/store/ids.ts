@@ -39,11 +39,23 @@ const TIME_CHARS = 7;
  * intake's time in a profile under load.
  */
 export function newId(prefix: 'acc' | 'cred' | 'call', now: number = Date.now()): string {
-  let time = '';
-  let t = Math.max(0, Math.floor(now));
-  for (let i = 0; i < TIME_CHARS; i++) {
-    time = SORTABLE[t % 62] + time;
-    t = Math.floor(t / 62);
+  return `${prefix}_${timePrefix(Math.max(0, Math.floor(now)))}${randomToken(20 - TIME_CHARS)}`;
+}
+
+// Requests queued in the same millisecond share the prefix: computed once.
+let lastMs = -1;
+let lastPrefix = '';
+
+function timePrefix(ms: number): string {
+  if (ms !== lastMs) {
+    let time = '';
+    let t = ms;
+    for (let i = 0; i < TIME_CHARS; i++) {
+      time = SORTABLE[t % 62] + time;
+      t = Math.floor(t / 62);
+    }
+    lastMs = ms;
+    lastPrefix = time;
   }
-  return `${prefix}_${time}${randomToken(20 - TIME_CHARS)}`;
+  return lastPrefix;
 }
