@@ -155,4 +155,19 @@ describe('dialer against sipp', () => {
     const [sb] = span(b);
     expect(sb).toBeLessThan(Math.max(e1, e2) - 200); // b did not wait for the same-number pair
   });
+
+  it('holds at most calls.max_concurrent calls at once', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 5, keys: { ring_ms: 300 } });
+    const { store, dialer, enqueue, settled } = await rig(sipp, { max_concurrent: 2 });
+    const ids = ['5321000001', '5321000002', '5321000003', '5321000004', '5321000005'].map((n) => enqueue(n));
+    dialer.start();
+    for (const id of ids) expect(await settled(id)).toMatchObject({ state: 'completed' });
+    const spans = ids.map((id) => {
+      const ev = store.calls.events(id);
+      return [ev.find((e) => e.to === 'dialing')!.at, ev.at(-1)!.at] as const;
+    });
+    let peak = 0;
+    for (const [start] of spans) peak = Math.max(peak, spans.filter(([s, e]) => s <= start && start < e).length);
+    expect(peak).toBe(2);
+  });
 });

@@ -29,10 +29,17 @@ async function phoneFor(serverPort: number, extra: Record<string, unknown> = {})
     ...extra,
   });
   const wire: string[] = [];
-  const phone = createTelephone(sip, 100, { log: silentLogger(), onWire: (d, m) => wire.push(`${d} ${m.split('\r\n')[0]}`) });
+  const wireAt: number[] = [];
+  const phone = createTelephone(sip, 100, {
+    log: silentLogger(),
+    onWire: (d, m) => {
+      wire.push(`${d} ${m.split('\r\n')[0]}`);
+      wireAt.push(Date.now());
+    },
+  });
   await phone.start();
   phones.push(phone);
-  return { phone, wire };
+  return { phone, wire, wireAt };
 }
 
 function recorder() {
@@ -186,5 +193,26 @@ describe('dialing sipp over TCP', () => {
     const { progress } = recorder();
     expect(await dial(phone, progress, 500)).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
     expect(await sipp.exited).toBe(0);
+  });
+});
+
+describe('registration', () => {
+  it('answers the 401 with digest credentials and refreshes before the lifetime runs out', async () => {
+    const sipp = await startSipp({ scenario: 'register.xml' });
+    peers.push(sipp);
+    const { wire } = await phoneFor(sipp.port, { register: true, password: 'secret' });
+    expect(await sipp.exited).toBe(0);
+    const registers = wire.filter((l) => l.startsWith('out REGISTER'));
+    expect(registers.length).toBeGreaterThanOrEqual(3); // first, with credentials, refresh
+  });
+
+  it('registers again with backoff after the registrar refused', async () => {
+    const sipp = await startSipp({ scenario: 'register-retry.xml' });
+    peers.push(sipp);
+    const { wire, wireAt } = await phoneFor(sipp.port, { register: true });
+    expect(await sipp.exited).toBe(0);
+    const sent = wireAt.filter((_, i) => wire[i]!.startsWith('out REGISTER'));
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(900); // the first backoff step is 1 s
   });
 });

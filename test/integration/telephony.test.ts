@@ -117,4 +117,50 @@ describe('telephony through the compiled binary', () => {
       expect(Date.parse(claims[1].at)).toBeGreaterThanOrEqual(killedAt - 50);
     }
   }, 60_000);
+
+  it('SIGTERM: a ringing call is cancelled and goes back to the queue, an answered one plays to the end', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 2, keys: { ring_ms: 8000 } });
+    peers.push(sipp);
+    const answering = await startSipp({ scenario: 'answer.xml', keys: { ring_ms: 10 } });
+    peers.push(answering);
+    // Two appliances on one database would be wrong; one each, one call each.
+    const ringing = applianceDir(await sipConfig(sipp.port));
+    const talking = applianceDir(await sipConfig(answering.port));
+    const ringApp = await ringing.start();
+    const talkApp = await talking.start();
+    const send = async (a: typeof ringing, app: RunningAppliance) => {
+      const acc = provision(a);
+      const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'shutdown test' });
+      return r.json.call_id as string;
+    };
+    const ringId = await send(ringing, ringApp);
+    const talkId = await send(talking, talkApp);
+    await waitFor(() => (ringing.cliJson(['calls', 'show', ringId]).state === 'ringing' ? true : null), 10_000, 'ringing');
+    await waitFor(() => (talking.cliJson(['calls', 'show', talkId]).state === 'answered' ? true : null), 10_000, 'answered');
+    const [ringExit, talkExit] = await Promise.all([ringApp.stop(), talkApp.stop()]);
+    expect([ringExit, talkExit]).toEqual([0, 0]);
+    const r = ringing.cliJson(['calls', 'show', ringId]);
+    expect(r).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(r.events.at(-1)).toMatchObject({ from: 'ringing', to: 'queued', reason: 'stopped by shutdown before the answer' });
+    expect(talking.cliJson(['calls', 'show', talkId])).toMatchObject({ state: 'completed' });
+    expect(ringApp.output()).toMatch(/dialer stopping/);
+  }, 40_000);
+
+  it('test-call dials through the trunk, charges nothing and reports the outcome', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    peers.push(sipp);
+    const a = applianceDir(await sipConfig(sipp.port));
+    const ok = a.cli(['test-call', '5321234567', 'Test call from the installer', '--json']);
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ number: '5321234567', outcome: 'COMPLETED', sip_code: 200, progress: ['ringing 180', 'answered PCMU'] });
+    expect(await sipp.exited).toBe(0);
+    const busy = await startSipp({ scenario: 'final.xml', fill: { code: 486, reason: 'Busy Here' } });
+    peers.push(busy);
+    const b = applianceDir(await sipConfig(busy.port));
+    const refused = b.cli(['test-call', '5321234567', 'hello', '--json']);
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ outcome: 'SIP_FINAL', sip_code: 486 });
+    expect(refused.stderr).toMatch(/not answered: SIP_FINAL 486/);
+    expect(b.cliJson(['calls', 'list'])).toEqual([]);
+  });
 });
