@@ -7,14 +7,14 @@ import type { Account, Credential, Store } from '../store';
  * Under load every request asked SQLite for the same credential (after a SHA-256 of the
  * key) and the same account: ~7% of the intake's time in a profile. What is remembered
  * MUST never outlive a change, or a revoked key or disabled account would still queue
- * calls. So before each lookup one cheap statement reads two counters, and any change
- * to either forgets everything:
+ * calls. So at the start of each request two cheap statements read two counters, and
+ * any change to either forgets everything:
  *   - `PRAGMA data_version` changes when ANOTHER connection commits (the CLI in another
  *     process revoking a key, a writer on a second connection);
  *   - `total_changes()` counts every row this connection ever changed (the panel
  *     revoking a key through the same connection), committed or not.
- * Both move on every group commit too, so the cache lives for one batch at a time:
- * one refetch per batch instead of two queries per request. A request checks the
+ * Our own group commits move `total_changes()` too, so under load the cache lives for one
+ * batch at a time: one refetch per batch instead of two queries per request. A request checks the
  * counters at its own start (`fresh()`), so it never sees anything older than the
  * database did then; its lookups follow synchronously, with no write in between.
  */
