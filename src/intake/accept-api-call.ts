@@ -2,11 +2,12 @@ import { normalizePhoneNumber } from '../phone/number';
 import { secretMatches } from './credential-check';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
-import { enqueueCalls } from './enqueue';
+import { authorize } from './authorize';
+import { queueAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
-import { isSigned, verifySignature } from './signature';
+import { isSigned } from './signature';
 
 /**
  * POST /api/call after the rate and size checks, in contract.md's order:
@@ -32,31 +33,11 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   if (!cred || (apiSecret && !secretMatches(cred, apiSecret))) return done({ code: 'INVALID_API_CREDENTIALS' });
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
-  if (signed) {
-    const secret = deps.store.credentials.apiSecretOf(cred.id)!;
-    if (!verifySignature(secret, req.signature, req.body, deps.clock())) return done({ code: 'INVALID_SIGNATURE' });
-  } else if (cred.requireSignature) {
-    return done({ code: 'SIGNATURE_REQUIRED' });
-  }
+  const auth = authorize(deps, lookups, cred, 'api', req, () => deps.store.credentials.apiSecretOf(cred.id)!);
+  if (!auth.ok) return auth.result;
 
-  const replay = req.idempotencyKey && deps.store.idempotency.find(cred.id, 'api', req.idempotencyKey, deps.clock());
-  if (replay) return { outcome: replay as Outcome, ...who, replayed: true };
-
-  const account = lookups.account(cred.accountId);
-  if (!account || account.disabled || account.plan === 'free') return done({ code: 'PLAN_REFUSED' });
   if (isMessageTooLong(message)) return done({ code: 'MESSAGE_TOO_LONG' });
   const number = normalizePhoneNumber(phone);
   if (!number) return done({ code: 'INVALID_PHONE' });
-
-  const r = await enqueueCalls(deps.store, deps.clock, deps.timeZone, {
-    endpoint: 'api',
-    accountId: account.id,
-    monthlyCredit: account.monthlyCredit,
-    credentialId: cred.id,
-    phoneNumbers: [number],
-    message,
-    idempotencyKey: req.idempotencyKey,
-  });
-  if (r.outcome.code === 'QUEUED' && !r.replayed) deps.onQueued?.(r.outcome.callIds);
-  return { outcome: r.outcome, ...who, replayed: r.replayed };
+  return queueAccepted(deps, 'api', auth.account, cred.id, [number], message, req.idempotencyKey);
 }

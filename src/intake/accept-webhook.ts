@@ -1,11 +1,11 @@
 import { normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
-import { enqueueCalls } from './enqueue';
+import { authorize } from './authorize';
+import { queueAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
-import { isSigned, verifySignature } from './signature';
 
 /** Contract: at most 10 numbers per webhook request, counted after removing duplicates. */
 export const MAX_WEBHOOK_NUMBERS = 10;
@@ -24,18 +24,9 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   if (!key || !cred) return done({ code: 'INVALID_WEBHOOK_KEY' });
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
-  if (isSigned(req.signature)) {
-    // The webhook key is the HMAC key here (contract): the body cannot be altered in transit.
-    if (!verifySignature(key, req.signature, req.body, deps.clock())) return done({ code: 'INVALID_SIGNATURE' });
-  } else if (cred.requireSignature) {
-    return done({ code: 'SIGNATURE_REQUIRED' });
-  }
-
-  const replay = req.idempotencyKey && deps.store.idempotency.find(cred.id, 'webhook', req.idempotencyKey, deps.clock());
-  if (replay) return { outcome: replay as Outcome, ...who, replayed: true };
-
-  const account = lookups.account(cred.accountId);
-  if (!account || account.disabled || account.plan === 'free') return done({ code: 'PLAN_REFUSED' });
+  // The webhook key is the HMAC key here (contract): the body cannot be altered in transit.
+  const auth = authorize(deps, lookups, cred, 'webhook', req, () => key);
+  if (!auth.ok) return auth.result;
 
   const body = decodeBody(req.body, req.contentType);
   if (!body.ok) return done({ code: 'MALFORMED' });
@@ -56,15 +47,6 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const invalid = [...unique.values()].find((e) => e.number === null);
   if (invalid) return done({ code: 'INVALID_PHONE', value: invalid.raw });
 
-  const r = await enqueueCalls(deps.store, deps.clock, deps.timeZone, {
-    endpoint: 'webhook',
-    accountId: account.id,
-    monthlyCredit: account.monthlyCredit,
-    credentialId: cred.id,
-    phoneNumbers: [...unique.values()].map((e) => e.number!),
-    message,
-    idempotencyKey: req.idempotencyKey,
-  });
-  if (r.outcome.code === 'QUEUED' && !r.replayed) deps.onQueued?.(r.outcome.callIds);
-  return { outcome: r.outcome, ...who, replayed: r.replayed };
+  const numbers = [...unique.values()].map((e) => e.number!);
+  return queueAccepted(deps, 'webhook', auth.account, cred.id, numbers, message, req.idempotencyKey);
 }

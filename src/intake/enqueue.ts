@@ -1,7 +1,8 @@
 import type { Clock } from '../clock';
 import { periodOf } from '../credit';
-import type { CallSource, Store } from '../store';
-import type { IntakeEndpoint, Outcome } from './outcome';
+import type { Account, CallSource, Store } from '../store';
+import type { IntakeDeps } from './deps';
+import type { IntakeEndpoint, IntakeResult, Outcome } from './outcome';
 
 export interface EnqueueRequest {
   endpoint: IntakeEndpoint;
@@ -54,4 +55,27 @@ export function enqueueCalls(
     if (req.idempotencyKey) store.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   });
+}
+
+/** The last step of both endpoints: queue durably, wake the dialer, answer with who asked. */
+export async function queueAccepted(
+  deps: IntakeDeps,
+  endpoint: IntakeEndpoint,
+  account: Account,
+  credentialId: string,
+  phoneNumbers: string[],
+  message: string,
+  idempotencyKey: string | null,
+): Promise<IntakeResult> {
+  const r = await enqueueCalls(deps.store, deps.clock, deps.timeZone, {
+    endpoint,
+    accountId: account.id,
+    monthlyCredit: account.monthlyCredit,
+    credentialId,
+    phoneNumbers,
+    message,
+    idempotencyKey,
+  });
+  if (r.outcome.code === 'QUEUED' && !r.replayed) deps.onQueued?.(r.outcome.callIds);
+  return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
 }
