@@ -45,7 +45,7 @@ async function trunk(ringMs: number, calls: number) {
   const dial = (frames: number) =>
     phone.dial({
       number: '5321234567',
-      audio: Promise.resolve(audio(frames)),
+      audio: async () => audio(frames),
       acknowledgedAudio: async () => audio(1),
       ringTimeoutMs: 30_000,
       answerDelayMs: 0,

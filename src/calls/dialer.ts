@@ -3,7 +3,7 @@ import type { Logger } from '../log';
 import type { DialRequest } from '../sip/telephone';
 import type { CallOutcome } from '../sip/call-outcome';
 import type { CallRecord, Store } from '../store';
-import type { CallAudio, CallAudioSource } from './audio';
+import type { CallAudioSource } from './audio';
 import { decide, type RetryConfig } from './retry-policy';
 import { transition, type CallState } from './states';
 
@@ -121,14 +121,12 @@ export function createDialer(d: DialerDeps): Dialer {
       return;
     }
 
-    // Rendering starts now and runs while the phone rings (it never delays the INVITE).
-    const audio: Promise<CallAudio> = d.audio.forMessage(call.message);
-    audio.catch(() => undefined); // awaited by the dialog after the answer; not unhandled meanwhile
     let writes = Promise.resolve();
     const later = (fn: () => Promise<void>) => (writes = writes.then(fn));
     const outcome = await d.dial({
       number: call.phoneNumber,
-      audio,
+      // Rendering starts once the INVITE left and runs while the phone rings.
+      audio: () => d.audio.forMessage(call.message),
       acknowledgedAudio: () => d.audio.acknowledged(),
       ringTimeoutMs: d.calls.ring_timeout_s * 1000,
       answerDelayMs: d.calls.answer_delay_ms,

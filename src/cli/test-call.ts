@@ -33,7 +33,7 @@ export function testCallCommand(): Command {
       try {
         const outcome = await telephone.dial({
           number,
-          audio: audio.forMessage(text),
+          audio: () => audio.forMessage(text),
           acknowledgedAudio: () => audio.acknowledged(),
           ringTimeoutMs: (opts.ringTimeout ?? config.calls.ring_timeout_s) * 1000,
           answerDelayMs: config.calls.answer_delay_ms,

@@ -7,7 +7,8 @@ import type { MediaHandler } from './media-handler';
 import type { RtpStream } from './rtp/stream';
 
 export interface PlaceCallOptions {
-  audio: Promise<CallAudio>;
+  /** Called once, right after the INVITE left: the speech renders while the phone rings. */
+  audio: () => Promise<CallAudio>;
   acknowledgedAudio: () => Promise<CallAudio>;
   ringTimeoutMs: number;
   answerDelayMs: number;
@@ -32,6 +33,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   const inviter = new Inviter(ua, target, { earlyMedia: false });
   const log = o.log.child({ callId: inviter.request.callId, target: target.user });
   const pressed: string[] = [];
+  let audioPromise: Promise<CallAudio> | null = null;
   let stream: RtpStream | null = null;
   let remoteHangup = false;
   let canceled = false;
@@ -105,6 +107,11 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
           },
         },
       })
+      .then(() => {
+        // The INVITE is on the wire: only now start rendering, so speech never delays the ring.
+        audioPromise = o.audio();
+        audioPromise.catch(() => undefined); // awaited after the answer; not unhandled meanwhile
+      })
       .catch((e: Error) => {
         clearTimeout(ringTimer);
         resolve({ code: 'NETWORK', status: null, reason: e.message });
@@ -132,7 +139,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
 
   let audio: CallAudio;
   try {
-    audio = await o.audio;
+    audio = await (audioPromise ?? o.audio());
   } catch (e) {
     log.error({ err: e }, 'message audio failed');
     await hangUp();

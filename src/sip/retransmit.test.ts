@@ -81,4 +81,16 @@ describe('RFC 3261 §17 client retransmission', () => {
     expect(timeouts).toHaveLength(1);
     r.close();
   });
+
+  it('resends our 2xx to an INVITE from the far end until its ACK arrives (§13.3.1.4)', async () => {
+    const { r, resent } = harness();
+    r.sent(res(200, 'INVITE', 'z9hG4bKreinvite', 2));
+    await sleep(150); // resends at 20, 60, 140 ms
+    expect(resent.length).toBeGreaterThanOrEqual(2);
+    expect(r.received(req('ACK', 'z9hG4bKack2', 2))).toBe(true);
+    const n = resent.length;
+    await sleep(200);
+    expect(resent.length).toBe(n);
+    r.close();
+  });
 });

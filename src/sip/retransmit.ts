@@ -12,6 +12,8 @@ import { peek, type Peek } from './message-peek';
  *               Timer F: 64·T1 without a final response → local 408  §17.1.2.2
  *   responses   a final response seen again for the same branch is absorbed; for INVITE the
  *               ACK we sent is sent again (§17.1.1.2 for non-2xx, §13.2.2.4 for 2xx).
+ *   our 2xx     to an INVITE from the far end (a re-INVITE, e.g. hold) is resent after T1,
+ *               doubling up to T2, until its ACK arrives or 64·T1 passed (§13.3.1.4; UDP only)
  *
  * On TCP (reliable) only Timers B and F run: the stream does the resending (§17.1.1.2).
  */
@@ -60,7 +62,16 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
   const finals = new Map<string, number>();
   /** ACKs by `Call-ID CSeq-number`, kept 64·T1 to answer retransmitted finals. */
   const acks = new Map<string, string>();
+  /** Our 2xx answers to INVITEs awaiting their ACK, by `Call-ID CSeq-number`. */
+  const answers = new Map<string, { resend: ReturnType<typeof setTimeout> | null; giveUp: ReturnType<typeof setTimeout> }>();
   const expiring = new Set<ReturnType<typeof setTimeout>>();
+  const settleAnswer = (id: string) => {
+    const a = answers.get(id);
+    if (!a) return;
+    if (a.resend) clearTimeout(a.resend);
+    clearTimeout(a.giveUp);
+    answers.delete(id);
+  };
   const later = (ms: number, fn: () => void) => {
     const t = setTimeout(() => {
       expiring.delete(t);
@@ -85,7 +96,27 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
   return {
     sent(message) {
       const p = peek(message);
-      if (!p || p.kind !== 'request') return;
+      if (!p) return;
+      if (p.kind === 'response') {
+        if (o.reliable || p.method !== 'INVITE' || p.status < 200 || p.status >= 300) return;
+        const id = `${p.callId} ${p.cseq}`;
+        if (answers.has(id)) return;
+        let interval = o.t1Ms;
+        const entry = {
+          resend: null as ReturnType<typeof setTimeout> | null,
+          giveUp: setTimeout(() => settleAnswer(id), 64 * o.t1Ms),
+        };
+        const again = () => {
+          entry.resend = setTimeout(() => {
+            o.resend(message);
+            interval = Math.min(interval * 2, o.t2Ms);
+            again();
+          }, interval);
+        };
+        answers.set(id, entry);
+        again();
+        return;
+      }
       if (p.method === 'ACK') {
         const id = `${p.callId} ${p.cseq}`;
         acks.set(id, message);
@@ -105,7 +136,11 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
     },
     received(message) {
       const p = peek(message);
-      if (!p || p.kind !== 'response') return true;
+      if (!p) return true;
+      if (p.kind === 'request') {
+        if (p.method === 'ACK') settleAnswer(`${p.callId} ${p.cseq}`);
+        return true;
+      }
       const k = key(p);
       const tx = clients.get(k);
       if (p.status < 200) {
@@ -147,6 +182,7 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
     close() {
       for (const tx of clients.values()) stop(tx, true);
       clients.clear();
+      for (const id of [...answers.keys()]) settleAnswer(id);
       for (const t of expiring) clearTimeout(t);
       expiring.clear();
     },

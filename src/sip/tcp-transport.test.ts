@@ -14,7 +14,7 @@ describe('SIP over TCP', () => {
     const server = createServer((s) => {
       const conn = sockets.push(s);
       const framer = createStreamFramer();
-      s.on('data', (d) => {
+      s.on('data', (d: Buffer) => {
         for (const m of framer.push(d)) {
           received.push({ conn, text: m });
           // Answer in two pieces to exercise the framer on our side.

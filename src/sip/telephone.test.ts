@@ -55,7 +55,7 @@ function recorder() {
 const dial = (phone: Telephone, progress: CallProgress, frames = 25, ringTimeoutMs = 5000) =>
   phone.dial({
     number: '5321234567',
-    audio: Promise.resolve(testAudio(frames)),
+    audio: async () => testAudio(frames),
     acknowledgedAudio: async () => testAudio(5, 2),
     ringTimeoutMs,
     answerDelayMs: 100,
@@ -131,6 +131,28 @@ describe('dialing sipp over UDP', () => {
     const outcome = await dial(phone, progress, 500);
     expect(outcome).toMatchObject({ code: 'ACKNOWLEDGED' });
     expect(events).toContain('digit 1');
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('keypad 2 starts the message again', async () => {
+    const sipp = await startSipp({ scenario: 'dtmf.xml', keys: { listen_ms: 600, digit: 2 } });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port);
+    const { events, progress } = recorder();
+    const answeredAt: number[] = [];
+    const outcome = await phone.dial({
+      number: '5321234567',
+      audio: async () => testAudio(50), // 1 s
+      acknowledgedAudio: async () => testAudio(5, 2),
+      ringTimeoutMs: 5000,
+      answerDelayMs: 100,
+      progress: { ...progress, answered: (c) => (answeredAt.push(Date.now()), progress.answered(c)) },
+    });
+    const talked = Date.now() - answeredAt[0]!;
+    expect(outcome).toMatchObject({ code: 'COMPLETED', remoteHangup: false });
+    expect(events).toContain('digit 2');
+    // Pressed ~0.6 s in, then the whole 1 s message again: well over one playing (~1.2 s).
+    expect(talked).toBeGreaterThan(1500);
     expect(await sipp.exited).toBe(0);
   });
 

@@ -17,8 +17,8 @@ import { UdpTransport } from './udp-transport';
 export interface DialRequest {
   /** The stored 10-digit number; sip.dial_prefix is put in front here. */
   number: string;
-  /** Rendering starts before the INVITE and is awaited only after the answer. */
-  audio: Promise<CallAudio>;
+  /** Started once the INVITE is on the wire, awaited only after the answer. */
+  audio: () => Promise<CallAudio>;
   acknowledgedAudio: () => Promise<CallAudio>;
   ringTimeoutMs: number;
   answerDelayMs: number;
