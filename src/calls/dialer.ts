@@ -22,7 +22,11 @@ export interface DialerDeps {
   clock: Clock;
   log: Logger;
   calls: DialerConfig;
-  /** The claim's lease; renewed every third of it while the call lasts. */
+  /**
+   * Heartbeat lease: renewed every third of it while the call lasts. The claim itself
+   * holds for calls.ring_timeout_s more, so after a crash nobody dials the number again
+   * while the dead worker's INVITE may still be ringing there.
+   */
   leaseMs: number;
   /** Look for due retries this often even when nobody wakes us. */
   pollMs?: number;
@@ -47,6 +51,7 @@ export function createDialer(d: DialerDeps): Dialer {
   const log = d.log.child({ component: 'dialer' });
   const held = new Map<string, { attempt: number; done: Promise<void> }>();
   const shutdown = new AbortController();
+  let started = false;
   let stopping = false;
   let pumping = false;
   let again = false;
@@ -54,7 +59,7 @@ export function createDialer(d: DialerDeps): Dialer {
   let heartbeat: ReturnType<typeof setInterval> | null = null;
 
   const pump = async (): Promise<void> => {
-    if (stopping) return;
+    if (!started || stopping) return;
     if (pumping) {
       again = true;
       return;
@@ -64,7 +69,8 @@ export function createDialer(d: DialerDeps): Dialer {
       do {
         again = false;
         while (!stopping && held.size < d.calls.max_concurrent) {
-          const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), d.leaseMs));
+          const claimLeaseMs = d.leaseMs + d.calls.ring_timeout_s * 1000;
+          const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), claimLeaseMs));
           if (!call) break;
           log.info({ call: call.id, attempt: call.attempts, from: call.from }, 'call claimed');
           const done = run(call).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
@@ -123,7 +129,7 @@ export function createDialer(d: DialerDeps): Dialer {
 
     let writes = Promise.resolve();
     const later = (fn: () => Promise<void>) => (writes = writes.then(fn));
-    const outcome = await d.dial({
+    const request: DialRequest = {
       number: call.phoneNumber,
       // Rendering starts once the INVITE left and runs while the phone rings.
       audio: () => d.audio.forMessage(call.message),
@@ -136,7 +142,11 @@ export function createDialer(d: DialerDeps): Dialer {
         answered: (codec) => later(() => move('answered', { sipCode: 200, reason: `answered (${codec})` })),
         digit: (digit) => log.info({ call: call.id, digit }, 'keypad'),
       },
-    });
+    };
+    // A dial that throws (a bug, a trunk gone) is a failed attempt like any other.
+    const outcome: CallOutcome = await Promise.resolve()
+      .then(() => d.dial(request))
+      .catch((e: Error) => ({ code: 'NETWORK', status: null, reason: `dial failed: ${e.message}` }));
     await writes;
 
     if (outcome.code === 'ABORTED') {
@@ -158,6 +168,7 @@ export function createDialer(d: DialerDeps): Dialer {
 
   return {
     start() {
+      started = true;
       poll = setInterval(() => void pump(), d.pollMs ?? 1000);
       heartbeat = setInterval(() => {
         if (held.size === 0) return;

@@ -53,24 +53,35 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     leaseMs: config.sip.call_lease_s * 1000,
     pollMs: 1000,
   });
-  let started: Promise<boolean> = Promise.resolve(false);
+  let up = false;
+  let stopping = false;
+  let inFlight: Promise<void> | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  // A trunk that cannot start (port taken, no route) is tried again until it can: calls
+  // wait in the queue meanwhile, they are never dropped.
+  const attempt = (delayS: number) => {
+    inFlight = telephone.start().then(
+      () => {
+        if (stopping) return;
+        up = true;
+        dialer.start();
+      },
+      (e) => {
+        deps.log.error({ err: e, server: config.sip.server, retryInS: delayS }, 'sip trunk failed to start: calls stay queued');
+        if (!stopping) retry = setTimeout(() => attempt(Math.min(delayS * 2, 60)), delayS * 1000);
+      },
+    );
+  };
   return {
-    start() {
-      started = telephone.start().then(
-        () => {
-          dialer.start();
-          return true;
-        },
-        (e) => {
-          deps.log.error({ err: e, server: config.sip.server }, 'sip trunk failed to start: calls stay queued');
-          return false;
-        },
-      );
+    start: () => attempt(5),
+    wake: () => {
+      if (up) dialer.wake();
     },
-    wake: () => dialer.wake(),
     async stop() {
-      if (!(await started)) return;
-      await dialer.stop();
+      stopping = true;
+      if (retry) clearTimeout(retry);
+      await inFlight; // a start in progress finishes (bounded by Timer F) before we stop it
+      if (up) await dialer.stop();
       await telephone.stop();
     },
   };

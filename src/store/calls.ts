@@ -93,7 +93,7 @@ export interface CallsStore {
    * taken over cannot overwrite the newer attempt. Returns false when nothing changed.
    */
   move(id: string, change: CallChange): boolean;
-  /** Pushes the lease of calls this worker still holds (a heartbeat). */
+  /** Pushes the lease of calls this worker still holds (a heartbeat); never shortens one. */
   renewLeases(ids: string[], until: number, now: number): void;
   events(id: string): CallEvent[];
 }
@@ -225,7 +225,7 @@ export function createCallsStore(db: Database): CallsStore {
     },
     renewLeases(ids, until, now) {
       const q = db.query(
-        `UPDATE calls SET lease_until = $until, updated_at = $now
+        `UPDATE calls SET lease_until = MAX(COALESCE(lease_until, 0), $until), updated_at = $now
          WHERE id = $id AND state IN ('dialing', 'ringing', 'answered')`,
       );
       for (const id of ids) q.run({ id, until, now });

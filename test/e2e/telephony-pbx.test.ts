@@ -68,12 +68,12 @@ function compareThroughDecoder(sent: Uint8Array[], heard: Int16Array[]): string[
   return [];
 }
 
-async function waitFinal(a: ReturnType<typeof applianceDir>, id: string) {
-  const end = Date.now() + 45_000;
+async function waitFinal(a: ReturnType<typeof applianceDir>, id: string, app: RunningAppliance) {
+  const end = Date.now() + 60_000;
   for (;;) {
     const c = a.cliJson(['calls', 'show', id]);
     if (!['queued', 'dialing', 'ringing', 'answered'].includes(c.state)) return c;
-    if (Date.now() > end) throw new Error(`call still ${c.state}`);
+    if (Date.now() > end) throw new Error(`call still ${c.state}: ${JSON.stringify(c.events)}\n${app.output().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -117,7 +117,7 @@ describe('end to end through kamailio to baresip', () => {
     const [expected, { a, acc, app, phone }] = await Promise.all([expectedAudio(), rig(c)]);
     const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: MESSAGE });
     expect(r.status).toBe(200);
-    const call = await waitFinal(a, r.json.call_id);
+    const call = await waitFinal(a, r.json.call_id, app);
     expect(call).toMatchObject({ state: 'completed', attempts: 1, last_sip_code: 200 });
     if (c.register) expect(app.output()).toMatch(/sip registered/);
     await phone.stop(); // sndfile closes its files on exit
@@ -131,12 +131,12 @@ describe('end to end through kamailio to baresip', () => {
     expect(sent.length).toBeGreaterThan(50);
     // Every non-silent frame of the message, exactly and in order, nothing else.
     expect(compareThroughDecoder(sent, heard)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('a wrong trunk password is refused (403) and never retried', async () => {
     const { a, acc, app } = await rig({ codec: 'PCMU', register: true, transport: 'udp', password: 'wrong' });
     const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: MESSAGE });
-    const call = await waitFinal(a, r.json.call_id);
+    const call = await waitFinal(a, r.json.call_id, app);
     expect(call).toMatchObject({ state: 'rejected', attempts: 1, last_sip_code: 403 });
-  }, 60_000);
+  }, 120_000);
 });

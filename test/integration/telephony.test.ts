@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
@@ -112,11 +113,33 @@ describe('telephony through the compiled binary', () => {
       expect(claims).toHaveLength(2);
       expect(claims[1].from).toBe('ringing');
       expect(claims[1].reason).toMatch(/lease expired/);
-      // The second attempt began only once the dead worker's lease (2 s) was over.
-      expect(Date.parse(claims[1].at) - Date.parse(c.events.find((e: any) => e.to === 'ringing').at)).toBeGreaterThanOrEqual(2000);
+      // The second attempt began only once the dead worker's claim was over: its lease (2 s)
+      // plus the ring timeout (5 s), so its orphaned INVITE cannot still be ringing there.
+      expect(Date.parse(claims[1].at) - Date.parse(claims[0].at)).toBeGreaterThanOrEqual(7000);
       expect(Date.parse(claims[1].at)).toBeGreaterThanOrEqual(killedAt - 50);
     }
   }, 60_000);
+
+  it('a trunk that cannot start is retried; the queued call waits and is then placed', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    peers.push(sipp);
+    const port = await freePort();
+    const squatter = createSocket('udp4');
+    await new Promise<void>((r) => squatter.bind(port, '127.0.0.1', () => r()));
+    const a = applianceDir(await sipConfig(sipp.port, { local_port: port }));
+    const acc = provision(a);
+    const app = await a.start();
+    running.push(app);
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'port busy' });
+    await waitFor(() => (/sip trunk failed to start: calls stay queued/.test(app.output()) ? true : null), 5000, 'the start failure');
+    expect(a.cliJson(['calls', 'show', r.json.call_id])).toMatchObject({ state: 'queued', attempts: 0 });
+    await new Promise<void>((res) => squatter.close(() => res()));
+    const done = await waitFor(() => {
+      const c = a.cliJson(['calls', 'show', r.json.call_id]);
+      return FINAL.includes(c.state) ? c : null;
+    }, 20_000, 'the call after the retry');
+    expect(done).toMatchObject({ state: 'completed', attempts: 1 });
+  });
 
   it('SIGTERM: a ringing call is cancelled and goes back to the queue, an answered one plays to the end', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml', calls: 2, keys: { ring_ms: 8000 } });
