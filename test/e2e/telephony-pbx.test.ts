@@ -104,7 +104,7 @@ async function rig(o: { codec: 'PCMU' | 'PCMA'; register: boolean; transport: 'u
   const acc = provision(a);
   const app: RunningAppliance = await a.start();
   stops.push(() => app.stop());
-  return { a, acc, app, phone };
+  return { a, acc, app, phone, pbx };
 }
 
 describe('end to end through kamailio to baresip', () => {
@@ -114,12 +114,16 @@ describe('end to end through kamailio to baresip', () => {
     { codec: 'PCMA', register: true, transport: 'tcp' },
     { codec: 'PCMU', register: false, transport: 'tcp' },
   ] as const)('$codec, register=$register, $transport: completed, recording frame-exact', async (c) => {
-    const [expected, { a, acc, app, phone }] = await Promise.all([expectedAudio(), rig(c)]);
+    const [expected, { a, acc, app, phone, pbx }] = await Promise.all([expectedAudio(), rig(c)]);
     const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: MESSAGE });
     expect(r.status).toBe(200);
     const call = await waitFinal(a, r.json.call_id, app);
     expect(call).toMatchObject({ state: 'completed', attempts: 1, last_sip_code: 200 });
-    if (c.register) expect(app.output()).toMatch(/sip registered/);
+    if (c.register) {
+      expect(app.output()).toMatch(/sip registered/);
+      // Digest on all three: REGISTER got a 401, INVITE and our BYE a 407.
+      for (const m of ['REGISTER', 'INVITE', 'BYE']) expect(pbx.output()).toContain(`challenging ${m} from ${USER}`);
+    }
     await phone.stop(); // sndfile closes its files on exit
     const dec = readdirSync(phone.recordDir).filter((f) => f.endsWith('-dec.wav'));
     expect(dec).toHaveLength(1);

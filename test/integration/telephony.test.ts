@@ -1,5 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sign } from '../../src/intake/signature';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';
@@ -81,6 +82,12 @@ describe('telephony through the compiled binary', () => {
     expect((await get(other.apiKey, other.apiSecret)).status).toBe(404);
     expect((await get(acc.apiKey, 'wrong')).status).toBe(403);
     expect((await fetch(`${app.url}/api/calls/${id}`)).status).toBe(401);
+    // Or signed instead of the secret: HMAC-SHA256 over `<timestamp>.<path>` (a GET has no body).
+    const ts = String(Math.floor(Date.now() / 1000));
+    const signed = (path: string, t = ts) =>
+      fetch(`${app.url}${path}`, { headers: { 'x-api-key': acc.apiKey, 'x-timestamp': t, 'x-signature': sign(acc.apiSecret, t, new TextEncoder().encode(path)) } });
+    expect((await signed(`/api/calls/${id}`)).status).toBe(200);
+    expect((await signed(`/api/calls/${id}`, String(Number(ts) - 3600))).status).toBe(403);
     expect(a.cliJson(['calls', 'show', id])).toMatchObject({ state: 'completed', last_sip_code: 200 });
     expect(await sipp.exited).toBe(0);
   });
