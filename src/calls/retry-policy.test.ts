@@ -26,9 +26,11 @@ describe('retry policy (one place)', () => {
   it('no answer, network, media and audio failures are retried; the last delay repeats', () => {
     const more = { retry_delays_s: [5], max_attempts: 5 };
     expect(decide({ code: 'NO_ANSWER', status: 487, reason: 'r' }, 3, 0, more)).toMatchObject({ final: false, kind: 'no_answer', runAfter: 5000 });
-    for (const code of ['NETWORK', 'MEDIA', 'AUDIO'] as const) {
+    for (const code of ['NETWORK', 'MEDIA'] as const) {
       expect(decide({ code, status: null, reason: 'r' }, 1, 0, more)).toMatchObject({ final: false, kind: 'failed' });
     }
+    expect(decide({ code: 'AUDIO', status: null, reason: 'r', errorCode: 'ENGINE_FAILED' }, 1, 0, more)).toMatchObject({ final: false, kind: 'failed' });
+    expect(decide({ code: 'AUDIO', status: null, reason: 'r', errorCode: 'EMPTY_TEXT' }, 1, 0, more)).toMatchObject({ final: true, state: 'failed' });
   });
   it('answered outcomes are final', () => {
     expect(decide({ code: 'COMPLETED', status: 200, reason: 'ok', remoteHangup: false }, 1, 0, config)).toMatchObject({ final: true, state: 'completed' });

@@ -9,7 +9,8 @@ import type { CallState } from './states';
  *   no_answer  ring timeout (CANCEL), 408, 480, 487   retried (408 includes our own Timer B)
  *   rejected   403, 404, 484, 603                     never retried: the number or trunk says no
  *   failed     5xx, other 4xx/6xx, 401/407 after our credentials, network, media, audio
- *                                                     retried
+ *                                                     retried; but a message with nothing
+ *                                                     speakable (EMPTY_TEXT) fails at once
  *
  * A retried outcome waits calls.retry_delays_s[attempt-1] (the last delay repeats) and goes
  * back to `queued`, until calls.max_attempts is used up; then its kind is the final state.
@@ -40,9 +41,10 @@ export function classify(o: CallOutcome): { state: CallState; retryable: boolean
       if (BUSY.has(o.status)) return { state: 'busy', retryable: true };
       if (NO_ANSWER.has(o.status)) return { state: 'no_answer', retryable: true };
       return { state: 'failed', retryable: true };
+    case 'AUDIO':
+      return { state: 'failed', retryable: o.errorCode !== 'EMPTY_TEXT' };
     case 'NETWORK':
     case 'MEDIA':
-    case 'AUDIO':
     case 'ABORTED':
       return { state: 'failed', retryable: true };
   }

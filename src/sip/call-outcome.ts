@@ -12,7 +12,9 @@ export type CallOutcome =
   /** Rang for calls.ring_timeout_s, then we sent CANCEL. */
   | { code: 'NO_ANSWER'; status: 487; reason: string }
   /** The request could not be sent, or media could not be set up. */
-  | { code: 'NETWORK' | 'MEDIA' | 'AUDIO'; status: null; reason: string }
+  | { code: 'NETWORK' | 'MEDIA'; status: null; reason: string }
+  /** The message could not be rendered; `errorCode` is the renderer's own (e.g. EMPTY_TEXT). */
+  | { code: 'AUDIO'; status: null; reason: string; errorCode: string | null }
   /** Stopped by our own shutdown before the answer (CANCEL sent): back to the queue. */
   | { code: 'ABORTED'; status: null; reason: string };
 

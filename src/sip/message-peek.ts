@@ -49,13 +49,12 @@ export function peek(message: string): Peek | null {
 }
 
 /**
- * sip.js writes `Via: SIP/2.0/UDP host;branch=…` with no port. On the wire the sent-by
- * must carry our port so a PBX without rport support still answers the right socket
- * (§18.2.1); `rport` (RFC 3581) is always asked for.
+ * sip.js writes `Via: SIP/2.0/UDP host;branch=…;rport` (forceRport) with no port. On the
+ * wire the sent-by must carry our port so a PBX without rport (RFC 3581) still answers
+ * the socket we listen on (§18.2.1).
  */
 export function addViaPort(message: string, port: number): string {
-  return message.replace(/^(Via: SIP\/2\.0\/[A-Z]+ [^;:\r\n]+)(;)/im, (_m, sentBy: string, semi: string) => `${sentBy}:${port}${semi}`)
-    .replace(/^(Via: [^\r\n]*;branch=[^;\r\n]+)(?!.*;rport)([^\r\n]*)$/im, (line) => (/;rport/.test(line) ? line : `${line};rport`));
+  return message.replace(/^(Via: SIP\/2\.0\/[A-Z]+ [^;:\r\n]+)(;)/im, (_m, sentBy: string, semi: string) => `${sentBy}:${port}${semi}`);
 }
 
 /**

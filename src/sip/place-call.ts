@@ -20,6 +20,10 @@ export interface PlaceCallOptions {
   onPacketSent?: (callId: string, at: number) => void;
 }
 
+const audioFailure = (e: Error): CallOutcome => {
+  const code = (e as unknown as { code?: unknown }).code;
+  return { code: 'AUDIO', status: null, reason: `audio: ${e.message}`, errorCode: typeof code === 'string' ? code : null };
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lawOf = (audio: CallAudio, stream: RtpStream) => (stream.codec === 'PCMU' ? audio.pcmu : audio.pcma);
 
@@ -110,7 +114,14 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       .then(() => {
         // The INVITE is on the wire: only now start rendering, so speech never delays the ring.
         audioPromise = o.audio();
-        audioPromise.catch(() => undefined); // awaited after the answer; not unhandled meanwhile
+        // Nothing to say: stop ringing at once rather than call someone into silence.
+        audioPromise.catch((e: Error) => {
+          if (answered || canceled) return;
+          clearTimeout(ringTimer);
+          canceled = true;
+          inviter.cancel().catch(() => undefined);
+          resolve(audioFailure(e));
+        });
       })
       .catch((e: Error) => {
         clearTimeout(ringTimer);
@@ -143,7 +154,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   } catch (e) {
     log.error({ err: e }, 'message audio failed');
     await hangUp();
-    return { code: 'AUDIO', status: null, reason: `audio: ${(e as Error).message}` };
+    return audioFailure(e as Error);
   }
 
   let acknowledged = false;

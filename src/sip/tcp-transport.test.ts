@@ -5,7 +5,7 @@ import { createStreamFramer } from './stream-framer';
 import { TcpTransport } from './tcp-transport';
 
 const options = (n: number) =>
-  `OPTIONS sip:pbx@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/TCP 127.0.0.1;branch=z9hG4bKtcp${n}\r\nFrom: <sip:a@127.0.0.1>;tag=1\r\nTo: <sip:pbx@127.0.0.1>\r\nCall-ID: tcp${n}\r\nCSeq: ${n} OPTIONS\r\nContent-Length: 0\r\n\r\n`;
+  `OPTIONS sip:pbx@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/TCP 127.0.0.1;branch=z9hG4bKtcp${n};rport\r\nFrom: <sip:a@127.0.0.1>;tag=1\r\nTo: <sip:pbx@127.0.0.1>\r\nCall-ID: tcp${n}\r\nCSeq: ${n} OPTIONS\r\nContent-Length: 0\r\n\r\n`;
 
 describe('SIP over TCP', () => {
   it('frames by Content-Length, puts our port in Via, and reconnects after the PBX drops the connection', async () => {

@@ -187,6 +187,29 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
+  it('stops ringing at once when the message cannot be rendered', async () => {
+    const sipp = await startSipp({ scenario: 'no-answer.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { progress } = recorder();
+    const started = Date.now();
+    const outcome = await phone.dial({
+      number: '5321234567',
+      audio: async () => {
+        await new Promise((r) => setTimeout(r, 200)); // rejected while the phone rings
+        throw Object.assign(new Error('nothing to speak'), { code: 'EMPTY_TEXT' });
+      },
+      acknowledgedAudio: async () => testAudio(5),
+      ringTimeoutMs: 5000,
+      answerDelayMs: 100,
+      progress,
+    });
+    expect(outcome).toMatchObject({ code: 'AUDIO', errorCode: 'EMPTY_TEXT' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(wire.some((l) => l.startsWith('out CANCEL'))).toBe(true);
+    expect(await sipp.exited).toBe(0);
+  });
+
   it('reports a network timeout as a local 408 after 64*T1', async () => {
     const deadPort = await freePort();
     const { phone } = await phoneFor(deadPort);
