@@ -58,6 +58,8 @@ export class MediaHandler implements SessionDescriptionHandler {
       this.local!.version++;
       const body = answer(this.local!, this.pendingOffer);
       this.remote = { ...this.pendingOffer, codec: this.remote?.codec ?? this.pendingOffer.codec };
+      // They hold us (sendonly/inactive): we answered recvonly/inactive, so we must not send.
+      this.stream?.hold(this.pendingOffer.direction === 'sendonly' || this.pendingOffer.direction === 'inactive');
       this.pendingOffer = null;
       return { body, contentType: 'application/sdp' };
     }

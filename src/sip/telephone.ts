@@ -83,6 +83,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         contactParams: sip.transport === 'tcp' ? { transport: 'tcp' } : {},
         userAgentString: `voice-alert/${VERSION}`,
         logBuiltinEnabled: false,
+        // sip.js builds a log string per message at level "log"; skip that work unless asked.
+        logLevel: log.isLevelEnabled('debug') ? 'debug' : 'warn',
         logConfiguration: false,
         logConnector: (level, category, _label, content) => {
           if (level === 'error' || level === 'warn') log.warn({ category }, content);

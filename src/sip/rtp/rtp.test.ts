@@ -58,6 +58,31 @@ describe('RTP (RFC 3550) and keypad events (RFC 4733)', () => {
 });
 
 describe('RTP stream pacing', () => {
+  it('sends nothing on hold and resumes with the marker, consecutive sequence and a timestamp that kept running', async () => {
+    const rx = createSocket('udp4');
+    const tx = createSocket('udp4');
+    await new Promise<void>((r) => rx.bind(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => tx.bind(0, '127.0.0.1', () => r()));
+    const got: NonNullable<ReturnType<typeof decodeRtp>>[] = [];
+    rx.on('message', (m) => got.push(decodeRtp(m)!));
+    const stream = startRtpStream({ socket: tx, remote: { address: '127.0.0.1', port: rx.address().port }, codec: 'PCMA', telephoneEventPts: [], onDigit: () => undefined, pacer: createPacer() });
+    await new Promise((r) => setTimeout(r, 100));
+    stream.hold(true);
+    await new Promise((r) => setTimeout(r, 30));
+    const before = got.length;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(got.length).toBe(before);
+    stream.hold(false);
+    await new Promise((r) => setTimeout(r, 100));
+    stream.stop();
+    rx.close();
+    const resumed = got[before]!;
+    const last = got[before - 1]!;
+    expect(resumed.marker).toBe(true);
+    expect(resumed.sequence).toBe((last.sequence + 1) & 0xffff);
+    expect((resumed.timestamp - last.timestamp) >>> 0).toBeGreaterThanOrEqual(160 * 10); // ≥ 200 ms of clock
+  });
+
   it('sends 20 ms packets with consecutive sequence numbers and timestamps, marker on the first, silence around the audio', async () => {
     const rx = createSocket('udp4');
     const tx = createSocket('udp4');

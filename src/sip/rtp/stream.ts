@@ -25,6 +25,12 @@ export interface RtpStream {
   play(audio: Uint8Array): Promise<'played' | 'stopped'>;
   /** Queued audio is dropped at once (remote BYE, a key press); silence continues. */
   interrupt(): void;
+  /**
+   * On hold (our answer said recvonly/inactive, RFC 3264 §8.4): nothing is sent, but the
+   * message plays on unheard, so a hold that never ends cannot keep the call forever. The
+   * RTP clock runs on, and the first packet after the hold carries the marker.
+   */
+  hold(onHold: boolean): void;
   /** Stops sending and closes the socket. */
   stop(): void;
   /** Packets sent so far (benchmarks, tests). */
@@ -58,6 +64,7 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   const dtmf = createDtmfDetector();
   const tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
   let stopped = false;
+  let held = false;
 
   o.socket.on('message', (data, rinfo) => {
     if (!latched) {
@@ -103,7 +110,10 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   const remove = pacer.add((now) => {
     if (stopped) return;
     while (start + n * FRAME_MS <= now + SLACK_MS) {
-      sendOne();
+      if (held) {
+        nextFrame(); // played unheard
+        timestamp = (timestamp + FRAME_BYTES) >>> 0; // RFC 3550 §5.1: time passes unsent
+      } else sendOne();
       n++;
     }
   });
@@ -120,6 +130,10 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
       return new Promise((done) => queue.push({ audio, offset: 0, done }));
     },
     interrupt: () => flush('stopped'),
+    hold(onHold) {
+      if (held && !onHold) marker = true; // a new talkspurt (RFC 3551 §4.1)
+      held = onHold;
+    },
     stop() {
       if (stopped) return;
       stopped = true;
