@@ -149,11 +149,19 @@ if (only.includes('latency')) {
   const answeredAt = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const number = `53${String(10_000_000 + i).slice(-8)}`;
-    const res = await fetch(`${app.url}/api/call`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: number, error_message: 'bench' }),
-    });
+    // Half through the webhook (X-Webhook-Key), half through POST /api/call.
+    const res =
+      i % 2 === 0
+        ? await fetch(`${app.url}/webhook/receive`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-webhook-key': acc.webhookKey },
+            body: JSON.stringify({ phone_number: number, error_message: 'bench' }),
+          })
+        : await fetch(`${app.url}/api/call`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: number, error_message: 'bench' }),
+          });
     answeredAt.set(number, performance.now());
     if (res.status !== 200) throw new Error(`alert refused: ${res.status} ${await res.text()}`);
     await res.text();
@@ -162,11 +170,14 @@ if (only.includes('latency')) {
   await sleep(1000);
   await app.stop();
   stub.close();
-  const lat = [...answeredAt].filter(([k]) => arrived.has(k)).map(([k, t]) => arrived.get(k)! - t);
-  console.log(
-    `latency: webhook 200 → INVITE on the wire, ${lat.length}/${n} INVITEs seen: ` +
-      `p50 ${q(lat, 0.5).toFixed(2)} ms, p99 ${q(lat, 0.99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(2)} ms ` +
-      `(negative: the INVITE left before the client had read the 200)`,
-  );
+  const numbers = [...answeredAt.keys()];
+  for (const [name, parity] of [['webhook', 0], ['api/call', 1]] as const) {
+    const lat = numbers.filter((k, i) => i % 2 === parity && arrived.has(k)).map((k) => arrived.get(k)! - answeredAt.get(k)!);
+    console.log(
+      `latency: ${name} 200 → INVITE on the wire, ${lat.length}/${n / 2} INVITEs seen: ` +
+        `p50 ${q(lat, 0.5).toFixed(2)} ms, p99 ${q(lat, 0.99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(2)} ms ` +
+        `(negative: the INVITE left before the client had read the 200)`,
+    );
+  }
 }
 process.exit(0);
