@@ -69,6 +69,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
     }),
   );
 
+  let detachAbort = () => {};
   // Settles when the INVITE transaction ends: accepted, or a final failure.
   const setup = new Promise<CallOutcome | 'accepted'>((resolve) => {
     const ringTimer = setTimeout(() => {
@@ -86,7 +87,12 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       resolve({ code: 'ABORTED', status: null, reason: 'stopped by shutdown before the answer' });
     };
     if (o.signal?.aborted) queueMicrotask(onAbort);
-    else o.signal?.addEventListener('abort', onAbort, { once: true });
+    else if (o.signal) {
+      // The signal is the dialer's, shared by every call: never leave a listener behind.
+      const signal = o.signal;
+      signal.addEventListener('abort', onAbort, { once: true });
+      detachAbort = () => signal.removeEventListener('abort', onAbort);
+    }
     inviter
       .invite({
         requestDelegate: {
@@ -129,7 +135,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       });
   });
 
-  const first = await setup;
+  const first = await setup.finally(() => detachAbort());
   if (first !== 'accepted') {
     await Promise.race([terminated, sleep(64 * o.t1Ms)]);
     return first;

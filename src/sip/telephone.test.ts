@@ -88,6 +88,15 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
+  it('gives every RTP port back: more refused calls than the range holds ports', async () => {
+    const sipp = await startSipp({ scenario: 'final.xml', calls: 15, fill: { code: 486, reason: 'Busy Here' } });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port); // rtp_ports spans 11 even ports
+    const { progress } = recorder();
+    for (let i = 0; i < 15; i++) expect(await dial(phone, progress)).toMatchObject({ code: 'SIP_FINAL', status: 486 });
+    expect(await sipp.exited).toBe(0);
+  });
+
   it('sends CANCEL after the ring timeout', async () => {
     const sipp = await startSipp({ scenario: 'no-answer.xml' });
     peers.push(sipp);

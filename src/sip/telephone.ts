@@ -118,4 +118,3 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   };
 }
 
-export type { MediaHandler };
