@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { startAppliance } from '../appliance';
 import { createLogger } from '../log';
-import { configFrom } from './context';
+import { checkSpeechEngine, SpeechError } from '../tts';
+import { CliError, configFrom } from './context';
 import { createDemoAccountIfEmpty } from './demo-account';
 
 export function serveCommand(): Command {
@@ -12,6 +13,14 @@ export function serveCommand(): Command {
     .action(async (opts, c: Command) => {
       const config = configFrom(c, { 'http.listen': opts.listen });
       const log = createLogger(config.log.level);
+      // No call can speak without espeak-ng and sox: refuse to start rather than accept
+      // alerts that would fail at 3 a.m. (piper problems only warn: espeak-ng stands in).
+      try {
+        for (const warning of checkSpeechEngine(config).warnings) log.warn(warning);
+      } catch (e) {
+        if (e instanceof SpeechError) throw new CliError(e.message, 2);
+        throw e;
+      }
       const appliance = startAppliance({ config, log });
       if (opts.demoAccount) {
         const text = createDemoAccountIfEmpty(appliance.store, appliance.url);

@@ -60,6 +60,13 @@ describe('voice-alert CLI (contract.md, stable for scripts)', () => {
     expect(bad.stderr).toMatch(/^voice-alert: invalid configuration: http\.rate_limit_per_minute = -5: /);
   });
 
+  it('refuses to serve without espeak-ng, naming the Debian package, exit 2', () => {
+    const dir = applianceDir({ tts: { espeak_binary: '/nonexistent/espeak-ng' } });
+    const r = dir.cli(['serve']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^voice-alert: espeak-ng cannot run .*apt-get install espeak-ng\n$/);
+  });
+
   it('refuses a database newer than the program, exit 2', () => {
     const dir = applianceDir();
     dir.cliJson(['account', 'list']);
