@@ -17,11 +17,17 @@ export class MediaHandler implements SessionDescriptionHandler {
   private pendingOffer: RemoteMedia | null = null;
   private stream: RtpStream | null = null;
   private closed = false;
+  private confirmed = false;
 
   constructor(
     private readonly pool: PortPool,
     private readonly address: string,
   ) {}
+
+  /** The 200 OK arrived: SDP from now on is an offer from the peer (re-INVITE). */
+  confirm(): void {
+    this.confirmed = true;
+  }
 
   /** Where and how to send, once the answer arrived; null before. */
   remoteMedia(): RemoteMedia | null {
@@ -73,10 +79,14 @@ export class MediaHandler implements SessionDescriptionHandler {
   async setDescription(sdp: string): Promise<void> {
     const parsed = parseRemote(sdp);
     if ('code' in parsed) throw new Error(`${parsed.code}: ${parsed.reason}`);
-    if (this.remote === null) {
-      this.remote = parsed; // the answer to our INVITE's offer
+    if (!this.confirmed) {
+      // Until the 200 is in, every SDP answers our INVITE's offer (a 183's, then the 200's,
+      // which wins: forked early media may come from elsewhere).
+      this.remote = parsed;
       return;
     }
+    // The same description again (same o= id and version) changes nothing (RFC 3264 §8).
+    if (parsed.origin !== '' && parsed.origin === this.remote?.origin) return;
     this.pendingOffer = parsed; // an offer in a re-INVITE: answered by getDescription
   }
 

@@ -108,6 +108,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
             clearTimeout(ringTimer);
             if (canceled) return; // sip.js sends ACK and BYE for a 200 that crossed our CANCEL
             answered = true;
+            (inviter.sessionDescriptionHandler as MediaHandler | undefined)?.confirm();
             resolve('accepted');
           },
           onReject(r) {

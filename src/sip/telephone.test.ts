@@ -184,6 +184,35 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0); // sipp checked a=recvonly and the payload type
   });
 
+  it('does not play on early media (183 with SDP): only after the 200', async () => {
+    const sipp = await startSipp({ scenario: 'early-media.xml', keys: { ring_ms: 500 } });
+    peers.push(sipp);
+    const rtp = await freePort();
+    const sent: number[] = [];
+    const sip = sipSection.parse({ server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 20}`, t1_ms: 50 });
+    const phone = createTelephone(sip, 100, { log: silentLogger(), onPacketSent: (_id, at) => sent.push(at) });
+    await phone.start();
+    phones.push(phone);
+    const events: { what: string; at: number }[] = [];
+    const outcome = await phone.dial({
+      number: '5321234567',
+      audio: async () => testAudio(10),
+      acknowledgedAudio: async () => testAudio(5),
+      ringTimeoutMs: 5000,
+      answerDelayMs: 100,
+      progress: {
+        ringing: (s) => events.push({ what: `ringing ${s}`, at: performance.now() }),
+        answered: () => events.push({ what: 'answered', at: performance.now() }),
+        digit: () => undefined,
+      },
+    });
+    expect(outcome).toMatchObject({ code: 'COMPLETED' });
+    expect(events.map((e) => e.what)).toEqual(['ringing 183', 'answered']);
+    expect(sent.length).toBeGreaterThan(10);
+    expect(sent[0]!).toBeGreaterThanOrEqual(events[1]!.at); // no RTP during the 183
+    expect(await sipp.exited).toBe(0);
+  });
+
   it('ignores a 180 that arrives after the 200', async () => {
     const sipp = await startSipp({ scenario: 'late-180.xml' });
     peers.push(sipp);

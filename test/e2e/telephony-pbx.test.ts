@@ -122,7 +122,12 @@ describe('end to end through kamailio to baresip', () => {
     if (c.register) {
       expect(app.output()).toMatch(/sip registered/);
       // Digest on all three: REGISTER got a 401, INVITE and our BYE a 407.
-      for (const m of ['REGISTER', 'INVITE', 'BYE']) expect(pbx.output()).toContain(`challenging ${m} from ${USER}`);
+      // (kamailio's log arrives through a pipe: give it a moment under load.)
+      const logged = async (line: string) => {
+        for (let i = 0; i < 50 && !pbx.output().includes(line); i++) await new Promise((r) => setTimeout(r, 100));
+        return pbx.output();
+      };
+      for (const m of ['REGISTER', 'INVITE', 'BYE']) expect(await logged(`challenging ${m} from ${USER}`)).toContain(`challenging ${m} from ${USER}`);
     }
     await phone.stop(); // sndfile closes its files on exit
     const dec = readdirSync(phone.recordDir).filter((f) => f.endsWith('-dec.wav'));
