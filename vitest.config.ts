@@ -1,14 +1,45 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Suites that start real SIP peers (sipp, kamailio, baresip) and stream RTP on loopback.
+ * They run after everything else and one file at a time: in parallel with each other, or
+ * with the CPU-heavy suites, their 20 ms media timing and port picking interfere.
+ */
+const PEER_SUITES = [
+  'src/calls/dialer.test.ts',
+  'src/sip/telephone.test.ts',
+  'test/integration/telephony.test.ts',
+  'test/e2e/telephony-pbx.test.ts',
+];
+
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.
 // The forks pool fails under Bun (child.channel?.unref), threads works: see stack-findings.md.
 export default defineConfig({
   test: {
     pool: 'threads',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...PEER_SUITES, '**/node_modules/**'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'sip-peers',
+          include: PEER_SUITES,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

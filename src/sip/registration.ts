@@ -74,7 +74,8 @@ export function createRegistration(ua: UserAgent, expiresS: number, log: Logger)
           void t;
         });
       }
-      await registerer.dispose().catch(() => undefined);
+      // dispose() can wait on a transaction the PBX never answers; stopping must not hang.
+      await Promise.race([registerer.dispose().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
     },
   };
 }

@@ -112,7 +112,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
     async stop() {
       await registration?.stop();
-      await ua?.stop();
+      // sip.js waits for open transactions to end; bounded so SIGTERM never hangs on a silent PBX.
+      await Promise.race([ua?.stop(), new Promise((r) => setTimeout(r, 3000))]);
       ua = null;
     },
   };

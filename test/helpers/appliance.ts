@@ -88,7 +88,16 @@ function startServer(dir: string, configPath: string, extraArgs: string[], env: 
           output: () => out + err,
           stop: async () => {
             child.kill('SIGTERM');
-            return exited;
+            // A graceful stop that hangs is a bug to report, not a process to leave behind.
+            let hung = false;
+            const timer = setTimeout(() => {
+              hung = true;
+              child.kill('SIGKILL');
+            }, 30_000);
+            const code = await exited;
+            clearTimeout(timer);
+            if (hung) throw new Error(`voice-alert did not stop within 30 s of SIGTERM:\n${(out + err).slice(-4000)}`);
+            return code;
           },
           kill: async () => {
             child.kill('SIGKILL');

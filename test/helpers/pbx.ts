@@ -38,7 +38,10 @@ function run(cmd: string, args: string[], dir: string, port: number, ready: RegE
           output: () => out,
           async stop() {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            // A peer that ignores SIGTERM must not outlive its test and disturb the next one.
+            const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
             await exited;
+            clearTimeout(timer);
           },
         });
       }
