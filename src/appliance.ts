@@ -29,7 +29,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   // onQueued: the dialer looks at once instead of at its next poll.
   const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone, onQueued: () => telephony.wake() };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
-  const httpDeps = { store, clock, log, config, intake, rateLimiter };
+  const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status() };
   const app = createHttpApp(httpDeps, [panelRoutes(httpDeps)]);
 
   const { host, port } = parseHostPort(config.http.listen)!;

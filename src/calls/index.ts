@@ -23,6 +23,17 @@ export interface Telephony {
   wake(): void;
   /** Unanswered calls go back to the queue, answered ones finish; then the trunk closes. */
   stop(): Promise<void>;
+  /** For people (the panel's settings page): is the trunk there, up, registered. */
+  status(): TrunkStatus;
+}
+
+export interface TrunkStatus {
+  /** not_configured: sip.server is empty; starting: not up yet (or being retried after a failure). */
+  state: 'not_configured' | 'starting' | 'up' | 'stopped';
+  /** null for an IP trunk or when not up. */
+  registered: boolean | null;
+  /** Why the last start failed, while it is being retried. */
+  lastError: string | null;
 }
 
 export interface TelephonyDeps {
@@ -40,6 +51,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
         deps.log.warn('sip.server is not set: calls are accepted and stay queued until a SIP trunk is configured'),
       wake: () => undefined,
       stop: async () => undefined,
+      status: () => ({ state: 'not_configured', registered: null, lastError: null }),
     };
   }
   const telephone: Telephone = createTelephone(config.sip, config.sip.silence_ms, { log: deps.log });
@@ -57,6 +69,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
   let stopping = false;
   let inFlight: Promise<void> | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
+  let lastError: string | null = null;
   // A trunk that cannot start (port taken, no route) is tried again until it can: calls
   // wait in the queue meanwhile, they are never dropped.
   const attempt = (delayS: number) => {
@@ -64,9 +77,11 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       () => {
         if (stopping) return;
         up = true;
+        lastError = null;
         dialer.start();
       },
       (e) => {
+        lastError = e instanceof Error ? e.message : String(e);
         deps.log.error({ err: e, server: config.sip.server, retryInS: delayS }, 'sip trunk failed to start: calls stay queued');
         if (!stopping) retry = setTimeout(() => attempt(Math.min(delayS * 2, 60)), delayS * 1000);
       },
@@ -77,6 +92,11 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     wake: () => {
       if (up) dialer.wake();
     },
+    status: () => ({
+      state: stopping ? 'stopped' : up ? 'up' : 'starting',
+      registered: up && !stopping ? telephone.registered() : null,
+      lastError,
+    }),
     async stop() {
       stopping = true;
       if (retry) clearTimeout(retry);

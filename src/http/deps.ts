@@ -1,3 +1,4 @@
+import type { TrunkStatus } from '../calls';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { IntakeDeps } from '../intake';
@@ -14,4 +15,6 @@ export interface HttpDeps {
   intake: IntakeDeps;
   /** One budget per source address, shared by both alert endpoints (contract). */
   rateLimiter: RateLimiter;
+  /** The SIP trunk's live state, when telephony runs in this process. */
+  trunkStatus?: () => TrunkStatus;
 }

@@ -36,6 +36,8 @@ export interface Telephone {
   dial(request: DialRequest): Promise<CallOutcome>;
   /** Transport's bound SIP port (tests, logs). */
   localPort(): number;
+  /** Registered with the PBX right now; null for an IP trunk (sip.register = false). */
+  registered(): boolean | null;
   stop(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       return placeCall(ua, target, { ...request, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
+    registered: () => (sip.register ? (registration?.isRegistered() ?? false) : null),
     async stop() {
       await registration?.stop();
       // sip.js waits for open transactions to end; bounded so SIGTERM never hangs on a silent PBX.

@@ -121,6 +121,15 @@ describe('panel pages over HTTP', () => {
     expect(html).toContain('Not configured (sip.server is empty)');
   });
 
+  test('settings show the trunk as the running dialer sees it', async () => {
+    const { admin, config, deps } = await setup({ language: 'en' });
+    (config.sip as { server: string }).server = '192.0.2.10:5060';
+    deps.trunkStatus = () => ({ state: 'up', registered: false, lastError: null });
+    expect(await (await admin.get('/panel/settings')).text()).toContain('Up: calls are being placed. Not registered with the PBX right now.');
+    deps.trunkStatus = () => ({ state: 'starting', registered: null, lastError: 'bind EADDRINUSE 0.0.0.0:5060' });
+    expect(await (await admin.get('/panel/settings')).text()).toContain('Last error: bind EADDRINUSE 0.0.0.0:5060.');
+  });
+
   test('assets are served with their types; pages forbid inline script', async () => {
     const { app, admin } = await setup();
     const js = await app.handle(new Request('http://localhost/panel/assets/htmx.min.js'));

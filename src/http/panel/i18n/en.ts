@@ -173,7 +173,13 @@ export const en = {
   sipConfigured: 'Trunk {server} over {transport}, user {user}.',
   sipLastAnswer: 'Last SIP final response: {code} {reason} at {at}.',
   sipNoAnswerYet: 'No call has reached the trunk yet.',
-  sipLiveNote: 'The live registration state is not reported by the telephony layer in this version.',
+  sipStateNotConfigured: 'Not configured.',
+  sipStateStarting: 'Starting (or retrying after a failure): calls wait in the queue.',
+  sipStateUp: 'Up: calls are being placed.',
+  sipStateStopped: 'Stopped.',
+  sipRegistered: 'Registered with the PBX.',
+  sipNotRegistered: 'Not registered with the PBX right now.',
+  sipLastError: 'Last error: {error}.',
   notAvailable: 'Not available in this version.',
 };
 

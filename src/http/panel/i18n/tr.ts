@@ -166,6 +166,12 @@ export const tr: Messages = {
   sipConfigured: '{server} hattı, {transport} üzerinden, kullanıcı {user}.',
   sipLastAnswer: 'Son SIP yanıtı: {code} {reason}, {at}.',
   sipNoAnswerYet: 'Henüz hiçbir arama hatta ulaşmadı.',
-  sipLiveNote: 'Anlık kayıt (REGISTER) durumu bu sürümde telefon katmanı tarafından bildirilmiyor.',
+  sipStateNotConfigured: 'Yapılandırılmamış.',
+  sipStateStarting: 'Başlatılıyor (veya bir hatadan sonra yeniden deneniyor): aramalar kuyrukta bekler.',
+  sipStateUp: 'Çalışıyor: aramalar yapılıyor.',
+  sipStateStopped: 'Durduruldu.',
+  sipRegistered: 'Santrale kayıtlı.',
+  sipNotRegistered: 'Şu anda santrale kayıtlı değil.',
+  sipLastError: 'Son hata: {error}.',
   notAvailable: 'Bu sürümde kullanılamıyor.',
 };

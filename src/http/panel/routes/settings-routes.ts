@@ -15,6 +15,7 @@ export function settingsRoutes(env: PanelEnv) {
     return {
       configured: config.sip.server ? { server: config.sip.server, transport: config.sip.transport, user: config.sip.username } : null,
       lastAnswer: last ? { code: last.sipCode, reason: last.reason ?? '', at: c.fmt.dateTime(last.at) } : null,
+      live: env.deps.trunkStatus?.() ?? null,
     };
   };
   const sayText = (c: PanelCtx) => {

@@ -1,3 +1,4 @@
+import type { TrunkStatus } from '../../../calls';
 import type { PanelUser } from '../../../store';
 import { fill, type Messages } from '../i18n';
 import { Layout } from './layout';
@@ -5,6 +6,16 @@ import { Layout } from './layout';
 export interface SipState {
   configured: { server: string; transport: string; user: string } | null;
   lastAnswer: { code: number; reason: string; at: string } | null;
+  /** The trunk as the running dialer sees it; null when this process has no telephony. */
+  live: TrunkStatus | null;
+}
+
+/** One sentence for the trunk's live state, e.g. "Up, registered with the PBX." */
+export function describeTrunk(t: Messages, live: TrunkStatus): string {
+  const state = { not_configured: t.sipStateNotConfigured, starting: t.sipStateStarting, up: t.sipStateUp, stopped: t.sipStateStopped }[live.state];
+  const registration = live.registered === null ? '' : live.registered ? ` ${t.sipRegistered}` : ` ${t.sipNotRegistered}`;
+  const error = live.lastError ? ` ${fill(t.sipLastError, { error: live.lastError })}` : '';
+  return `${state}${registration}${error}`;
 }
 
 export interface SettingsPageProps {
@@ -33,7 +44,13 @@ export function SettingsPage({ t, user, csrf, entries, say, sip }: SettingsPageP
             <p safe>
               {sip.lastAnswer ? fill(t.sipLastAnswer, { code: sip.lastAnswer.code, reason: sip.lastAnswer.reason, at: sip.lastAnswer.at }) : t.sipNoAnswerYet}
             </p>
-            <p class="hint">{t.sipLiveNote}</p>
+            {sip.live ? (
+              <p id="sip-live" safe>
+                {describeTrunk(t, sip.live)}
+              </p>
+            ) : (
+              ''
+            )}
           </>
         ) : (
           ''

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../config';
+import { silentLogger } from '../log';
+import { tempStore } from '../../test/helpers/memory-store';
+import { freePort } from '../../test/helpers/ports';
+import { createTelephony } from '.';
+import type { CallAudioSource } from './audio';
+
+const audio: CallAudioSource = {
+  forMessage: async () => ({ pcmu: new Uint8Array(160).fill(0xff), pcma: new Uint8Array(160).fill(0xd5), durationMs: 20 }),
+  acknowledged: async () => ({ pcmu: new Uint8Array(160).fill(0xff), pcma: new Uint8Array(160).fill(0xd5), durationMs: 20 }),
+};
+
+describe('trunk status (shown on the panel settings page)', () => {
+  it('says not_configured without sip.server', () => {
+    const config = configSchema.parse({});
+    const t = createTelephony(config, { store: tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
+    expect(t.status()).toEqual({ state: 'not_configured', registered: null, lastError: null });
+  });
+
+  it('goes starting -> up -> stopped; an IP trunk reports no registration', async () => {
+    const [pbx, rtp] = [await freePort(), await freePort()];
+    const config = configSchema.parse({
+      sip: { server: `127.0.0.1:${pbx}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 10}` },
+    });
+    const t = createTelephony(config, { store: tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
+    expect(t.status().state).toBe('starting');
+    t.start();
+    for (let i = 0; i < 50 && t.status().state !== 'up'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(t.status()).toEqual({ state: 'up', registered: null, lastError: null });
+    await t.stop();
+    expect(t.status().state).toBe('stopped');
+  });
+});
