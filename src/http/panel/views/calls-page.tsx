@@ -3,7 +3,7 @@ import type { Account, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import type { Messages } from '../i18n';
 import { Layout } from './layout';
-import { Pager, StateBadge } from './parts';
+import { DateRangeAndApply, Pager, StateBadge } from './parts';
 
 export interface CallsPageProps {
   t: Messages;
@@ -42,15 +42,7 @@ export function CallsPage(p: CallsPageProps) {
           <label for="f-number">{t.number}</label>
           <input id="f-number" name="number" type="tel" inputmode="tel" value={filter.number ?? ''} />
         </div>
-        <div class="field">
-          <label for="f-from">{t.from}</label>
-          <input id="f-from" name="from" type="date" value={filter.from ?? ''} />
-        </div>
-        <div class="field">
-          <label for="f-to">{t.to}</label>
-          <input id="f-to" name="to" type="date" value={filter.to ?? ''} />
-        </div>
-        <button type="submit">{t.apply}</button>
+        <DateRangeAndApply t={t} from={filter.from} to={filter.to} />
       </form>
       {p.calls.length === 0 ? (
         <p>{t.noCalls}</p>

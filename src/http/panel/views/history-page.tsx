@@ -2,7 +2,7 @@ import type { Account, HistoryEntry, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import type { Messages } from '../i18n';
 import { Layout } from './layout';
-import { Pager } from './parts';
+import { DateRangeAndApply, Pager } from './parts';
 
 export const HISTORY_ENDPOINTS = ['/api/call', '/webhook/receive'] as const;
 
@@ -47,15 +47,7 @@ export function HistoryPage(p: HistoryPageProps) {
             ))}
           </select>
         </div>
-        <div class="field">
-          <label for="f-from">{t.from}</label>
-          <input id="f-from" name="from" type="date" value={filter.from ?? ''} />
-        </div>
-        <div class="field">
-          <label for="f-to">{t.to}</label>
-          <input id="f-to" name="to" type="date" value={filter.to ?? ''} />
-        </div>
-        <button type="submit">{t.apply}</button>
+        <DateRangeAndApply t={t} from={filter.from} to={filter.to} />
       </form>
       {p.entries.length === 0 ? (
         <p>{t.noHistory}</p>

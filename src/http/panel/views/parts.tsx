@@ -82,3 +82,20 @@ export function StateBadge({ t, state }: { t: Messages; state: string }) {
     </span>
   );
 }
+
+/** The from/to date fields and the submit button that end the calls and history filters. */
+export function DateRangeAndApply({ t, from, to }: { t: Messages; from?: string; to?: string }) {
+  return (
+    <>
+      <div class="field">
+        <label for="f-from">{t.from}</label>
+        <input id="f-from" name="from" type="date" value={from ?? ''} />
+      </div>
+      <div class="field">
+        <label for="f-to">{t.to}</label>
+        <input id="f-to" name="to" type="date" value={to ?? ''} />
+      </div>
+      <button type="submit">{t.apply}</button>
+    </>
+  );
+}
