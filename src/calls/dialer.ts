@@ -91,7 +91,7 @@ export function createDialer(d: DialerDeps): Dialer {
   async function run(call: CallRecord): Promise<void> {
     let state: CallState = 'dialing';
     const attempt = call.attempts;
-    const move = async (to: CallState, extra: { sipCode?: number | null; reason?: string; runAfter?: number } = {}) => {
+    const move = async (to: CallState, extra: { sipCode?: number | null; reason?: string; runAfter?: number; refundAttempt?: boolean } = {}) => {
       const edge = transition(state, to);
       if (!('ok' in edge)) {
         log.error({ call: call.id, from: state, to }, 'illegal call transition refused');
@@ -150,7 +150,7 @@ export function createDialer(d: DialerDeps): Dialer {
     await writes;
 
     if (outcome.code === 'ABORTED') {
-      await move('queued', { reason: outcome.reason, runAfter: d.clock() });
+      await move('queued', { reason: outcome.reason, runAfter: d.clock(), refundAttempt: true });
       return;
     }
     const decision = decide(outcome, attempt, d.clock(), d.calls);

@@ -110,6 +110,11 @@ export interface CallChange {
   answered?: boolean;
   acknowledged?: boolean;
   finished?: boolean;
+  /**
+   * The attempt does not count: our own shutdown cancelled it before the answer, so a
+   * restart (or several) never uses up a call's calls.max_attempts.
+   */
+  refundAttempt?: boolean;
 }
 
 export interface CallEvent {
@@ -197,7 +202,7 @@ export function createCallsStore(db: Database): CallsStore {
     move(id, c) {
       const changed = db
         .query(
-          `UPDATE calls SET state = $to, updated_at = $at,
+          `UPDATE calls SET state = $to, updated_at = $at, attempts = attempts - $refund,
              last_sip_code = COALESCE($code, last_sip_code), last_reason = COALESCE($reason, last_reason),
              run_after = COALESCE($runAfter, run_after),
              lease_until = CASE WHEN $to IN ('dialing', 'ringing', 'answered') THEN lease_until ELSE NULL END,
@@ -218,6 +223,7 @@ export function createCallsStore(db: Database): CallsStore {
           answered: c.answered ? 1 : 0,
           acknowledged: c.acknowledged ? 1 : 0,
           finished: c.finished ? 1 : 0,
+          refund: c.refundAttempt ? 1 : 0,
         });
       if (changed.changes === 0) return false;
       insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null });
