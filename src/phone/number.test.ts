@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePhoneNumber, splitPhoneNumbers } from './number';
+import { normalizePhoneNumber, phoneSearchDigits, splitPhoneNumbers } from './number';
 
 describe('normalizePhoneNumber', () => {
   it.each([
@@ -32,4 +32,13 @@ describe('splitPhoneNumbers', () => {
     expect(splitPhoneNumbers(undefined)).toEqual([]);
     expect(splitPhoneNumbers('')).toEqual([]);
   });
+});
+
+describe('phoneSearchDigits', () => {
+  it.each([
+    ['0555 999', '555999'],
+    ['+90 532', '532'],
+    ['(532) 12', '53212'],
+    ['123', '123'],
+  ])('reads %j as %s', (raw, want) => expect(phoneSearchDigits(raw)).toBe(want));
 });

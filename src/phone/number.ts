@@ -13,6 +13,15 @@ export function normalizePhoneNumber(raw: string): string | null {
 }
 
 /**
+ * Digits to search stored numbers by, from part of a number as a person types it:
+ * separators dropped, and a leading 0 / 90 before the 5 removed, since stored numbers
+ * are the 10-digit form.
+ */
+export function phoneSearchDigits(raw: string): string {
+  return raw.replace(/\D/g, '').replace(/^(?:90|0)(?=5)/, '');
+}
+
+/**
  * Splits a webhook's phone_number: a comma-separated string or an array of strings
  * (numbers are read as their digits; anything else as its JSON, so it is reported as
  * invalid rather than silently dropped). Empty entries are dropped; values are trimmed.

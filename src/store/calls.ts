@@ -24,7 +24,8 @@ export interface CallRecord {
   finishedAt: number | null;
 }
 
-interface CallRow {
+/** A `calls` row as SQLite returns it (`SELECT *`). */
+export interface CallRow {
   id: string;
   account_id: string;
   credential_id: string | null;
@@ -44,7 +45,8 @@ interface CallRow {
   finished_at: number | null;
 }
 
-function toCall(r: CallRow): CallRecord {
+/** The one mapping from a row to a CallRecord: a new column is added here only. */
+export function toCall(r: CallRow): CallRecord {
   return {
     id: r.id,
     accountId: r.account_id,

@@ -12,6 +12,10 @@ export interface HistoryEntry {
   credentialId: string | null;
 }
 
+/** api_history columns under the names of HistoryEntry (+ id). */
+export const HISTORY_COLUMNS = `id, at, request_id AS requestId, endpoint, source_ip AS sourceIp, status, message,
+  account_id AS accountId, credential_id AS credentialId`;
+
 export interface HistoryStore {
   record(entry: HistoryEntry): void;
   list(filter?: { accountId?: string; limit?: number; offset?: number }): (HistoryEntry & { id: number })[];
@@ -37,8 +41,7 @@ export function createHistoryStore(db: Database): HistoryStore {
       });
     },
     list({ accountId, limit = 100, offset = 0 } = {}) {
-      const sql = `SELECT id, at, request_id AS requestId, endpoint, source_ip AS sourceIp, status, message,
-                          account_id AS accountId, credential_id AS credentialId
+      const sql = `SELECT ${HISTORY_COLUMNS}
                    FROM api_history ${accountId ? 'WHERE account_id = $a' : ''}
                    ORDER BY id DESC LIMIT $limit OFFSET $offset`;
       const params: Record<string, string | number> = accountId ? { a: accountId, limit, offset } : { limit, offset };

@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import type { CallState } from '../calls/states';
-import type { CallRecord } from './calls';
+import { toCall, type CallRecord, type CallRow } from './calls';
+import { HISTORY_COLUMNS } from './history';
 import type { HistoryEntry } from './history';
 
 /**
@@ -44,14 +45,6 @@ export interface PanelQueries {
   lastSipOutcome(): { at: number; sipCode: number; reason: string | null } | null;
 }
 
-const CALL_COLUMNS = `id, account_id AS accountId, credential_id AS credentialId, source, phone_number AS phoneNumber,
-  message, state, attempts, run_after AS runAfter, lease_until AS leaseUntil, created_at AS createdAt,
-  updated_at AS updatedAt, last_sip_code AS lastSipCode, last_reason AS lastReason, acknowledged_at AS acknowledgedAt,
-  answered_at AS answeredAt, finished_at AS finishedAt`;
-
-const HISTORY_COLUMNS = `id, at, request_id AS requestId, endpoint, source_ip AS sourceIp, status, message,
-  account_id AS accountId, credential_id AS credentialId`;
-
 type Params = Record<string, string | number>;
 
 function where(clauses: [boolean, string][]): string {
@@ -76,9 +69,9 @@ export function createPanelQueries(db: Database): PanelQueries {
       ]);
       const total = (db.query(`SELECT count(*) AS n FROM calls ${w}`).get(params) as { n: number }).n;
       const rows = db
-        .query(`SELECT ${CALL_COLUMNS} FROM calls ${w} ORDER BY created_at DESC, id LIMIT $limit OFFSET $offset`)
-        .all({ ...params, limit: f.limit, offset: f.offset }) as CallRecord[];
-      return { rows, total };
+        .query(`SELECT * FROM calls ${w} ORDER BY created_at DESC, id LIMIT $limit OFFSET $offset`)
+        .all({ ...params, limit: f.limit, offset: f.offset }) as CallRow[];
+      return { rows: rows.map(toCall), total };
     },
     history(f) {
       const params: Params = { a: f.accountId };

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { CALL_STATES, type CallState } from '../../../calls/states';
+import { phoneSearchDigits } from '../../../phone/number';
 import { nextResetAt, periodOf } from '../../../credit';
 import { wavOf } from '../audio';
 import type { PanelCtx, PanelEnv } from '../env';
@@ -70,7 +71,7 @@ export function accountPagesRoutes(env: PanelEnv) {
       guarded(env, { account: true }, (c) => {
         const page = pageOf(c);
         const state = (CALL_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as CallState) : undefined;
-        const number = (c.query.number ?? '').replace(/\D/g, '').replace(/^(?:90|0)(?=5)/, '');
+        const number = phoneSearchDigits(c.query.number ?? '');
         const result = store.panelQueries.calls({
           accountId: c.account.id,
           state,
