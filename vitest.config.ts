@@ -37,6 +37,10 @@ export default defineConfig({
           name: 'sip-peers',
           include: PEER_SUITES,
           fileParallelism: false,
+          // Real peers on a shared 2-core box: a rare hang (see the 180-after-200 test,
+          // which then prints the SIP it saw) is retried once rather than failing CI.
+          // Assertions are unchanged; a real regression fails both tries.
+          retry: 1,
           sequence: { groupOrder: 1 },
         },
       },
