@@ -48,21 +48,40 @@ export function peek(message: string): Peek | null {
   return { kind: 'request', method: request[1]!, status: 0, branch, callId, cseq: Number(cseq[1]) };
 }
 
+/** A Via sent-by host: an IPv6 reference in brackets (RFC 3261 §25.1) or a name/IPv4 address. */
+const SENT_BY_HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[^;:\s\[\]]+)`;
+/** The first Via header line (long or compact form, §7.3.3); only the top Via is ever ours. */
+const FIRST_VIA = /^(?:Via|v):[^\r\n]*/im;
+const isResponse = (message: string) => message.startsWith('SIP/2.0 ');
+/** `Via: SIP/2.0/UDP host` with nothing after the host but parameters. */
+const SENT_BY_NO_PORT = new RegExp(String.raw`^((?:Via|v):\s*SIP\/2\.0\/[A-Z]+\s+${SENT_BY_HOST})(?=\s*;|\s*$)`, 'i');
+const SENT_BY_PORT = new RegExp(String.raw`^((?:Via|v):\s*SIP\/2\.0\/[A-Z]+\s+${SENT_BY_HOST}):\d+`, 'i');
+
+function rewriteTopVia(message: string, edit: (line: string) => string): string {
+  const m = FIRST_VIA.exec(message);
+  if (!m) return message;
+  return message.slice(0, m.index) + edit(m[0]) + message.slice(m.index + m[0].length);
+}
+
 /**
  * sip.js writes `Via: SIP/2.0/UDP host;branch=…;rport` (forceRport) with no port. On the
- * wire the sent-by must carry our port so a PBX without rport (RFC 3581) still answers
- * the socket we listen on (§18.2.1).
+ * wire the sent-by of our requests must carry our port so a PBX without rport (RFC 3581)
+ * still answers the socket we listen on (§18.2.1). IPv6 keeps its brackets: `[::1]:5060`.
+ * Responses are left alone: their top Via is the requester's, copied as it came (§8.2.6.2).
  */
 export function addViaPort(message: string, port: number): string {
-  return message.replace(/^(Via: SIP\/2\.0\/[A-Z]+ [^;:\r\n]+)(;)/im, (_m, sentBy: string, semi: string) => `${sentBy}:${port}${semi}`);
+  if (isResponse(message)) return message;
+  return rewriteTopVia(message, (line) => line.replace(SENT_BY_NO_PORT, `$1:${port}`));
 }
 
 /**
  * The reverse for responses handed to sip.js: it drops any response whose Via sent-by
- * carries a port (its own §18.1.2 check compares against the host alone).
+ * carries a port (its own §18.1.2 check compares against the host alone). Requests keep
+ * the sender's port, so our answer copies their Via unchanged (§8.2.6.2).
  */
 export function stripViaPort(message: string): string {
-  return message.replace(/^((?:Via|v):\s*SIP\/2\.0\/[A-Z]+\s+[^;:\s]+):\d+/im, '$1');
+  if (!isResponse(message)) return message;
+  return rewriteTopVia(message, (line) => line.replace(SENT_BY_PORT, '$1'));
 }
 
 /** sip.js appends `;ob` (RFC 5626 outbound) to Contact; we are not an outbound client. */
