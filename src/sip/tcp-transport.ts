@@ -1,23 +1,31 @@
 import { connect, type Socket } from 'node:net';
 import { TransportState } from 'sip.js/lib/api/transport-state.js';
-import { createStreamFramer } from './stream-framer';
+import { createResponseRoutes } from './response-routes';
+import { listenTcp, readSipMessages, type TcpListener } from './tcp-listener';
 import { SipTransportBase } from './transport-base';
 
 const RECONNECT_DELAYS_MS = [0, 250, 1000, 4000];
 
 /**
- * SIP over TCP (RFC 3261 §18): one connection to the PBX, framed by Content-Length. A lost
- * connection is reported to sip.js (transactions in flight fail) and re-opened on the next
- * send, with a short backoff, so the next call does not wait for a timer.
+ * SIP over TCP (RFC 3261 §18): requests go on one connection we open to the PBX, framed by
+ * Content-Length. We also listen on sip.local_address:sip.local_port, the port Via and
+ * Contact name, because the PBX may open a connection of its own towards us (§18.2.2:
+ * responses after ours dropped; in-dialog requests to our Contact, §12.2). A response goes
+ * back on the connection its request came in on. A lost PBX connection is reported to sip.js
+ * (transactions in flight fail) and re-opened on the next send, with a short backoff, so the
+ * next call does not wait for a timer; the listener stays up meanwhile.
  */
 export class TcpTransport extends SipTransportBase {
   readonly protocol = 'TCP';
   private socket: Socket | null = null;
+  private listener: TcpListener | null = null;
+  private readonly routes = createResponseRoutes<Socket>({ t1Ms: this.opts.t1Ms });
   private opening: Promise<void> | null = null;
   private closing = false;
 
+  /** The listening port: the outgoing connection's own port is ephemeral and nobody listens there. */
   localPort(): number {
-    return this.socket?.localPort ?? this.opts.localPort;
+    return this.listener?.port() ?? this.opts.localPort;
   }
 
   protected reliable(): boolean {
@@ -26,6 +34,17 @@ export class TcpTransport extends SipTransportBase {
 
   protected async open(): Promise<void> {
     this.closing = false;
+    const firstOpen = !this.listener;
+    this.listener ??= await listenTcp({
+      host: this.opts.localAddress,
+      port: this.opts.localPort,
+      log: this.opts.log,
+      onMessage: (m, socket) => {
+        this.routes.requestArrived(m, socket);
+        this.receive(m);
+      },
+      onClosed: (socket) => this.routes.connectionClosed(socket),
+    });
     let last: unknown;
     for (const delay of RECONNECT_DELAYS_MS) {
       if (delay) await new Promise((r) => setTimeout(r, delay));
@@ -37,6 +56,9 @@ export class TcpTransport extends SipTransportBase {
         this.opts.log.warn({ err: e, server: this.opts.server }, 'sip tcp connect failed');
       }
     }
+    // A trunk that never came up must not keep the port: the next start binds it again.
+    // A reconnect keeps it, since Contact (sent in every dialog) names it.
+    if (firstOpen) await this.closeListener();
     throw last;
   }
 
@@ -47,20 +69,17 @@ export class TcpTransport extends SipTransportBase {
         port: this.opts.server.port,
         localAddress: this.opts.localAddress === '0.0.0.0' ? undefined : this.opts.localAddress,
       });
-      const framer = createStreamFramer();
       socket.once('error', reject);
       socket.once('connect', () => {
         socket.off('error', reject);
         socket.setNoDelay(true);
         socket.on('error', (e) => this.opts.log.warn({ err: e }, 'sip tcp socket error'));
-        socket.on('data', (chunk: Buffer) => {
-          for (const m of framer.push(chunk)) this.receive(m);
-          if (framer.error()) {
-            this.opts.log.warn({ reason: framer.error() }, 'sip tcp stream broken; reconnecting');
-            socket.destroy();
-          }
+        readSipMessages(socket, this.opts.log, (m) => {
+          this.routes.requestArrived(m, socket);
+          this.receive(m);
         });
         socket.on('close', () => {
+          this.routes.connectionClosed(socket);
           if (this.socket !== socket) return;
           this.socket = null;
           if (!this.closing) {
@@ -73,25 +92,41 @@ export class TcpTransport extends SipTransportBase {
     });
   }
 
-  protected shut(): Promise<void> {
+  private async closeListener(): Promise<void> {
+    const l = this.listener;
+    this.listener = null;
+    this.routes.close();
+    await l?.close();
+  }
+
+  protected async shut(): Promise<void> {
     this.closing = true;
     const s = this.socket;
     this.socket = null;
-    if (!s) return Promise.resolve();
-    return new Promise((resolve) => {
-      s.once('close', () => resolve());
-      s.end();
-      setTimeout(() => s.destroy(), 500).unref();
-    });
+    const ended = s
+      ? new Promise<void>((resolve) => {
+          s.once('close', () => resolve());
+          s.end();
+          setTimeout(() => s.destroy(), 500).unref();
+        })
+      : Promise.resolve();
+    await Promise.all([ended, this.closeListener()]);
   }
 
   protected async write(message: string): Promise<void> {
+    // §18.2.2: a response goes back on the connection its request arrived on, while it is open.
+    const back = this.routes.routeFor(message);
+    if (back && !back.destroyed && back.writable) return writeTo(back, message);
     if (!this.socket && !this.closing) {
       this.opening ??= this.connect().finally(() => (this.opening = null));
       await this.opening;
     }
     const s = this.socket;
     if (!s) throw new Error('SIP TCP transport is not connected');
-    await new Promise<void>((resolve, reject) => s.write(message, 'utf8', (e) => (e ? reject(e) : resolve())));
+    await writeTo(s, message);
   }
+}
+
+function writeTo(s: Socket, message: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => s.write(message, 'utf8', (e) => (e ? reject(e) : resolve())));
 }
