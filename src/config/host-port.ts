@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 export interface HostPort {
   host: string;
   port: number;
@@ -10,4 +12,12 @@ export function parseHostPort(value: string): HostPort | null {
   const port = Number(m[3]);
   if (port > 65535) return null;
   return { host: (m[1] ?? m[2])!, port };
+}
+
+/**
+ * A host as it goes into a SIP URI or Via sent-by: an IPv6 address in brackets (RFC 3261
+ * §25.1 IPv6reference), anything else (a name, IPv4, already bracketed) as it is.
+ */
+export function bracketHost(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host;
 }

@@ -1,7 +1,11 @@
+import { isIP } from 'node:net';
 import * as z from 'zod';
 import { parseHostPort } from '../host-port';
 
 const portRange = /^(\d{1,5})-(\d{1,5})$/;
+// Sockets take addresses bare; brackets belong only where a port follows (sip.server).
+const bare = (v: string) => !/^\[.*\]$/.test(v);
+const bareMessage = 'write an IPv6 address without brackets, e.g. ::1';
 
 /**
  * The trunk to the customer's PBX (issue: telephony). With `server` empty the dialer does
@@ -34,11 +38,11 @@ export const sipSection = z
     dial_prefix: z.string().regex(/^[0-9*#+]*$/).default(''),
     transport: z.enum(['udp', 'tcp']).default('udp'),
     /** Address our SIP and RTP sockets bind. */
-    local_address: z.string().default('0.0.0.0'),
+    local_address: z.string().refine(bare, bareMessage).default('0.0.0.0'),
     /** SIP port we bind; 0: the OS picks one. */
     local_port: z.number().int().min(0).max(65_535).default(5060),
     /** Address put in Via, Contact and SDP (NAT); empty: local_address, or the route to the server. */
-    public_address: z.string().default(''),
+    public_address: z.string().refine(bare, bareMessage).default(''),
     /** RTP ports, `low-high`; each call takes one even port. */
     rtp_ports: z
       .string()
@@ -60,7 +64,21 @@ export const sipSection = z
     /** Silence after the message, before BYE (calls.answer_delay_ms is the silence before it). */
     silence_ms: z.number().int().min(0).max(5000).default(200),
   })
-  .strict();
+  .strict()
+  // One socket family for SIP and RTP: it follows the server, so the bind address must match
+  // (0.0.0.0 cannot reach an IPv6 PBX; :: means any IPv6 address).
+  .superRefine((sip, ctx) => {
+    const server = parseHostPort(sip.server);
+    const want = server ? isIP(server.host) : 0;
+    const have = isIP(sip.local_address);
+    if (want && have && want !== have) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['local_address'],
+        message: want === 6 ? 'sip.server is IPv6: bind an IPv6 address, e.g. :: or ::1' : 'sip.server is IPv4: bind an IPv4 address, e.g. 0.0.0.0',
+      });
+    }
+  });
 
 export type SipConfig = z.infer<typeof sipSection>;
 
