@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 const PEER_SUITES = [
   'src/calls/dialer.test.ts',
   'src/sip/telephone.test.ts',
+  'src/sip/telephone-ipv6.test.ts',
   'test/integration/telephony.test.ts',
   'test/e2e/telephony-pbx.test.ts',
 ];

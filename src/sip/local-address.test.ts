@@ -9,4 +9,11 @@ describe('the address we advertise in Via, Contact and SDP', () => {
     expect(await advertisedAddress({ publicAddress: '', localAddress: '127.0.0.1', server })).toBe('127.0.0.1');
     expect(await advertisedAddress({ publicAddress: '', localAddress: '0.0.0.0', server })).toBe('127.0.0.1');
   });
+
+  it('over IPv6: the bound address, else the IPv6 route to the PBX (bare, brackets are added in URIs)', async () => {
+    const server6 = { host: '::1', port: 5060 };
+    expect(await advertisedAddress({ publicAddress: '', localAddress: '::1', server: server6 })).toBe('::1');
+    expect(await advertisedAddress({ publicAddress: '', localAddress: '::', server: server6 })).toBe('::1');
+    expect(await advertisedAddress({ publicAddress: '2001:db8::7', localAddress: '::', server: server6 })).toBe('2001:db8::7');
+  });
 });

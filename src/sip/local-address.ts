@@ -7,7 +7,7 @@ import { createSocket } from 'node:dgram';
  */
 export async function advertisedAddress(o: { publicAddress: string; localAddress: string; server: { host: string; port: number } }): Promise<string> {
   if (o.publicAddress) return o.publicAddress;
-  if (o.localAddress !== '0.0.0.0' && o.localAddress !== '::') return o.localAddress;
+  if (!isWildcard(o.localAddress)) return o.localAddress;
   const s = createSocket(o.server.host.includes(':') ? 'udp6' : 'udp4');
   try {
     await new Promise<void>((resolve, reject) => {
@@ -18,4 +18,9 @@ export async function advertisedAddress(o: { publicAddress: string; localAddress
   } finally {
     s.close();
   }
+}
+
+/** Bound to every address of its family: the OS picks the source address per packet. */
+export function isWildcard(address: string): boolean {
+  return address === '0.0.0.0' || address === '::';
 }

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { TransportState } from 'sip.js/lib/api/transport-state.js';
+import { isWildcard } from './local-address';
 import { createResponseRoutes } from './response-routes';
 import { listenTcp, readSipMessages, type TcpListener } from './tcp-listener';
 import { SipTransportBase } from './transport-base';
@@ -67,7 +68,7 @@ export class TcpTransport extends SipTransportBase {
       const socket = connect({
         host: this.opts.server.host,
         port: this.opts.server.port,
-        localAddress: this.opts.localAddress === '0.0.0.0' ? undefined : this.opts.localAddress,
+        localAddress: isWildcard(this.opts.localAddress) ? undefined : this.opts.localAddress,
       });
       socket.once('error', reject);
       socket.once('connect', () => {

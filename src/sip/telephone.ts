@@ -1,5 +1,5 @@
 import { URI, UserAgent } from 'sip.js';
-import { parseHostPort } from '../config/host-port';
+import { bracketHost, parseHostPort } from '../config/host-port';
 import { rtpPortRange, type SipConfig } from '../config/sections/sip';
 import type { Logger } from '../log';
 import { VERSION } from '../version';
@@ -51,7 +51,8 @@ export interface TelephoneDeps {
 export function createTelephone(sip: SipConfig, silenceMs: number, deps: TelephoneDeps): Telephone {
   const server = parseHostPort(sip.server);
   if (!server) throw new Error('sip.server is not set');
-  const domain = sip.domain || server.host;
+  // In URIs an IPv6 host is written in brackets (RFC 3261 §25.1): sip:user@[::1].
+  const domain = bracketHost(sip.domain || server.host);
   const [low, high] = rtpPortRange(sip.rtp_ports);
   const pool = createPortPool(sip.local_address, low, high);
   let ua: UserAgent | null = null;
@@ -79,7 +80,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         transportConstructor: sip.transport === 'tcp' ? TcpTransport : UdpTransport,
         transportOptions,
         sessionDescriptionHandlerFactory: () => new MediaHandler(pool, address),
-        viaHost: address,
+        // Via sent-by and the Contact host; sip.js compares responses' Via host to it as written.
+        viaHost: bracketHost(address),
         forceRport: true,
         contactName: sip.username,
         contactParams: sip.transport === 'tcp' ? { transport: 'tcp' } : {},

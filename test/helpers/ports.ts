@@ -2,15 +2,15 @@ import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 
 /**
- * A port free for both UDP and TCP on 127.0.0.1, even (RTP likes even), from the OS.
- * Racy by nature: the caller binds it right away.
+ * A port free for both UDP and TCP on `host` (127.0.0.1, or ::1 for IPv6 tests), even (RTP
+ * likes even), from the OS. Racy by nature: the caller binds it right away.
  */
-export async function freePort(): Promise<number> {
+export async function freePort(host = '127.0.0.1'): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((resolve, reject) => {
-      const s = createSocket('udp4');
+      const s = createSocket(host.includes(':') ? 'udp6' : 'udp4');
       s.once('error', reject);
-      s.bind(0, '127.0.0.1', () => {
+      s.bind(0, host, () => {
         const p = s.address().port;
         s.close(() => resolve(p));
       });
@@ -19,7 +19,7 @@ export async function freePort(): Promise<number> {
     const tcpFree = await new Promise<boolean>((resolve) => {
       const srv = createServer();
       srv.once('error', () => resolve(false));
-      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+      srv.listen(port, host, () => srv.close(() => resolve(true)));
     });
     if (tcpFree) return port;
   }

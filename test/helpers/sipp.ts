@@ -8,7 +8,7 @@ import { ROOT } from './paths';
 export const SIPP_SCENARIOS = join(ROOT, 'test', 'peers', 'sipp');
 
 export interface SippPeer {
-  /** SIP port sipp listens on (127.0.0.1). */
+  /** SIP port sipp listens on (on `ip`). */
   port: number;
   /** Resolves with sipp's exit code (0: every call passed the scenario). */
   exited: Promise<number | null>;
@@ -18,14 +18,17 @@ export interface SippPeer {
 }
 
 /**
- * sipp as the far end (UAS) on loopback, always `-i 127.0.0.1 -mi 127.0.0.1`
- * (stack-findings.md). `keys` fill the scenario's [keyword] fields.
+ * sipp as the far end (UAS) on loopback, `-i 127.0.0.1 -mi 127.0.0.1` (stack-findings.md),
+ * or `-i ::1 -mi ::1` for IPv6 (sipp then writes [local_ip] in brackets, [media_ip]
+ * bare, [local_ip_type]/[media_ip_type] as 6). `keys` fill the scenario's [keyword] fields.
  */
 export async function startSipp(o: {
   scenario: string;
   calls?: number;
   keys?: Record<string, string | number>;
   transport?: 'udp' | 'tcp';
+  /** Loopback address sipp binds for SIP and media; 127.0.0.1 unless an IPv6 test asks. */
+  ip?: '127.0.0.1' | '::1';
   extra?: string[];
   /** `{{name}}` in the scenario: sipp checks status lines when it loads, so [keys] cannot fill them. */
   fill?: Record<string, string | number>;
@@ -36,11 +39,12 @@ export async function startSipp(o: {
   for (const [k, v] of Object.entries({ ...keys, ...o.fill })) text = text.replaceAll(`{{${k}}}`, String(v));
   const scenario = join(mkdtempSync(join(tmpdir(), 'va-sipp-')), o.scenario);
   writeFileSync(scenario, text);
-  const port = await freePort();
-  const mediaPort = await freePort();
+  const ip = o.ip ?? '127.0.0.1';
+  const port = await freePort(ip);
+  const mediaPort = await freePort(ip);
   const args = [
     '-sf', scenario,
-    '-i', '127.0.0.1', '-mi', '127.0.0.1',
+    '-i', ip, '-mi', ip,
     '-p', String(port), '-mp', String(mediaPort),
     '-t', o.transport === 'tcp' ? 't1' : 'u1',
     '-m', String(o.calls ?? 1),
@@ -56,8 +60,8 @@ export async function startSipp(o: {
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   // sipp binds before it reads the scenario's first step; give it a moment.
-  if (o.transport === 'tcp') await waitForTcpListener(port, () => child.exitCode !== null, () => out);
-  else await waitForUdpListener(port, () => child.exitCode !== null, () => out);
+  if (o.transport === 'tcp') await waitForTcpListener(ip, port, () => child.exitCode !== null, () => out);
+  else await waitForUdpListener(ip, port, () => child.exitCode !== null, () => out);
   return {
     port,
     exited,
@@ -69,14 +73,14 @@ export async function startSipp(o: {
   };
 }
 
-async function waitForUdpListener(port: number, gone: () => boolean, output: () => string): Promise<void> {
+async function waitForUdpListener(ip: string, port: number, gone: () => boolean, output: () => string): Promise<void> {
   const { createSocket } = await import('node:dgram');
   for (let i = 0; i < 100; i++) {
     if (gone()) throw new Error(`sipp exited at start: ${output()}`);
     const inUse = await new Promise<boolean>((resolve) => {
-      const s = createSocket('udp4');
+      const s = createSocket(ip.includes(':') ? 'udp6' : 'udp4');
       s.once('error', () => resolve(true));
-      s.bind(port, '127.0.0.1', () => s.close(() => resolve(false)));
+      s.bind(port, ip, () => s.close(() => resolve(false)));
     });
     if (inUse) return;
     await new Promise((r) => setTimeout(r, 20));
@@ -84,12 +88,12 @@ async function waitForUdpListener(port: number, gone: () => boolean, output: () 
   throw new Error(`sipp did not bind ${port}`);
 }
 
-async function waitForTcpListener(port: number, gone: () => boolean, output: () => string): Promise<void> {
+async function waitForTcpListener(ip: string, port: number, gone: () => boolean, output: () => string): Promise<void> {
   const { connect } = await import('node:net');
   for (let i = 0; i < 100; i++) {
     if (gone()) throw new Error(`sipp exited at start: ${output()}`);
     const up = await new Promise<boolean>((resolve) => {
-      const c = connect({ port, host: '127.0.0.1' });
+      const c = connect({ port, host: ip });
       c.once('connect', () => {
         c.destroy();
         resolve(true);
