@@ -57,7 +57,12 @@ async function trunk(ringMs: number, calls: number) {
     await sipp.stop();
     sinkProc.stdin!.end();
     await new Promise((r) => sinkProc.on('exit', r));
-    return JSON.parse(sinkOut.split('\n').filter(Boolean).at(-1)!) as { streams: number; expected: number; received: number };
+    return JSON.parse(sinkOut.split('\n').filter(Boolean).at(-1)!) as {
+      streams: number;
+      expected: number;
+      received: number;
+      arrival: { p50: number; p99: number; max: number; within: number };
+    };
   };
   return { dial, sent, close };
 }
@@ -123,6 +128,11 @@ if (only.includes('stream')) {
       `p99 ${q(steady, 0.99).toFixed(2)} ms, max ${Math.max(...steady).toFixed(2)} ms; within 20±2 ms: ${((100 * steady.filter((x) => Math.abs(x - 20) <= 2).length) / steady.length).toFixed(2)} %`,
   );
   console.log(`  sink: ${sink.streams} streams, ${sink.received} received of ${sink.expected} by sequence number (${sink.expected - sink.received} lost); sent ${sentPackets}`);
+  const a = sink.arrival;
+  console.log(
+    `  arrival interval at the sink (whole run): p50 ${a.p50.toFixed(2)} ms, p99 ${a.p99.toFixed(2)} ms, max ${a.max.toFixed(2)} ms; ` +
+      `within 20±2 ms: ${(100 * a.within).toFixed(2)} %`,
+  );
   console.log(`  dialer CPU: ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(1)} % of one core over ${(wall / 1000).toFixed(1)} s`);
 }
 

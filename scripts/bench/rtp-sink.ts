@@ -1,18 +1,23 @@
 // A counting RTP sink for scripts/bench-calls, in its own process so its CPU is not billed
-// to the dialer. Prints per-stream loss as JSON when stdin closes.
+// to the dialer. Prints per-stream loss, and the arrival intervals of consecutive packets
+// (what a far end sees, including this process's own scheduling), as JSON when stdin closes.
 import { createSocket } from 'node:dgram';
 
 const port = Number(process.argv[2]);
-const streams = new Map<number, { first: number; last: number; count: number; wraps: number }>();
+const streams = new Map<number, { first: number; last: number; count: number; wraps: number; at: number }>();
+const arrivals: number[] = [];
 const s = createSocket('udp4');
 s.on('message', (b) => {
   if (b.length < 12) return;
   const seq = b.readUInt16BE(2);
   const ssrc = b.readUInt32BE(8);
+  const at = performance.now();
   const st = streams.get(ssrc);
-  if (!st) return void streams.set(ssrc, { first: seq, last: seq, count: 1, wraps: 0 });
+  if (!st) return void streams.set(ssrc, { first: seq, last: seq, count: 1, wraps: 0, at });
   if (seq < st.last && st.last - seq > 30_000) st.wraps++;
+  if (seq === ((st.last + 1) & 0xffff)) arrivals.push(at - st.at);
   st.last = seq;
+  st.at = at;
   st.count++;
 });
 s.bind({ port, address: '127.0.0.1', exclusive: true }, () => process.stdout.write('ready\n'));
@@ -24,6 +29,10 @@ process.stdin.on('end', () => {
     expected += st.wraps * 65536 + st.last - st.first + 1;
     received += st.count;
   }
-  process.stdout.write(JSON.stringify({ streams: streams.size, expected, received }) + '\n');
+  arrivals.sort((a, b) => a - b);
+  const q = (p: number) => arrivals[Math.min(arrivals.length - 1, Math.floor(p * arrivals.length))] ?? 0;
+  const within = arrivals.filter((x) => Math.abs(x - 20) <= 2).length / Math.max(1, arrivals.length);
+  const arrival = { p50: q(0.5), p99: q(0.99), max: arrivals.at(-1) ?? 0, within };
+  process.stdout.write(JSON.stringify({ streams: streams.size, expected, received, arrival }) + '\n');
   process.exit(0);
 });

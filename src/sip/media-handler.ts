@@ -1,17 +1,16 @@
-import type { Socket } from 'node:dgram';
 import type { BodyAndContentType, SessionDescriptionHandler } from 'sip.js';
+import type { RtpEngine, RtpStream } from './rtp/engine';
 import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from './rtp/sdp';
-import type { PortPool } from './rtp/port-pool';
-import { startRtpStream, type RtpStream } from './rtp/stream';
 
 /**
- * sip.js's SessionDescriptionHandler for a server: plain SDP and our own RTP socket
- * instead of WebRTC. The INVITE carries our offer; the 200 OK's answer says where and
- * in which law to send. A later offer from the peer (re-INVITE, e.g. hold) is answered
- * with the codec already in use and the mirrored direction (RFC 3264 §8, RFC 6337 §5.3).
+ * sip.js's SessionDescriptionHandler for a server: plain SDP and our own RTP (a port and
+ * stream in the RTP worker, rtp/engine.ts) instead of WebRTC. The INVITE carries our
+ * offer; the 200 OK's answer says where and in which law to send. A later offer from the
+ * peer (re-INVITE, e.g. hold) is answered with the codec already in use and the mirrored
+ * direction (RFC 3264 §8, RFC 6337 §5.3).
  */
 export class MediaHandler implements SessionDescriptionHandler {
-  private socket: Socket | null = null;
+  private port: number | null = null;
   private local: LocalMedia | null = null;
   private remote: RemoteMedia | null = null;
   private pendingOffer: RemoteMedia | null = null;
@@ -20,7 +19,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   private confirmed = false;
 
   constructor(
-    private readonly pool: PortPool,
+    private readonly rtp: RtpEngine,
     private readonly address: string,
   ) {}
 
@@ -36,9 +35,8 @@ export class MediaHandler implements SessionDescriptionHandler {
 
   /** Starts the continuous RTP stream (call after the 200 OK). */
   startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStream {
-    if (!this.socket || !this.remote) throw new Error('media not negotiated');
-    this.stream ??= startRtpStream({
-      socket: this.socket,
+    if (this.port === null || !this.remote) throw new Error('media not negotiated');
+    this.stream ??= this.rtp.start(this.port, {
       remote: { address: this.remote.address, port: this.remote.port },
       codec: this.remote.codec,
       telephoneEventPts: this.remote.telephoneEventPt === null ? [] : [this.remote.telephoneEventPt],
@@ -48,15 +46,14 @@ export class MediaHandler implements SessionDescriptionHandler {
   }
 
   async getDescription(): Promise<BodyAndContentType> {
-    if (!this.socket) {
-      const taken = await this.pool.take();
+    if (this.port === null) {
+      const taken = await this.rtp.take();
       if ('code' in taken) throw new Error(taken.code);
       if (this.closed) {
-        taken.socket.close();
-        this.pool.give(taken.port);
+        this.rtp.release(taken.port);
         throw new Error('session closed');
       }
-      this.socket = taken.socket;
+      this.port = taken.port;
       this.local = { address: this.address, port: taken.port, sessionId: Date.now() % 1e9, version: 1 };
     }
     if (this.pendingOffer) {
@@ -97,9 +94,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.stream) this.stream.stop();
-    else this.socket?.close();
-    if (this.local) this.pool.give(this.local.port);
-    this.socket = null;
+    if (this.port !== null) this.rtp.release(this.port);
+    this.port = null;
   }
 }

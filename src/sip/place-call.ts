@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import type { CallOutcome, CallProgress } from './call-outcome';
 import { infoDigit } from './rtp/dtmf';
 import type { MediaHandler } from './media-handler';
-import type { RtpStream } from './rtp/stream';
+import type { RtpStream } from './rtp/engine';
 
 export interface PlaceCallOptions {
   /** Called once, right after the INVITE left: the speech renders while the phone rings. */
@@ -166,7 +166,10 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
 
   let acknowledged = false;
   while (!remoteHangup) {
-    await stream.play(lawOf(audio, stream));
+    if ((await stream.play(lawOf(audio, stream))) === 'failed') {
+      await hangUp();
+      return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
+    }
     const key = pressed.shift();
     if (remoteHangup) break;
     if (key === '1') {

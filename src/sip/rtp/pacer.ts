@@ -1,5 +1,5 @@
 /**
- * One clock for every RTP stream in the process: a single timer on a 20 ms grid (from
+ * One clock for every RTP stream in a thread: a single timer on a 20 ms grid (from
  * performance.now, monotonic) instead of one timer per call. With 200 calls, 200 timers
  * each drift on their own; one tick sends every stream's due packet together, so each
  * stream's spacing is the grid's. Each stream still keeps its own schedule (start + n·20 ms)
@@ -12,18 +12,49 @@ export interface Pacer {
   add(send: (now: number) => void): () => void;
 }
 
-export function createPacer(periodMs = 20): Pacer {
+export interface PacerOptions {
+  periodMs?: number;
+  /**
+   * Wake this many ms before each grid instant and block the thread for the rest.
+   * A timer fires 0–2 ms late, which shows as jitter; blocking for the last stretch lands
+   * the tick within a few µs. Only for a thread that does nothing else (the RTP worker):
+   * on the main thread it would stall everything else.
+   */
+  blockLastMs?: number;
+  /** A sender threw: it is reported here and the others still send (one bad call must not stop them all). */
+  onError?: (error: unknown) => void;
+}
+
+const sleepCell = () => new Int32Array(new SharedArrayBuffer(4));
+
+export function createPacer(o: PacerOptions = {}): Pacer {
+  const periodMs = o.periodMs ?? 20;
+  const blockMs = o.blockLastMs ?? 0;
+  const cell = blockMs > 0 ? sleepCell() : null;
   const origin = performance.now();
   const senders = new Set<(now: number) => void>();
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let due = 0;
   const gridAfter = (t: number) => origin + Math.floor((t - origin) / periodMs + 1) * periodMs;
   const schedule = () => {
     const now = performance.now();
-    timer = setTimeout(tick, gridAfter(now) - now);
+    due = gridAfter(now);
+    timer = setTimeout(tick, Math.max(0, due - now - blockMs));
   };
   const tick = () => {
-    const now = performance.now();
-    for (const s of senders) s(now);
+    let now = performance.now();
+    // A wait may end a hair early (its clock rounds): wait again for the remainder.
+    while (cell && due - now > 0) {
+      Atomics.wait(cell, 0, 0, due - now);
+      now = performance.now();
+    }
+    for (const s of senders) {
+      try {
+        s(now);
+      } catch (e) {
+        o.onError?.(e);
+      }
+    }
     if (senders.size > 0) schedule();
     else timer = null;
   };
@@ -36,6 +67,3 @@ export function createPacer(periodMs = 20): Pacer {
     },
   };
 }
-
-/** The process-wide pacer every call's stream uses. */
-export const sharedPacer = createPacer();

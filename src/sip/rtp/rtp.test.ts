@@ -121,4 +121,30 @@ describe('RTP stream pacing', () => {
     const span = at.at(-1)! - at[0]!;
     expect(Math.abs(span - (packets.length - 1) * 20)).toBeLessThan(25);
   });
+
+  it('keeps ticking for every other stream when one sender throws', async () => {
+    const errors: unknown[] = [];
+    const pacer = createPacer({ onError: (e) => errors.push(e) });
+    let good = 0;
+    const removeBad = pacer.add(() => {
+      throw new Error('socket closed under us');
+    });
+    const removeGood = pacer.add(() => good++);
+    await new Promise((r) => setTimeout(r, 130));
+    removeBad();
+    removeGood();
+    expect(good).toBeGreaterThanOrEqual(4);
+    expect(errors.length).toBe(good);
+  });
+
+  it('with blockLastMs, ticks land on the 20 ms grid, never before it', async () => {
+    const pacer = createPacer({ blockLastMs: 2 });
+    const first = pacer.nextTick();
+    const lateBy: number[] = [];
+    const remove = pacer.add((now) => lateBy.push(now - (first + lateBy.length * 20)));
+    await new Promise((r) => setTimeout(r, 150));
+    remove();
+    expect(lateBy.length).toBeGreaterThanOrEqual(5);
+    for (const late of lateBy) expect(late).toBeGreaterThanOrEqual(0);
+  });
 });

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:dgram';
 import { createDtmfDetector } from './dtmf';
 import { decodeRtp, encodeRtp } from './packet';
-import { sharedPacer, type Pacer } from './pacer';
+import type { Pacer } from './pacer';
 import { PAYLOAD_TYPE, TELEPHONE_EVENT_PT, type Codec } from './sdp';
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
@@ -15,7 +15,7 @@ export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
  *
  * Pacing follows a monotonic schedule: packet n is due at start + n·20 ms, and a late tick
  * sends every packet that is due, so timer jitter never accumulates into drift. The ticks
- * come from one process-wide pacer (pacer.ts), not one timer per call.
+ * come from one pacer per thread (pacer.ts), not one timer per call.
  * Symmetric RTP (RFC 4961): we send from the socket we receive on, and follow the source
  * address of the first packet that arrives (a NAT in between rewrites it).
  */
@@ -33,8 +33,6 @@ export interface RtpStream {
   hold(onHold: boolean): void;
   /** Stops sending and closes the socket. */
   stop(): void;
-  /** Packets sent so far (benchmarks, tests). */
-  sent(): number;
 }
 
 export interface RtpStreamOptions {
@@ -46,7 +44,7 @@ export interface RtpStreamOptions {
   onDigit(digit: string): void;
   /** Per-packet send times in ms (performance.now), for the pacing benchmark. */
   onPacketSent?: (at: number) => void;
-  pacer?: Pacer;
+  pacer: Pacer;
 }
 
 export function startRtpStream(o: RtpStreamOptions): RtpStream {
@@ -58,7 +56,6 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   let marker = true;
   let remote = o.remote;
   let latched = false;
-  let sentCount = 0;
   const silence = new Uint8Array(FRAME_BYTES).fill(SILENCE[o.codec]);
   const queue: { audio: Uint8Array; offset: number; done: (r: 'played' | 'stopped') => void }[] = [];
   const dtmf = createDtmfDetector();
@@ -96,12 +93,11 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     marker = false; // RFC 3551 §4.1: set on the first packet of a talkspurt only
     sequence = (sequence + 1) & 0xffff;
     timestamp = (timestamp + FRAME_BYTES) >>> 0;
-    sentCount++;
     o.socket.send(packet, remote.port, remote.address);
     o.onPacketSent?.(performance.now());
   };
 
-  const pacer = o.pacer ?? sharedPacer;
+  const pacer = o.pacer;
   const start = pacer.nextTick();
   let n = 0;
   // A tick may land a fraction of a millisecond before its grid instant (timer rounding):
@@ -141,6 +137,5 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
       flush('stopped');
       o.socket.close();
     },
-    sent: () => sentCount,
   };
 }

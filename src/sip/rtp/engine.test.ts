@@ -1,0 +1,97 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../log';
+import { freePort } from '../../../test/helpers/ports';
+import { createRtpEngine, type RtpEngine } from './engine';
+import { decodeRtp, encodeRtp } from './packet';
+
+let engines: RtpEngine[] = [];
+let sockets: Socket[] = [];
+afterEach(async () => {
+  await Promise.all(engines.map((e) => e.close()));
+  for (const s of sockets) s.close();
+  engines = [];
+  sockets = [];
+});
+
+async function engineOnFreePorts(workerUrl?: string) {
+  const low = await freePort();
+  const engine = createRtpEngine({ address: '127.0.0.1', low, high: low + 6, log: silentLogger(), workerUrl });
+  engines.push(engine);
+  return engine;
+}
+
+async function receiver() {
+  const rx = createSocket('udp4');
+  sockets.push(rx);
+  await new Promise<void>((r) => rx.bind(0, '127.0.0.1', () => r()));
+  const got: NonNullable<ReturnType<typeof decodeRtp>>[] = [];
+  rx.on('message', (m) => got.push(decodeRtp(m)!));
+  return { rx, got, port: rx.address().port };
+}
+
+describe('RTP engine (media in a worker thread)', () => {
+  it('takes a port, streams audio from it with RFC 3550 headers and reports each send time', async () => {
+    const engine = await engineOnFreePorts();
+    const taken = await engine.take();
+    if (!('port' in taken)) throw new Error(taken.code);
+    const { got, port } = await receiver();
+    const sentAt: number[] = [];
+    const stream = engine.start(taken.port, {
+      remote: { address: '127.0.0.1', port },
+      codec: 'PCMA',
+      telephoneEventPts: [],
+      onDigit: () => undefined,
+      onPacketSent: (at) => sentAt.push(at),
+    });
+    const before = performance.now();
+    expect(await stream.play(new Uint8Array(160 * 5).fill(0x42))).toBe('played');
+    engine.release(taken.port);
+    await new Promise((r) => setTimeout(r, 100));
+    const audio = got.filter((p) => p.payload.every((b) => b === 0x42));
+    expect(audio).toHaveLength(5);
+    expect(got[0]!.payloadType).toBe(8);
+    expect(got[0]!.marker).toBe(true);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.sequence).toBe((got[i - 1]!.sequence + 1) & 0xffff);
+    // Times come back on this thread's clock, although the worker's clock has another origin.
+    expect(sentAt.length).toBe(got.length);
+    expect(sentAt[0]!).toBeGreaterThan(before - 25);
+    expect(sentAt.at(-1)!).toBeLessThan(performance.now());
+  });
+
+  it('reports a keypad event (RFC 4733) that arrives on the stream port', async () => {
+    const engine = await engineOnFreePorts();
+    const taken = await engine.take();
+    if (!('port' in taken)) throw new Error(taken.code);
+    const { rx, port } = await receiver();
+    const digits: string[] = [];
+    engine.start(taken.port, { remote: { address: '127.0.0.1', port }, codec: 'PCMU', telephoneEventPts: [96], onDigit: (d) => digits.push(d) });
+    await new Promise((r) => setTimeout(r, 50));
+    const event = encodeRtp({ payloadType: 96, marker: true, sequence: 1, timestamp: 800, ssrc: 7 }, new Uint8Array([1, 0x0a, 0, 160]));
+    rx.send(event, taken.port, '127.0.0.1');
+    await expect.poll(() => digits, { timeout: 2000 }).toEqual(['1']);
+  });
+
+  it('gives a released port out again and runs out when all are held', async () => {
+    const engine = await engineOnFreePorts(); // 4 even ports
+    const held: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const t = await engine.take();
+      if ('port' in t) held.push(t.port);
+    }
+    expect(held).toHaveLength(4);
+    expect(await engine.take()).toEqual({ code: 'RTP_PORTS_EXHAUSTED' });
+    engine.release(held[0]!);
+    expect(await engine.take()).toEqual({ port: held[0] });
+  });
+
+  it('a dead worker fails the call playing on it and the next call gets a fresh worker', async () => {
+    const dying = new URL('../../../test/fixtures/rtp/dying-worker.ts', import.meta.url).href;
+    const engine = await engineOnFreePorts(dying);
+    const taken = await engine.take();
+    if (!('port' in taken)) throw new Error(taken.code);
+    const stream = engine.start(taken.port, { remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
+    expect(await stream.play(new Uint8Array(160))).toBe('failed');
+    expect(await engine.take()).toEqual({ port: 40000 }); // answered by a new worker
+  });
+});

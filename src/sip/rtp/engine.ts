@@ -1,0 +1,166 @@
+import type { Logger } from '../../log';
+import type { FromRtpWorker, ToRtpWorker } from './protocol';
+import type { Codec } from './sdp';
+
+/** What a call's media does once answered; the packets themselves leave from the worker. */
+export interface RtpStream {
+  readonly codec: Codec;
+  /**
+   * Plays G.711 bytes in the stream's codec; resolves when the last frame left ('played'),
+   * when interrupted or released ('stopped'), or 'failed' when the media worker died.
+   */
+  play(audio: Uint8Array): Promise<PlayResult>;
+  /** Queued audio is dropped at once (remote BYE, a key press); silence continues. */
+  interrupt(): void;
+  /** Sends nothing while held; the message plays on unheard (see stream.ts). */
+  hold(onHold: boolean): void;
+}
+
+export type PlayResult = 'played' | 'stopped' | 'failed';
+
+export interface StreamOptions {
+  remote: { address: string; port: number };
+  codec: Codec;
+  telephoneEventPts: number[];
+  onDigit(digit: string): void;
+  /** Per-packet send times (ms on this thread's performance.now clock): benchmarks only. */
+  onPacketSent?: (at: number) => void;
+}
+
+/**
+ * The main thread's handle on the RTP worker (worker.ts): ports are taken and released
+ * through it, a stream started on a port, audio queued. One engine per trunk; `close()`
+ * ends the worker. If the worker dies, every waiting play resolves 'failed' (the call
+ * ends as a media failure and is retried) and the next call starts a fresh worker.
+ */
+export interface RtpEngine {
+  take(): Promise<{ port: number } | { code: 'RTP_PORTS_EXHAUSTED' | 'RTP_WORKER_FAILED' }>;
+  start(port: number, o: StreamOptions): RtpStream;
+  release(port: number): void;
+  close(): Promise<void>;
+}
+
+// Bundled (scripts/build), the worker is an extra entry point, named relative to src/
+// (the entry points' common folder); from source it sits next to this file.
+const WORKER_URL = import.meta.url.includes('/$bunfs/') ? './sip/rtp/worker.ts' : new URL('./worker.ts', import.meta.url).href;
+
+interface Waiting {
+  takes: Map<number, (r: Awaited<ReturnType<RtpEngine['take']>>) => void>;
+  plays: Map<number, (r: PlayResult) => void>;
+}
+
+export function createRtpEngine(o: {
+  address: string;
+  low: number;
+  high: number;
+  log: Logger;
+  /** Tests only: another worker script (one that dies on purpose). */
+  workerUrl?: string;
+}): RtpEngine {
+  let worker: Worker | null = null;
+  let waiting: Waiting = { takes: new Map(), plays: new Map() };
+  const streams = new Map<number, StreamOptions>();
+  let nextId = 1;
+
+  const send = (m: ToRtpWorker) => spawned().postMessage(m);
+
+  const onMessage = (m: FromRtpWorker) => {
+    switch (m.t) {
+      case 'taken':
+        waiting.takes.get(m.request)?.('port' in m ? { port: m.port } : { code: m.code });
+        waiting.takes.delete(m.request);
+        return;
+      case 'played':
+        waiting.plays.get(m.play)?.(m.result);
+        waiting.plays.delete(m.play);
+        return;
+      case 'digit':
+        streams.get(m.port)?.onDigit(m.digit);
+        return;
+      case 'sent': {
+        const report = streams.get(m.port)?.onPacketSent;
+        if (report) for (const t of m.times) report(t - performance.timeOrigin);
+        return;
+      }
+      case 'released':
+        streams.delete(m.port);
+        return;
+      case 'error':
+        o.log.error({ reason: m.message }, 'rtp worker error');
+        return;
+    }
+  };
+
+  /** The worker died: fail everything waiting on it; the next use starts a new one. */
+  const died = (reason: string) => {
+    o.log.error({ reason }, 'rtp worker died; calls in progress end as media failures');
+    const was = waiting;
+    waiting = { takes: new Map(), plays: new Map() };
+    worker = null;
+    streams.clear();
+    for (const r of was.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
+    for (const r of was.plays.values()) r('failed');
+  };
+
+  function spawned(): Worker {
+    if (worker) return worker;
+    const w = new Worker(o.workerUrl ?? WORKER_URL);
+    w.onmessage = (e: MessageEvent<FromRtpWorker>) => onMessage(e.data);
+    w.onerror = (e) => {
+      if (worker === w) died((e as ErrorEvent).message ?? 'error');
+      w.terminate();
+    };
+    w.addEventListener('close', () => {
+      if (worker === w) died('exited');
+    });
+    worker = w;
+    w.postMessage({ t: 'init', address: o.address, low: o.low, high: o.high } satisfies ToRtpWorker);
+    return w;
+  }
+
+  return {
+    take() {
+      const request = nextId++;
+      return new Promise((resolve) => {
+        waiting.takes.set(request, resolve);
+        send({ t: 'take', request });
+      });
+    },
+    start(port, s) {
+      streams.set(port, s);
+      send({ t: 'start', port, remote: s.remote, codec: s.codec, telephoneEventPts: s.telephoneEventPts, recordSendTimes: !!s.onPacketSent });
+      return {
+        codec: s.codec,
+        play(audio) {
+          if (audio.length === 0) return Promise.resolve('played');
+          if (!streams.has(port)) return Promise.resolve('stopped');
+          const play = nextId++;
+          return new Promise((resolve) => {
+            waiting.plays.set(play, resolve);
+            send({ t: 'play', port, play, audio });
+          });
+        },
+        interrupt() {
+          if (worker) send({ t: 'interrupt', port });
+        },
+        hold(onHold) {
+          if (worker) send({ t: 'hold', port, onHold });
+        },
+      };
+    },
+    release(port) {
+      // The stream's callbacks stay until the worker answers 'released' (its last reports).
+      if (worker) send({ t: 'release', port });
+      else streams.delete(port);
+    },
+    async close() {
+      const w = worker;
+      worker = null;
+      if (!w) return;
+      for (const r of waiting.plays.values()) r('stopped');
+      for (const r of waiting.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
+      waiting = { takes: new Map(), plays: new Map() };
+      w.terminate();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { Codec } from './sdp';
+
+/**
+ * Messages between the SIP side (main thread, engine.ts) and the RTP worker (worker.ts).
+ * Streams are named by their local RTP port: unique while a call holds it.
+ */
+export type ToRtpWorker =
+  | { t: 'init'; address: string; low: number; high: number }
+  | { t: 'take'; request: number }
+  | {
+      t: 'start';
+      port: number;
+      remote: { address: string; port: number };
+      codec: Codec;
+      telephoneEventPts: number[];
+      /** Report every packet's send time (the pacing benchmark); off in production. */
+      recordSendTimes: boolean;
+    }
+  /** `audio` is copied, never transferred: it may be the speech cache's own buffer. */
+  | { t: 'play'; port: number; play: number; audio: Uint8Array }
+  | { t: 'interrupt'; port: number }
+  | { t: 'hold'; port: number; onHold: boolean }
+  /** Stops the stream (if started), closes the socket and returns the port to the pool. */
+  | { t: 'release'; port: number };
+
+export type FromRtpWorker =
+  | { t: 'taken'; request: number; port: number }
+  | { t: 'taken'; request: number; code: 'RTP_PORTS_EXHAUSTED' }
+  | { t: 'played'; port: number; play: number; result: 'played' | 'stopped' }
+  | { t: 'digit'; port: number; digit: string }
+  /** Send times as epoch ms (performance.timeOrigin + now): each thread has its own origin. */
+  | { t: 'sent'; port: number; times: number[] }
+  /** After the last 'sent' and 'digit' of that port: the port may be handed out again. */
+  | { t: 'released'; port: number }
+  | { t: 'error'; message: string };

@@ -1,0 +1,95 @@
+/**
+ * The RTP worker thread: every call's media socket, the 20 ms pacer and keypad detection
+ * live here, away from the main thread, so a burst of SIP parsing or HTTP work there
+ * cannot delay a packet. The main thread drives it through engine.ts (protocol.ts).
+ *
+ * This file is an entry point of its own: scripts/build lists it next to src/main.ts.
+ */
+import type { Socket } from 'node:dgram';
+import { createPacer } from './pacer';
+import { createPortPool, type PortPool } from './port-pool';
+import type { FromRtpWorker, ToRtpWorker } from './protocol';
+import { startRtpStream, type RtpStream } from './stream';
+
+interface Channel {
+  socket: Socket;
+  stream: RtpStream | null;
+  sendTimes: number[] | null;
+}
+
+/** Send times go to the main thread in batches of about a second of one stream. */
+const SEND_TIMES_BATCH = 50;
+
+const scope = self as unknown as {
+  postMessage(message: FromRtpWorker): void;
+  onmessage: ((event: MessageEvent<ToRtpWorker>) => void) | null;
+};
+const post = (m: FromRtpWorker) => scope.postMessage(m);
+const pacer = createPacer({ blockLastMs: 2, onError: (e) => post({ t: 'error', message: `rtp send failed: ${String(e)}` }) });
+const channels = new Map<number, Channel>();
+let pool: PortPool | null = null;
+
+const flushSendTimes = (port: number, c: Channel) => {
+  if (!c.sendTimes?.length) return;
+  post({ t: 'sent', port, times: c.sendTimes });
+  c.sendTimes = [];
+};
+
+async function handle(m: ToRtpWorker): Promise<void> {
+  switch (m.t) {
+    case 'init':
+      pool = createPortPool(m.address, m.low, m.high);
+      return;
+    case 'take': {
+      const taken = await pool!.take();
+      if ('code' in taken) return post({ t: 'taken', request: m.request, code: taken.code });
+      channels.set(taken.port, { socket: taken.socket, stream: null, sendTimes: null });
+      return post({ t: 'taken', request: m.request, port: taken.port });
+    }
+    case 'start': {
+      const c = channels.get(m.port);
+      if (!c || c.stream) return;
+      const port = m.port;
+      c.sendTimes = m.recordSendTimes ? [] : null;
+      c.stream = startRtpStream({
+        socket: c.socket,
+        remote: m.remote,
+        codec: m.codec,
+        telephoneEventPts: m.telephoneEventPts,
+        pacer,
+        onDigit: (digit) => post({ t: 'digit', port, digit }),
+        onPacketSent: c.sendTimes
+          ? (at) => {
+              c.sendTimes!.push(performance.timeOrigin + at);
+              if (c.sendTimes!.length >= SEND_TIMES_BATCH) flushSendTimes(port, c);
+            }
+          : undefined,
+      });
+      return;
+    }
+    case 'play': {
+      const stream = channels.get(m.port)?.stream;
+      const result = stream ? await stream.play(m.audio) : 'stopped';
+      return post({ t: 'played', port: m.port, play: m.play, result });
+    }
+    case 'interrupt':
+      return channels.get(m.port)?.stream?.interrupt();
+    case 'hold':
+      return channels.get(m.port)?.stream?.hold(m.onHold);
+    case 'release': {
+      const c = channels.get(m.port);
+      if (!c) return;
+      channels.delete(m.port);
+      if (c.stream) c.stream.stop();
+      else c.socket.close();
+      flushSendTimes(m.port, c);
+      post({ t: 'released', port: m.port });
+      pool?.give(m.port);
+      return;
+    }
+  }
+}
+
+scope.onmessage = (event) => {
+  handle(event.data).catch((e) => post({ t: 'error', message: `rtp worker: ${String(e)}` }));
+};
