@@ -9,7 +9,7 @@ import { advertisedAddress } from './local-address';
 import { MediaHandler } from './media-handler';
 import { placeCall } from './place-call';
 import { createRegistration, type Registration } from './registration';
-import { createPortPool } from './rtp/port-pool';
+import { createRtpEngine } from './rtp/engine';
 import { TcpTransport } from './tcp-transport';
 import type { SipTransportBase, SipTransportOptions } from './transport-base';
 import { UdpTransport } from './udp-transport';
@@ -54,11 +54,12 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   // In URIs an IPv6 host is written in brackets (RFC 3261 §25.1): sip:user@[::1].
   const domain = bracketHost(sip.domain || server.host);
   const [low, high] = rtpPortRange(sip.rtp_ports);
-  const pool = createPortPool(sip.local_address, low, high);
+  const log = deps.log.child({ component: 'sip' });
+  // Media runs in its own thread (rtp/worker.ts), started with the first call.
+  const rtp = createRtpEngine({ address: sip.local_address, low, high, log });
   let ua: UserAgent | null = null;
   let registration: Registration | null = null;
   let address = sip.local_address;
-  const log = deps.log.child({ component: 'sip' });
 
   return {
     async start() {
@@ -79,7 +80,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         authorizationPassword: sip.password,
         transportConstructor: sip.transport === 'tcp' ? TcpTransport : UdpTransport,
         transportOptions,
-        sessionDescriptionHandlerFactory: () => new MediaHandler(pool, address),
+        sessionDescriptionHandlerFactory: () => new MediaHandler(rtp, address),
         // Via sent-by and the Contact host; sip.js compares responses' Via host to it as written.
         viaHost: bracketHost(address),
         forceRport: true,
@@ -120,6 +121,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       // sip.js waits for open transactions to end; bounded so SIGTERM never hangs on a silent PBX.
       await Promise.race([ua?.stop(), new Promise((r) => setTimeout(r, 3000))]);
       ua = null;
+      await rtp.close();
     },
   };
 }
