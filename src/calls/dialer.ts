@@ -12,6 +12,7 @@ export interface DialerConfig extends RetryConfig {
   ring_timeout_s: number;
   max_concurrent: number;
   max_age_s: number;
+  max_call_s: number;
 }
 
 export interface DialerDeps {
@@ -30,6 +31,11 @@ export interface DialerDeps {
   leaseMs: number;
   /** Look for due retries this often even when nobody wakes us. */
   pollMs?: number;
+  /**
+   * An attempt still unsettled after this is given up and its channel released (default:
+   * ring timeout + calls.max_call_s + 60 s). A bug below us must not hold a channel forever.
+   */
+  attemptLimitMs?: number;
 }
 
 /**
@@ -49,6 +55,7 @@ export interface Dialer {
 
 export function createDialer(d: DialerDeps): Dialer {
   const log = d.log.child({ component: 'dialer' });
+  const attemptLimitMs = d.attemptLimitMs ?? (d.calls.ring_timeout_s + d.calls.max_call_s + 60) * 1000;
   const held = new Map<string, { attempt: number; done: Promise<void> }>();
   const shutdown = new AbortController();
   let started = false;
@@ -136,6 +143,7 @@ export function createDialer(d: DialerDeps): Dialer {
       acknowledgedAudio: () => d.audio.acknowledged(),
       ringTimeoutMs: d.calls.ring_timeout_s * 1000,
       answerDelayMs: d.calls.answer_delay_ms,
+      maxCallMs: d.calls.max_call_s * 1000,
       signal: shutdown.signal,
       progress: {
         ringing: (status, reason) => later(() => move('ringing', { sipCode: status, reason })),
@@ -144,10 +152,18 @@ export function createDialer(d: DialerDeps): Dialer {
       },
     };
     // A dial that throws (a bug, a trunk gone) is a failed attempt like any other.
-    const outcome: CallOutcome = await Promise.resolve()
+    const dialing: Promise<CallOutcome> = Promise.resolve()
       .then(() => d.dial(request))
       .catch((e: Error) => ({ code: 'NETWORK', status: null, reason: `dial failed: ${e.message}` }));
-    await writes;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<CallOutcome>((resolve) => {
+      watchdog = setTimeout(() => {
+        log.error({ call: call.id, attempt, limitMs: attemptLimitMs }, 'attempt did not finish in time: channel released, call goes on as a failure');
+        resolve({ code: 'NETWORK', status: null, reason: `attempt did not finish within ${Math.round(attemptLimitMs / 1000)} s` });
+      }, attemptLimitMs);
+    });
+    const outcome = await Promise.race([dialing, stuck]).finally(() => clearTimeout(watchdog));
+    await Promise.race([writes, stuck]);
 
     if (outcome.code === 'ABORTED') {
       await move('queued', { reason: outcome.reason, runAfter: d.clock(), refundAttempt: true });

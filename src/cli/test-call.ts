@@ -37,6 +37,7 @@ export function testCallCommand(): Command {
           acknowledgedAudio: () => audio.acknowledged(),
           ringTimeoutMs: (opts.ringTimeout ?? config.calls.ring_timeout_s) * 1000,
           answerDelayMs: config.calls.answer_delay_ms,
+          maxCallMs: config.calls.max_call_s * 1000,
           progress: {
             ringing: (s) => progress.push(`ringing ${s}`),
             answered: (codec) => progress.push(`answered ${codec}`),

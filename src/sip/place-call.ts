@@ -12,6 +12,7 @@ export interface PlaceCallOptions {
   acknowledgedAudio: () => Promise<CallAudio>;
   ringTimeoutMs: number;
   answerDelayMs: number;
+  maxCallMs: number;
   silenceMs: number;
   t1Ms: number;
   progress: CallProgress;
@@ -30,7 +31,8 @@ const lawOf = (audio: CallAudio, stream: RtpStream) => (stream.codec === 'PCMU' 
 /**
  * One attempt: INVITE, ring, and once answered (never on 183 early media) the message
  * after calls.answer_delay_ms, then BYE. Keypad `1` plays the confirmation and hangs up
- * (acknowledged), `2` starts the message again. A BYE from the far end stops at once.
+ * (acknowledged), `2` starts the message again. A BYE from the far end stops at once, and
+ * so does calls.max_call_s after the answer (no key, no far end keeps a channel forever).
  * Resolves with what happened; never throws, never retries.
  */
 export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions): Promise<CallOutcome> {
@@ -151,47 +153,55 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   o.progress.answered(remote.codec);
   const perPacket = o.onPacketSent;
   const callId = inviter.request.callId;
-  stream = media.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
-  // Silence while the callee lifts the phone to the ear (calls.answer_delay_ms).
-  await Promise.race([sleep(o.answerDelayMs), terminated]);
-
-  let audio: CallAudio;
-  try {
-    audio = await (audioPromise ?? o.audio());
-  } catch (e) {
-    log.error({ err: e }, 'message audio failed');
-    await hangUp();
-    return audioFailure(e as Error);
-  }
-
-  let acknowledged = false;
-  while (!remoteHangup) {
-    if ((await stream.play(lawOf(audio, stream))) === 'failed') {
-      await hangUp();
-      return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
-    }
-    const key = pressed.shift();
-    if (remoteHangup) break;
-    if (key === '1') {
-      acknowledged = true;
-      const ack = await o.acknowledgedAudio().catch(() => null);
-      if (ack && !remoteHangup) await stream.play(lawOf(ack, stream));
-      break;
-    }
-    if (key !== '2') break;
-  }
+  const answeredStream = media.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
+  stream = answeredStream;
+  let talkLimit: ReturnType<typeof setTimeout> | undefined;
+  const overtime = new Promise<'overtime'>((resolve) => {
+    talkLimit = setTimeout(() => {
+      log.warn({ maxCallMs: o.maxCallMs }, 'call reached calls.max_call_s: hanging up');
+      pressed.length = 0;
+      answeredStream.interrupt();
+      resolve('overtime');
+    }, o.maxCallMs);
+  });
+  const outcome = await speak(answeredStream, overtime).finally(() => clearTimeout(talkLimit));
   if (!remoteHangup) {
     await Promise.race([sleep(o.silenceMs), terminated]);
     await hangUp();
   }
-  return acknowledged
-    ? { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' }
-    : {
-        code: 'COMPLETED',
-        status: 200,
-        reason: remoteHangup ? 'far end hung up' : 'message played',
-        remoteHangup,
-      };
+  return outcome;
+
+  /** From the answer to the last word: what to report (hanging up is the caller's). */
+  async function speak(talking: RtpStream, overtime: Promise<'overtime'>): Promise<CallOutcome> {
+    // Silence while the callee lifts the phone to the ear (calls.answer_delay_ms).
+    await Promise.race([sleep(o.answerDelayMs), terminated]);
+    let audio: CallAudio | 'overtime';
+    try {
+      audio = await Promise.race([audioPromise ?? o.audio(), overtime]);
+    } catch (e) {
+      log.error({ err: e }, 'message audio failed');
+      return audioFailure(e as Error);
+    }
+    let acknowledged = false;
+    let cutOff = audio === 'overtime';
+    while (!remoteHangup && audio !== 'overtime') {
+      const played = await talking.play(lawOf(audio, talking));
+      if (played === 'failed') return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
+      const key = pressed.shift();
+      if (remoteHangup) break;
+      if (key === '1') {
+        acknowledged = true;
+        const ack = await Promise.race([o.acknowledgedAudio().catch(() => null), overtime]);
+        if (ack && ack !== 'overtime' && !remoteHangup) await talking.play(lawOf(ack, talking));
+        break;
+      }
+      if (key !== '2') break;
+    }
+    cutOff ||= (await Promise.race([overtime, Promise.resolve(null)])) === 'overtime';
+    if (acknowledged) return { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' };
+    const reason = remoteHangup ? 'far end hung up' : cutOff ? `hung up at calls.max_call_s (${o.maxCallMs / 1000} s)` : 'message played';
+    return { code: 'COMPLETED', status: 200, reason, remoteHangup };
+  }
 
   async function hangUp(): Promise<void> {
     if (inviter.state !== SessionState.Established) {

@@ -252,6 +252,27 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
+  it('hangs up at calls.max_call_s however long the message is', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { progress } = recorder();
+    const started = Date.now();
+    const outcome = await phone.dial({
+      number: '5321234567',
+      audio: async () => testAudio(1500), // 30 s
+      acknowledgedAudio: async () => testAudio(5),
+      ringTimeoutMs: 5000,
+      answerDelayMs: 100,
+      maxCallMs: 1000,
+      progress,
+    });
+    expect(outcome).toMatchObject({ code: 'COMPLETED', reason: 'hung up at calls.max_call_s (1 s)', remoteHangup: false });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(wire.some((l) => l.startsWith('out BYE'))).toBe(true);
+    expect(await sipp.exited).toBe(0);
+  });
+
   it('reports a network timeout as a local 408 after 64*T1', async () => {
     const deadPort = await freePort();
     const { phone } = await phoneFor(deadPort);

@@ -22,6 +22,8 @@ export interface DialRequest {
   acknowledgedAudio: () => Promise<CallAudio>;
   ringTimeoutMs: number;
   answerDelayMs: number;
+  /** Longest the call may last once answered (calls.max_call_s, default 300 s); then we hang up. */
+  maxCallMs?: number;
   progress: CallProgress;
   /** Aborting before the answer sends CANCEL and reports ABORTED; after it, the call plays on. */
   signal?: AbortSignal;
@@ -112,7 +114,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     dial(request) {
       if (!ua) throw new Error('telephone not started');
       const target = new URI('sip', `${sip.dial_prefix}${request.number}`, domain);
-      return placeCall(ua, target, { ...request, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
+      return placeCall(ua, target, { ...request, maxCallMs: request.maxCallMs ?? 300_000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
     registered: () => (sip.register ? (registration?.isRegistered() ?? false) : null),

@@ -17,6 +17,11 @@ export const callsSection = z
     max_attempts: z.number().int().min(1).max(20).default(3),
     /** Calls in progress at once (PBX channels). */
     max_concurrent: z.number().int().min(1).max(1000).default(10),
+    /**
+     * Longest a call may last once answered (keypad 2 repeats, a far end that never hangs
+     * up); then we hang up. Also bounds an attempt, so a stuck one cannot hold a channel.
+     */
+    max_call_s: z.number().int().min(10).max(3600).default(300),
     /** A call not placed within this long after it was queued expires instead of ringing. */
     max_age_s: z.number().int().min(60).default(3600),
   })

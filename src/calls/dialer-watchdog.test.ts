@@ -1,0 +1,53 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configSchema } from '../config/schema';
+import { silentLogger } from '../log';
+import type { DialRequest } from '../sip/telephone';
+import { createStore, type Store } from '../store';
+import { testAudioSource } from '../../test/helpers/test-audio';
+import { createDialer, type Dialer } from './dialer';
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+describe('dialer watchdog', () => {
+  it('gives up an attempt that never settles: the channel is freed and the call retried, then failed', async () => {
+    const config = configSchema.parse({ calls: { retry_delays_s: [0], max_attempts: 2, max_concurrent: 1 } });
+    const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-watchdog-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
+    const dials: DialRequest[] = [];
+    const dialer: Dialer = createDialer({
+      store,
+      // A trunk that swallows the call: the promise never settles.
+      dial: (r) => {
+        dials.push(r);
+        return new Promise(() => undefined);
+      },
+      audio: testAudioSource(5),
+      clock: Date.now,
+      log: silentLogger(),
+      calls: config.calls,
+      leaseMs: 5000,
+      pollMs: 50,
+      attemptLimitMs: 300,
+    });
+    cleanups.push(async () => {
+      await dialer.stop();
+      await store.close();
+    });
+    const account = store.accounts.create({ name: 't', plan: 'starter' });
+    const [id] = store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now());
+    dialer.start();
+    await expect.poll(() => store.calls.get(id!)!.state, { timeout: 5000 }).toBe('failed');
+    expect(dials).toHaveLength(2);
+    expect(dialer.active()).toBe(0);
+    const reasons = store.calls.events(id!).map((e) => e.reason ?? '');
+    expect(reasons.filter((r) => r.includes('attempt did not finish within'))).toHaveLength(2);
+    // The limit handed to the trunk for the answered part is calls.max_call_s.
+    expect(dials[0]!.maxCallMs).toBe(300_000);
+  });
+});
