@@ -1,6 +1,7 @@
 import { Inviter, SessionState, type URI, type UserAgent } from 'sip.js';
 import type { CallAudio } from '../calls/audio';
 import type { Logger } from '../log';
+import { until } from '../until';
 import type { CallOutcome, CallProgress } from './call-outcome';
 import { infoDigit } from './rtp/dtmf';
 import type { MediaHandler } from './media-handler';
@@ -25,7 +26,6 @@ const audioFailure = (e: Error): CallOutcome => {
   const code = (e as unknown as { code?: unknown }).code;
   return { code: 'AUDIO', status: null, reason: `audio: ${e.message}`, errorCode: typeof code === 'string' ? code : null };
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lawOf = (audio: CallAudio, stream: RtpStream) => (stream.codec === 'PCMU' ? audio.pcmu : audio.pcma);
 
 /**
@@ -140,7 +140,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
 
   const first = await setup.finally(() => detachAbort());
   if (first !== 'accepted') {
-    await Promise.race([terminated, sleep(64 * o.t1Ms)]);
+    await until(terminated, 64 * o.t1Ms);
     return first;
   }
 
@@ -166,7 +166,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   });
   const outcome = await speak(answeredStream, overtime).finally(() => clearTimeout(talkLimit));
   if (!remoteHangup) {
-    await Promise.race([sleep(o.silenceMs), terminated]);
+    await until(terminated, o.silenceMs);
     await hangUp();
   }
   return outcome;
@@ -174,7 +174,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   /** From the answer to the last word: what to report (hanging up is the caller's). */
   async function speak(talking: RtpStream, overtime: Promise<'overtime'>): Promise<CallOutcome> {
     // Silence while the callee lifts the phone to the ear (calls.answer_delay_ms).
-    await Promise.race([sleep(o.answerDelayMs), terminated]);
+    await until(terminated, o.answerDelayMs);
     let audio: CallAudio | 'overtime';
     try {
       audio = await Promise.race([audioPromise ?? o.audio(), overtime]);
@@ -205,7 +205,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
 
   async function hangUp(): Promise<void> {
     if (inviter.state !== SessionState.Established) {
-      await Promise.race([terminated, sleep(64 * o.t1Ms + 100)]);
+      await until(terminated, 64 * o.t1Ms + 100);
       return;
     }
     // sip.js calls the session Terminated as soon as the BYE is sent; wait for its final

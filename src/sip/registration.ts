@@ -1,5 +1,6 @@
 import { Registerer, RegistererState, type UserAgent } from 'sip.js';
 import type { Logger } from '../log';
+import { until } from '../until';
 
 const BACKOFF_S = [1, 2, 5, 10, 30, 60];
 
@@ -75,7 +76,7 @@ export function createRegistration(ua: UserAgent, expiresS: number, log: Logger)
         });
       }
       // dispose() can wait on a transaction the PBX never answers; stopping must not hang.
-      await Promise.race([registerer.dispose().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
+      await until(registerer.dispose().catch(() => undefined), 2000);
     },
   };
 }

@@ -2,6 +2,7 @@ import { URI, UserAgent } from 'sip.js';
 import { bracketHost, parseHostPort } from '../config/host-port';
 import { rtpPortRange, type SipConfig } from '../config/sections/sip';
 import type { Logger } from '../log';
+import { until } from '../until';
 import { VERSION } from '../version';
 import type { CallAudio } from '../calls/audio';
 import type { CallOutcome, CallProgress } from './call-outcome';
@@ -121,7 +122,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     async stop() {
       await registration?.stop();
       // sip.js waits for open transactions to end; bounded so SIGTERM never hangs on a silent PBX.
-      await Promise.race([ua?.stop(), new Promise((r) => setTimeout(r, 3000))]);
+      await until(ua?.stop(), 3000);
       ua = null;
       await rtp.close();
     },

@@ -176,6 +176,20 @@ describe('telephony through the compiled binary', () => {
     expect(ringApp.output()).toMatch(/dialer stopping/);
   }, 40_000);
 
+  it('SIGTERM after a refused call exits at once: no timer of the finished call keeps the process alive', async () => {
+    const sipp = await startSipp({ scenario: 'final.xml', fill: { code: 603, reason: 'Decline' } });
+    peers.push(sipp);
+    // The default T1 (500 ms): the call's 64·T1 bounds are 32 s, longer than stop() waits.
+    const a = applianceDir(await sipConfig(sipp.port, { t1_ms: 500 }));
+    const acc = provision(a);
+    const app = await a.start();
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'disk full' });
+    await waitFor(() => (a.cliJson(['calls', 'show', r.json.call_id]).state === 'rejected' ? true : null), 10_000, 'the call to be refused');
+    const asked = Date.now();
+    expect(await app.stop()).toBe(0);
+    expect(Date.now() - asked).toBeLessThan(5000);
+  });
+
   it('test-call dials through the trunk, charges nothing and reports the outcome', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml' });
     peers.push(sipp);
