@@ -16,6 +16,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   private pendingOffer: RemoteMedia | null = null;
   private stream: RtpStream | null = null;
   private closed = false;
+  private releasing: Promise<void> = Promise.resolve();
   private confirmed = false;
 
   constructor(
@@ -87,6 +88,11 @@ export class MediaHandler implements SessionDescriptionHandler {
     this.pendingOffer = parsed; // an offer in a re-INVITE: answered by getDescription
   }
 
+  /** After close(): resolves once the media port is let go and its last reports arrived. */
+  released(): Promise<void> {
+    return this.releasing;
+  }
+
   sendDtmf(): boolean {
     return false; // we only receive keypad events
   }
@@ -94,7 +100,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.port !== null) this.rtp.release(this.port);
+    if (this.port !== null) this.releasing = this.rtp.release(this.port);
     this.port = null;
   }
 }

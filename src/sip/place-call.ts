@@ -169,6 +169,9 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
     await until(terminated, o.silenceMs);
     await hangUp();
   }
+  // The call is over when its media is: the port is free and every report has arrived.
+  media.close();
+  await until(media.released(), 1000);
   return outcome;
 
   /** From the answer to the last word: what to report (hanging up is the caller's). */

@@ -46,8 +46,8 @@ describe('RTP engine (media in a worker thread)', () => {
     });
     const before = performance.now();
     expect(await stream.play(new Uint8Array(160 * 5).fill(0x42))).toBe('played');
-    engine.release(taken.port);
-    await new Promise((r) => setTimeout(r, 100));
+    await engine.release(taken.port); // resolves after the last send-time report
+    await new Promise((r) => setTimeout(r, 50)); // the last packets' flight to the receiver
     const audio = got.filter((p) => p.payload.every((b) => b === 0x42));
     expect(audio).toHaveLength(5);
     expect(got[0]!.payloadType).toBe(8);
@@ -81,7 +81,7 @@ describe('RTP engine (media in a worker thread)', () => {
     }
     expect(held).toHaveLength(4);
     expect(await engine.take()).toEqual({ code: 'RTP_PORTS_EXHAUSTED' });
-    engine.release(held[0]!);
+    await engine.release(held[0]!);
     expect(await engine.take()).toEqual({ port: held[0] });
   });
 

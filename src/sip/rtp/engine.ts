@@ -36,7 +36,8 @@ export interface StreamOptions {
 export interface RtpEngine {
   take(): Promise<{ port: number } | { code: 'RTP_PORTS_EXHAUSTED' | 'RTP_WORKER_FAILED' }>;
   start(port: number, o: StreamOptions): RtpStream;
-  release(port: number): void;
+  /** Resolves once the worker let the port go, after the stream's last reports arrived. */
+  release(port: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,7 +48,9 @@ const WORKER_URL = import.meta.url.includes('/$bunfs/') ? './sip/rtp/worker.ts' 
 interface Waiting {
   takes: Map<number, (r: Awaited<ReturnType<RtpEngine['take']>>) => void>;
   plays: Map<number, (r: PlayResult) => void>;
+  releases: Map<number, () => void>;
 }
+const nobodyWaiting = (): Waiting => ({ takes: new Map(), plays: new Map(), releases: new Map() });
 
 export function createRtpEngine(o: {
   address: string;
@@ -58,7 +61,7 @@ export function createRtpEngine(o: {
   workerUrl?: string;
 }): RtpEngine {
   let worker: Worker | null = null;
-  let waiting: Waiting = { takes: new Map(), plays: new Map() };
+  let waiting = nobodyWaiting();
   const streams = new Map<number, StreamOptions>();
   let nextId = 1;
 
@@ -84,6 +87,8 @@ export function createRtpEngine(o: {
       }
       case 'released':
         streams.delete(m.port);
+        waiting.releases.get(m.port)?.();
+        waiting.releases.delete(m.port);
         return;
       case 'error':
         o.log.error({ reason: m.message }, 'rtp worker error');
@@ -95,11 +100,12 @@ export function createRtpEngine(o: {
   const died = (reason: string) => {
     o.log.error({ reason }, 'rtp worker died; calls in progress end as media failures');
     const was = waiting;
-    waiting = { takes: new Map(), plays: new Map() };
+    waiting = nobodyWaiting();
     worker = null;
     streams.clear();
     for (const r of was.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
     for (const r of was.plays.values()) r('failed');
+    for (const r of was.releases.values()) r();
   };
 
   function spawned(): Worker {
@@ -150,8 +156,15 @@ export function createRtpEngine(o: {
     },
     release(port) {
       // The stream's callbacks stay until the worker answers 'released' (its last reports).
-      if (worker) send({ t: 'release', port });
-      else streams.delete(port);
+      if (!worker) {
+        streams.delete(port);
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => {
+        const before = waiting.releases.get(port);
+        waiting.releases.set(port, () => (before?.(), resolve()));
+        send({ t: 'release', port });
+      });
     },
     async close() {
       const w = worker;
@@ -159,7 +172,8 @@ export function createRtpEngine(o: {
       if (!w) return;
       for (const r of waiting.plays.values()) r('stopped');
       for (const r of waiting.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
-      waiting = { takes: new Map(), plays: new Map() };
+      for (const r of waiting.releases.values()) r();
+      waiting = nobodyWaiting();
       w.terminate();
     },
   };

@@ -78,7 +78,7 @@ async function handle(m: ToRtpWorker): Promise<void> {
       return channels.get(m.port)?.stream?.hold(m.onHold);
     case 'release': {
       const c = channels.get(m.port);
-      if (!c) return;
+      if (!c) return post({ t: 'released', port: m.port });
       channels.delete(m.port);
       if (c.stream) c.stream.stop();
       else c.socket.close();
