@@ -6,7 +6,7 @@ import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import type { CallProgress } from './call-outcome';
-import { createTelephone, type Telephone } from './telephone';
+import { createTelephone, type DialRequest, type Telephone } from './telephone';
 
 let peers: SippPeer[] = [];
 let phones: Telephone[] = [];
@@ -52,7 +52,7 @@ function recorder() {
   return { events, progress };
 }
 
-const dial = (phone: Telephone, progress: CallProgress, frames = 25, ringTimeoutMs = 5000) =>
+const dial = (phone: Telephone, progress: CallProgress, frames = 25, ringTimeoutMs = 5000, extra: Partial<DialRequest> = {}) =>
   phone.dial({
     number: '5321234567',
     audio: async () => testAudio(frames),
@@ -60,6 +60,7 @@ const dial = (phone: Telephone, progress: CallProgress, frames = 25, ringTimeout
     ringTimeoutMs,
     answerDelayMs: 100,
     progress,
+    ...extra,
   });
 
 describe('dialing sipp over UDP', () => {
@@ -258,15 +259,7 @@ describe('dialing sipp over UDP', () => {
     const { phone, wire } = await phoneFor(sipp.port);
     const { progress } = recorder();
     const started = Date.now();
-    const outcome = await phone.dial({
-      number: '5321234567',
-      audio: async () => testAudio(1500), // 30 s
-      acknowledgedAudio: async () => testAudio(5),
-      ringTimeoutMs: 5000,
-      answerDelayMs: 100,
-      maxCallMs: 1000,
-      progress,
-    });
+    const outcome = await dial(phone, progress, 1500, 5000, { maxCallMs: 1000 }); // a 30 s message
     expect(outcome).toMatchObject({ code: 'COMPLETED', reason: 'hung up at calls.max_call_s (1 s)', remoteHangup: false });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(wire.some((l) => l.startsWith('out BYE'))).toBe(true);
