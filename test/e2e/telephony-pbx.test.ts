@@ -78,10 +78,10 @@ async function waitFinal(a: ReturnType<typeof applianceDir>, id: string, app: Ru
   }
 }
 
-async function rig(o: { codec: 'PCMU' | 'PCMA'; register: boolean; transport: 'udp' | 'tcp'; password?: string }) {
+async function rig(o: { codec: 'PCMU' | 'PCMA'; register: boolean; transport: 'udp' | 'tcp'; qop?: boolean; password?: string }) {
   const phone = await startBaresip({ user: DIALED, codec: o.codec });
   stops.push(() => phone.stop());
-  const pbx: Peer = await startKamailio({ target: `127.0.0.1:${phone.port}`, auth: o.register, user: USER, password: PASSWORD });
+  const pbx: Peer = await startKamailio({ target: `127.0.0.1:${phone.port}`, auth: o.register, qop: o.qop, user: USER, password: PASSWORD });
   stops.push(() => pbx.stop());
   const rtp = await freePort();
   const a = applianceDir({
@@ -109,11 +109,11 @@ async function rig(o: { codec: 'PCMU' | 'PCMA'; register: boolean; transport: 'u
 
 describe('end to end through kamailio to baresip', () => {
   it.each([
-    { codec: 'PCMU', register: true, transport: 'udp' },
-    { codec: 'PCMA', register: false, transport: 'udp' },
-    { codec: 'PCMA', register: true, transport: 'tcp' },
-    { codec: 'PCMU', register: false, transport: 'tcp' },
-  ] as const)('$codec, register=$register, $transport: completed, recording frame-exact', async (c) => {
+    { codec: 'PCMU', register: true, transport: 'udp', qop: false },
+    { codec: 'PCMA', register: false, transport: 'udp', qop: false },
+    { codec: 'PCMA', register: true, transport: 'tcp', qop: true },
+    { codec: 'PCMU', register: false, transport: 'tcp', qop: false },
+  ] as const)('$codec, register=$register, $transport, qop=$qop: completed, recording frame-exact', async (c) => {
     const [expected, { a, acc, app, phone, pbx }] = await Promise.all([expectedAudio(), rig(c)]);
     const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: MESSAGE });
     expect(r.status).toBe(200);
@@ -127,7 +127,14 @@ describe('end to end through kamailio to baresip', () => {
         for (let i = 0; i < 50 && !pbx.output().includes(line); i++) await new Promise((r) => setTimeout(r, 100));
         return pbx.output();
       };
-      for (const m of ['REGISTER', 'INVITE', 'BYE']) expect(await logged(`challenging ${m} from ${USER}`)).toContain(`challenging ${m} from ${USER}`);
+      for (const m of ['REGISTER', 'INVITE', 'BYE']) {
+        expect(await logged(`challenging ${m} from ${USER}`)).toContain(`challenging ${m} from ${USER}`);
+        // The digest we answered with: with qop=auth it carries nc and cnonce (RFC 2617 §3.2.2).
+        const accepted = (await logged(`accepted ${m} credentials`)).split('\n').find((l) => l.includes(`accepted ${m} credentials`));
+        expect(accepted).toMatch(/Digest .*username="/);
+        if (c.qop) expect(accepted).toMatch(/qop=auth.*nc=0*1.*cnonce=|cnonce=.*nc=0*1/);
+        else expect(accepted).not.toMatch(/qop=/);
+      }
     }
     await phone.stop(); // sndfile closes its files on exit
     const dec = readdirSync(phone.recordDir).filter((f) => f.endsWith('-dec.wav'));

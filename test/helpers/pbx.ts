@@ -57,13 +57,15 @@ function run(cmd: string, args: string[], dir: string, port: number, ready: RegE
 
 /**
  * kamailio as the PBX on 127.0.0.1 (UDP and TCP on one port), relaying every INVITE to
- * `target`. `auth`: 407 for INVITE/BYE, 401 for REGISTER, 403 for a wrong password.
+ * `target`. `auth`: 407 for INVITE/BYE, 401 for REGISTER, 403 for a wrong password;
+ * `qop`: the challenges ask for qop=auth (RFC 2617 §3.2.1), else the RFC 2069 form.
+ * Accepted credentials are logged ("accepted METHOD credentials: …").
  */
-export async function startKamailio(o: { target: string; auth: boolean; user: string; password: string }): Promise<Peer> {
+export async function startKamailio(o: { target: string; auth: boolean; user: string; password: string; qop?: boolean }): Promise<Peer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'va-kamailio-'));
   const cfg = join(dir, 'kamailio.cfg');
-  writeFileSync(cfg, fill(join(PEERS, 'kamailio', 'kamailio.cfg'), { port, target: o.target, user: o.user, password: o.password }));
+  writeFileSync(cfg, fill(join(PEERS, 'kamailio', 'kamailio.cfg'), { port, target: o.target, user: o.user, password: o.password, qop: o.qop ? 1 : 0 }));
   const args = ['-f', cfg, '-DD', '-E', '-m', '64', '-M', '8', '-Y', dir, '-w', dir];
   if (o.auth) args.push('-A', 'WITH_AUTH');
   const peer = await run('kamailio', args, dir, port, /Listening on/);
