@@ -6,6 +6,7 @@ import { silentLogger } from '../log';
 import { freePort } from '../../test/helpers/ports';
 import { testAudio } from '../../test/helpers/test-audio';
 import { createStreamFramer } from './stream-framer';
+import { listenTcp } from './tcp-listener';
 import { createTelephone, type Telephone } from './telephone';
 
 /**
@@ -189,5 +190,23 @@ describe('SIP over TCP: the listening socket', () => {
       free.listen(port, '127.0.0.1', () => resolve());
     });
     await new Promise<void>((r) => free.close(() => r()));
+  });
+
+  it('closes connections beyond the cap at once and keeps serving those it holds', async () => {
+    const got: string[] = [];
+    const listener = await listenTcp({ host: '127.0.0.1', port: 0, log: silentLogger(), maxConnections: 2, onMessage: (m) => got.push(m), onClosed: () => undefined });
+    const open = () =>
+      new Promise<Socket>((resolve) => {
+        const c = connect({ host: '127.0.0.1', port: listener.port() }, () => resolve(c));
+      });
+    const conns = [await open(), await open()];
+    const third = await open();
+    const thirdClosed = new Promise<void>((r) => third.on('close', () => r()));
+    third.on('error', () => undefined);
+    await thirdClosed;
+    conns[1]!.write('OPTIONS sip:a@127.0.0.1 SIP/2.0\r\nContent-Length: 0\r\n\r\n');
+    await expect.poll(() => got.length).toBe(1);
+    for (const c of conns) c.destroy();
+    await listener.close();
   });
 });

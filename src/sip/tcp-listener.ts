@@ -36,12 +36,23 @@ export interface TcpListenerOptions {
   log: Logger;
   onMessage(message: string, socket: Socket): void;
   onClosed(socket: Socket): void;
+  /** Accepted connections held at once; more are closed at once (default 64). */
+  maxConnections?: number;
 }
+
+/** A PBX opens a handful; anything far beyond that is a scanner or a leak, not a trunk. */
+const MAX_ACCEPTED = 64;
 
 /** Resolves once listening; rejects when the address cannot be bound (e.g. the port is taken). */
 export function listenTcp(o: TcpListenerOptions): Promise<TcpListener> {
   const accepted = new Set<Socket>();
+  const max = o.maxConnections ?? MAX_ACCEPTED;
   const server: Server = createServer((socket) => {
+    if (accepted.size >= max) {
+      o.log.warn({ peer: `${socket.remoteAddress}:${socket.remotePort}`, max }, 'sip tcp: too many connections to our listener; closing the new one');
+      socket.destroy();
+      return;
+    }
     accepted.add(socket);
     socket.setNoDelay(true);
     // A PBX that vanished without a FIN would otherwise hold this socket for ever.
