@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../log';
 import { createCallAudioSource } from './index';
 import { createPiperRenderer, piperArgs } from './piper';
+import { createRenderCache } from './render-cache';
+import { createCachedSpeaker } from './speaker';
 import { tempDir, ttsConfig } from './test-support';
 
 /**
@@ -85,5 +87,21 @@ describe('piper adapter against a stand-in executable', () => {
     const espeakOnly = createCallAudioSource(ttsConfig(), { log: silentLogger(), dataDir: tempDir() });
     const expected = await espeakOnly.forMessage('Web sunucusu yanıt vermiyor.');
     expect(Buffer.from(audio.pcmu).equals(Buffer.from(expected.pcmu))).toBe(true);
+  });
+
+  it('a voice model replaced in place is spoken afresh, not served from the cache', async () => {
+    const dir = tempDir();
+    const standIn = piperStandIn(dir, { text: 'Disk dolu.', lengthScale: 1 });
+    const speaker = createCachedSpeaker(
+      createPiperRenderer({ binary: standIn.binary, model: standIn.model, speaker: -1, lengthScale: 1 }),
+      'sox',
+      createRenderCache({ dir: join(dir, 'cache'), maxBytes: 10_000_000, log: silentLogger() }),
+    );
+    await speaker.speak('Disk dolu.');
+    await speaker.speak('Disk dolu.');
+    expect(standIn.runs()).toBe(1); // the second from the cache
+    writeFileSync(standIn.model, 'another voice, same path');
+    await speaker.speak('Disk dolu.');
+    expect(standIn.runs()).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,10 +42,24 @@ export async function readModelSampleRate(model: string): Promise<number> {
   return rate;
 }
 
+/** Size and modification time of the model and its JSON: what changes when a voice is replaced. */
+function modelIdentity(model: string): string {
+  return [model, `${model}.json`]
+    .map((f) => {
+      const st = statSync(f, { throwIfNoEntry: false });
+      return st ? `${st.size}@${st.mtimeMs}` : 'missing';
+    })
+    .join('/');
+}
+
 export function createPiperRenderer(o: PiperOptions): Renderer {
   return {
     engine: 'piper',
-    fingerprint: ['piper', ...piperArgs(o, '-')].join(' '),
+    // The model file's size and time too: a voice replaced in place must not keep speaking
+    // from the cache. A stat per utterance costs microseconds.
+    get fingerprint() {
+      return ['piper', ...piperArgs(o, '-'), modelIdentity(o.model)].join(' ');
+    },
     async render(text: string): Promise<Pcm> {
       const sampleRate = await readModelSampleRate(o.model);
       const dir = await mkdtemp(join(tmpdir(), 'va-piper-'));
