@@ -155,16 +155,12 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   const callId = inviter.request.callId;
   const answeredStream = media.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
   stream = answeredStream;
-  let talkLimit: ReturnType<typeof setTimeout> | undefined;
-  const overtime = new Promise<'overtime'>((resolve) => {
-    talkLimit = setTimeout(() => {
-      log.warn({ maxCallMs: o.maxCallMs }, 'call reached calls.max_call_s: hanging up');
-      pressed.length = 0;
-      answeredStream.interrupt();
-      resolve('overtime');
-    }, o.maxCallMs);
+  const limit = callLimit(o.maxCallMs, () => {
+    log.warn({ maxCallMs: o.maxCallMs }, 'call reached calls.max_call_s: hanging up');
+    pressed.length = 0;
+    answeredStream.interrupt();
   });
-  const outcome = await speak(answeredStream, overtime).finally(() => clearTimeout(talkLimit));
+  const outcome = await speak(answeredStream, limit).finally(() => limit.clear());
   if (!remoteHangup) {
     await until(terminated, o.silenceMs);
     await hangUp();
@@ -175,34 +171,32 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   return outcome;
 
   /** From the answer to the last word: what to report (hanging up is the caller's). */
-  async function speak(talking: RtpStream, overtime: Promise<'overtime'>): Promise<CallOutcome> {
+  async function speak(talking: RtpStream, limit: CallLimit): Promise<CallOutcome> {
     // Silence while the callee lifts the phone to the ear (calls.answer_delay_ms).
     await until(terminated, o.answerDelayMs);
-    let audio: CallAudio | 'overtime';
+    let audio: CallAudio | 'reached';
     try {
-      audio = await Promise.race([audioPromise ?? o.audio(), overtime]);
+      audio = await Promise.race([audioPromise ?? o.audio(), limit.reachedAt]);
     } catch (e) {
       log.error({ err: e }, 'message audio failed');
       return audioFailure(e as Error);
     }
     let acknowledged = false;
-    let cutOff = audio === 'overtime';
-    while (!remoteHangup && audio !== 'overtime') {
+    while (!remoteHangup && audio !== 'reached' && !limit.reached()) {
       const played = await talking.play(lawOf(audio, talking));
       if (played === 'failed') return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
       const key = pressed.shift();
       if (remoteHangup) break;
       if (key === '1') {
         acknowledged = true;
-        const ack = await Promise.race([o.acknowledgedAudio().catch(() => null), overtime]);
-        if (ack && ack !== 'overtime' && !remoteHangup) await talking.play(lawOf(ack, talking));
+        const ack = await Promise.race([o.acknowledgedAudio().catch(() => null), limit.reachedAt]);
+        if (ack && ack !== 'reached' && !remoteHangup) await talking.play(lawOf(ack, talking));
         break;
       }
       if (key !== '2') break;
     }
-    cutOff ||= (await Promise.race([overtime, Promise.resolve(null)])) === 'overtime';
     if (acknowledged) return { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' };
-    const reason = remoteHangup ? 'far end hung up' : cutOff ? `hung up at calls.max_call_s (${o.maxCallMs / 1000} s)` : 'message played';
+    const reason = remoteHangup ? 'far end hung up' : limit.reached() ? `hung up at calls.max_call_s (${o.maxCallMs / 1000} s)` : 'message played';
     return { code: 'COMPLETED', status: 200, reason, remoteHangup };
   }
 
@@ -225,4 +219,25 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       });
     });
   }
+}
+
+/** calls.max_call_s, counted from the answer: `onReached` runs once when it runs out. */
+interface CallLimit {
+  reached(): boolean;
+  /** Resolves when the limit is reached (never, if cleared first). */
+  reachedAt: Promise<'reached'>;
+  clear(): void;
+}
+
+function callLimit(ms: number, onReached: () => void): CallLimit {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let hit = false;
+  const reachedAt = new Promise<'reached'>((resolve) => {
+    timer = setTimeout(() => {
+      hit = true;
+      onReached();
+      resolve('reached');
+    }, ms);
+  });
+  return { reached: () => hit, reachedAt, clear: () => clearTimeout(timer) };
 }
