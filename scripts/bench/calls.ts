@@ -134,6 +134,8 @@ if (only.includes('stream')) {
       `within 20±2 ms: ${(100 * a.within).toFixed(2)} %`,
   );
   console.log(`  dialer CPU: ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(1)} % of one core over ${(wall / 1000).toFixed(1)} s`);
+  // Both threads (SIP and the RTP worker) are one process: its peak resident memory.
+  console.log(`  dialer peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
 if (only.includes('latency')) {
