@@ -36,6 +36,12 @@ export interface DialerDeps {
    * ring timeout + calls.max_call_s + 60 s). A bug below us must not hold a channel forever.
    */
   attemptLimitMs?: number;
+  /**
+   * On stop(), answered calls may play on this long (default 60 s), then they are hung up,
+   * so the process ends within systemd's TimeoutStopSec (90 s) instead of being killed
+   * mid-call and dialling the number again after the restart.
+   */
+  shutdownGraceMs?: number;
 }
 
 /**
@@ -43,7 +49,7 @@ export interface DialerDeps {
  * calls.max_concurrent at once), sends the INVITE before the speech is rendered, records
  * every edge, and leaves the meaning of each outcome to retry-policy.ts.
  * MUST be stopped with stop(): unanswered calls are cancelled and go back to the queue,
- * answered ones play to the end.
+ * answered ones play to the end, or are hung up when the shutdown grace runs out.
  */
 export interface Dialer {
   start(): void;
@@ -58,6 +64,7 @@ export function createDialer(d: DialerDeps): Dialer {
   const attemptLimitMs = d.attemptLimitMs ?? (d.calls.ring_timeout_s + d.calls.max_call_s + 60) * 1000;
   const held = new Map<string, { attempt: number; done: Promise<void> }>();
   const shutdown = new AbortController();
+  const graceOver = new AbortController();
   let started = false;
   let stopping = false;
   let pumping = false;
@@ -145,6 +152,7 @@ export function createDialer(d: DialerDeps): Dialer {
       answerDelayMs: d.calls.answer_delay_ms,
       maxCallMs: d.calls.max_call_s * 1000,
       signal: shutdown.signal,
+      hangUpSignal: graceOver.signal,
       progress: {
         ringing: (status, reason) => later(() => move('ringing', { sipCode: status, reason })),
         answered: (codec) => later(() => move('answered', { sipCode: 200, reason: `answered (${codec})` })),
@@ -200,8 +208,11 @@ export function createDialer(d: DialerDeps): Dialer {
       stopping = true;
       if (poll) clearInterval(poll);
       shutdown.abort();
-      log.info({ active: held.size }, 'dialer stopping: unanswered calls go back to the queue, answered ones finish');
+      const graceMs = d.shutdownGraceMs ?? 60_000;
+      log.info({ active: held.size, graceMs }, 'dialer stopping: unanswered calls go back to the queue, answered ones finish within the grace');
+      const grace = setTimeout(() => graceOver.abort(), graceMs);
       await Promise.all([...held.values()].map((h) => h.done));
+      clearTimeout(grace);
       if (heartbeat) clearInterval(heartbeat);
     },
   };

@@ -18,6 +18,7 @@ export interface PlaceCallOptions {
   t1Ms: number;
   progress: CallProgress;
   signal?: AbortSignal;
+  hangUpSignal?: AbortSignal;
   log: Logger;
   onPacketSent?: (callId: string, at: number) => void;
 }
@@ -155,8 +156,8 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   const callId = inviter.request.callId;
   const answeredStream = media.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
   stream = answeredStream;
-  const limit = callLimit(o.maxCallMs, () => {
-    log.warn({ maxCallMs: o.maxCallMs }, 'call reached calls.max_call_s: hanging up');
+  const limit = callLimit(o.maxCallMs, o.hangUpSignal, (why) => {
+    log.warn({ maxCallMs: o.maxCallMs, why }, 'hanging up before the message ended');
     pressed.length = 0;
     answeredStream.interrupt();
   });
@@ -196,7 +197,14 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       if (key !== '2') break;
     }
     if (acknowledged) return { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' };
-    const reason = remoteHangup ? 'far end hung up' : limit.reached() ? `hung up at calls.max_call_s (${o.maxCallMs / 1000} s)` : 'message played';
+    const cut = limit.reached();
+    const reason = remoteHangup
+      ? 'far end hung up'
+      : cut === 'stopping'
+        ? 'hung up: the appliance is stopping'
+        : cut === 'max_call_s'
+          ? `hung up at calls.max_call_s (${o.maxCallMs / 1000} s)`
+          : 'message played';
     return { code: 'COMPLETED', status: 200, reason, remoteHangup };
   }
 
@@ -221,23 +229,38 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   }
 }
 
-/** calls.max_call_s, counted from the answer: `onReached` runs once when it runs out. */
+/**
+ * How long an answered call may go on: calls.max_call_s from the answer, or until a stopping
+ * appliance says so. `onReached` runs once, with which of the two it was.
+ */
 interface CallLimit {
-  reached(): boolean;
+  reached(): false | 'max_call_s' | 'stopping';
   /** Resolves when the limit is reached (never, if cleared first). */
   reachedAt: Promise<'reached'>;
   clear(): void;
 }
 
-function callLimit(ms: number, onReached: () => void): CallLimit {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let hit = false;
+function callLimit(ms: number, stopping: AbortSignal | undefined, onReached: (why: 'max_call_s' | 'stopping') => void): CallLimit {
+  let hit: false | 'max_call_s' | 'stopping' = false;
+  let reach = (_why: 'max_call_s' | 'stopping') => {};
   const reachedAt = new Promise<'reached'>((resolve) => {
-    timer = setTimeout(() => {
-      hit = true;
-      onReached();
+    reach = (why) => {
+      if (hit) return;
+      hit = why;
+      onReached(why);
       resolve('reached');
-    }, ms);
+    };
   });
-  return { reached: () => hit, reachedAt, clear: () => clearTimeout(timer) };
+  const onStop = () => reach('stopping');
+  const timer = setTimeout(() => reach('max_call_s'), ms);
+  if (stopping?.aborted) queueMicrotask(onStop);
+  else stopping?.addEventListener('abort', onStop, { once: true });
+  return {
+    reached: () => hit,
+    reachedAt,
+    clear() {
+      clearTimeout(timer);
+      stopping?.removeEventListener('abort', onStop);
+    },
+  };
 }

@@ -266,6 +266,21 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
+  it('hangs up an answered call when told the appliance is stopping', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const stopping = new AbortController();
+    const { progress } = recorder();
+    const answered = { ...progress, answered: (c: string) => (progress.answered(c), setTimeout(() => stopping.abort(), 300)) };
+    const started = Date.now();
+    const outcome = await dial(phone, answered, 1500, 5000, { hangUpSignal: stopping.signal }); // a 30 s message
+    expect(outcome).toMatchObject({ code: 'COMPLETED', reason: 'hung up: the appliance is stopping', remoteHangup: false });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(wire.some((l) => l.startsWith('out BYE'))).toBe(true);
+    expect(await sipp.exited).toBe(0);
+  });
+
   it('reports a network timeout as a local 408 after 64*T1', async () => {
     const deadPort = await freePort();
     const { phone } = await phoneFor(deadPort);

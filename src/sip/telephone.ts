@@ -28,6 +28,8 @@ export interface DialRequest {
   progress: CallProgress;
   /** Aborting before the answer sends CANCEL and reports ABORTED; after it, the call plays on. */
   signal?: AbortSignal;
+  /** Aborting after the answer hangs up now (a stopping appliance whose grace ran out). */
+  hangUpSignal?: AbortSignal;
 }
 
 /**

@@ -15,7 +15,7 @@ afterEach(async () => {
   cleanups = [];
 });
 
-describe('dialer watchdog', () => {
+describe('dialer limits: stuck attempts and the shutdown grace', () => {
   it('gives up an attempt that never settles: the channel is freed and the call retried, then failed', async () => {
     const config = configSchema.parse({ calls: { retry_delays_s: [0], max_attempts: 2, max_concurrent: 1 } });
     const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-watchdog-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
@@ -49,5 +49,40 @@ describe('dialer watchdog', () => {
     expect(reasons.filter((r) => r.includes('attempt did not finish within'))).toHaveLength(2);
     // The limit handed to the trunk for the answered part is calls.max_call_s.
     expect(dials[0]!.maxCallMs).toBe(300_000);
+  });
+
+  it('on stop, an answered call is told to hang up once the shutdown grace ran out', async () => {
+    const config = configSchema.parse({});
+    const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-grace-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
+    let hungUpAfter: number | null = null;
+    const dialer: Dialer = createDialer({
+      store,
+      // Answers at once and talks until told to hang up, as a long message would.
+      dial: async (r) => {
+        r.progress.answered('PCMU');
+        const from = Date.now();
+        await new Promise<void>((resolve) => r.hangUpSignal!.addEventListener('abort', () => resolve()));
+        hungUpAfter = Date.now() - from;
+        return { code: 'COMPLETED', status: 200, reason: 'hung up: the appliance is stopping', remoteHangup: false };
+      },
+      audio: testAudioSource(5),
+      clock: Date.now,
+      log: silentLogger(),
+      calls: config.calls,
+      leaseMs: 5000,
+      pollMs: 50,
+      shutdownGraceMs: 300,
+    });
+    const account = store.accounts.create({ name: 't', plan: 'starter' });
+    const [id] = store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now());
+    dialer.start();
+    await expect.poll(() => store.calls.get(id!)!.state, { timeout: 5000 }).toBe('answered');
+    const stopping = Date.now();
+    await dialer.stop();
+    expect(Date.now() - stopping).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - stopping).toBeLessThan(3000);
+    expect(hungUpAfter).not.toBeNull();
+    expect(store.calls.get(id!)).toMatchObject({ state: 'completed' });
+    await store.close();
   });
 });
