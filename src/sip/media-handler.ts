@@ -1,5 +1,5 @@
 import type { BodyAndContentType, SessionDescriptionHandler } from 'sip.js';
-import type { RtpEngine, RtpStream } from './rtp/engine';
+import type { RtpEngine, RtpPort, RtpStream } from './rtp/engine';
 import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from './rtp/sdp';
 
 /**
@@ -10,7 +10,7 @@ import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from '.
  * direction (RFC 3264 §8, RFC 6337 §5.3).
  */
 export class MediaHandler implements SessionDescriptionHandler {
-  private port: number | null = null;
+  private rtpPort: RtpPort | null = null;
   private local: LocalMedia | null = null;
   private remote: RemoteMedia | null = null;
   private pendingOffer: RemoteMedia | null = null;
@@ -36,8 +36,8 @@ export class MediaHandler implements SessionDescriptionHandler {
 
   /** Starts the continuous RTP stream (call after the 200 OK). */
   startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStream {
-    if (this.port === null || !this.remote) throw new Error('media not negotiated');
-    this.stream ??= this.rtp.start(this.port, {
+    if (this.rtpPort === null || !this.remote) throw new Error('media not negotiated');
+    this.stream ??= this.rtpPort.start({
       remote: { address: this.remote.address, port: this.remote.port },
       codec: this.remote.codec,
       telephoneEventPts: this.remote.telephoneEventPt === null ? [] : [this.remote.telephoneEventPt],
@@ -47,14 +47,14 @@ export class MediaHandler implements SessionDescriptionHandler {
   }
 
   async getDescription(): Promise<BodyAndContentType> {
-    if (this.port === null) {
+    if (this.rtpPort === null) {
       const taken = await this.rtp.take();
       if ('code' in taken) throw new Error(taken.code);
       if (this.closed) {
-        this.rtp.release(taken.port);
+        void taken.release();
         throw new Error('session closed');
       }
-      this.port = taken.port;
+      this.rtpPort = taken;
       this.local = { address: this.address, port: taken.port, sessionId: Date.now() % 1e9, version: 1 };
     }
     if (this.pendingOffer) {
@@ -100,7 +100,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.port !== null) this.releasing = this.rtp.release(this.port);
-    this.port = null;
+    if (this.rtpPort !== null) this.releasing = this.rtpPort.release();
+    this.rtpPort = null;
   }
 }

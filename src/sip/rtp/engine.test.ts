@@ -1,8 +1,9 @@
 import { createSocket, type Socket } from 'node:dgram';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../log';
 import { freePort } from '../../../test/helpers/ports';
-import { createRtpEngine, type RtpEngine } from './engine';
+import { createRtpEngine, type RtpEngine, type RtpPort } from './engine';
 import { decodeRtp, encodeRtp } from './packet';
 
 let engines: RtpEngine[] = [];
@@ -14,9 +15,11 @@ afterEach(async () => {
   sockets = [];
 });
 
-async function engineOnFreePorts(workerUrl?: string) {
+const fixture = (name: string) => new URL(`../../../test/fixtures/rtp/${name}`, import.meta.url).href;
+
+async function engineOnFreePorts(workerUrl?: string, log = silentLogger()) {
   const low = await freePort();
-  const engine = createRtpEngine({ address: '127.0.0.1', low, high: low + 6, log: silentLogger(), workerUrl });
+  const engine = createRtpEngine({ address: '127.0.0.1', low, high: low + 6, log, workerUrl });
   engines.push(engine);
   return engine;
 }
@@ -37,7 +40,7 @@ describe('RTP engine (media in a worker thread)', () => {
     if (!('port' in taken)) throw new Error(taken.code);
     const { got, port } = await receiver();
     const sentAt: number[] = [];
-    const stream = engine.start(taken.port, {
+    const stream = taken.start({
       remote: { address: '127.0.0.1', port },
       codec: 'PCMA',
       telephoneEventPts: [],
@@ -46,7 +49,7 @@ describe('RTP engine (media in a worker thread)', () => {
     });
     const before = performance.now();
     expect(await stream.play(new Uint8Array(160 * 5).fill(0x42))).toBe('played');
-    await engine.release(taken.port); // resolves after the last send-time report
+    await taken.release(); // resolves after the last send-time report
     await new Promise((r) => setTimeout(r, 50)); // the last packets' flight to the receiver
     const audio = got.filter((p) => p.payload.every((b) => b === 0x42));
     expect(audio).toHaveLength(5);
@@ -65,7 +68,7 @@ describe('RTP engine (media in a worker thread)', () => {
     if (!('port' in taken)) throw new Error(taken.code);
     const { rx, port } = await receiver();
     const digits: string[] = [];
-    engine.start(taken.port, { remote: { address: '127.0.0.1', port }, codec: 'PCMU', telephoneEventPts: [96], onDigit: (d) => digits.push(d) });
+    taken.start({ remote: { address: '127.0.0.1', port }, codec: 'PCMU', telephoneEventPts: [96], onDigit: (d) => digits.push(d) });
     await new Promise((r) => setTimeout(r, 50));
     const event = encodeRtp({ payloadType: 96, marker: true, sequence: 1, timestamp: 800, ssrc: 7 }, new Uint8Array([1, 0x0a, 0, 160]));
     rx.send(event, taken.port, '127.0.0.1');
@@ -74,24 +77,42 @@ describe('RTP engine (media in a worker thread)', () => {
 
   it('gives a released port out again and runs out when all are held', async () => {
     const engine = await engineOnFreePorts(); // 4 even ports
-    const held: number[] = [];
+    const held: RtpPort[] = [];
     for (let i = 0; i < 4; i++) {
       const t = await engine.take();
-      if ('port' in t) held.push(t.port);
+      if ('port' in t) held.push(t);
     }
     expect(held).toHaveLength(4);
     expect(await engine.take()).toEqual({ code: 'RTP_PORTS_EXHAUSTED' });
-    await engine.release(held[0]!);
-    expect(await engine.take()).toEqual({ port: held[0] });
+    await held[0]!.release();
+    expect(await engine.take()).toMatchObject({ port: held[0]!.port });
   });
 
   it('a dead worker fails the call playing on it and the next call gets a fresh worker', async () => {
-    const dying = new URL('../../../test/fixtures/rtp/dying-worker.ts', import.meta.url).href;
-    const engine = await engineOnFreePorts(dying);
+    const engine = await engineOnFreePorts(fixture('dies-on-play.ts'));
     const taken = await engine.take();
     if (!('port' in taken)) throw new Error(taken.code);
-    const stream = engine.start(taken.port, { remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
+    const stream = taken.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
     expect(await stream.play(new Uint8Array(160))).toBe('failed');
-    expect(await engine.take()).toEqual({ port: 40000 }); // answered by a new worker
+    expect(await engine.take()).toMatchObject({ port: 40000 }); // answered by a new worker
+  });
+
+  it('a port from a worker that died before the answer: its stream fails, and releasing it leaves the new worker alone', async () => {
+    const errors: string[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => errors.push(line) });
+    const engine = await engineOnFreePorts(fixture('dies-on-start.ts'), log);
+    const first = await engine.take();
+    if (!('port' in first)) throw new Error(first.code);
+    first.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
+    await new Promise((r) => setTimeout(r, 200)); // the worker is gone
+    const next = await engine.take(); // a new worker, which hands out the same port number
+    if (!('port' in next)) throw new Error(next.code);
+    expect(next.port).toBe(first.port);
+    const late = first.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
+    expect(await late.play(new Uint8Array(160))).toBe('failed');
+    await first.release(); // must not release the new call's port
+    await next.release(); // this one does reach the new worker: proof the channel works
+    const releasesSeen = () => errors.filter((l) => JSON.parse(l).reason === 'release of 40000 reached this worker').length;
+    await expect.poll(releasesSeen).toBe(1);
   });
 });

@@ -28,17 +28,24 @@ export interface StreamOptions {
 }
 
 /**
- * The main thread's handle on the RTP worker (worker.ts): ports are taken and released
- * through it, a stream started on a port, audio queued. One engine per trunk; `close()`
- * ends the worker. If the worker dies, every waiting play resolves 'failed' (the call
- * ends as a media failure and is retried) and the next call starts a fresh worker.
+ * The main thread's handle on the RTP worker (worker.ts): a port is taken for a call's SDP
+ * offer, a stream started on it once answered, and the port released when the call ends.
+ * One engine per trunk; `close()` ends the worker. If the worker dies, every waiting play
+ * resolves 'failed' (the call ends as a media failure and is retried), ports it handed out
+ * are dead (their streams fail at once; releasing them touches nothing), and the next call
+ * starts a fresh worker.
  */
 export interface RtpEngine {
-  take(): Promise<{ port: number } | { code: 'RTP_PORTS_EXHAUSTED' | 'RTP_WORKER_FAILED' }>;
-  start(port: number, o: StreamOptions): RtpStream;
-  /** Resolves once the worker let the port go, after the stream's last reports arrived. */
-  release(port: number): Promise<void>;
+  take(): Promise<RtpPort | { code: 'RTP_PORTS_EXHAUSTED' | 'RTP_WORKER_FAILED' }>;
   close(): Promise<void>;
+}
+
+/** One call's RTP port, held from the SDP offer to the end of the call. */
+export interface RtpPort {
+  readonly port: number;
+  start(o: StreamOptions): RtpStream;
+  /** Resolves once the worker let the port go, after the stream's last reports arrived. */
+  release(): Promise<void>;
 }
 
 // Bundled (scripts/build), the worker is an extra entry point, named relative to src/
@@ -46,7 +53,7 @@ export interface RtpEngine {
 const WORKER_URL = import.meta.url.includes('/$bunfs/') ? './sip/rtp/worker.ts' : new URL('./worker.ts', import.meta.url).href;
 
 interface Waiting {
-  takes: Map<number, (r: Awaited<ReturnType<RtpEngine['take']>>) => void>;
+  takes: Map<number, (r: { port: number } | { code: 'RTP_PORTS_EXHAUSTED' | 'RTP_WORKER_FAILED' }) => void>;
   plays: Map<number, (r: PlayResult) => void>;
   releases: Map<number, () => void>;
 }
@@ -64,6 +71,8 @@ export function createRtpEngine(o: {
   let waiting = nobodyWaiting();
   const streams = new Map<number, StreamOptions>();
   let nextId = 1;
+  /** Counts workers: a port belongs to the one that handed it out. */
+  let generation = 0;
 
   const send = (m: ToRtpWorker) => spawned().postMessage(m);
 
@@ -102,6 +111,7 @@ export function createRtpEngine(o: {
     const was = waiting;
     waiting = nobodyWaiting();
     worker = null;
+    generation++;
     streams.clear();
     for (const r of was.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
     for (const r of was.plays.values()) r('failed');
@@ -124,56 +134,68 @@ export function createRtpEngine(o: {
     return w;
   }
 
+  /** A port handed out by the worker of generation `gen`: dead once that worker is gone. */
+  const lease = (port: number, gen: number): RtpPort => {
+    const alive = () => gen === generation && worker !== null;
+    return {
+      port,
+      start(s) {
+        if (alive()) {
+          streams.set(port, s);
+          send({ t: 'start', port, remote: s.remote, codec: s.codec, telephoneEventPts: s.telephoneEventPts, recordSendTimes: !!s.onPacketSent });
+        }
+        return {
+          codec: s.codec,
+          play(audio) {
+            if (!alive()) return Promise.resolve('failed');
+            if (audio.length === 0) return Promise.resolve('played');
+            if (!streams.has(port)) return Promise.resolve('stopped'); // released already
+            const play = nextId++;
+            return new Promise((resolve) => {
+              waiting.plays.set(play, resolve);
+              send({ t: 'play', port, play, audio });
+            });
+          },
+          interrupt() {
+            if (alive()) send({ t: 'interrupt', port });
+          },
+          hold(onHold) {
+            if (alive()) send({ t: 'hold', port, onHold });
+          },
+        };
+      },
+      release() {
+        // A dead worker's port went with it: the same number may be a new call's by now.
+        if (!alive()) return Promise.resolve();
+        // The stream's callbacks stay until the worker answers 'released' (its last reports).
+        return new Promise<void>((resolve) => {
+          const before = waiting.releases.get(port);
+          waiting.releases.set(port, () => (before?.(), resolve()));
+          send({ t: 'release', port });
+        });
+      },
+    };
+  };
+
   return {
     take() {
       const request = nextId++;
+      const gen = generation; // the worker that answers: the current one, or the one send() starts
       return new Promise((resolve) => {
-        waiting.takes.set(request, resolve);
+        waiting.takes.set(request, (r) => resolve('port' in r ? lease(r.port, gen) : r));
         send({ t: 'take', request });
-      });
-    },
-    start(port, s) {
-      streams.set(port, s);
-      send({ t: 'start', port, remote: s.remote, codec: s.codec, telephoneEventPts: s.telephoneEventPts, recordSendTimes: !!s.onPacketSent });
-      return {
-        codec: s.codec,
-        play(audio) {
-          if (audio.length === 0) return Promise.resolve('played');
-          if (!streams.has(port)) return Promise.resolve('stopped');
-          const play = nextId++;
-          return new Promise((resolve) => {
-            waiting.plays.set(play, resolve);
-            send({ t: 'play', port, play, audio });
-          });
-        },
-        interrupt() {
-          if (worker) send({ t: 'interrupt', port });
-        },
-        hold(onHold) {
-          if (worker) send({ t: 'hold', port, onHold });
-        },
-      };
-    },
-    release(port) {
-      // The stream's callbacks stay until the worker answers 'released' (its last reports).
-      if (!worker) {
-        streams.delete(port);
-        return Promise.resolve();
-      }
-      return new Promise<void>((resolve) => {
-        const before = waiting.releases.get(port);
-        waiting.releases.set(port, () => (before?.(), resolve()));
-        send({ t: 'release', port });
       });
     },
     async close() {
       const w = worker;
       worker = null;
+      generation++;
       if (!w) return;
       for (const r of waiting.plays.values()) r('stopped');
       for (const r of waiting.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
       for (const r of waiting.releases.values()) r();
       waiting = nobodyWaiting();
+      streams.clear();
       w.terminate();
     },
   };
