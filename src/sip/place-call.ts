@@ -185,7 +185,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
     let acknowledged = false;
     while (!remoteHangup && audio !== 'reached' && !limit.reached()) {
       const played = await talking.play(lawOf(audio, talking));
-      if (played === 'failed') return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
+      if (played === 'failed' && !remoteHangup) return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
       const key = pressed.shift();
       if (remoteHangup) break;
       if (key === '1') {
