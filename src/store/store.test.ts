@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
 import { createStore, DatabaseTooNewError, keyFileFor } from '.';
@@ -16,6 +16,29 @@ describe('database file', () => {
     expect(store.db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     expect(store.db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 2 }); // 2 = FULL
     expect(store.db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.at(-1)!.version });
+    await store.close();
+  });
+
+  it('numbers its migrations 1, 2, 3… in order: a step added out of order would be skipped on databases past it', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('brings a database made by an older version up step by step', async () => {
+    // The reference: a database created at the latest version.
+    const fresh = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
+    const tables = (db: Database) => db.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all();
+    const latestTables = tables(fresh.db);
+    await fresh.close();
+    // As if made by the first release: only step 1 applied.
+    const path = newPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const raw = new Database(path);
+    raw.run(MIGRATIONS[0]!.sql);
+    raw.run('PRAGMA user_version = 1');
+    raw.close();
+    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    expect(store.db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.at(-1)!.version });
+    expect(tables(store.db)).toEqual(latestTables);
     await store.close();
   });
 
