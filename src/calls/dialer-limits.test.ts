@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema';
 import { silentLogger } from '../log';
+import type { CallOutcome } from '../sip/call-outcome';
 import type { DialRequest } from '../sip/telephone';
 import { createStore, type Store } from '../store';
 import { testAudioSource } from '../../test/helpers/test-audio';
-import { createDialer, type Dialer } from './dialer';
+import { createDialer, type Dialer, type DialerDeps } from './dialer';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -15,74 +16,76 @@ afterEach(async () => {
   cleanups = [];
 });
 
+/** A dialer over a stand-in trunk (`dial`), with one call queued for 5321234567. */
+function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: Record<string, unknown> } & Partial<Omit<DialerDeps, 'calls'>> = {}) {
+  const { calls, ...deps } = o;
+  const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-limits-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
+  const dialer: Dialer = createDialer({
+    store,
+    dial,
+    audio: testAudioSource(5),
+    clock: Date.now,
+    log: silentLogger(),
+    calls: configSchema.parse({ calls }).calls,
+    leaseMs: 5000,
+    pollMs: 50,
+    ...deps,
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await dialer.stop();
+  };
+  cleanups.push(async () => {
+    await stop();
+    await store.close();
+  });
+  const account = store.accounts.create({ name: 't', plan: 'starter' });
+  const [id] = store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now());
+  dialer.start();
+  return { store, dialer, stop, id: id!, state: () => store.calls.get(id!)!.state };
+}
+
 describe('dialer limits: stuck attempts and the shutdown grace', () => {
   it('gives up an attempt that never settles: the channel is freed and the call retried, then failed', async () => {
-    const config = configSchema.parse({ calls: { retry_delays_s: [0], max_attempts: 2, max_concurrent: 1 } });
-    const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-watchdog-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
     const dials: DialRequest[] = [];
-    const dialer: Dialer = createDialer({
-      store,
-      // A trunk that swallows the call: the promise never settles.
-      dial: (r) => {
+    // A trunk that swallows the call: the promise never settles.
+    const { store, dialer, id, state } = rig(
+      (r) => {
         dials.push(r);
         return new Promise(() => undefined);
       },
-      audio: testAudioSource(5),
-      clock: Date.now,
-      log: silentLogger(),
-      calls: config.calls,
-      leaseMs: 5000,
-      pollMs: 50,
-      attemptLimitMs: 300,
-    });
-    cleanups.push(async () => {
-      await dialer.stop();
-      await store.close();
-    });
-    const account = store.accounts.create({ name: 't', plan: 'starter' });
-    const [id] = store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now());
-    dialer.start();
-    await expect.poll(() => store.calls.get(id!)!.state, { timeout: 5000 }).toBe('failed');
+      { calls: { retry_delays_s: [0], max_attempts: 2, max_concurrent: 1 }, attemptLimitMs: 300 },
+    );
+    await expect.poll(state, { timeout: 5000 }).toBe('failed');
     expect(dials).toHaveLength(2);
     expect(dialer.active()).toBe(0);
-    const reasons = store.calls.events(id!).map((e) => e.reason ?? '');
+    const reasons = store.calls.events(id).map((e) => e.reason ?? '');
     expect(reasons.filter((r) => r.includes('attempt did not finish within'))).toHaveLength(2);
     // The limit handed to the trunk for the answered part is calls.max_call_s.
     expect(dials[0]!.maxCallMs).toBe(300_000);
   });
 
   it('on stop, an answered call is told to hang up once the shutdown grace ran out', async () => {
-    const config = configSchema.parse({});
-    const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-grace-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
     let hungUpAfter: number | null = null;
-    const dialer: Dialer = createDialer({
-      store,
-      // Answers at once and talks until told to hang up, as a long message would.
-      dial: async (r) => {
+    // Answers at once and talks until told to hang up, as a long message would.
+    const { stop, state } = rig(
+      async (r) => {
         r.progress.answered('PCMU');
         const from = Date.now();
         await new Promise<void>((resolve) => r.hangUpSignal!.addEventListener('abort', () => resolve()));
         hungUpAfter = Date.now() - from;
         return { code: 'COMPLETED', status: 200, reason: 'hung up: the appliance is stopping', remoteHangup: false };
       },
-      audio: testAudioSource(5),
-      clock: Date.now,
-      log: silentLogger(),
-      calls: config.calls,
-      leaseMs: 5000,
-      pollMs: 50,
-      shutdownGraceMs: 300,
-    });
-    const account = store.accounts.create({ name: 't', plan: 'starter' });
-    const [id] = store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now());
-    dialer.start();
-    await expect.poll(() => store.calls.get(id!)!.state, { timeout: 5000 }).toBe('answered');
+      { shutdownGraceMs: 300 },
+    );
+    await expect.poll(state, { timeout: 5000 }).toBe('answered');
     const stopping = Date.now();
-    await dialer.stop();
+    await stop();
     expect(Date.now() - stopping).toBeGreaterThanOrEqual(290);
     expect(Date.now() - stopping).toBeLessThan(3000);
     expect(hungUpAfter).not.toBeNull();
-    expect(store.calls.get(id!)).toMatchObject({ state: 'completed' });
-    await store.close();
+    expect(state()).toBe('completed');
   });
 });

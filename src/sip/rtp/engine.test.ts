@@ -89,11 +89,11 @@ describe('RTP engine (media in a worker thread)', () => {
   });
 
   it('a dead worker fails the call playing on it and the next call gets a fresh worker', async () => {
-    const engine = await engineOnFreePorts(fixture('dies-on-play.ts'));
+    const engine = await engineOnFreePorts(fixture('dies-on-start.ts'));
     const taken = await engine.take();
     if (!('port' in taken)) throw new Error(taken.code);
     const stream = taken.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
-    expect(await stream.play(new Uint8Array(160))).toBe('failed');
+    expect(await stream.play(new Uint8Array(160))).toBe('failed'); // sent while the worker died
     expect(await engine.take()).toMatchObject({ port: 40000 }); // answered by a new worker
   });
 
