@@ -21,7 +21,10 @@ export interface PacerOptions {
    * on the main thread it would stall everything else.
    */
   blockLastMs?: number;
-  /** A sender threw: it is reported here and the others still send (one bad call must not stop them all). */
+  /**
+   * A sender threw: it is removed and reported here, and the others still send (one bad
+   * call must not stop them all, nor flood the log at every tick).
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -52,6 +55,7 @@ export function createPacer(o: PacerOptions = {}): Pacer {
       try {
         s(now);
       } catch (e) {
+        senders.delete(s);
         o.onError?.(e);
       }
     }

@@ -26,7 +26,7 @@ export type ToRtpWorker =
 export type FromRtpWorker =
   | { t: 'taken'; request: number; port: number }
   | { t: 'taken'; request: number; code: 'RTP_PORTS_EXHAUSTED' }
-  | { t: 'played'; port: number; play: number; result: 'played' | 'stopped' }
+  | { t: 'played'; port: number; play: number; result: 'played' | 'stopped' | 'failed' }
   | { t: 'digit'; port: number; digit: string }
   /** Send times as epoch ms (performance.timeOrigin + now): each thread has its own origin. */
   | { t: 'sent'; port: number; times: number[] }

@@ -19,6 +19,9 @@ describe('SDP (RFC 4566 / 3264)', () => {
     const r = parseRemote('v=0\r\nc=IN IP4 10.0.0.9\r\nt=0 0\r\nm=audio 4000 RTP/AVP 8 0 96\r\na=rtpmap:96 telephone-event/8000\r\n');
     expect(r).toEqual({ address: '10.0.0.9', port: 4000, codec: 'PCMA', telephoneEventPt: 96, direction: 'sendrecv', origin: '' });
   });
+  it('refuses an answer whose audio stream is rejected (port 0, RFC 3264 §6)', () => {
+    expect(parseRemote('v=0\r\nc=IN IP4 1.2.3.4\r\nm=audio 0 RTP/AVP 0\r\n')).toMatchObject({ code: 'SDP_INVALID' });
+  });
   it('refuses an answer without G.711', () => {
     expect(parseRemote('v=0\r\nc=IN IP4 1.2.3.4\r\nm=audio 4000 RTP/AVP 18\r\n')).toMatchObject({ code: 'SDP_NO_COMMON_CODEC' });
   });
@@ -134,7 +137,7 @@ describe('RTP stream pacing', () => {
     removeBad();
     removeGood();
     expect(good).toBeGreaterThanOrEqual(4);
-    expect(errors.length).toBe(good);
+    expect(errors).toHaveLength(1); // removed after its first throw: no error at every tick
   });
 
   it('with blockLastMs, ticks land on the 20 ms grid, never before it', async () => {
@@ -146,5 +149,25 @@ describe('RTP stream pacing', () => {
     remove();
     expect(lateBy.length).toBeGreaterThanOrEqual(5);
     for (const late of lateBy) expect(late).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a stream that cannot send fails its plays once and stops, instead of failing at every tick', async () => {
+    const tx = createSocket('udp4');
+    await new Promise<void>((r) => tx.bind(0, '127.0.0.1', () => r()));
+    const failures: unknown[] = [];
+    const stream = startRtpStream({
+      socket: tx,
+      remote: { address: '127.0.0.1', port: 0 }, // sending there throws at once
+      codec: 'PCMU',
+      telephoneEventPts: [],
+      onDigit: () => undefined,
+      onFailed: (e) => failures.push(e),
+      pacer: createPacer(),
+    });
+    expect(await stream.play(new Uint8Array(160 * 50))).toBe('failed');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(failures).toHaveLength(1);
+    expect(await stream.play(new Uint8Array(160))).toBe('failed');
+    stream.stop();
   });
 });

@@ -78,6 +78,8 @@ export function parseRemote(sdp: string): RemoteMedia | SdpError {
   const m = /^m=audio (\d+) RTP\/AVP ([\d ]+)$/.exec(all[mIndex]!.trim());
   if (!address || !m) return { code: 'SDP_INVALID', reason: 'no connection address or bad m= line' };
   const port = Number(m[1]);
+  // Port 0 rejects the stream (RFC 3264 §6); nothing could be sent to it.
+  if (port < 1 || port > 65535) return { code: 'SDP_INVALID', reason: `audio stream rejected or unusable (port ${port})` };
   const formats = m[2]!.trim().split(/\s+/).map(Number);
   const rtpmap = new Map<number, string>();
   for (const l of mediaLines) {

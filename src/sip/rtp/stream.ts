@@ -21,8 +21,11 @@ export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
  */
 export interface RtpStream {
   readonly codec: Codec;
-  /** Plays G.711 bytes in the stream's codec; resolves when the last frame left, or on stop(). */
-  play(audio: Uint8Array): Promise<'played' | 'stopped'>;
+  /**
+   * Plays G.711 bytes in the stream's codec; resolves when the last frame left, 'stopped' on
+   * stop() or interrupt(), 'failed' when packets cannot be sent (the stream is dead then).
+   */
+  play(audio: Uint8Array): Promise<StreamPlayResult>;
   /** Queued audio is dropped at once (remote BYE, a key press); silence continues. */
   interrupt(): void;
   /**
@@ -35,6 +38,8 @@ export interface RtpStream {
   stop(): void;
 }
 
+export type StreamPlayResult = 'played' | 'stopped' | 'failed';
+
 export interface RtpStreamOptions {
   socket: Socket;
   remote: { address: string; port: number };
@@ -44,6 +49,8 @@ export interface RtpStreamOptions {
   onDigit(digit: string): void;
   /** Per-packet send times in ms (performance.now), for the pacing benchmark. */
   onPacketSent?: (at: number) => void;
+  /** Sending failed (e.g. a port the far end's SDP should never have named): the stream stopped. */
+  onFailed?: (error: unknown) => void;
   pacer: Pacer;
 }
 
@@ -57,10 +64,11 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   let remote = o.remote;
   let latched = false;
   const silence = new Uint8Array(FRAME_BYTES).fill(SILENCE[o.codec]);
-  const queue: { audio: Uint8Array; offset: number; done: (r: 'played' | 'stopped') => void }[] = [];
+  const queue: { audio: Uint8Array; offset: number; done: (r: StreamPlayResult) => void }[] = [];
   const dtmf = createDtmfDetector();
   const tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
   let stopped = false;
+  let failed = false;
   let held = false;
 
   o.socket.on('message', (data, rinfo) => {
@@ -104,23 +112,32 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   // count a packet due within that slack as due, or it would wait a whole period.
   const SLACK_MS = 2;
   const remove = pacer.add((now) => {
-    if (stopped) return;
-    while (start + n * FRAME_MS <= now + SLACK_MS) {
-      if (held) {
-        nextFrame(); // played unheard
-        timestamp = (timestamp + FRAME_BYTES) >>> 0; // RFC 3550 §5.1: time passes unsent
-      } else sendOne();
-      n++;
+    if (stopped || failed) return;
+    try {
+      while (start + n * FRAME_MS <= now + SLACK_MS) {
+        if (held) {
+          nextFrame(); // played unheard
+          timestamp = (timestamp + FRAME_BYTES) >>> 0; // RFC 3550 §5.1: time passes unsent
+        } else sendOne();
+        n++;
+      }
+    } catch (e) {
+      // It would fail again at every tick: stop here, once, and let the call know.
+      failed = true;
+      remove();
+      flush('failed');
+      o.onFailed?.(e);
     }
   });
 
-  const flush = (r: 'played' | 'stopped') => {
+  const flush = (r: StreamPlayResult) => {
     for (const q of queue.splice(0)) q.done(r);
   };
 
   return {
     codec: o.codec,
     play(audio) {
+      if (failed) return Promise.resolve('failed');
       if (stopped) return Promise.resolve('stopped');
       if (audio.length === 0) return Promise.resolve('played');
       return new Promise((done) => queue.push({ audio, offset: 0, done }));

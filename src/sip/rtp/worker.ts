@@ -58,6 +58,7 @@ async function handle(m: ToRtpWorker): Promise<void> {
         telephoneEventPts: m.telephoneEventPts,
         pacer,
         onDigit: (digit) => post({ t: 'digit', port, digit }),
+        onFailed: (e) => post({ t: 'error', message: `rtp stream on port ${port} stopped: ${String(e)}` }),
         onPacketSent: c.sendTimes
           ? (at) => {
               c.sendTimes!.push(performance.timeOrigin + at);
