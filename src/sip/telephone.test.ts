@@ -281,6 +281,16 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
+  it('hangs up when the answer rejects the audio stream (port 0): a media failure, not a silent call', async () => {
+    const sipp = await startSipp({ scenario: 'rejected-media.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { progress } = recorder();
+    expect(await dial(phone, progress)).toMatchObject({ code: 'MEDIA' });
+    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
+    expect(await sipp.exited).toBe(0);
+  });
+
   it('reports a network timeout as a local 408 after 64*T1', async () => {
     const deadPort = await freePort();
     const { phone } = await phoneFor(deadPort);
