@@ -12,7 +12,7 @@ export interface Peer {
   port: number;
   dir: string;
   output(): string;
-  /** SIGTERM to our own PID only, then wait for it to exit. */
+  /** SIGTERM to the process group we started (the peer and its workers), then wait for it. */
   stop(): Promise<void>;
 }
 
@@ -23,7 +23,16 @@ function fill(template: string, values: Record<string, string | number>): string
 }
 
 function run(cmd: string, args: string[], dir: string, port: number, ready: RegExp): Promise<Peer> {
-  const child: ChildProcess = spawn(cmd, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Its own process group: kamailio forks workers, and a main process that is slow to stop
+  // (seen: > 5 s under load) and then SIGKILLed leaves them running, holding the port.
+  const child: ChildProcess = spawn(cmd, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal); // the group we started, nothing else
+    } catch {
+      // ESRCH: the group is gone already
+    }
+  };
   let out = '';
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return new Promise((resolve, reject) => {
@@ -37,11 +46,12 @@ function run(cmd: string, args: string[], dir: string, port: number, ready: RegE
           dir,
           output: () => out,
           async stop() {
-            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            signalGroup('SIGTERM');
             // A peer that ignores SIGTERM must not outlive its test and disturb the next one.
-            const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+            const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);
             await exited;
             clearTimeout(timer);
+            signalGroup('SIGKILL'); // workers whose main process is already gone
           },
         });
       }
