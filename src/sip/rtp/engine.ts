@@ -105,17 +105,24 @@ export function createRtpEngine(o: {
     }
   };
 
-  /** The worker died: fail everything waiting on it; the next use starts a new one. */
-  const died = (reason: string) => {
-    o.log.error({ reason }, 'rtp worker died; calls in progress end as media failures');
+  /**
+   * The current worker is gone (died, or closed): its ports are dead from now on and all
+   * that waited on it is answered, plays with `playResult`. The next use starts a new one.
+   */
+  const forgetWorker = (playResult: PlayResult) => {
     const was = waiting;
     waiting = nobodyWaiting();
     worker = null;
     generation++;
     streams.clear();
     for (const r of was.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
-    for (const r of was.plays.values()) r('failed');
+    for (const r of was.plays.values()) r(playResult);
     for (const r of was.releases.values()) r();
+  };
+
+  const died = (reason: string) => {
+    o.log.error({ reason }, 'rtp worker died; calls in progress end as media failures');
+    forgetWorker('failed');
   };
 
   function spawned(): Worker {
@@ -188,15 +195,8 @@ export function createRtpEngine(o: {
     },
     async close() {
       const w = worker;
-      worker = null;
-      generation++;
-      if (!w) return;
-      for (const r of waiting.plays.values()) r('stopped');
-      for (const r of waiting.takes.values()) r({ code: 'RTP_WORKER_FAILED' });
-      for (const r of waiting.releases.values()) r();
-      waiting = nobodyWaiting();
-      streams.clear();
-      w.terminate();
+      forgetWorker('stopped');
+      w?.terminate();
     },
   };
 }
