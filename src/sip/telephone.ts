@@ -1,5 +1,6 @@
 import { URI, UserAgent } from 'sip.js';
 import { bracketHost, parseHostPort } from '../config/host-port';
+import { DEFAULT_MAX_CALL_S } from '../config/sections/calls';
 import { rtpPortRange, type SipConfig } from '../config/sections/sip';
 import type { Logger } from '../log';
 import { until } from '../until';
@@ -23,7 +24,7 @@ export interface DialRequest {
   acknowledgedAudio: () => Promise<CallAudio>;
   ringTimeoutMs: number;
   answerDelayMs: number;
-  /** Longest the call may last once answered (calls.max_call_s, default 300 s); then we hang up. */
+  /** Longest the call may last once answered (calls.max_call_s; its default when absent); then we hang up. */
   maxCallMs?: number;
   progress: CallProgress;
   /** Aborting before the answer sends CANCEL and reports ABORTED; after it, the call plays on. */
@@ -117,7 +118,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     dial(request) {
       if (!ua) throw new Error('telephone not started');
       const target = new URI('sip', `${sip.dial_prefix}${request.number}`, domain);
-      return placeCall(ua, target, { ...request, maxCallMs: request.maxCallMs ?? 300_000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
+      return placeCall(ua, target, { ...request, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
     registered: () => (sip.register ? (registration?.isRegistered() ?? false) : null),

@@ -1,5 +1,8 @@
 import * as z from 'zod';
 
+/** calls.max_call_s when nothing sets it (also the trunk's default for a dial without one). */
+export const DEFAULT_MAX_CALL_S = 300;
+
 /** How a queued call is placed and what it says (issues: speech, telephony). */
 export const callsSection = z
   .object({
@@ -21,7 +24,7 @@ export const callsSection = z
      * Longest a call may last once answered (keypad 2 repeats, a far end that never hangs
      * up); then we hang up. Also bounds an attempt, so a stuck one cannot hold a channel.
      */
-    max_call_s: z.number().int().min(10).max(3600).default(300),
+    max_call_s: z.number().int().min(10).max(3600).default(DEFAULT_MAX_CALL_S),
     /** A call not placed within this long after it was queued expires instead of ringing. */
     max_age_s: z.number().int().min(60).default(3600),
   })
