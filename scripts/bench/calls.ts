@@ -4,7 +4,7 @@ import { createSocket } from 'node:dgram';
 import { configSchema } from '../../src/config';
 import { silentLogger } from '../../src/log';
 import { createTelephone } from '../../src/sip/telephone';
-import type { CallAudio } from '../../src/calls/audio';
+import type { CallAudio } from '../../src/call-model';
 import { applianceDir, provision } from '../../test/helpers/appliance';
 import { startKamailio } from '../../test/helpers/pbx';
 import { freePort } from '../../test/helpers/ports';

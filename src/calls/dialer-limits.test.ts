@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema';
 import { silentLogger } from '../log';
-import type { CallOutcome } from '../sip/call-outcome';
+import type { CallOutcome } from '../call-model';
 import type { DialRequest } from '../sip/telephone';
 import { createStore, type Store } from '../store';
 import { testAudioSource } from '../../test/helpers/test-audio';

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { DialRequest } from '../sip/telephone';
-import type { CallOutcome } from '../sip/call-outcome';
+import type { CallOutcome } from '../call-model';
 import type { CallRecord, Store } from '../store';
-import type { CallAudioSource } from './audio';
+import type { CallAudioSource } from '../call-model';
 import { decide, type RetryConfig } from './retry-policy';
-import { transition, type CallState } from './states';
+import { CLAIMED_STATE, isFinal, transition, type CallState } from '../call-model';
 
 export interface DialerConfig extends RetryConfig {
   answer_delay_ms: number;
@@ -103,7 +103,7 @@ export function createDialer(d: DialerDeps): Dialer {
   };
 
   async function run(call: CallRecord): Promise<void> {
-    let state: CallState = 'dialing';
+    let state: CallState = CLAIMED_STATE;
     const attempt = call.attempts;
     const move = async (to: CallState, extra: { sipCode?: number | null; reason?: string; runAfter?: number; refundAttempt?: boolean } = {}) => {
       const edge = transition(state, to);
@@ -120,7 +120,7 @@ export function createDialer(d: DialerDeps): Dialer {
           ...extra,
           answered: to === 'answered',
           acknowledged: to === 'acknowledged',
-          finished: to !== 'queued' && !['dialing', 'ringing', 'answered'].includes(to),
+          finished: isFinal(to),
         }),
       );
       if (!moved) {

@@ -5,12 +5,12 @@ import type { Logger } from '../log';
 import { createTelephone, type Telephone } from '../sip/telephone';
 import type { Store } from '../store';
 import { createCallAudioSource } from '../tts';
-import type { CallAudioSource } from './audio';
+import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
 
 export { createDialer, type Dialer } from './dialer';
 export { decide, classify } from './retry-policy';
-export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from './states';
+export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from '../call-model';
 
 /**
  * Telephony as the appliance sees it: the trunk plus the dialer, or nothing at all when
@@ -62,7 +62,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     clock: deps.clock,
     log: deps.log,
     calls: config.calls,
-    leaseMs: config.sip.call_lease_s * 1000,
+    leaseMs: config.calls.lease_s * 1000,
     pollMs: 1000,
   });
   let up = false;

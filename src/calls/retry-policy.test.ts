@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome } from '../sip/call-outcome';
+import type { CallOutcome } from '../call-model';
 import { decide } from './retry-policy';
-import { CALL_STATES, transition } from './states';
+import { CALL_STATES, transition } from '../call-model';
 
 const config = { retry_delays_s: [60, 180], max_attempts: 3 };
 const final = (status: number): CallOutcome => ({ code: 'SIP_FINAL', status, reason: 'x' });

@@ -1,5 +1,5 @@
-import type { CallOutcome } from '../sip/call-outcome';
-import type { CallState } from './states';
+import type { CallOutcome } from '../call-model';
+import type { CallState } from '../call-model';
 
 /**
  * The one place that decides what an attempt's outcome means (CONVENTIONS: retry in one

@@ -4,7 +4,7 @@ import { silentLogger } from '../log';
 import { tempStore } from '../../test/helpers/memory-store';
 import { freePort } from '../../test/helpers/ports';
 import { createTelephony } from '.';
-import type { CallAudioSource } from './audio';
+import type { CallAudioSource } from '../call-model';
 
 const audio: CallAudioSource = {
   forMessage: async () => ({ pcmu: new Uint8Array(160).fill(0xff), pcma: new Uint8Array(160).fill(0xd5), durationMs: 20 }),

@@ -14,9 +14,14 @@ export class CliError extends Error {
   }
 }
 
-export function configFrom(cmd: Command, flags: Record<string, unknown> = {}): Config {
+/** Deprecated keys are reported on stderr unless the caller (serve) logs them itself. */
+export function configFrom(
+  cmd: Command,
+  flags: Record<string, unknown> = {},
+  onDeprecated: (message: string) => void = (m) => process.stderr.write(`warning: ${m}\n`),
+): Config {
   const { config } = cmd.optsWithGlobals() as { config?: string };
-  return loadConfig({ path: config, flags });
+  return loadConfig({ path: config, flags, onDeprecated });
 }
 
 /** Opens the store for one command and closes it after, even on failure. */

@@ -11,8 +11,10 @@ export function serveCommand(): Command {
     .option('--listen <host:port>', 'override http.listen')
     .option('--demo-account', 'on an empty database, create a demo Starter account and print its credentials')
     .action(async (opts, c: Command) => {
-      const config = configFrom(c, { 'http.listen': opts.listen });
+      const deprecated: string[] = [];
+      const config = configFrom(c, { 'http.listen': opts.listen }, (m) => deprecated.push(m));
       const log = createLogger(config.log.level);
+      for (const message of deprecated) log.warn(message);
       // No call can speak without espeak-ng and sox: refuse to start rather than accept
       // alerts that would fail at 3 a.m. (piper problems only warn: espeak-ng stands in).
       try {

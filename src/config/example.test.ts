@@ -20,6 +20,6 @@ describe('assets/config.example.toml', () => {
   });
 
   it('shows the defaults', () => {
-    expect(loadConfig({ path: examplePath, env: {} })).toEqual(loadConfig({ env: {} }));
+    expect(loadConfig({ path: examplePath, env: {} })).toEqual(loadConfig({ env: {}, defaultPath: null }));
   });
 });

@@ -12,7 +12,7 @@ const file = (text: string) => {
 
 describe('loadConfig', () => {
   it('has the contract defaults with no file', () => {
-    const c = loadConfig({ env: {} });
+    const c = loadConfig({ env: {}, defaultPath: null });
     expect(c.http).toMatchObject({ listen: '0.0.0.0:8080', rate_limit_per_minute: 60, trust_proxy: false });
     expect(c.store.path).toBe('./data/voice-alert.db');
     expect(c.credit.timezone).toBe('Europe/Istanbul');
@@ -40,12 +40,25 @@ describe('loadConfig', () => {
     [{ VOICE_ALERT_HTTP_RATE_LIMIT_PER_MINUTE: 'many' }, /^invalid configuration: http\.rate_limit_per_minute = "many": /],
     [{ VOICE_ALERT_CREDIT_TIMEZONE: 'Mars/Base' }, /^invalid configuration: credit\.timezone = "Mars\/Base": not a known IANA time zone/],
   ])('refuses %j with one line naming key, value and reason', (env, message) => {
-    expect(() => loadConfig({ env })).toThrow(ConfigError);
-    expect(() => loadConfig({ env })).toThrow(message);
+    expect(() => loadConfig({ env, defaultPath: null })).toThrow(ConfigError);
+    expect(() => loadConfig({ env, defaultPath: null })).toThrow(message);
   });
 
   it('refuses unknown keys and broken TOML', () => {
     expect(() => loadConfig({ path: file('[http]\nlisen = "x"\n'), env: {} })).toThrow('invalid configuration: http.lisen: unknown key');
     expect(() => loadConfig({ path: file('[http\n'), env: {} })).toThrow(/is not valid TOML/);
+  });
+
+  it('reads the renamed sip.call_lease_s as calls.lease_s, with one deprecation warning', () => {
+    const warnings: string[] = [];
+    const onDeprecated = (m: string) => warnings.push(m);
+    expect(loadConfig({ path: file('[sip]\ncall_lease_s = 7\n'), env: {}, onDeprecated }).calls.lease_s).toBe(7);
+    expect(warnings).toEqual(['configuration key sip.call_lease_s is deprecated: use calls.lease_s (VOICE_ALERT_CALLS_LEASE_S)']);
+    expect(loadConfig({ env: { VOICE_ALERT_SIP_CALL_LEASE_S: '9' }, defaultPath: null, onDeprecated }).calls.lease_s).toBe(9);
+    // The new name wins when both are given.
+    expect(loadConfig({ path: file('[sip]\ncall_lease_s = 7\n[calls]\nlease_s = 11\n'), env: {}, onDeprecated }).calls.lease_s).toBe(11);
+    expect(warnings).toHaveLength(3);
+    expect(loadConfig({ env: {}, defaultPath: null, onDeprecated }).calls.lease_s).toBe(30);
+    expect(warnings).toHaveLength(3);
   });
 });

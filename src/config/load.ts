@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { readEnvOverrides, setPath } from './env-overrides';
+import { applyRenamedKeys } from './renamed-keys';
 import { configSchema, type Config } from './schema';
 
 export const DEFAULT_CONFIG_PATH = '/etc/voice-alert/config.toml';
@@ -12,22 +13,28 @@ export class ConfigError extends Error {
 }
 
 export interface LoadConfigOptions {
-  /** `--config PATH`; else `$VOICE_ALERT_CONFIG`; else the default path when it exists. */
+  /** `--config PATH`; else `$VOICE_ALERT_CONFIG`; else `defaultPath` when it exists. */
   path?: string;
+  /** DEFAULT_CONFIG_PATH unless given; null: none (tests must not read the machine's /etc). */
+  defaultPath?: string | null;
   env?: Record<string, string | undefined>;
   /** Command-line flags, as dotted keys (`{'http.listen': '127.0.0.1:0'}`); they win over all. */
   flags?: Record<string, unknown>;
+  /** Told once per renamed key still in use (src/config/renamed-keys.ts). */
+  onDeprecated?: (message: string) => void;
 }
 
 /** Loads file -> environment -> flags, validated by one schema. Throws ConfigError. */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
-  const path = options.path ?? env.VOICE_ALERT_CONFIG ?? (existsSync(DEFAULT_CONFIG_PATH) ? DEFAULT_CONFIG_PATH : undefined);
+  const fallback = options.defaultPath === undefined ? DEFAULT_CONFIG_PATH : options.defaultPath;
+  const path = options.path ?? env.VOICE_ALERT_CONFIG ?? (fallback && existsSync(fallback) ? fallback : undefined);
   const raw: Record<string, unknown> = path ? readTomlFile(path) : {};
   mergeInto(raw, readEnvOverrides(configSchema, env));
   for (const [key, value] of Object.entries(options.flags ?? {})) {
     if (value !== undefined) setPath(raw, key, value);
   }
+  for (const warning of applyRenamedKeys(raw, env)) options.onDeprecated?.(warning);
   const result = configSchema.safeParse(raw);
   if (!result.success) throw new ConfigError(describeIssue(result.error, raw));
   return result.data;

@@ -1,8 +1,8 @@
 import { Inviter, SessionState, type URI, type UserAgent } from 'sip.js';
-import type { CallAudio } from '../calls/audio';
+import type { CallAudio } from '../call-model';
 import type { Logger } from '../log';
 import { until } from '../until';
-import type { CallOutcome, CallProgress } from './call-outcome';
+import type { CallOutcome, CallProgress } from '../call-model';
 import { infoDigit } from './rtp/dtmf';
 import type { MediaHandler } from './media-handler';
 import type { RtpStream } from './rtp/engine';

@@ -5,7 +5,7 @@ import { startLossyRelay } from '../../test/helpers/lossy-relay';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
-import type { CallProgress } from './call-outcome';
+import type { CallProgress } from '../call-model';
 import { createTelephone, type DialRequest, type Telephone } from './telephone';
 
 let peers: SippPeer[] = [];

@@ -1,6 +1,10 @@
 import type { Database } from 'bun:sqlite';
-import type { CallState } from '../calls/states';
+import { CLAIMED_STATE, IN_PROGRESS_STATES, type CallState } from '../call-model';
 import { newId } from './ids';
+import { sqlList } from './sql-list';
+
+/** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
+const IN_PROGRESS = sqlList(IN_PROGRESS_STATES);
 
 export type CallSource = 'api' | 'webhook' | 'test';
 
@@ -83,7 +87,8 @@ export interface CallsStore {
   list(filter?: { accountId?: string; limit?: number }): CallRecord[];
   /**
    * Takes the next call that is due, or whose lease ran out (a crashed worker),
-   * with one UPDATE … RETURNING so two workers never hold the same call.
+   * with one `UPDATE … WHERE id = (SELECT … LIMIT 1) RETURNING` so two workers never hold
+   * the same call.
    * The claim counts as an attempt. A number that has a call in progress under a live
    * lease is skipped, so one number NEVER gets two calls at once. The edge is recorded
    * in call_events (`from` is the state before the claim).
@@ -133,6 +138,19 @@ export function createCallsStore(db: Database): CallsStore {
     `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason)
      VALUES ($call, $at, $attempt, $from, $to, $code, $reason)`,
   );
+  // A number that has a call in progress under a live lease is skipped: never two at once.
+  const claimNext = db.query(
+    `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = $lease,
+       attempts = attempts + 1, updated_at = $now
+     WHERE id = (SELECT c.id FROM calls c
+                 WHERE ((c.state = 'queued' AND c.run_after <= $now)
+                        OR (c.state IN (${IN_PROGRESS}) AND c.lease_until < $now))
+                   AND NOT EXISTS (SELECT 1 FROM calls o
+                                   WHERE o.phone_number = c.phone_number AND o.id <> c.id
+                                     AND o.state IN (${IN_PROGRESS}) AND o.lease_until >= $now)
+                 ORDER BY c.run_after, c.created_at LIMIT 1)
+     RETURNING *`,
+  );
   return {
     enqueue(calls, now) {
       const insert = db.query(
@@ -167,39 +185,21 @@ export function createCallsStore(db: Database): CallsStore {
       return (rows as CallRow[]).map(toCall);
     },
     claim(now, leaseMs) {
-      const candidate = db
-        .query(
-          `SELECT id, state FROM calls c
-           WHERE ((state = 'queued' AND run_after <= $now)
-                  OR (state IN ('dialing', 'ringing', 'answered') AND lease_until < $now))
-             AND NOT EXISTS (SELECT 1 FROM calls o
-                             WHERE o.phone_number = c.phone_number AND o.id <> c.id
-                               AND o.state IN ('dialing', 'ringing', 'answered') AND o.lease_until >= $now)
-           ORDER BY run_after, created_at LIMIT 1`,
-        )
-        .get({ now }) as { id: string; state: CallState } | null;
-      if (!candidate) return null;
-      // Guarded by the state and lease read above: if another process claimed it in
-      // between, this updates nothing and the claim returns null.
-      const row = db
-        .query(
-          `UPDATE calls SET state = 'dialing', lease_until = $lease, attempts = attempts + 1, updated_at = $now
-           WHERE id = $id AND state = $state
-             AND ((state = 'queued' AND run_after <= $now) OR (state <> 'queued' AND lease_until < $now))
-           RETURNING *`,
-        )
-        .get({ id: candidate.id, state: candidate.state, now, lease: now + leaseMs }) as CallRow | null;
+      // One statement (goqite): the choice and the take cannot be split by another worker.
+      // `claimed_from` keeps the state before the claim, which RETURNING cannot show.
+      const row = claimNext.get({ now, lease: now + leaseMs }) as (CallRow & { claimed_from: CallState }) | null;
       if (!row) return null;
+      const from = row.claimed_from;
       insertEvent.run({
         call: row.id,
         at: now,
         attempt: row.attempts,
-        from: candidate.state,
-        to: 'dialing',
+        from,
+        to: CLAIMED_STATE,
         code: null,
-        reason: candidate.state === 'queued' ? null : 'lease expired: the previous worker stopped',
+        reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
       });
-      return { ...toCall(row), from: candidate.state };
+      return { ...toCall(row), from };
     },
     move(id, c) {
       const changed = db
@@ -207,7 +207,7 @@ export function createCallsStore(db: Database): CallsStore {
           `UPDATE calls SET state = $to, updated_at = $at, attempts = attempts - $refund,
              last_sip_code = COALESCE($code, last_sip_code), last_reason = COALESCE($reason, last_reason),
              run_after = COALESCE($runAfter, run_after),
-             lease_until = CASE WHEN $to IN ('dialing', 'ringing', 'answered') THEN lease_until ELSE NULL END,
+             lease_until = CASE WHEN $to IN (${IN_PROGRESS}) THEN lease_until ELSE NULL END,
              answered_at = CASE WHEN $answered THEN $at ELSE answered_at END,
              acknowledged_at = CASE WHEN $acknowledged THEN $at ELSE acknowledged_at END,
              finished_at = CASE WHEN $finished THEN $at ELSE finished_at END
@@ -234,7 +234,7 @@ export function createCallsStore(db: Database): CallsStore {
     renewLeases(ids, until, now) {
       const q = db.query(
         `UPDATE calls SET lease_until = MAX(COALESCE(lease_until, 0), $until), updated_at = $now
-         WHERE id = $id AND state IN ('dialing', 'ringing', 'answered')`,
+         WHERE id = $id AND state IN (${IN_PROGRESS})`,
       );
       for (const id of ids) q.run({ id, until, now });
     },

@@ -148,6 +148,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    name: 'call queue: the state a claim took the call from',
+    sql: `
+      -- The claim is one UPDATE … RETURNING; RETURNING shows the new row only, so the state
+      -- before the claim (queued, or in progress under a lease that ran out) is kept here.
+      ALTER TABLE calls ADD COLUMN claimed_from TEXT;
+    `,
+  },
 ];
 
 export class DatabaseTooNewError extends Error {

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite';
-import type { CallState } from '../calls/states';
+import type { CallState } from '../call-model';
 import { toCall, type CallRecord, type CallRow } from './calls';
 import { HISTORY_COLUMNS } from './history';
 import type { HistoryEntry } from './history';

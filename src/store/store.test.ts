@@ -141,10 +141,14 @@ describe('call queue', () => {
       clock(),
     );
     const first = store.calls.claim(clock(), 30_000)!;
-    expect(first).toMatchObject({ id, state: 'dialing', attempts: 1, leaseUntil: clock() + 30_000 });
+    expect(first).toMatchObject({ id, state: 'dialing', attempts: 1, leaseUntil: clock() + 30_000, from: 'queued' });
     expect(store.calls.claim(clock(), 30_000)).toBeNull(); // held: nobody else gets it
     clock.advance(30_001); // the worker died; its lease ran out
-    expect(store.calls.claim(clock(), 30_000)).toMatchObject({ id, attempts: 2 });
+    expect(store.calls.claim(clock(), 30_000)).toMatchObject({ id, attempts: 2, from: 'dialing' });
+    expect(store.calls.events(id!).map((e) => [e.from, e.to, e.attempt])).toEqual([
+      ['queued', 'dialing', 1],
+      ['dialing', 'dialing', 2],
+    ]);
     await store.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { CallAudio } from '../calls/audio';
+import type { CallAudio } from '../call-model';
 import { encodeAlaw, encodeUlaw } from './g711';
 import { TELEPHONE_RATE } from './resample';
 import type { TelephoneSpeaker } from './speaker';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CallAudio, CallAudioSource } from '../calls/audio';
+import type { CallAudio, CallAudioSource } from '../call-model';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { composeCall, toCallAudio } from './compose';

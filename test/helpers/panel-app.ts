@@ -5,7 +5,7 @@ import { configSchema, type Config } from '../../src/config';
 import { createHttpApp, createRateLimiter } from '../../src/http';
 import type { HttpDeps } from '../../src/http/deps';
 import { createPanelEnv, panelRoutes } from '../../src/http/panel';
-import type { CallAudioSource } from '../../src/calls/audio';
+import type { CallAudioSource } from '../../src/call-model';
 import { silentLogger } from '../../src/log';
 import { createPanelUsersService } from '../../src/panel';
 import { createStore } from '../../src/store';

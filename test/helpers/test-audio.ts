@@ -1,4 +1,4 @@
-import type { CallAudio, CallAudioSource } from '../../src/calls/audio';
+import type { CallAudio, CallAudioSource } from '../../src/call-model';
 
 /**
  * A known test signal instead of speech: `frames` 20 ms frames whose bytes never repeat

@@ -25,10 +25,9 @@ async function sipConfig(sippPort: number, sip: Record<string, unknown> = {}) {
       local_port: 0,
       rtp_ports: `${rtp}-${rtp + 40}`,
       t1_ms: 50,
-      call_lease_s: 2,
       ...sip,
     },
-    calls: { answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 2, repeat: 1 },
+    calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 2, repeat: 1 },
     tts: { voice: 'en', speed_wpm: 400 },
   };
 }

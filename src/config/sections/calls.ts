@@ -27,5 +27,11 @@ export const callsSection = z
     max_call_s: z.number().int().min(10).max(3600).default(DEFAULT_MAX_CALL_S),
     /** A call not placed within this long after it was queued expires instead of ringing. */
     max_age_s: z.number().int().min(60).default(3600),
+    /**
+     * How long a claimed call stays ours without a heartbeat (renewed every third of it).
+     * After a crash, a call in progress is dialed again once this (plus ring_timeout_s for
+     * one that was still ringing) ran out. Formerly `sip.call_lease_s`.
+     */
+    lease_s: z.number().int().min(1).max(3600).default(30),
   })
   .strict();

@@ -1,4 +1,4 @@
-import type { CallAudioSource } from '../../calls/audio';
+import type { CallAudioSource } from '../../call-model';
 import type { Logger } from '../../log';
 import { decodeUlaw, SpeechError, TELEPHONE_RATE, writeWav } from '../../tts';
 

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { CallAudioSource } from '../../calls/audio';
+import type { CallAudioSource } from '../../call-model';
 import type { Account, PanelUser } from '../../store';
 import { createCallAudioSource } from '../../tts';
 import { createLoginService, createPanelUsersService, createSessionService, type LoginService, type PanelUsersService, type SessionService } from '../../panel';

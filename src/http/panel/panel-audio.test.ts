@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { CallAudioSource } from '../../calls/audio';
+import type { CallAudioSource } from '../../call-model';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
 
 const PW = 'a-long-password-1';

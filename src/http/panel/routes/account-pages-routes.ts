@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { CALL_STATES, type CallState } from '../../../calls/states';
+import { CALL_STATES, type CallState } from '../../../call-model';
 import { phoneSearchDigits } from '../../../phone/number';
 import { nextResetAt, periodOf } from '../../../credit';
 import { wavOf } from '../audio';

@@ -1,4 +1,4 @@
-import { CALL_STATES } from '../../../calls/states';
+import { CALL_STATES } from '../../../call-model';
 import type { Account, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import type { Messages } from '../i18n';

@@ -6,14 +6,14 @@ import { Layout } from './layout';
 import { CsrfField, Notice, StateBadge } from './parts';
 
 /** States after which nothing more will happen to a call: polling stops there. */
-export const FINAL_STATES = new Set(['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired']);
+import { isFinal } from '../../../call-model';
 
 /**
  * The live part: while the call can still change, htmx fetches this fragment again every
  * 2 s and swaps it in place; the final version carries no trigger, so polling ends.
  */
 export function TestCallStatus({ t, fmt, accountId, call, events = [] }: { t: Messages; fmt: Formatter; accountId: string; call: CallRecord; events?: CallEvent[] }) {
-  const final = FINAL_STATES.has(call.state);
+  const final = isFinal(call.state);
   const poll = final
     ? {}
     : { 'hx-get': `/panel/a/${accountId}/test-call/${call.id}`, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' };

@@ -12,6 +12,9 @@
  *
  * `queued` is where a retry waits; busy, no_answer and failed are final only when
  * calls.max_attempts is reached (src/calls/retry-policy.ts decides).
+ *
+ * Every other list of states (SQL included) is derived from the ones below: never write
+ * a state set out again elsewhere.
  */
 export const CALL_STATES = [
   'queued',
@@ -27,6 +30,9 @@ export const CALL_STATES = [
   'expired',
 ] as const;
 export type CallState = (typeof CALL_STATES)[number];
+
+/** The state a claim puts a call in: the first of an attempt. */
+export const CLAIMED_STATE = 'dialing' satisfies CallState;
 
 /** States in which a worker holds the call under a lease. */
 export const IN_PROGRESS_STATES: readonly CallState[] = ['dialing', 'ringing', 'answered'];
@@ -59,3 +65,15 @@ export function transition(from: CallState, to: CallState): { ok: true; from: Ca
 }
 
 export const isFinal = (s: CallState) => FINAL_STATES.includes(s);
+export const isInProgress = (s: CallState) => IN_PROGRESS_STATES.includes(s);
+
+/** Thrown for an edge the diagram does not draw: a bug, never a condition to carry on from. */
+export class IllegalTransitionError extends Error {
+  override readonly name = 'IllegalTransitionError';
+  constructor(
+    readonly from: CallState,
+    readonly to: CallState,
+  ) {
+    super(`illegal call transition ${from} -> ${to}`);
+  }
+}
