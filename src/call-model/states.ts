@@ -67,13 +67,17 @@ export function transition(from: CallState, to: CallState): { ok: true; from: Ca
 export const isFinal = (s: CallState) => FINAL_STATES.includes(s);
 export const isInProgress = (s: CallState) => IN_PROGRESS_STATES.includes(s);
 
-/** Thrown for an edge the diagram does not draw: a bug, never a condition to carry on from. */
+/**
+ * Thrown by a state machine (the call's here, an attempt's in src/sip) for an edge its
+ * diagram does not draw: a bug, never a condition to carry on from.
+ */
 export class IllegalTransitionError extends Error {
   override readonly name = 'IllegalTransitionError';
   constructor(
-    readonly from: CallState,
-    readonly to: CallState,
+    readonly machine: string,
+    readonly from: string,
+    readonly to: string,
   ) {
-    super(`illegal call transition ${from} -> ${to}`);
+    super(`illegal ${machine} transition ${from} -> ${to}`);
   }
 }
