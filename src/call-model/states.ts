@@ -57,11 +57,15 @@ const EDGES: Record<CallState, readonly CallState[]> = {
   expired: [],
 };
 
-export type TransitionError = { code: 'ILLEGAL_TRANSITION'; from: CallState; to: CallState };
+export const canTransition = (from: CallState, to: CallState): boolean => EDGES[from].includes(to);
 
-/** The guard every state change goes through: an edge not drawn above is refused. */
-export function transition(from: CallState, to: CallState): { ok: true; from: CallState; to: CallState } | TransitionError {
-  return EDGES[from].includes(to) ? { ok: true, from, to } : { code: 'ILLEGAL_TRANSITION', from, to };
+/**
+ * The guard every state change goes through: an edge not drawn above throws
+ * IllegalTransitionError (a bug: the caller ends the call `failed`, it never carries on).
+ */
+export function transition(from: CallState, to: CallState): { from: CallState; to: CallState } {
+  if (!canTransition(from, to)) throw new IllegalTransitionError('call', from, to);
+  return { from, to };
 }
 
 export const isFinal = (s: CallState) => FINAL_STATES.includes(s);

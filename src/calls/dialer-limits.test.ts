@@ -1,20 +1,36 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IllegalTransitionError, type CallOutcome } from '../call-model';
 import { configSchema } from '../config/schema';
 import { silentLogger } from '../log';
-import type { CallOutcome } from '../call-model';
 import type { DialRequest } from '../sip/telephone';
 import { createStore, type Store } from '../store';
 import { testAudioSource } from '../../test/helpers/test-audio';
 import { createDialer, type Dialer, type DialerDeps } from './dialer';
 
+// Deadlines (the attempt limit, the shutdown grace, polling) run on fake timers, so these
+// tests wait for no wall clock. setImmediate stays real: the store's group commit uses it.
+beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.reverse()) await c();
   cleanups = [];
+  vi.useRealTimers();
 });
+
+const commits = () => new Promise<void>((r) => setImmediate(r));
+
+/** Moves fake time in small steps, letting commits land, until `done()` or `limitMs` passed. */
+async function advanceUntil(done: () => boolean, limitMs = 10_000, stepMs = 10): Promise<number> {
+  for (let spent = 0; spent <= limitMs; spent += stepMs) {
+    await commits();
+    if (done()) return spent;
+    await vi.advanceTimersByTimeAsync(stepMs);
+  }
+  throw new Error(`not done within ${limitMs} ms of fake time`);
+}
 
 /** A dialer over a stand-in trunk (`dial`), with one call queued for 5321234567. */
 function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: Record<string, unknown> } & Partial<Omit<DialerDeps, 'calls'>> = {}) {
@@ -38,13 +54,15 @@ function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: Record
     await dialer.stop();
   };
   cleanups.push(async () => {
+    vi.useRealTimers();
     await stop();
     await store.close();
   });
   const account = store.accounts.create({ name: 't', plan: 'starter' });
   const [id] = store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now());
   dialer.start();
-  return { store, dialer, stop, id: id!, state: () => store.calls.get(id!)!.state };
+  const state = () => store.calls.get(id!)!.state;
+  return { store, dialer, stop, id: id!, state };
 }
 
 describe('dialer limits: stuck attempts and the shutdown grace', () => {
@@ -58,7 +76,9 @@ describe('dialer limits: stuck attempts and the shutdown grace', () => {
       },
       { calls: { retry_delays_s: [0], max_attempts: 2, max_concurrent: 1 }, attemptLimitMs: 300 },
     );
-    await expect.poll(state, { timeout: 5000 }).toBe('failed');
+    const spent = await advanceUntil(() => state() === 'failed');
+    // Two attempts, each given up at the limit, not before.
+    expect(spent).toBeGreaterThanOrEqual(600);
     expect(dials).toHaveLength(2);
     expect(dialer.active()).toBe(0);
     const reasons = store.calls.events(id).map((e) => e.reason ?? '');
@@ -67,25 +87,78 @@ describe('dialer limits: stuck attempts and the shutdown grace', () => {
     expect(dials[0]!.maxCallMs).toBe(300_000);
   });
 
-  it('on stop, an answered call is told to hang up once the shutdown grace ran out', async () => {
-    let hungUpAfter: number | null = null;
+  it('on stop, an answered call is told to hang up once the shutdown grace ran out, not before', async () => {
+    let hungUpAt: number | null = null;
     // Answers at once and talks until told to hang up, as a long message would.
-    const { stop, state } = rig(
+    const { dialer, state } = rig(
       async (r) => {
         r.progress.answered('PCMU');
-        const from = Date.now();
         await new Promise<void>((resolve) => r.hangUpSignal!.addEventListener('abort', () => resolve()));
-        hungUpAfter = Date.now() - from;
+        hungUpAt = Date.now();
         return { code: 'COMPLETED', status: 200, reason: 'hung up: the appliance is stopping', remoteHangup: false };
       },
       { shutdownGraceMs: 300 },
     );
-    await expect.poll(state, { timeout: 5000 }).toBe('answered');
-    const stopping = Date.now();
-    await stop();
-    expect(Date.now() - stopping).toBeGreaterThanOrEqual(290);
-    expect(Date.now() - stopping).toBeLessThan(3000);
-    expect(hungUpAfter).not.toBeNull();
+    await advanceUntil(() => state() === 'answered');
+    const stoppingAt = Date.now();
+    let stopped = false;
+    const stopping = dialer.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(hungUpAt).toBeNull();
+    expect(stopped).toBe(false);
+    await advanceUntil(() => stopped, 1000);
+    await stopping;
+    expect(hungUpAt! - stoppingAt).toBe(300);
     expect(state()).toBe('completed');
+  });
+});
+
+describe('dialer: an illegal transition is a bug and fails the call loudly', () => {
+  it('a progress report that would move the call backwards ends it failed, never retried', async () => {
+    let dials = 0;
+    // A trunk that reports ringing after the answer: answered -> ringing is not drawn.
+    const { store, state, id } = rig(
+      async (r) => {
+        dials++;
+        r.progress.answered('PCMU');
+        r.progress.ringing(180, 'Ringing');
+        return { code: 'COMPLETED', status: 200, reason: 'message played', remoteHangup: false };
+      },
+      { calls: { retry_delays_s: [0], max_attempts: 3 } },
+    );
+    await advanceUntil(() => state() === 'failed');
+    expect(dials).toBe(1);
+    const call = store.calls.get(id)!;
+    expect(call.lastReason).toBe('internal error: illegal call transition answered -> ringing');
+    expect(store.calls.events(id).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>answered', 'answered>failed']);
+  });
+
+  it("an illegal edge in the attempt's own machine (a rejected dial) ends the call failed, never retried", async () => {
+    let dials = 0;
+    const { store, state, id } = rig(
+      async (r) => {
+        dials++;
+        r.progress.ringing(180, 'Ringing');
+        throw new IllegalTransitionError('attempt', 'ended', 'playing');
+      },
+      { calls: { retry_delays_s: [0], max_attempts: 3 } },
+    );
+    await advanceUntil(() => state() === 'failed');
+    expect(dials).toBe(1);
+    expect(store.calls.get(id)!.lastReason).toBe('internal error: illegal attempt transition ended -> playing');
+    expect(store.calls.events(id).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>ringing', 'ringing>failed']);
+  });
+
+  it('an ordinary dial failure is still retried (the bug path is only for illegal edges)', async () => {
+    let dials = 0;
+    const { state } = rig(
+      async () => {
+        dials++;
+        throw new Error('socket closed');
+      },
+      { calls: { retry_delays_s: [0], max_attempts: 2 } },
+    );
+    await advanceUntil(() => state() === 'failed');
+    expect(dials).toBe(2);
   });
 });

@@ -1,18 +1,12 @@
+import type { CallAudioSource, CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { DialRequest } from '../sip/telephone';
-import type { CallOutcome } from '../call-model';
-import type { CallRecord, Store } from '../store';
-import type { CallAudioSource } from '../call-model';
-import { decide, type RetryConfig } from './retry-policy';
-import { CLAIMED_STATE, isFinal, transition, type CallState } from '../call-model';
+import type { Store } from '../store';
+import { runClaimedCall, type RunConfig, type RunDeps } from './run-claimed-call';
 
-export interface DialerConfig extends RetryConfig {
-  answer_delay_ms: number;
-  ring_timeout_s: number;
+export interface DialerConfig extends RunConfig {
   max_concurrent: number;
-  max_age_s: number;
-  max_call_s: number;
 }
 
 export interface DialerDeps {
@@ -46,8 +40,8 @@ export interface DialerDeps {
 
 /**
  * The worker between the queue and the trunk. It claims due calls under a lease (up to
- * calls.max_concurrent at once), sends the INVITE before the speech is rendered, records
- * every edge, and leaves the meaning of each outcome to retry-policy.ts.
+ * calls.max_concurrent at once), keeps their leases alive, and runs each one
+ * (run-claimed-call.ts: dial → decide → move).
  * MUST be stopped with stop(): unanswered calls are cancelled and go back to the queue,
  * answered ones play to the end, or are hung up when the shutdown grace runs out.
  */
@@ -71,6 +65,7 @@ export function createDialer(d: DialerDeps): Dialer {
   let again = false;
   let poll: ReturnType<typeof setInterval> | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
+  const runDeps: RunDeps = { ...d, log, attemptLimitMs, shutdown: shutdown.signal, hangUp: graceOver.signal };
 
   const pump = async (): Promise<void> => {
     if (!started || stopping) return;
@@ -87,7 +82,7 @@ export function createDialer(d: DialerDeps): Dialer {
           const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), claimLeaseMs));
           if (!call) break;
           log.info({ call: call.id, attempt: call.attempts, from: call.from }, 'call claimed');
-          const done = run(call).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
+          const done = runClaimedCall(runDeps, call).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
           held.set(call.id, { attempt: call.attempts, done });
           void done.finally(() => {
             held.delete(call.id);
@@ -101,94 +96,6 @@ export function createDialer(d: DialerDeps): Dialer {
       pumping = false;
     }
   };
-
-  async function run(call: CallRecord): Promise<void> {
-    let state: CallState = CLAIMED_STATE;
-    const attempt = call.attempts;
-    const move = async (to: CallState, extra: { sipCode?: number | null; reason?: string; runAfter?: number; refundAttempt?: boolean } = {}) => {
-      const edge = transition(state, to);
-      if (!('ok' in edge)) {
-        log.error({ call: call.id, from: state, to }, 'illegal call transition refused');
-        return;
-      }
-      const moved = await d.store.writes.run(() =>
-        d.store.calls.move(call.id, {
-          from: state,
-          to,
-          at: d.clock(),
-          attempt,
-          ...extra,
-          answered: to === 'answered',
-          acknowledged: to === 'acknowledged',
-          finished: isFinal(to),
-        }),
-      );
-      if (!moved) {
-        log.warn({ call: call.id, from: state, to }, 'call changed under us (lease taken over); leaving it');
-        return;
-      }
-      log.info({ call: call.id, attempt, from: state, to, sipCode: extra.sipCode ?? null, reason: extra.reason }, 'call state');
-      state = to;
-    };
-
-    if (attempt > d.calls.max_attempts) {
-      // Only a lease that ran out (a crash mid-call) can bring a call here.
-      await move('failed', { reason: `attempts used up (${attempt - 1} of ${d.calls.max_attempts}); last one interrupted` });
-      return;
-    }
-    if (d.clock() - call.createdAt > d.calls.max_age_s * 1000) {
-      await move('expired', { reason: `not placed within calls.max_age_s (${d.calls.max_age_s} s)` });
-      return;
-    }
-
-    let writes = Promise.resolve();
-    const later = (fn: () => Promise<void>) => (writes = writes.then(fn));
-    const request: DialRequest = {
-      number: call.phoneNumber,
-      // Rendering starts once the INVITE left and runs while the phone rings.
-      audio: () => d.audio.forMessage(call.message),
-      acknowledgedAudio: () => d.audio.acknowledged(),
-      ringTimeoutMs: d.calls.ring_timeout_s * 1000,
-      answerDelayMs: d.calls.answer_delay_ms,
-      maxCallMs: d.calls.max_call_s * 1000,
-      signal: shutdown.signal,
-      hangUpSignal: graceOver.signal,
-      progress: {
-        ringing: (status, reason) => later(() => move('ringing', { sipCode: status, reason })),
-        answered: (codec) => later(() => move('answered', { sipCode: 200, reason: `answered (${codec})` })),
-        digit: (digit) => log.info({ call: call.id, digit }, 'keypad'),
-      },
-    };
-    // A dial that throws (a bug, a trunk gone) is a failed attempt like any other.
-    const dialing: Promise<CallOutcome> = Promise.resolve()
-      .then(() => d.dial(request))
-      .catch((e: Error) => ({ code: 'NETWORK', status: null, reason: `dial failed: ${e.message}` }));
-    let watchdog: ReturnType<typeof setTimeout> | undefined;
-    const stuck = new Promise<CallOutcome>((resolve) => {
-      watchdog = setTimeout(() => {
-        log.error({ call: call.id, attempt, limitMs: attemptLimitMs }, 'attempt did not finish in time: channel released, call goes on as a failure');
-        resolve({ code: 'NETWORK', status: null, reason: `attempt did not finish within ${Math.round(attemptLimitMs / 1000)} s` });
-      }, attemptLimitMs);
-    });
-    const outcome = await Promise.race([dialing, stuck]).finally(() => clearTimeout(watchdog));
-    await Promise.race([writes, stuck]);
-
-    if (outcome.code === 'ABORTED') {
-      await move('queued', { reason: outcome.reason, runAfter: d.clock(), refundAttempt: true });
-      return;
-    }
-    const decision = decide(outcome, attempt, d.clock(), d.calls);
-    if (decision.final) {
-      await move(decision.state, { sipCode: decision.sipCode, reason: decision.reason });
-    } else {
-      const waitS = Math.round((decision.runAfter - d.clock()) / 1000);
-      await move('queued', {
-        sipCode: decision.sipCode,
-        reason: `${decision.kind}: ${decision.reason}; retry in ${waitS} s`,
-        runAfter: decision.runAfter,
-      });
-    }
-  }
 
   return {
     start() {

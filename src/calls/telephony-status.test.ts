@@ -26,7 +26,7 @@ describe('trunk status (shown on the panel settings page)', () => {
     const t = createTelephony(config, { store: tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
     expect(t.status().state).toBe('starting');
     t.start();
-    for (let i = 0; i < 50 && t.status().state !== 'up'; i++) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => t.status().state, { timeout: 5000 }).toBe('up');
     expect(t.status()).toEqual({ state: 'up', registered: null, lastError: null });
     await t.stop();
     expect(t.status().state).toBe('stopped');

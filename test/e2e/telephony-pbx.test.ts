@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isFinal } from '../../src/call-model';
 import { configSchema } from '../../src/config/schema';
 import { silentLogger } from '../../src/log';
 import { createCallAudioSource, readWav } from '../../src/tts';
@@ -72,7 +73,7 @@ async function waitFinal(a: ReturnType<typeof applianceDir>, id: string, app: Ru
   const end = Date.now() + 60_000;
   for (;;) {
     const c = a.cliJson(['calls', 'show', id]);
-    if (!['queued', 'dialing', 'ringing', 'answered'].includes(c.state)) return c;
+    if (isFinal(c.state)) return c;
     if (Date.now() > end) throw new Error(`call still ${c.state}: ${JSON.stringify(c.events)}\n${app.output().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -1,5 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FINAL_STATES } from '../../src/call-model';
 import { sign } from '../../src/intake/signature';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
@@ -42,7 +43,7 @@ async function waitFor<T>(fn: () => Promise<T | null> | T | null, timeoutMs: num
   }
 }
 
-const FINAL = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired'];
+const isFinalState = (s: unknown) => (FINAL_STATES as readonly unknown[]).includes(s);
 
 describe('telephony through the compiled binary', () => {
   it('without sip.server it starts, queues calls and says why they stay queued', async () => {
@@ -52,8 +53,7 @@ describe('telephony through the compiled binary', () => {
     running.push(app);
     const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'disk full' });
     expect(r.status).toBe(200);
-    await new Promise((res) => setTimeout(res, 300));
-    expect(app.output()).toMatch(/sip\.server is not set: calls are accepted and stay queued/);
+    await expect.poll(() => app.output(), { timeout: 5000 }).toMatch(/sip\.server is not set: calls are accepted and stay queued/);
     expect(a.cliJson(['calls', 'show', r.json.call_id])).toMatchObject({ state: 'queued', attempts: 0 });
   });
 
@@ -72,7 +72,7 @@ describe('telephony through the compiled binary', () => {
       fetch(`${app.url}/api/calls/${id}`, { headers: { 'x-api-key': key, 'x-api-secret': secret } }).then(async (res) => ({ status: res.status, json: await res.json() }));
     const done = await waitFor(async () => {
       const s = await get(acc.apiKey, acc.apiSecret);
-      return FINAL.includes(s.json.call?.state) ? s : null;
+      return isFinalState(s.json.call?.state) ? s : null;
     }, 30_000, 'the call to finish');
     expect(done.status).toBe(200);
     expect(done.json.call).toMatchObject({ id, state: 'completed', attempts: 1, last_sip_code: 200, acknowledged: false });
@@ -110,7 +110,7 @@ describe('telephony through the compiled binary', () => {
     running.push(second);
     const finals = await waitFor(() => {
       const calls = ids.map((id) => a.cliJson(['calls', 'show', id]));
-      return calls.every((c) => FINAL.includes(c.state)) ? calls : null;
+      return calls.every((c) => isFinalState(c.state)) ? calls : null;
     }, 40_000, 'both calls final');
     for (const c of finals) {
       expect(c.state).toBe('completed');
@@ -142,7 +142,7 @@ describe('telephony through the compiled binary', () => {
     await new Promise<void>((res) => squatter.close(() => res()));
     const done = await waitFor(() => {
       const c = a.cliJson(['calls', 'show', r.json.call_id]);
-      return FINAL.includes(c.state) ? c : null;
+      return isFinalState(c.state) ? c : null;
     }, 20_000, 'the call after the retry');
     expect(done).toMatchObject({ state: 'completed', attempts: 1 });
   });

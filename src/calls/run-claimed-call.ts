@@ -1,0 +1,132 @@
+import { CLAIMED_STATE, IllegalTransitionError, type CallAudioSource, type CallOutcome } from '../call-model';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { DialRequest } from '../sip/telephone';
+import type { CallRecord, Store } from '../store';
+import { createCallMover, type CallMover } from './call-mover';
+import { decide, type RetryConfig } from './retry-policy';
+
+export interface RunConfig extends RetryConfig {
+  answer_delay_ms: number;
+  ring_timeout_s: number;
+  max_age_s: number;
+  max_call_s: number;
+}
+
+export interface RunDeps {
+  store: Store;
+  dial(request: DialRequest): Promise<CallOutcome>;
+  audio: CallAudioSource;
+  clock: Clock;
+  log: Logger;
+  calls: RunConfig;
+  /** An attempt still unsettled after this is given up (see DialerDeps.attemptLimitMs). */
+  attemptLimitMs: number;
+  /** Aborted by a stopping dialer: before the answer the attempt is cancelled (back to the queue). */
+  shutdown: AbortSignal;
+  /** Aborted when the shutdown grace ran out: an answered call hangs up. */
+  hangUp: AbortSignal;
+}
+
+/**
+ * One claimed call, start to end: claim → dial → decide → move. What an outcome means is
+ * retry-policy.ts's alone; the SIP layer only reports. An illegal edge (a bug here or in the
+ * attempt's own state machine) ends the call `failed` with the reason, loudly.
+ */
+export async function runClaimedCall(d: RunDeps, call: CallRecord): Promise<void> {
+  const mover = createCallMover(d, call, CLAIMED_STATE);
+  try {
+    await place(d, call, mover);
+  } catch (e) {
+    if (!(e instanceof IllegalTransitionError)) throw e;
+    await mover.failLoudly(e);
+  }
+}
+
+async function place(d: RunDeps, call: CallRecord, mover: CallMover): Promise<void> {
+  const attempt = call.attempts;
+  if (attempt > d.calls.max_attempts) {
+    // Only a lease that ran out (a crash mid-call) can bring a call here.
+    await mover.move('failed', { reason: `attempts used up (${attempt - 1} of ${d.calls.max_attempts}); last one interrupted` });
+    return;
+  }
+  if (d.clock() - call.createdAt > d.calls.max_age_s * 1000) {
+    await mover.move('expired', { reason: `not placed within calls.max_age_s (${d.calls.max_age_s} s)` });
+    return;
+  }
+
+  const outcome = await dialWithin(d, call, mover);
+  if (outcome.code === 'ABORTED') {
+    await mover.move('queued', { reason: outcome.reason, runAfter: d.clock(), refundAttempt: true });
+    return;
+  }
+  const decision = decide(outcome, attempt, d.clock(), d.calls);
+  if (decision.final) {
+    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason });
+    return;
+  }
+  const waitS = Math.round((decision.runAfter - d.clock()) / 1000);
+  await mover.move('queued', {
+    sipCode: decision.sipCode,
+    reason: `${decision.kind}: ${decision.reason}; retry in ${waitS} s`,
+    runAfter: decision.runAfter,
+  });
+}
+
+/**
+ * The attempt, with its progress recorded in order as it happens, bounded by the attempt
+ * limit so a bug below us cannot hold a channel forever. Rejects only with an
+ * IllegalTransitionError (from our moves or from the attempt's machine).
+ */
+async function dialWithin(d: RunDeps, call: CallRecord, mover: CallMover): Promise<CallOutcome> {
+  let writes: Promise<unknown> = Promise.resolve();
+  let bug: IllegalTransitionError | null = null;
+  // Progress arrives from SIP callbacks; the moves are chained so they land in order, and
+  // an illegal one is kept to be raised once the attempt is over.
+  const later = (fn: () => Promise<unknown>) =>
+    (writes = writes.then(fn).catch((e) => {
+      if (e instanceof IllegalTransitionError) bug ??= e;
+      else throw e;
+    }));
+  const request: DialRequest = {
+    number: call.phoneNumber,
+    // Rendering starts once the INVITE left and runs while the phone rings.
+    audio: () => d.audio.forMessage(call.message),
+    acknowledgedAudio: () => d.audio.acknowledged(),
+    ringTimeoutMs: d.calls.ring_timeout_s * 1000,
+    answerDelayMs: d.calls.answer_delay_ms,
+    maxCallMs: d.calls.max_call_s * 1000,
+    signal: d.shutdown,
+    hangUpSignal: d.hangUp,
+    progress: {
+      ringing: (status, reason) => void later(() => mover.move('ringing', { sipCode: status, reason })),
+      answered: (codec) => void later(() => mover.move('answered', { sipCode: 200, reason: `answered (${codec})` })),
+      digit: (digit) => d.log.info({ call: call.id, digit }, 'keypad'),
+    },
+  };
+  const dialing: Promise<CallOutcome> = Promise.resolve()
+    .then(() => d.dial(request))
+    .catch((e: Error) => {
+      if (e instanceof IllegalTransitionError) throw e;
+      // A dial that throws (a trunk gone) is a failed attempt like any other.
+      return { code: 'NETWORK', status: null, reason: `dial failed: ${e.message}` } as const;
+    });
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const stuck = new Promise<CallOutcome>((resolve) => {
+    watchdog = setTimeout(() => {
+      d.log.error({ call: call.id, attempt: call.attempts, limitMs: d.attemptLimitMs }, 'attempt did not finish in time: channel released, call goes on as a failure');
+      resolve({ code: 'NETWORK', status: null, reason: `attempt did not finish within ${Math.round(d.attemptLimitMs / 1000)} s` });
+    }, d.attemptLimitMs);
+  });
+  try {
+    const outcome = await Promise.race([dialing, stuck]).catch(async (e) => {
+      await Promise.race([writes, stuck]); // progress recorded before the call is failed
+      throw e;
+    });
+    await Promise.race([writes, stuck]);
+    if (bug) throw bug;
+    return outcome;
+  } finally {
+    clearTimeout(watchdog);
+  }
+}
