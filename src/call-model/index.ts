@@ -1,8 +1,9 @@
 /**
- * The call's vocabulary: states and their legal edges, how an attempt ended, and the audio a
- * call plays. A leaf: it imports nothing of ours, so store/, tts/, sip/ and calls/ can all
+ * The vocabulary of calls and alerts: states and their legal edges, how an attempt ended,
+ * and the audio a call plays. A leaf: it imports nothing of ours, so store/, tts/, sip/ and calls/ can all
  * speak it without importing each other.
  */
 export * from './states';
+export * from './alert-states';
 export type { CallAudio, CallAudioSource } from './audio';
 export type { CallOutcome, CallProgress } from './outcome';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CALL_STATES, FINAL_STATES, IllegalTransitionError, transition } from '.';
+import { ALERT_STATES, alertTransition, CALL_STATES, FINAL_STATES, IllegalTransitionError, transition } from '.';
 
 describe('guarded transitions', () => {
   it('refuses edges out of final states and skipping the answer', () => {
@@ -10,5 +10,19 @@ describe('guarded transitions', () => {
     expect(() => transition('queued', 'answered')).toThrow(IllegalTransitionError);
     expect(transition('ringing', 'answered')).toEqual({ from: 'ringing', to: 'answered' });
     expect(transition('answered', 'dialing')).toEqual({ from: 'answered', to: 'dialing' }); // a crashed attempt claimed again
+  });
+});
+
+describe('alert states', () => {
+  it('an open alert closes one way; a closed one never moves again', () => {
+    for (const to of ['acknowledged', 'resolved', 'unacknowledged'] as const) expect(alertTransition('open', to)).toEqual({ from: 'open', to });
+    for (const from of ['acknowledged', 'resolved', 'unacknowledged'] as const) {
+      for (const to of ALERT_STATES) expect(() => alertTransition(from, to)).toThrow(`illegal alert transition ${from} -> ${to}`);
+    }
+  });
+
+  it('a call not yet answered may be cancelled; an answered one never is', () => {
+    for (const from of ['queued', 'dialing', 'ringing'] as const) expect(transition(from, 'cancelled')).toEqual({ from, to: 'cancelled' });
+    expect(() => transition('answered', 'cancelled')).toThrow(IllegalTransitionError);
   });
 });

@@ -9,6 +9,8 @@
  *     │                 └──────────┴─────────> busy | no_answer | failed   (attempts used up)
  *     │                 └──────────┴─────────> rejected                    (403/404/484/603)
  *     └──────────────── (or at claim) ───────> expired                     (older than calls.max_age_s)
+ *   queued | dialing | ringing ─────────────────> cancelled  (its alert was resolved or acknowledged
+ *                                                             elsewhere; never cuts an answered call)
  *
  * `queued` is where a retry waits; busy, no_answer and failed are final only when
  * calls.max_attempts is reached (src/calls/retry-policy.ts decides).
@@ -28,6 +30,7 @@ export const CALL_STATES = [
   'rejected',
   'failed',
   'expired',
+  'cancelled',
 ] as const;
 export type CallState = (typeof CALL_STATES)[number];
 
@@ -37,12 +40,12 @@ export const CLAIMED_STATE = 'dialing' satisfies CallState;
 /** States in which a worker holds the call under a lease. */
 export const IN_PROGRESS_STATES: readonly CallState[] = ['dialing', 'ringing', 'answered'];
 
-export const FINAL_STATES: readonly CallState[] = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired'];
+export const FINAL_STATES: readonly CallState[] = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired', 'cancelled'];
 
-const ENDED_BEFORE_ANSWER: CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'queued'];
+const ENDED_BEFORE_ANSWER: CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'queued', 'cancelled'];
 
 const EDGES: Record<CallState, readonly CallState[]> = {
-  queued: ['dialing', 'expired'],
+  queued: ['dialing', 'expired', 'cancelled'],
   // dialing → dialing: a lease that ran out is claimed again (a new attempt).
   dialing: ['dialing', 'ringing', 'answered', 'expired', ...ENDED_BEFORE_ANSWER],
   ringing: ['dialing', 'answered', ...ENDED_BEFORE_ANSWER],
@@ -55,6 +58,7 @@ const EDGES: Record<CallState, readonly CallState[]> = {
   rejected: [],
   failed: [],
   expired: [],
+  cancelled: [],
 };
 
 export const canTransition = (from: CallState, to: CallState): boolean => EDGES[from].includes(to);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { alertsSection } from './sections/alerts';
 import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
 import { httpSection } from './sections/http';
@@ -17,6 +18,7 @@ export const configSchema = z
     http: httpSection.prefault({}),
     store: storeSection.prefault({}),
     credit: creditSection.prefault({}),
+    alerts: alertsSection.prefault({}),
     calls: callsSection.prefault({}),
     sip: sipSection.prefault({}),
     log: logSection.prefault({}),

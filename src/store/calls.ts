@@ -26,6 +26,10 @@ export interface CallRecord {
   acknowledgedAt: number | null;
   answeredAt: number | null;
   finishedAt: number | null;
+  /** The alert this call is for (every call made since migration 5 has one). */
+  alertId: string | null;
+  /** Spoken in that call of the same number instead of its own (per-number pacing). */
+  bundledInto: string | null;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -47,6 +51,8 @@ export interface CallRow {
   acknowledged_at: number | null;
   answered_at: number | null;
   finished_at: number | null;
+  alert_id: string | null;
+  bundled_into: string | null;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -69,6 +75,8 @@ export function toCall(r: CallRow): CallRecord {
     acknowledgedAt: r.acknowledged_at,
     answeredAt: r.answered_at ?? null,
     finishedAt: r.finished_at ?? null,
+    alertId: r.alert_id ?? null,
+    bundledInto: r.bundled_into ?? null,
   };
 }
 
@@ -78,6 +86,8 @@ export interface NewCall {
   source: CallSource;
   phoneNumber: string;
   message: string;
+  /** The alert the call is for; the intake always gives one. */
+  alertId?: string | null;
 }
 
 export interface CallsStore {
@@ -155,8 +165,8 @@ export function createCallsStore(db: Database): CallsStore {
     enqueue(calls, now) {
       const insert = db.query(
         `INSERT INTO calls (id, account_id, credential_id, source, phone_number, message, state, attempts,
-                            run_after, created_at, updated_at)
-         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now)`,
+                            run_after, created_at, updated_at, alert_id)
+         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert)`,
       );
       return calls.map((c) => {
         const id = newId('call');
@@ -168,6 +178,7 @@ export function createCallsStore(db: Database): CallsStore {
           phone: c.phoneNumber,
           message: c.message,
           now,
+          alert: c.alertId ?? null,
         });
         return id;
       });

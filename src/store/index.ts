@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { createAccountsStore, type AccountsStore } from './accounts';
+import { createAlertsStore, type AlertsStore } from './alerts';
 import { createCallsStore, type CallsStore } from './calls';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
 import { openDatabase } from './database';
@@ -18,6 +19,7 @@ import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import { createUsageStore, type UsageStore } from './usage';
 
 export type { Account } from './accounts';
+export type { AlertRecord, NewAlert, AlertChange } from './alerts';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, NewCall, CallSource, CallChange } from './calls';
 export type { HistoryEntry } from './history';
@@ -33,6 +35,7 @@ export interface Store {
   credentials: CredentialsStore;
   usage: UsageStore;
   calls: CallsStore;
+  alerts: AlertsStore;
   history: HistoryStore;
   idempotency: IdempotencyStore;
   /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
@@ -70,6 +73,7 @@ export function createStore(options: CreateStoreOptions): Store {
     credentials: createCredentialsStore(db, box, options.clock),
     usage: createUsageStore(db),
     calls: createCallsStore(db),
+    alerts: createAlertsStore(db),
     history: createHistoryStore(db),
     idempotency: createIdempotencyStore(db),
     panelUsers: createPanelUsersStore(db, options.clock),

@@ -152,3 +152,47 @@ describe('call queue', () => {
     await store.close();
   });
 });
+
+describe('alerts', () => {
+  it('a database with calls from before alerts gets one alert per request, state from its calls', async () => {
+    const clock = manualClock();
+    const path = newPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const raw = new Database(path, { create: true });
+    for (const step of MIGRATIONS.filter((m) => m.version <= 4)) raw.run(step.sql);
+    raw.run('PRAGMA user_version = 4');
+    raw.run(`INSERT INTO accounts (id, name, plan, created_at) VALUES ('acc_1', 'a', 'starter', 1)`);
+    const call = (id: string, at: number, finished: number | null, acked: number | null) =>
+      raw.run(
+        `INSERT INTO calls (id, account_id, credential_id, source, phone_number, message, state, attempts, run_after, created_at, updated_at, finished_at, acknowledged_at)
+         VALUES (?, 'acc_1', 'cred_1', 'webhook', '5321234567', 'disk full', 'x', 1, ?, ?, ?, ?, ?)`,
+        [id, at, at, at, finished, acked],
+      );
+    call('call_A1', 100, 200, null); // one request, two numbers: one alert, nobody pressed 1
+    call('call_A2', 100, 210, null);
+    call('call_B1', 300, null, null); // still going on: open
+    call('call_C1', 400, 450, 440); // acknowledged
+    raw.close();
+    const store = createStore({ path, busyTimeoutMs: 100, clock });
+    const alertOf = (id: string) => store.alerts.get(store.calls.get(id)!.alertId!)!;
+    expect(alertOf('call_A1').id).toBe(alertOf('call_A2').id);
+    expect(alertOf('call_A1')).toMatchObject({ id: 'alt_A1', state: 'unacknowledged', key: null, source: 'webhook', message: 'disk full' });
+    expect(alertOf('call_B1').state).toBe('open');
+    expect(alertOf('call_C1')).toMatchObject({ state: 'acknowledged', acknowledgedAt: 440 });
+    expect(store.alerts.list({ accountId: 'acc_1' })).toHaveLength(3);
+    await store.close();
+  });
+
+  it('moves only from the state it was read in; finds the open alert of a key', async () => {
+    const clock = manualClock();
+    const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock });
+    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
+    const id = store.alerts.create({ accountId: acc.id, credentialId: null, key: 'disk/db1', source: 'api', message: 'disk full' }, clock());
+    expect(store.alerts.findOpen(acc.id, 'disk/db1')?.id).toBe(id);
+    expect(store.alerts.move(id, { from: 'open', to: 'acknowledged', at: clock(), acknowledgedBy: '5321234567' })).toBe(true);
+    expect(store.alerts.move(id, { from: 'open', to: 'resolved', at: clock() })).toBe(false);
+    expect(store.alerts.get(id)).toMatchObject({ state: 'acknowledged', acknowledgedBy: '5321234567' });
+    expect(store.alerts.findOpen(acc.id, 'disk/db1')).toBeNull();
+    await store.close();
+  });
+});

@@ -33,5 +33,9 @@ export const callsSection = z
      * one that was still ringing) ran out. Formerly `sip.call_lease_s`.
      */
     lease_s: z.number().int().min(1).max(3600).default(30),
+    /** A number is called at most once per this long; alerts waiting meanwhile are bundled. 0: no gap. */
+    per_number_gap_s: z.number().int().min(0).max(86_400).default(60),
+    /** A number is called at most this many times an hour (0: no limit). */
+    per_number_per_hour: z.number().int().min(0).max(3600).default(10),
   })
   .strict();

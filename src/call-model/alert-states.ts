@@ -1,0 +1,31 @@
+import { IllegalTransitionError } from './states';
+
+/**
+ * An alert: one accepted request (or one native source's alert), with its key, text and
+ * calls (contract.md "Alerts").
+ *
+ *   open ──keypad 1 / API / panel──> acknowledged
+ *     ├───resolve (status: resolved)──> resolved
+ *     └───every call ended, nobody pressed 1──> unacknowledged
+ *
+ * A closed alert is never reopened: a later request with the same key opens a new one.
+ */
+export const ALERT_STATES = ['open', 'acknowledged', 'resolved', 'unacknowledged'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+const EDGES: Record<AlertState, readonly AlertState[]> = {
+  open: ['acknowledged', 'resolved', 'unacknowledged'],
+  acknowledged: [],
+  resolved: [],
+  unacknowledged: [],
+};
+
+export const canMoveAlert = (from: AlertState, to: AlertState): boolean => EDGES[from].includes(to);
+
+/** The guard for every alert change; an undrawn edge throws (a bug). */
+export function alertTransition(from: AlertState, to: AlertState): { from: AlertState; to: AlertState } {
+  if (!canMoveAlert(from, to)) throw new IllegalTransitionError('alert', from, to);
+  return { from, to };
+}
+
+export const isAlertClosed = (s: AlertState) => s !== 'open';

@@ -1,0 +1,131 @@
+import type { Database } from 'bun:sqlite';
+import type { AlertState } from '../call-model';
+import { newId } from './ids';
+
+export interface AlertRecord {
+  id: string;
+  accountId: string;
+  credentialId: string | null;
+  /** null: a plain request, never deduplicated. */
+  key: string | null;
+  source: string;
+  message: string;
+  state: AlertState;
+  stateReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+  acknowledgedAt: number | null;
+  acknowledgedBy: string | null;
+  resolvedAt: number | null;
+}
+
+interface AlertRow {
+  id: string;
+  account_id: string;
+  credential_id: string | null;
+  alert_key: string | null;
+  source: string;
+  message: string;
+  state: AlertState;
+  state_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  acknowledged_at: number | null;
+  acknowledged_by: string | null;
+  resolved_at: number | null;
+}
+
+const toAlert = (r: AlertRow): AlertRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  credentialId: r.credential_id,
+  key: r.alert_key,
+  source: r.source,
+  message: r.message,
+  state: r.state,
+  stateReason: r.state_reason,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  acknowledgedAt: r.acknowledged_at,
+  acknowledgedBy: r.acknowledged_by,
+  resolvedAt: r.resolved_at,
+});
+
+export interface NewAlert {
+  accountId: string;
+  credentialId: string | null;
+  key: string | null;
+  source: string;
+  message: string;
+}
+
+export interface AlertChange {
+  from: AlertState;
+  to: AlertState;
+  at: number;
+  reason?: string | null;
+  /** With `to: 'acknowledged'`: the number that pressed 1, or who acknowledged otherwise. */
+  acknowledgedBy?: string | null;
+}
+
+/**
+ * Alerts (contract.md "Alerts"). Writes run inside the caller's group-commit transaction,
+ * beside the calls and credit they go with. State edges are checked by the caller
+ * (alertTransition in src/call-model); `move` only applies one if the alert is still in `from`.
+ */
+export interface AlertsStore {
+  create(alert: NewAlert, now: number): string;
+  get(id: string): AlertRecord | null;
+  /** The open alert of this account with this key, if any (the newest). */
+  findOpen(accountId: string, key: string): AlertRecord | null;
+  list(filter?: { accountId?: string; state?: AlertState; limit?: number }): AlertRecord[];
+  /** False when the alert is no longer in `change.from` (someone else moved it first). */
+  move(id: string, change: AlertChange): boolean;
+}
+
+export function createAlertsStore(db: Database): AlertsStore {
+  const insert = db.query(
+    `INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state, created_at, updated_at)
+     VALUES ($id, $account, $cred, $key, $source, $message, 'open', $now, $now)`,
+  );
+  const byId = db.query('SELECT * FROM alerts WHERE id = $id');
+  const openByKey = db.query(
+    `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key AND state = 'open'
+     ORDER BY created_at DESC LIMIT 1`,
+  );
+  const update = db.query(
+    `UPDATE alerts SET state = $to, updated_at = $at, state_reason = COALESCE($reason, state_reason),
+       acknowledged_at = CASE WHEN $to = 'acknowledged' THEN $at ELSE acknowledged_at END,
+       acknowledged_by = CASE WHEN $to = 'acknowledged' THEN $by ELSE acknowledged_by END,
+       resolved_at = CASE WHEN $to = 'resolved' THEN $at ELSE resolved_at END
+     WHERE id = $id AND state = $from`,
+  );
+  return {
+    create(a, now) {
+      const id = newId('alt');
+      insert.run({ id, account: a.accountId, cred: a.credentialId, key: a.key, source: a.source, message: a.message, now });
+      return id;
+    },
+    get(id) {
+      const row = byId.get({ id }) as AlertRow | null;
+      return row ? toAlert(row) : null;
+    },
+    findOpen(accountId, key) {
+      const row = openByKey.get({ account: accountId, key }) as AlertRow | null;
+      return row ? toAlert(row) : null;
+    },
+    list({ accountId, state, limit = 100 } = {}) {
+      const where = [accountId ? 'account_id = $account' : null, state ? 'state = $state' : null].filter(Boolean);
+      const sql = `SELECT * FROM alerts ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at DESC, id LIMIT $limit`;
+      const params: Record<string, string | number> = { limit };
+      if (accountId) params.account = accountId;
+      if (state) params.state = state;
+      return (db.query(sql).all(params) as AlertRow[]).map(toAlert);
+    },
+    move(id, c) {
+      return (
+        update.run({ id, from: c.from, to: c.to, at: c.at, reason: c.reason ?? null, by: c.acknowledgedBy ?? null }).changes === 1
+      );
+    },
+  };
+}
