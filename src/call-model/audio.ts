@@ -12,6 +12,11 @@ export interface CallAudio {
 export interface CallAudioSource {
   /** The whole call as spoken: intro, the message `calls.repeat` times with pauses, the keypad prompt. */
   forMessage(message: string): Promise<CallAudio>;
+  /**
+   * Several alerts for one number in one call ("3 alarm. Birinci: … İkinci: …"), each named;
+   * kept under calls.max_call_s by shortening each to its first sentence when needed.
+   */
+  forBundle(messages: string[]): Promise<CallAudio>;
   /** The short confirmation played after the callee pressed 1. */
   acknowledged(): Promise<CallAudio>;
 }

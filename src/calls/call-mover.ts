@@ -1,19 +1,24 @@
+import { acknowledgeAlert, settleAlert } from '../alerts/lifecycle';
 import { IllegalTransitionError, isFinal, isInProgress, transition, type CallState } from '../call-model';
-import type { Logger } from '../log';
-import type { CallChange, Store } from '../store';
 import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { CallChange, CallRecord, Store } from '../store';
 
 export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt'>;
 
 /**
- * One claimed call's state as this worker holds it. Every change goes through the call
- * model's guarded transition() and is stored with its event, only if the call is still as
- * we left it (a worker whose lease was taken over changes nothing).
+ * One claimed call's state as this worker holds it, with the calls bundled into it (the
+ * same number's other alerts, spoken in this call): they take every edge together. Every
+ * change goes through the call model's guarded transition() and is stored with its event,
+ * only if the call is still as we left it (a worker whose lease was taken over changes
+ * nothing). The alerts follow in the same transaction: keypad 1 acknowledges each alert
+ * spoken, a call that ended settles its alert, and a retry of a call whose alert closed
+ * meanwhile is cancelled instead.
  */
 export interface CallMover {
   state(): CallState;
   /**
-   * Moves the call; false when it changed under us (lease taken over).
+   * Moves the call (and its bundle); false when it changed under us (lease taken over).
    * Throws IllegalTransitionError for an edge the call model does not draw (a bug).
    */
   move(to: CallState, details?: MoveDetails): Promise<boolean>;
@@ -28,31 +33,63 @@ export interface CallMoverDeps {
   store: Store;
   clock: Clock;
   log: Logger;
+  /** credit.timezone: refunds of calls cancelled by an acknowledgement. */
+  timeZone: string;
 }
 
-export function createCallMover(d: CallMoverDeps, call: { id: string; attempts: number }, start: CallState): CallMover {
+type Held = Pick<CallRecord, 'id' | 'attempts' | 'alertId'>;
+
+export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: string }, start: CallState, bundled: Held[] = []): CallMover {
   let state = start;
-  const attempt = call.attempts;
+  let held: Held[] = [call, ...bundled];
+  const alerts = { store: d.store, timeZone: d.timeZone };
+
+  /** Where each held call goes: a retry of a call whose alert closed ends instead. */
+  const targetOf = (c: Held, to: CallState): CallState => {
+    if (to !== 'queued' || !c.alertId) return to;
+    const alert = d.store.alerts.get(c.alertId);
+    return alert && alert.state !== 'open' ? 'cancelled' : to;
+  };
+
   const write = async (to: CallState, details: MoveDetails) => {
     const at = d.clock();
-    const moved = await d.store.writes.run(() =>
-      d.store.calls.move(call.id, {
-        from: state,
-        to,
-        at,
-        attempt,
-        ...details,
-        answered: to === 'answered',
-        acknowledged: to === 'acknowledged',
-        finished: isFinal(to),
-      }),
-    );
-    if (!moved) {
+    const moved = await d.store.writes.run(() => {
+      const still: Held[] = [];
+      for (const c of held) {
+        const target = targetOf(c, to);
+        const ok = d.store.calls.move(c.id, {
+          from: state,
+          to: target,
+          at,
+          attempt: c.attempts,
+          ...details,
+          ...(target === 'cancelled' ? { reason: 'alert closed while waiting to retry', runAfter: undefined } : {}),
+          answered: target === 'answered',
+          acknowledged: target === 'acknowledged',
+          finished: isFinal(target),
+        });
+        if (ok) still.push(c);
+      }
+      if (still.length === 0 || still[0] !== call) return still;
+      const alertIds = [...new Set(still.map((c) => c.alertId).filter((a): a is string => a !== null))];
+      if (to === 'acknowledged') {
+        for (const id of alertIds) {
+          const alert = d.store.alerts.get(id);
+          if (alert) acknowledgeAlert(alerts, alert, call.phoneNumber, at);
+        }
+      }
+      for (const id of alertIds) settleAlert(alerts, id, at);
+      return still;
+    });
+    if (moved[0] !== call) {
       d.log.warn({ call: call.id, from: state, to }, 'call changed under us (lease taken over); leaving it');
       return false;
     }
-    d.log.info({ call: call.id, attempt, from: state, to, sipCode: details.sipCode ?? null, reason: details.reason }, 'call state');
-    state = to;
+    if (moved.length < held.length) d.log.warn({ call: call.id, left: held.length - moved.length }, 'bundled calls changed under us; leaving them');
+    held = moved;
+    const reached = d.store.calls.get(call.id)?.state ?? to;
+    d.log.info({ call: call.id, bundled: held.length - 1, attempt: call.attempts, from: state, to: reached, sipCode: details.sipCode ?? null, reason: details.reason }, 'call state');
+    state = reached;
     return true;
   };
   return {
@@ -62,7 +99,7 @@ export function createCallMover(d: CallMoverDeps, call: { id: string; attempts: 
       return write(to, details);
     },
     async failLoudly(error) {
-      d.log.error({ call: call.id, attempt, state, err: error }, 'bug: illegal transition; the call ends failed');
+      d.log.error({ call: call.id, attempt: call.attempts, state, err: error }, 'bug: illegal transition; the call ends failed');
       // Every state a worker holds may end `failed` (the call model draws that edge), so
       // this write is itself legal; a call no longer held is left to whoever holds it.
       if (isInProgress(state)) await write('failed', { reason: `internal error: ${error.message}` });

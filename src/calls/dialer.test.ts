@@ -22,7 +22,8 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
   const rtp = await freePort();
   const config = configSchema.parse({
     sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 },
-    calls: { answer_delay_ms: 50, ring_timeout_s: 5, retry_delays_s: [1, 1], max_attempts: 3, ...calls },
+    // No per-number gap unless a test sets one: these tests are about retries and channels.
+    calls: { answer_delay_ms: 50, ring_timeout_s: 5, retry_delays_s: [1, 1], max_attempts: 3, per_number_gap_s: 0, ...calls },
   });
   const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-dialer-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
   const telephone: Telephone = createTelephone(config.sip, 50, { log: silentLogger() });
@@ -34,6 +35,7 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
     clock: Date.now,
     log: silentLogger(),
     calls: config.calls,
+    timeZone: 'Europe/Istanbul',
     leaseMs: 5000,
     pollMs: 100,
   });
@@ -44,14 +46,15 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
     await sipp.stop();
   });
   const account = store.accounts.create({ name: 't', plan: 'starter' });
-  const enqueue = (phoneNumber = '5321234567', createdAt = Date.now()) =>
-    store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber, message: 'disk full' }], createdAt)[0]!;
+  const other = store.accounts.create({ name: 'u', plan: 'starter' });
+  const enqueue = (phoneNumber = '5321234567', createdAt = Date.now(), accountId = account.id) =>
+    store.calls.enqueue([{ accountId, credentialId: null, source: 'test', phoneNumber, message: 'disk full' }], createdAt)[0]!;
   // The peer is real: wait for the call to reach a final state, polling the store.
   const settled = async (id: string, timeoutMs = 15_000) => {
     await expect.poll(() => isFinal(store.calls.get(id)!.state), { timeout: timeoutMs, interval: 50 }).toBe(true);
     return store.calls.get(id)!;
   };
-  return { store, dialer, enqueue, settled };
+  return { store, dialer, enqueue, settled, other };
 }
 
 const path = (store: Store, id: string) => store.calls.events(id).map((e) => `${e.from}>${e.to}${e.sipCode ? ` ${e.sipCode}` : ''}`);
@@ -133,9 +136,10 @@ describe('dialer against sipp', () => {
 
   it('never calls one number twice at once, while other numbers proceed', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml', calls: 3, keys: { ring_ms: 300 } });
-    const { store, dialer, enqueue, settled } = await rig(sipp, { max_concurrent: 3 });
+    const { store, dialer, enqueue, settled, other } = await rig(sipp, { max_concurrent: 3 });
+    // Two accounts: calls of one account to one number would be bundled into one call.
     const a1 = enqueue('5321111111');
-    const a2 = enqueue('5321111111');
+    const a2 = enqueue('5321111111', Date.now(), other.id);
     const b = enqueue('5322222222');
     dialer.start();
     const calls = [await settled(a1), await settled(a2), await settled(b)];

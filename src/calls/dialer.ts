@@ -7,6 +7,8 @@ import { runClaimedCall, type RunConfig, type RunDeps } from './run-claimed-call
 
 export interface DialerConfig extends RunConfig {
   max_concurrent: number;
+  per_number_gap_s: number;
+  per_number_per_hour: number;
 }
 
 export interface DialerDeps {
@@ -17,6 +19,8 @@ export interface DialerDeps {
   clock: Clock;
   log: Logger;
   calls: DialerConfig;
+  /** credit.timezone: refunds of calls an acknowledgement cancels. */
+  timeZone: string;
   /**
    * Heartbeat lease: renewed every third of it while the call lasts. The claim itself
    * holds for calls.ring_timeout_s more, so after a crash nobody dials the number again
@@ -56,7 +60,9 @@ export interface Dialer {
 export function createDialer(d: DialerDeps): Dialer {
   const log = d.log.child({ component: 'dialer' });
   const attemptLimitMs = d.attemptLimitMs ?? (d.calls.ring_timeout_s + d.calls.max_call_s + 60) * 1000;
-  const held = new Map<string, { attempt: number; done: Promise<void> }>();
+  // By call id: the call ids whose leases it keeps (the call and those bundled into it).
+  const held = new Map<string, { leased: string[]; done: Promise<void> }>();
+  const pacing = { gapMs: d.calls.per_number_gap_s * 1000, perHour: d.calls.per_number_per_hour };
   const shutdown = new AbortController();
   const graceOver = new AbortController();
   let started = false;
@@ -79,11 +85,11 @@ export function createDialer(d: DialerDeps): Dialer {
         again = false;
         while (!stopping && held.size < d.calls.max_concurrent) {
           const claimLeaseMs = d.leaseMs + d.calls.ring_timeout_s * 1000;
-          const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), claimLeaseMs));
+          const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), claimLeaseMs, pacing));
           if (!call) break;
-          log.info({ call: call.id, attempt: call.attempts, from: call.from }, 'call claimed');
+          log.info({ call: call.id, attempt: call.attempts, from: call.from, bundled: call.bundled.map((b) => b.id) }, 'call claimed');
           const done = runClaimedCall(runDeps, call).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
-          held.set(call.id, { attempt: call.attempts, done });
+          held.set(call.id, { leased: [call.id, ...call.bundled.map((b) => b.id)], done });
           void done.finally(() => {
             held.delete(call.id);
             void pump();
@@ -104,7 +110,7 @@ export function createDialer(d: DialerDeps): Dialer {
       heartbeat = setInterval(() => {
         if (held.size === 0) return;
         const now = d.clock();
-        const ids = [...held.keys()];
+        const ids = [...held.values()].flatMap((h) => h.leased);
         d.store.writes.run(() => d.store.calls.renewLeases(ids, now + d.leaseMs, now)).catch((e) => log.error({ err: e }, 'lease renewal failed'));
       }, Math.max(100, Math.floor(d.leaseMs / 3)));
       void pump();

@@ -62,6 +62,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     clock: deps.clock,
     log: deps.log,
     calls: config.calls,
+    timeZone: config.credit.timezone,
     leaseMs: config.calls.lease_s * 1000,
     pollMs: 1000,
   });

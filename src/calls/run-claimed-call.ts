@@ -2,7 +2,7 @@ import { CLAIMED_STATE, IllegalTransitionError, type CallAudioSource, type CallO
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { DialRequest } from '../sip/telephone';
-import type { CallRecord, Store } from '../store';
+import type { ClaimedCall, Store } from '../store';
 import { createCallMover, type CallMover } from './call-mover';
 import { decide, type RetryConfig } from './retry-policy';
 
@@ -26,6 +26,8 @@ export interface RunDeps {
   shutdown: AbortSignal;
   /** Aborted when the shutdown grace ran out: an answered call hangs up. */
   hangUp: AbortSignal;
+  /** credit.timezone: refunds of calls an acknowledgement cancels. */
+  timeZone: string;
 }
 
 /**
@@ -33,8 +35,8 @@ export interface RunDeps {
  * retry-policy.ts's alone; the SIP layer only reports. An illegal edge (a bug here or in the
  * attempt's own state machine) ends the call `failed` with the reason, loudly.
  */
-export async function runClaimedCall(d: RunDeps, call: CallRecord): Promise<void> {
-  const mover = createCallMover(d, call, CLAIMED_STATE);
+export async function runClaimedCall(d: RunDeps, call: ClaimedCall): Promise<void> {
+  const mover = createCallMover(d, call, CLAIMED_STATE, call.bundled);
   try {
     await place(d, call, mover);
   } catch (e) {
@@ -43,7 +45,7 @@ export async function runClaimedCall(d: RunDeps, call: CallRecord): Promise<void
   }
 }
 
-async function place(d: RunDeps, call: CallRecord, mover: CallMover): Promise<void> {
+async function place(d: RunDeps, call: ClaimedCall, mover: CallMover): Promise<void> {
   const attempt = call.attempts;
   if (attempt > d.calls.max_attempts) {
     // Only a lease that ran out (a crash mid-call) can bring a call here.
@@ -78,7 +80,7 @@ async function place(d: RunDeps, call: CallRecord, mover: CallMover): Promise<vo
  * limit so a bug below us cannot hold a channel forever. Rejects only with an
  * IllegalTransitionError (from our moves or from the attempt's machine).
  */
-async function dialWithin(d: RunDeps, call: CallRecord, mover: CallMover): Promise<CallOutcome> {
+async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover): Promise<CallOutcome> {
   let writes: Promise<unknown> = Promise.resolve();
   let bug: IllegalTransitionError | null = null;
   // Progress arrives from SIP callbacks; the moves are chained so they land in order, and
@@ -90,8 +92,10 @@ async function dialWithin(d: RunDeps, call: CallRecord, mover: CallMover): Promi
     }));
   const request: DialRequest = {
     number: call.phoneNumber,
-    // Rendering starts once the INVITE left and runs while the phone rings.
-    audio: () => d.audio.forMessage(call.message),
+    // Rendering starts once the INVITE left and runs while the phone rings. Alerts bundled
+    // into the call are spoken together, each named.
+    audio: () =>
+      call.bundled.length === 0 ? d.audio.forMessage(call.message) : d.audio.forBundle([call.message, ...call.bundled.map((b) => b.message)]),
     acknowledgedAudio: () => d.audio.acknowledged(),
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,
     answerDelayMs: d.calls.answer_delay_ms,

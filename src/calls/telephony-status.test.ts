@@ -9,6 +9,7 @@ import type { CallAudioSource } from '../call-model';
 const audio: CallAudioSource = {
   forMessage: async () => ({ pcmu: new Uint8Array(160).fill(0xff), pcma: new Uint8Array(160).fill(0xd5), durationMs: 20 }),
   acknowledged: async () => ({ pcmu: new Uint8Array(160).fill(0xff), pcma: new Uint8Array(160).fill(0xd5), durationMs: 20 }),
+  forBundle: async () => ({ pcmu: new Uint8Array(160).fill(0xff), pcma: new Uint8Array(160).fill(0xd5), durationMs: 20 }),
 };
 
 describe('trunk status (shown on the panel settings page)', () => {

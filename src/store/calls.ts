@@ -30,6 +30,8 @@ export interface CallRecord {
   alertId: string | null;
   /** Spoken in that call of the same number instead of its own (per-number pacing). */
   bundledInto: string | null;
+  /** Queuing it took one credit. */
+  charged: boolean;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -53,6 +55,7 @@ export interface CallRow {
   finished_at: number | null;
   alert_id: string | null;
   bundled_into: string | null;
+  charged: number;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -77,6 +80,7 @@ export function toCall(r: CallRow): CallRecord {
     finishedAt: r.finished_at ?? null,
     alertId: r.alert_id ?? null,
     bundledInto: r.bundled_into ?? null,
+    charged: r.charged === 1,
   };
 }
 
@@ -88,22 +92,30 @@ export interface NewCall {
   message: string;
   /** The alert the call is for; the intake always gives one. */
   alertId?: string | null;
+  /** Whether queuing it took a credit (default: yes, unless source is `test`). */
+  charged?: boolean;
 }
 
 export interface CallsStore {
   /** Inserts queued calls; run inside the transaction that charges their credit. */
   enqueue(calls: NewCall[], now: number): string[];
   get(id: string): CallRecord | null;
+  /** Every call of an alert, oldest first. */
+  ofAlert(alertId: string): CallRecord[];
+  /** Calls bundled into (spoken in) this call. */
+  bundledIn(callId: string): CallRecord[];
   list(filter?: { accountId?: string; limit?: number }): CallRecord[];
   /**
    * Takes the next call that is due, or whose lease ran out (a crashed worker),
    * with one `UPDATE … WHERE id = (SELECT … LIMIT 1) RETURNING` so two workers never hold
-   * the same call.
+   * the same call. A number dialled within `pacing.gapMs`, or `pacing.perHour` times in the
+   * last hour, is skipped; the INVITE about to be sent is counted (dials). The account's other
+   * due calls to the same number are bundled into this one.
    * The claim counts as an attempt. A number that has a call in progress under a live
    * lease is skipped, so one number NEVER gets two calls at once. The edge is recorded
    * in call_events (`from` is the state before the claim).
    */
-  claim(now: number, leaseMs: number): (CallRecord & { from: CallState }) | null;
+  claim(now: number, leaseMs: number, pacing?: Pacing): ClaimedCall | null;
   /**
    * Moves a call from `from` to `to` and records the event, only if the call is still in
    * `from` and (when `attempt` is given) still on that attempt: a worker whose lease was
@@ -113,6 +125,22 @@ export interface CallsStore {
   /** Pushes the lease of calls this worker still holds (a heartbeat); never shortens one. */
   renewLeases(ids: string[], until: number, now: number): void;
   events(id: string): CallEvent[];
+}
+
+/** Per-number limits on INVITEs (calls.per_number_gap_s, calls.per_number_per_hour); 0: none. */
+export interface Pacing {
+  gapMs: number;
+  perHour: number;
+}
+
+export interface ClaimedCall extends CallRecord {
+  /** The state before the claim: queued, or in progress under a lease that ran out. */
+  from: CallState;
+  /**
+   * Calls of the same account and number that were due too: spoken in this call, each
+   * moved along with it (`bundledInto` names this call).
+   */
+  bundled: CallRecord[];
 }
 
 export interface CallChange {
@@ -151,22 +179,34 @@ export function createCallsStore(db: Database): CallsStore {
   // A number that has a call in progress under a live lease is skipped: never two at once.
   const claimNext = db.query(
     `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = $lease,
-       attempts = attempts + 1, updated_at = $now
+       attempts = attempts + 1, updated_at = $now, bundled_into = NULL
      WHERE id = (SELECT c.id FROM calls c
                  WHERE ((c.state = 'queued' AND c.run_after <= $now)
                         OR (c.state IN (${IN_PROGRESS}) AND c.lease_until < $now))
                    AND NOT EXISTS (SELECT 1 FROM calls o
                                    WHERE o.phone_number = c.phone_number AND o.id <> c.id
                                      AND o.state IN (${IN_PROGRESS}) AND o.lease_until >= $now)
+                   -- Pacing holds new calls and retries; a call whose worker died is redialled.
+                   AND (c.state <> 'queued'
+                        OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)
+                            AND ($perHour = 0 OR (SELECT count(*) FROM dials d
+                                                  WHERE d.phone_number = c.phone_number AND d.at > $hourSince) < $perHour)))
                  ORDER BY c.run_after, c.created_at LIMIT 1)
+     RETURNING *`,
+  );
+  const recordDial = db.query('INSERT INTO dials (phone_number, at, call_id) VALUES ($number, $at, $call)');
+  const bundleInto = db.query(
+    `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = $lease,
+       attempts = attempts + 1, updated_at = $now
+     WHERE account_id = $account AND phone_number = $number AND state = 'queued' AND run_after <= $now AND id <> $carrier
      RETURNING *`,
   );
   return {
     enqueue(calls, now) {
       const insert = db.query(
         `INSERT INTO calls (id, account_id, credential_id, source, phone_number, message, state, attempts,
-                            run_after, created_at, updated_at, alert_id)
-         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert)`,
+                            run_after, created_at, updated_at, alert_id, charged)
+         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert, $charged)`,
       );
       return calls.map((c) => {
         const id = newId('call');
@@ -179,6 +219,7 @@ export function createCallsStore(db: Database): CallsStore {
           message: c.message,
           now,
           alert: c.alertId ?? null,
+          charged: (c.charged ?? c.source !== 'test') ? 1 : 0,
         });
         return id;
       });
@@ -186,6 +227,12 @@ export function createCallsStore(db: Database): CallsStore {
     get(id) {
       const row = db.query('SELECT * FROM calls WHERE id = $id').get({ id }) as CallRow | null;
       return row ? toCall(row) : null;
+    },
+    ofAlert(alertId) {
+      return (db.query('SELECT * FROM calls WHERE alert_id = $a ORDER BY created_at, id').all({ a: alertId }) as CallRow[]).map(toCall);
+    },
+    bundledIn(callId) {
+      return (db.query('SELECT * FROM calls WHERE bundled_into = $c ORDER BY created_at, id').all({ c: callId }) as CallRow[]).map(toCall);
     },
     list({ accountId, limit = 100 } = {}) {
       const rows = accountId
@@ -195,12 +242,15 @@ export function createCallsStore(db: Database): CallsStore {
         : db.query('SELECT * FROM calls ORDER BY created_at DESC, id LIMIT $limit').all({ limit });
       return (rows as CallRow[]).map(toCall);
     },
-    claim(now, leaseMs) {
+    claim(now, leaseMs, pacing = { gapMs: 0, perHour: 0 }) {
       // One statement (goqite): the choice and the take cannot be split by another worker.
       // `claimed_from` keeps the state before the claim, which RETURNING cannot show.
-      const row = claimNext.get({ now, lease: now + leaseMs }) as (CallRow & { claimed_from: CallState }) | null;
+      const row = claimNext.get({ now, lease: now + leaseMs, gapSince: now - pacing.gapMs, hourSince: now - 3_600_000, perHour: pacing.perHour }) as CallRow & {
+        claimed_from: CallState;
+      } | null;
       if (!row) return null;
       const from = row.claimed_from;
+      recordDial.run({ number: row.phone_number, at: now, call: row.id });
       insertEvent.run({
         call: row.id,
         at: now,
@@ -210,7 +260,13 @@ export function createCallsStore(db: Database): CallsStore {
         code: null,
         reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
       });
-      return { ...toCall(row), from };
+      const bundled = (bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, lease: now + leaseMs }) as CallRow[])
+        .map(toCall)
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+      for (const b of bundled) {
+        insertEvent.run({ call: b.id, at: now, attempt: b.attempts, from: 'queued', to: CLAIMED_STATE, code: null, reason: `bundled into ${row.id}` });
+      }
+      return { ...toCall(row), from, bundled };
     },
     move(id, c) {
       const changed = db

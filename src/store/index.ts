@@ -21,7 +21,7 @@ import { createUsageStore, type UsageStore } from './usage';
 export type { Account } from './accounts';
 export type { AlertRecord, NewAlert, AlertChange } from './alerts';
 export type { Credential, IssuedCredential } from './credentials';
-export type { CallRecord, NewCall, CallSource, CallChange } from './calls';
+export type { CallRecord, NewCall, CallSource, CallChange, ClaimedCall, Pacing } from './calls';
 export type { HistoryEntry } from './history';
 export type { PanelUser, PanelRole } from './panel-users';
 export type { PanelSession } from './panel-sessions';

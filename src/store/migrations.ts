@@ -183,6 +183,9 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE calls ADD COLUMN alert_id TEXT REFERENCES alerts(id);
       -- Spoken in another call of the same number (pacing): that call's id.
       ALTER TABLE calls ADD COLUMN bundled_into TEXT;
+      -- Whether queuing it took a credit (a cancelled call never dialled gives it back).
+      ALTER TABLE calls ADD COLUMN charged INTEGER NOT NULL DEFAULT 1;
+      UPDATE calls SET charged = 0 WHERE source = 'test';
       CREATE INDEX calls_alert ON calls(alert_id);
 
       -- One row per INVITE sent, by number: calls.per_number_gap_s and _per_hour count these.

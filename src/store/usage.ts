@@ -11,6 +11,8 @@ export interface UsageStore {
    * request than usedIn + charge). Run inside the transaction that queues the calls.
    */
   tryCharge(accountId: string, period: string, calls: number, credit: number): boolean;
+  /** Gives `calls` back to the period they were charged in (a cancelled call never dialled). */
+  refund(accountId: string, period: string, calls: number): void;
 }
 
 export function createUsageStore(db: Database): UsageStore {
@@ -33,6 +35,9 @@ export function createUsageStore(db: Database): UsageStore {
         `INSERT INTO usage (account_id, period, used) VALUES ($a, $p, $n)
          ON CONFLICT (account_id, period) DO UPDATE SET used = used + excluded.used`,
       ).run({ a: accountId, p: period, n: calls });
+    },
+    refund(accountId, period, calls) {
+      db.query('UPDATE usage SET used = MAX(0, used - $n) WHERE account_id = $a AND period = $p').run({ a: accountId, p: period, n: calls });
     },
     tryCharge(accountId, period, calls, credit) {
       return tryCharge.run({ a: accountId, p: period, n: calls, credit }).changes === 1;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { CallAudio, CallAudioSource } from '../call-model';
 import type { Config } from '../config';
 import type { Logger } from '../log';
+import { bundleText, cutTo, firstSentence } from './bundle';
 import { composeCall, toCallAudio } from './compose';
 import { createEspeakRenderer } from './espeak-ng';
 import { LANGUAGES, languageOf, type Language } from './language';
@@ -73,17 +74,29 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
     return normalized;
   };
   const intro = config.calls.intro ? normalizeText(config.calls.intro, language) : words.intro;
+  const call = (message: string, repeat = config.calls.repeat) =>
+    composeCall(speaker, { intro, message, repeat, closing: words.closing, pauseMs: tts.pause_ms });
+  // A bundle leaves room for the keypad answer and the confirmation within max_call_s.
+  const bundleBudgetMs = config.calls.max_call_s * 1000 * 0.8;
 
   return {
     language,
     async forMessage(message: string): Promise<CallAudio> {
-      return composeCall(speaker, {
-        intro,
-        message: speakable(message, 'the alert message'),
-        repeat: config.calls.repeat,
-        closing: words.closing,
-        pauseMs: tts.pause_ms,
-      });
+      return call(speakable(message, 'the alert message'));
+    },
+    async forBundle(messages: string[]): Promise<CallAudio> {
+      const texts = messages.map((m, i) => speakable(m, `alert ${i + 1} of the bundle`));
+      // Whole texts first; if the call would run past calls.max_call_s, each alert's first
+      // sentence; then said once; then each cut to fit. Every alert is always named.
+      const whole = await call(bundleText(words, texts));
+      if (whole.durationMs <= bundleBudgetMs) return whole;
+      const short = bundleText(words, texts, firstSentence);
+      const shortCall = await call(short);
+      if (shortCall.durationMs <= bundleBudgetMs) return shortCall;
+      const once = await call(short, 1);
+      if (once.durationMs <= bundleBudgetMs) return once;
+      const perAlert = Math.max(20, Math.floor((short.length * bundleBudgetMs) / once.durationMs / texts.length) - 15);
+      return call(bundleText(words, texts, (m) => cutTo(firstSentence(m), perAlert)), 1);
     },
     async acknowledged(): Promise<CallAudio> {
       return toCallAudio(await speaker.speak(words.acknowledged));

@@ -15,9 +15,16 @@ export interface LanguageWords {
   /** Decimal number as spoken, e.g. tr "3 virgül 5"; undefined: the engine reads "3.5" well. */
   decimal?: (whole: string, fraction: string) => string;
   port: string;
+  /** Opens a call that speaks several alerts: "3 alarm." */
+  bundle: (count: number) => string;
+  /** Names the i-th alert of a bundle (1-based): "Birinci". */
+  ordinal: (i: number) => string;
   /** Unit symbol (as written after a number) -> spoken word(s). */
   units: Record<string, string>;
 }
+
+const TR_ORDINALS = ['Birinci', 'İkinci', 'Üçüncü', 'Dördüncü', 'Beşinci', 'Altıncı', 'Yedinci', 'Sekizinci', 'Dokuzuncu', 'Onuncu'];
+const EN_ORDINALS = ['First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth', 'Ninth', 'Tenth'];
 
 const tr: LanguageWords = {
   intro: 'Bu otomatik bir alarm çağrısıdır.',
@@ -28,6 +35,8 @@ const tr: LanguageWords = {
   // Turkish writes "3,5"; espeak-ng tr reads "3.5" as a thousands group.
   decimal: (w, f) => `${w} virgül ${f}`,
   port: 'port',
+  bundle: (n) => `${n} alarm.`,
+  ordinal: (i) => TR_ORDINALS[i - 1] ?? `${i}. alarm`,
   units: {
     ms: 'milisaniye', msec: 'milisaniye', s: 'saniye', sec: 'saniye', sn: 'saniye', m: 'dakika', min: 'dakika',
     dk: 'dakika', h: 'saat', d: 'gün',
@@ -48,6 +57,8 @@ const en: LanguageWords = {
   dot: 'dot',
   percent: (n) => `${n} percent`,
   port: 'port',
+  bundle: (n) => `${n} alerts.`,
+  ordinal: (i) => EN_ORDINALS[i - 1] ?? `Alert ${i}`,
   units: {
     ms: 'milliseconds', msec: 'milliseconds', s: 'seconds', sec: 'seconds', m: 'minutes', min: 'minutes',
     h: 'hours', d: 'days',

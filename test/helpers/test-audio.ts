@@ -18,6 +18,7 @@ export function testAudio(frames: number, seed = 1): CallAudio {
   return { pcmu: make(), pcma: make(), durationMs: frames * 20 };
 }
 
+/** `rendered` holds each message spoken; a bundle appears as its messages joined by " | ". */
 export function testAudioSource(frames = 50): CallAudioSource & { rendered: string[] } {
   const rendered: string[] = [];
   return {
@@ -25,6 +26,10 @@ export function testAudioSource(frames = 50): CallAudioSource & { rendered: stri
     async forMessage(message) {
       rendered.push(message);
       return testAudio(frames, 1);
+    },
+    async forBundle(messages) {
+      rendered.push(messages.join(' | '));
+      return testAudio(frames * messages.length, 1);
     },
     async acknowledged() {
       return testAudio(10, 2);

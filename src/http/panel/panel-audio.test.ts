@@ -14,6 +14,10 @@ function fakeSpeech() {
       return audio;
     },
     acknowledged: async () => audio,
+    forBundle: async (ms) => {
+      said.push(ms.join(' | '));
+      return audio;
+    },
   };
   return { said, source };
 }
