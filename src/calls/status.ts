@@ -1,11 +1,12 @@
-import type { CallEvent, CallRecord } from '../store/calls';
 import type { Store } from '../store';
-import { secretMatches } from '../intake/credential-check';
-import { verifySignature, type SignatureHeaders } from '../intake/signature';
+import type { CallEvent, CallRecord } from '../store/calls';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The one JSON shape of a call's status: GET /api/calls/:id and `calls show --json`. */
+/**
+ * The one JSON shape of a call's status: the `call` field of GET /api/calls/:id and what
+ * `voice-alert calls show --json` prints. Fields may be added, never renamed (contract).
+ */
 export function callStatusJson(c: CallRecord, events: CallEvent[]) {
   return {
     id: c.id,
@@ -27,34 +28,19 @@ export function callStatusJson(c: CallRecord, events: CallEvent[]) {
   };
 }
 
-export type StatusResult =
-  | { code: 'FOUND'; call: ReturnType<typeof callStatusJson> }
-  | { code: 'MISSING_CREDENTIALS' | 'INVALID_API_CREDENTIALS' | 'INVALID_SIGNATURE' | 'NOT_FOUND' };
+export type CallStatus = ReturnType<typeof callStatusJson>;
 
-export interface StatusRequest {
-  callId: string;
-  apiKey: string | null;
-  apiSecret: string | null;
-  /** Instead of the secret: HMAC over `<timestamp>.<request path>` (a GET has no body). */
-  signature: SignatureHeaders;
-  path: string;
+/** A call's status by id, or null when there is no such call. */
+export function callStatusOf(store: Store, callId: string): CallStatus | null {
+  const call = store.calls.get(callId);
+  return call ? callStatusJson(call, store.calls.events(call.id)) : null;
 }
 
 /**
- * A call's status for the account that owns it. Another account's call answers NOT_FOUND,
- * exactly like a call that does not exist, so ids cannot be probed across accounts.
+ * A call's status for the account that owns it. Another account's call is null, exactly
+ * like a call that does not exist, so ids cannot be probed across accounts.
  */
-export function callStatus(store: Store, now: number, r: StatusRequest): StatusResult {
-  if (!r.apiKey || (!r.apiSecret && !r.signature.signature)) return { code: 'MISSING_CREDENTIALS' };
-  const cred = store.credentials.findByApiKey(r.apiKey);
-  if (!cred) return { code: 'INVALID_API_CREDENTIALS' };
-  if (r.apiSecret) {
-    if (!secretMatches(cred, r.apiSecret)) return { code: 'INVALID_API_CREDENTIALS' };
-  } else {
-    const secret = store.credentials.apiSecretOf(cred.id);
-    if (!secret || !verifySignature(secret, r.signature, new TextEncoder().encode(r.path), now)) return { code: 'INVALID_SIGNATURE' };
-  }
-  const call = store.calls.get(r.callId);
-  if (!call || call.accountId !== cred.accountId) return { code: 'NOT_FOUND' };
-  return { code: 'FOUND', call: callStatusJson(call, store.calls.events(call.id)) };
+export function ownCallStatus(store: Store, accountId: string, callId: string): CallStatus | null {
+  const call = store.calls.get(callId);
+  return call && call.accountId === accountId ? callStatusJson(call, store.calls.events(call.id)) : null;
 }

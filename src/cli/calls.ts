@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { callStatusJson } from '../calls/status';
+import { callStatusOf } from '../calls/status';
 import type { CallRecord } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
 
@@ -44,9 +44,9 @@ export function callsCommand(): Command {
     .option('--json', 'print JSON')
     .action((id: string, opts, c: Command) =>
       withStore(c, (store) => {
-        const call = store.calls.get(id);
-        if (!call) throw new CliError(`no call ${id}`);
-        const status = callStatusJson(call, store.calls.events(id));
+        // The same builder as GET /api/calls/:id's `call` field, so both print the same JSON.
+        const status = callStatusOf(store, id);
+        if (!status) throw new CliError(`no call ${id}`);
         print(opts.json, status, () =>
           [
             `${status.id}  ${status.phone_number}  ${status.state}  attempts ${status.attempts}` +

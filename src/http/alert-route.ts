@@ -1,8 +1,8 @@
-import type { IntakeRequest, IntakeResult } from '../intake';
-import { clientIp } from './client-ip';
+import { errorBody, errorFor, type ErrorCode } from '../errors';
+import type { IntakeRequest, IntakeResult, Outcome } from '../intake';
 import type { Logger } from '../log';
+import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
-import { describeOutcome, EDGE } from './outcome-table';
 import { readBodyLimited } from './read-body';
 import { errorResponse, jsonResponse, requestIdFor } from './respond';
 
@@ -14,7 +14,7 @@ export interface AlertRouteContext {
 
 /**
  * The shared edge of both alert endpoints: rate limit, body size, then the intake;
- * maps the outcome through the contract's table and records the answer in the history.
+ * answers the outcome (a refusal through the error catalogue) and records it in the history.
  */
 export async function handleAlert(
   deps: HttpDeps,
@@ -42,16 +42,16 @@ export async function handleAlert(
     );
   };
 
+  const refuse = (code: ErrorCode, headers?: Record<string, string>) => {
+    const { status, message } = errorFor(code);
+    record(status, message);
+    return errorResponse(code, { headers });
+  };
+
   const wait = deps.rateLimiter.take(ip);
-  if (wait !== null) {
-    record(EDGE.rateLimited.status, EDGE.rateLimited.message);
-    return errorResponse(EDGE.rateLimited.status, EDGE.rateLimited.message, { 'retry-after': String(wait) });
-  }
+  if (wait !== null) return refuse('rate_limited', { 'retry-after': String(wait) });
   const body = await readBodyLimited(request, deps.config.http.max_body_bytes);
-  if (body === null) {
-    record(EDGE.bodyTooLarge.status, EDGE.bodyTooLarge.message);
-    return errorResponse(EDGE.bodyTooLarge.status, EDGE.bodyTooLarge.message);
-  }
+  if (body === null) return refuse('body_too_large');
 
   const headerKey = request.headers.get('x-webhook-key');
   const result = await accept({
@@ -62,7 +62,7 @@ export async function handleAlert(
     signature: { timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') },
     idempotencyKey: request.headers.get('idempotency-key') || null,
   });
-  const { status, body: answer } = describeOutcome(result.outcome);
+  const { status, body: answer } = answerFor(result.outcome);
   record(status, answer.message, result);
   if (result.outcome.code === 'QUEUED' && !result.replayed) {
     queuedLogFor(deps.log).add({
@@ -73,6 +73,20 @@ export async function handleAlert(
     });
   }
   return jsonResponse(status, answer, result.replayed ? { 'idempotent-replayed': 'true' } : {});
+}
+
+/** The answer to an intake outcome: contract.md's success bodies, or the catalogue's error. */
+function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'error'; message: string } & Record<string, unknown> } {
+  switch (o.code) {
+    case 'QUEUED':
+      return o.endpoint === 'api'
+        ? { status: 200, body: { status: 'success', message: 'Call queued', call_id: o.callIds[0] } }
+        : { status: 200, body: { status: 'success', message: `${o.callIds.length} call(s) queued`, call_ids: o.callIds } };
+    case 'invalid_phone_number':
+      return { status: errorFor(o.code).status, body: errorBody(o.code, o.value) };
+    default:
+      return { status: errorFor(o.code).status, body: errorBody(o.code) };
+  }
 }
 
 interface QueuedEntry {

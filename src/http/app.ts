@@ -3,7 +3,7 @@ import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
-import { EDGE } from './outcome-table';
+import { requestPath } from './request-path';
 import { errorResponse, requestIdFor } from './respond';
 import { webhookRoutes } from './webhook';
 
@@ -29,14 +29,12 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') {
-        const allow = allowedMethods(app.routes, new URL(request.url).pathname);
-        if (allow.length > 0) {
-          return errorResponse(EDGE.methodNotAllowed.status, EDGE.methodNotAllowed.message, { allow: allow.join(', ') });
-        }
-        return errorResponse(EDGE.notFound.status, EDGE.notFound.message);
+        const allow = allowedMethods(app.routes, requestPath(request));
+        if (allow.length > 0) return errorResponse('method_not_allowed', { headers: { allow: allow.join(', ') } });
+        return errorResponse('not_found');
       }
-      deps.log.error({ err: error, code, requestId: requestIdFor(request), path: new URL(request.url).pathname }, 'request failed');
-      return errorResponse(EDGE.internal.status, EDGE.internal.message);
+      deps.log.error({ err: error, code, requestId: requestIdFor(request), path: requestPath(request) }, 'request failed');
+      return errorResponse('internal_error');
     })
     .use(healthRoutes(deps))
     .use(callRoutes(deps))

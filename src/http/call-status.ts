@@ -1,36 +1,39 @@
 import { Elysia } from 'elysia';
-import { callStatus, type StatusResult } from '../calls/status';
+import { ownCallStatus } from '../calls/status';
+import { authenticate, authorize, isSigned, lookupsFor, type Presented, type SignatureHeaders } from '../intake';
 import type { HttpDeps } from './deps';
+import { requestPath } from './request-path';
 import { errorResponse, jsonResponse } from './respond';
 
-/** contract: status and message per outcome of GET /api/calls/:id, in one place. */
-function describe(r: StatusResult): Response {
-  switch (r.code) {
-    case 'FOUND':
-      return jsonResponse(200, { status: 'success', message: 'Call found', call: r.call });
-    case 'MISSING_CREDENTIALS':
-      return errorResponse(401, 'Missing API credentials (X-Api-Key with X-Api-Secret or X-Signature)');
-    case 'INVALID_API_CREDENTIALS':
-      return errorResponse(403, 'Invalid API credentials');
-    case 'INVALID_SIGNATURE':
-      return errorResponse(403, 'Invalid signature');
-    case 'NOT_FOUND':
-      return errorResponse(404, 'Call not found');
-  }
+const encoder = new TextEncoder();
+
+/** Which credentials the request shows; null when none (401, before any lookup). */
+function presentedCredentials(h: Headers, signature: SignatureHeaders): Presented | null {
+  const apiKey = h.get('x-api-key');
+  const apiSecret = h.get('x-api-secret');
+  if (apiKey && apiSecret) return { kind: 'api_secret', apiKey, apiSecret };
+  if (apiKey && isSigned(signature)) return { kind: 'api_signature', apiKey };
+  return null;
 }
 
-/** GET /api/calls/:id: state, attempts, times, last SIP code and acknowledgement (issue 4 §7). */
+/**
+ * GET /api/calls/:id: state, attempts, times, last SIP code and acknowledgement (issue 4 §7).
+ * Checks in order: credentials shown (401) -> authenticate (403) -> authorize: signature,
+ * "signature required", plan (403) -> the caller's own call (404, also for another account's).
+ */
 export function callStatusRoutes(deps: HttpDeps) {
   return new Elysia({ name: 'call-status' }).get('/api/calls/:id', ({ params, request }) => {
     const h = request.headers;
-    return describe(
-      callStatus(deps.store, deps.clock(), {
-        callId: params.id,
-        apiKey: h.get('x-api-key'),
-        apiSecret: h.get('x-api-secret'),
-        signature: { timestamp: h.get('x-timestamp'), signature: h.get('x-signature') },
-        path: new URL(request.url).pathname,
-      }),
-    );
+    const signature = { timestamp: h.get('x-timestamp'), signature: h.get('x-signature') };
+    const presented = presentedCredentials(h, signature);
+    if (!presented) return errorResponse('missing_api_credentials');
+    const lookups = lookupsFor(deps.store).fresh();
+    const authn = authenticate(deps.store, lookups, presented);
+    if (!authn.ok) return errorResponse(authn.code);
+    // A GET has no body: its signature covers `<timestamp>.<request path>`.
+    const auth = authorize(deps.intake, lookups, authn, { signature, signedPayload: encoder.encode(requestPath(request)) });
+    if (!auth.ok) return errorResponse(auth.code);
+    const call = ownCallStatus(deps.store, auth.account.id, params.id);
+    return call ? jsonResponse(200, { status: 'success', message: 'Call found', call }) : errorResponse('call_not_found');
   });
 }

@@ -7,6 +7,6 @@ export function healthRoutes(deps: HttpDeps) {
   return new Elysia({ name: 'health' }).get('/healthz', () =>
     deps.store.ping()
       ? jsonResponse(200, { status: 'success', message: 'ok' })
-      : errorResponse(503, 'Database unavailable'),
+      : errorResponse('database_unavailable'),
   );
 }

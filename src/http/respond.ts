@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { errorBody, errorFor, type ErrorCode } from '../errors';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -11,8 +12,12 @@ export function jsonResponse(
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
-export function errorResponse(status: number, message: string, headers?: Record<string, string>): Response {
-  return jsonResponse(status, { status: 'error', message }, headers);
+/**
+ * An error answer from the catalogue: its status, and `{status:'error', message, code}`.
+ * `detail` follows the message (the webhook's `Invalid phone number: <value>`).
+ */
+export function errorResponse(code: ErrorCode, options: { detail?: string; headers?: Record<string, string> } = {}): Response {
+  return jsonResponse(errorFor(code).status, errorBody(code, options.detail), options.headers);
 }
 
 const ACCEPTABLE_REQUEST_ID = /^[\w.:@\-]{1,128}$/;

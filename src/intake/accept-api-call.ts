@@ -1,8 +1,8 @@
 import { normalizePhoneNumber } from '../phone/number';
-import { secretMatches } from './credential-check';
+import { authenticate } from './authenticate';
+import { authorize } from './authorize';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
-import { authorize } from './authorize';
 import { queueAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
@@ -18,7 +18,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const done = (outcome: Outcome): IntakeResult => ({ outcome, ...who, replayed: false });
 
   const body = decodeBody(req.body, req.contentType);
-  if (!body.ok) return done({ code: 'MALFORMED' });
+  if (!body.ok) return done({ code: 'malformed_request' });
   const f = body.fields;
   const apiKey = textField(f.api_key);
   const apiSecret = textField(f.api_secret);
@@ -26,18 +26,24 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const message = textField(f.error_message);
   const signed = isSigned(req.signature);
   // A signed request proves the secret without sending it, so it may leave api_secret out.
-  if (!apiKey || (!apiSecret && !signed) || !phone || !message) return done({ code: 'MISSING_FIELDS' });
+  // Fields before credentials: contract row 4 comes before row 5.
+  if (!apiKey || (!apiSecret && !signed) || !phone || !message) return done({ code: 'missing_fields' });
 
   const lookups = lookupsFor(deps.store).fresh();
-  const cred = lookups.credentialByApiKey(apiKey);
-  if (!cred || (apiSecret && !secretMatches(cred, apiSecret))) return done({ code: 'INVALID_API_CREDENTIALS' });
+  const authn = authenticate(
+    deps.store,
+    lookups,
+    apiSecret ? { kind: 'api_secret', apiKey, apiSecret } : { kind: 'api_signature', apiKey },
+  );
+  if (!authn.ok) return done({ code: authn.code });
+  const cred = authn.credential;
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
-  const auth = authorize(deps, lookups, cred, 'api', req, () => deps.store.credentials.apiSecretOf(cred.id)!);
-  if (!auth.ok) return auth.result;
+  const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'api', key: req.idempotencyKey });
+  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
 
-  if (isMessageTooLong(message)) return done({ code: 'MESSAGE_TOO_LONG' });
+  if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
   const number = normalizePhoneNumber(phone);
-  if (!number) return done({ code: 'INVALID_PHONE' });
+  if (!number) return done({ code: 'invalid_phone_number' });
   return queueAccepted(deps, 'api', auth.account, cred.id, [number], message, req.idempotencyKey);
 }

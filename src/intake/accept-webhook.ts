@@ -1,7 +1,8 @@
 import { normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
+import { authenticate } from './authenticate';
+import { authorize } from './authorize';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
-import { authorize } from './authorize';
 import { queueAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
@@ -18,22 +19,22 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const who = { accountId: null as string | null, credentialId: null as string | null };
   const done = (outcome: Outcome): IntakeResult => ({ outcome, ...who, replayed: false });
 
+  // The key before the body is parsed: contract rows 3–4 come before row 5.
   const lookups = lookupsFor(deps.store).fresh();
-  const key = req.webhookKey?.trim();
-  const cred = key ? lookups.credentialByWebhookKey(key) : null;
-  if (!key || !cred) return done({ code: 'INVALID_WEBHOOK_KEY' });
+  const authn = authenticate(deps.store, lookups, { kind: 'webhook_key', webhookKey: req.webhookKey?.trim() ?? '' });
+  if (!authn.ok) return done({ code: authn.code });
+  const cred = authn.credential;
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
-  // The webhook key is the HMAC key here (contract): the body cannot be altered in transit.
-  const auth = authorize(deps, lookups, cred, 'webhook', req, () => key);
-  if (!auth.ok) return auth.result;
+  const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'webhook', key: req.idempotencyKey });
+  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
 
   const body = decodeBody(req.body, req.contentType);
-  if (!body.ok) return done({ code: 'MALFORMED' });
+  if (!body.ok) return done({ code: 'malformed_request' });
   const entries = splitPhoneNumbers(body.fields.phone_number);
   const message = textField(body.fields.error_message);
-  if (entries.length === 0 || !message) return done({ code: 'MISSING_FIELDS' });
-  if (isMessageTooLong(message)) return done({ code: 'MESSAGE_TOO_LONG' });
+  if (entries.length === 0 || !message) return done({ code: 'missing_fields' });
+  if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
 
   // Duplicates collapse on the number they mean (0532…, +90532… and 532… are one call);
   // an invalid entry can only be a duplicate of itself.
@@ -43,9 +44,9 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
     const k = number ?? `raw:${raw}`;
     if (!unique.has(k)) unique.set(k, { raw, number });
   }
-  if (unique.size > MAX_WEBHOOK_NUMBERS) return done({ code: 'TOO_MANY_NUMBERS' });
+  if (unique.size > MAX_WEBHOOK_NUMBERS) return done({ code: 'too_many_numbers' });
   const invalid = [...unique.values()].find((e) => e.number === null);
-  if (invalid) return done({ code: 'INVALID_PHONE', value: invalid.raw });
+  if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw });
 
   const numbers = [...unique.values()].map((e) => e.number!);
   return queueAccepted(deps, 'webhook', auth.account, cred.id, numbers, message, req.idempotencyKey);

@@ -1,38 +1,59 @@
 import type { Account, Credential } from '../store';
-import type { IntakeDeps, IntakeRequest } from './deps';
+import type { Authentication } from './authenticate';
+import type { IntakeDeps } from './deps';
 import type { Lookups } from './lookup-cache';
-import type { IntakeEndpoint, IntakeResult, Outcome } from './outcome';
-import { isSigned, verifySignature } from './signature';
+import type { IntakeEndpoint, Outcome } from './outcome';
+import { isSigned, verifySignature, type SignatureHeaders } from './signature';
+
+export interface AuthorizeRequest {
+  signature: SignatureHeaders;
+  /** The bytes the signature covers: the raw body, or the path of a GET (it has no body). */
+  signedPayload: Uint8Array;
+}
+
+/** Alert endpoints only: a repeated Idempotency-Key answers with the earlier outcome. */
+export interface Idempotency {
+  endpoint: IntakeEndpoint;
+  key: string | null;
+}
+
+export type AuthorizationRefusal = 'invalid_signature' | 'signature_required' | 'plan_refused';
 
 export type Authorization =
   | { ok: true; account: Account }
-  /** Refused, or an idempotent replay: answer `result` as it is. */
-  | { ok: false; result: IntakeResult };
+  | { ok: false; code: AuthorizationRefusal };
+
+/** An earlier outcome for the same Idempotency-Key: answer it again as it is. */
+export type Replayed = { ok: false; replayed: Outcome };
 
 /**
- * What both endpoints check once the credential is known, in contract.md's order:
- * the signature (or its absence when the set requires one), an idempotent replay, then the plan.
- * `signingKey` is the API secret for /api/call and the webhook key for /webhook/receive;
- * it is only asked for when the request is signed (the secret must be decrypted).
+ * What every authenticated endpoint checks once `authenticate` found the credential, in
+ * contract.md's order: the signature (or its absence when the set requires one), an
+ * idempotent replay (when the endpoint has one), then the plan (a Free plan or a disabled
+ * account has no API access).
  */
+export function authorize(deps: IntakeDeps, lookups: Lookups, authn: Authenticated, req: AuthorizeRequest, idempotency: Idempotency): Authorization | Replayed;
+export function authorize(deps: IntakeDeps, lookups: Lookups, authn: Authenticated, req: AuthorizeRequest): Authorization;
 export function authorize(
   deps: IntakeDeps,
   lookups: Lookups,
-  cred: Credential,
-  endpoint: IntakeEndpoint,
-  req: IntakeRequest,
-  signingKey: () => string,
-): Authorization {
-  const who = { accountId: cred.accountId, credentialId: cred.id };
-  const refuse = (outcome: Outcome): Authorization => ({ ok: false, result: { outcome, ...who, replayed: false } });
+  authn: Authenticated,
+  req: AuthorizeRequest,
+  idempotency?: Idempotency,
+): Authorization | Replayed {
+  const cred: Credential = authn.credential;
   if (isSigned(req.signature)) {
-    if (!verifySignature(signingKey(), req.signature, req.body, deps.clock())) return refuse({ code: 'INVALID_SIGNATURE' });
+    if (!verifySignature(authn.signingKey(), req.signature, req.signedPayload, deps.clock())) return { ok: false, code: 'invalid_signature' };
   } else if (cred.requireSignature) {
-    return refuse({ code: 'SIGNATURE_REQUIRED' });
+    return { ok: false, code: 'signature_required' };
   }
-  const replay = req.idempotencyKey && deps.store.idempotency.find(cred.id, endpoint, req.idempotencyKey, deps.clock());
-  if (replay) return { ok: false, result: { outcome: replay as Outcome, ...who, replayed: true } };
+  if (idempotency?.key) {
+    const earlier = deps.store.idempotency.find(cred.id, idempotency.endpoint, idempotency.key, deps.clock());
+    if (earlier) return { ok: false, replayed: earlier as Outcome };
+  }
   const account = lookups.account(cred.accountId);
-  if (!account || account.disabled || account.plan === 'free') return refuse({ code: 'PLAN_REFUSED' });
+  if (!account || account.disabled || account.plan === 'free') return { ok: false, code: 'plan_refused' };
   return { ok: true, account };
 }
+
+type Authenticated = Extract<Authentication, { ok: true }>;

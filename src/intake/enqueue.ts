@@ -38,7 +38,7 @@ export function enqueueCalls(
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
     // insert; the savepoint around this write still makes the pair all or nothing.
     if (!store.usage.tryCharge(req.accountId, period, req.phoneNumbers.length, req.monthlyCredit)) {
-      return { outcome: { code: 'INSUFFICIENT_CREDIT' }, replayed: false };
+      return { outcome: { code: 'insufficient_credit' }, replayed: false };
     }
     const source: CallSource = req.endpoint;
     const callIds = store.calls.enqueue(

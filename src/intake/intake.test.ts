@@ -33,10 +33,10 @@ beforeEach(() => {
 });
 
 describe('credit', () => {
-  it('the 15th Starter call succeeds and the 16th gets INSUFFICIENT_CREDIT', async () => {
+  it('the 15th Starter call succeeds and the 16th gets insufficient_credit', async () => {
     for (let i = 0; i < 14; i++) expect((await api(call())).outcome.code).toBe('QUEUED');
     expect((await api(call())).outcome.code).toBe('QUEUED');
-    expect((await api(call())).outcome.code).toBe('INSUFFICIENT_CREDIT');
+    expect((await api(call())).outcome.code).toBe('insufficient_credit');
     expect(used()).toBe(15);
     expect(queuedCount()).toBe(15);
   });
@@ -47,7 +47,7 @@ describe('credit', () => {
     expect(used()).toBe(6); // 15 - 6 = 9 left
     const numbers = Array.from({ length: 10 }, (_, i) => `532123450${i}`);
     const r = await hook({ phone_number: numbers.join(','), error_message: 'x' });
-    expect(r.outcome.code).toBe('INSUFFICIENT_CREDIT');
+    expect(r.outcome.code).toBe('insufficient_credit');
     expect(used()).toBe(6);
     expect(queuedCount()).toBe(6);
   });
@@ -58,7 +58,7 @@ describe('credit', () => {
       Array.from({ length: 20 }, (_, i) => (i % 2 ? api(call()) : hook({ phone_number: '5321234567', error_message: 'x' }))),
     );
     expect(results.filter((r) => r.outcome.code === 'QUEUED')).toHaveLength(3);
-    expect(results.filter((r) => r.outcome.code === 'INSUFFICIENT_CREDIT')).toHaveLength(17);
+    expect(results.filter((r) => r.outcome.code === 'insufficient_credit')).toHaveLength(17);
     expect(used()).toBe(15);
     expect(queuedCount()).toBe(15);
   });
@@ -66,9 +66,9 @@ describe('credit', () => {
   it('resets at 00:00 on the 1st in Europe/Istanbul, not at UTC midnight', async () => {
     clock.set('2026-11-30T20:00:00Z'); // 23:00 in Istanbul (UTC+3)
     for (let i = 0; i < 15; i++) await api(call());
-    expect((await api(call())).outcome.code).toBe('INSUFFICIENT_CREDIT');
+    expect((await api(call())).outcome.code).toBe('insufficient_credit');
     clock.set('2026-11-30T20:59:59Z'); // 23:59:59 Istanbul: still November
-    expect((await api(call())).outcome.code).toBe('INSUFFICIENT_CREDIT');
+    expect((await api(call())).outcome.code).toBe('insufficient_credit');
     clock.set('2026-11-30T21:00:00Z'); // 00:00 on 1 December in Istanbul, 21:00 UTC
     expect((await api(call())).outcome.code).toBe('QUEUED');
     expect(store.usage.usedIn(cred.accountId, '2026-12')).toBe(1);
@@ -78,24 +78,24 @@ describe('credit', () => {
     setup('enterprise', 2);
     await api(call());
     await api(call());
-    expect((await api(call())).outcome.code).toBe('INSUFFICIENT_CREDIT');
+    expect((await api(call())).outcome.code).toBe('insufficient_credit');
   });
 });
 
 describe('plan and account', () => {
   it('refuses a Free plan and a disabled account on both endpoints', async () => {
     setup('free');
-    expect((await api(call())).outcome.code).toBe('PLAN_REFUSED');
-    expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('PLAN_REFUSED');
+    expect((await api(call())).outcome.code).toBe('plan_refused');
+    expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('plan_refused');
     setup('starter');
     store.accounts.setDisabled(cred.accountId, true);
-    expect((await api(call())).outcome.code).toBe('PLAN_REFUSED');
+    expect((await api(call())).outcome.code).toBe('plan_refused');
   });
 
   it('a revoked credential set is refused on both endpoints', async () => {
     store.credentials.revoke(cred.apiKey);
-    expect((await api(call())).outcome.code).toBe('INVALID_API_CREDENTIALS');
-    expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('INVALID_WEBHOOK_KEY');
+    expect((await api(call())).outcome.code).toBe('invalid_api_credentials');
+    expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('invalid_webhook_key');
   });
 });
 
@@ -112,32 +112,32 @@ describe('HMAC signing', () => {
   });
 
   it('an unsigned request without api_secret is missing a field', async () => {
-    expect((await api(withoutSecret())).outcome.code).toBe('MISSING_FIELDS');
+    expect((await api(withoutSecret())).outcome.code).toBe('missing_fields');
   });
 
   it('a signed request with a wrong api_secret is refused as bad credentials', async () => {
     const r = await api({ ...call(), api_secret: 'vas_wrong' }, { signWith: cred.apiSecret, timestamp: now() });
-    expect(r.outcome.code).toBe('INVALID_API_CREDENTIALS');
+    expect(r.outcome.code).toBe('invalid_api_credentials');
   });
 
   it('refuses a wrong signature, and one outside ±300 s', async () => {
     const body = withoutSecret();
-    expect((await api(body, { signWith: 'vas_wrong', timestamp: now() })).outcome.code).toBe('INVALID_SIGNATURE');
-    expect((await api(body, { signWith: cred.apiSecret, timestamp: now() - 301 })).outcome.code).toBe('INVALID_SIGNATURE');
-    expect((await api(body, { signWith: cred.apiSecret, timestamp: now() + 301 })).outcome.code).toBe('INVALID_SIGNATURE');
+    expect((await api(body, { signWith: 'vas_wrong', timestamp: now() })).outcome.code).toBe('invalid_signature');
+    expect((await api(body, { signWith: cred.apiSecret, timestamp: now() - 301 })).outcome.code).toBe('invalid_signature');
+    expect((await api(body, { signWith: cred.apiSecret, timestamp: now() + 301 })).outcome.code).toBe('invalid_signature');
     expect((await api(body, { signWith: cred.apiSecret, timestamp: now() - 300 })).outcome.code).toBe('QUEUED');
   });
 
   it('webhook signatures use the webhook key', async () => {
     const body = { phone_number: '5321234567', error_message: 'x' };
     expect((await hook(body, { signWith: cred.webhookKey, timestamp: now() })).outcome.code).toBe('QUEUED');
-    expect((await hook(body, { signWith: cred.apiSecret, timestamp: now() })).outcome.code).toBe('INVALID_SIGNATURE');
+    expect((await hook(body, { signWith: cred.apiSecret, timestamp: now() })).outcome.code).toBe('invalid_signature');
   });
 
   it('a set marked "signature required" refuses unsigned requests', async () => {
     store.credentials.setRequireSignature(cred.apiKey, true);
-    expect((await api(call())).outcome.code).toBe('SIGNATURE_REQUIRED');
-    expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('SIGNATURE_REQUIRED');
+    expect((await api(call())).outcome.code).toBe('signature_required');
+    expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('signature_required');
     expect((await api(call(), { signWith: cred.apiSecret, timestamp: now() })).outcome.code).toBe('QUEUED');
   });
 });

@@ -1,20 +1,30 @@
+import type { ErrorCode } from '../errors';
+
+/** The refusals the intake can decide; each is a code of the error catalogue (src/errors). */
+export type IntakeRefusal = Extract<
+  ErrorCode,
+  | 'malformed_request'
+  | 'missing_fields'
+  | 'invalid_api_credentials'
+  | 'invalid_webhook_key'
+  | 'invalid_signature'
+  | 'signature_required'
+  | 'plan_refused'
+  | 'message_too_long'
+  | 'too_many_numbers'
+  | 'invalid_phone_number'
+  | 'insufficient_credit'
+>;
+
 /**
- * What the intake decided, as a value. The HTTP edge maps each code to a status and
- * message in one table (src/http/outcome-table.ts, after contract.md).
+ * What the intake decided, as a value. A refusal is a catalogue code; the HTTP edge takes
+ * its status and message from the catalogue. QUEUED is stored as it is for idempotent
+ * replays (store/idempotency), so its shape MUST stay readable by later versions.
  */
 export type Outcome =
-  | { code: 'MALFORMED' }
-  | { code: 'MISSING_FIELDS' }
-  | { code: 'INVALID_API_CREDENTIALS' }
-  | { code: 'INVALID_WEBHOOK_KEY' }
-  | { code: 'INVALID_SIGNATURE' }
-  | { code: 'SIGNATURE_REQUIRED' }
-  | { code: 'PLAN_REFUSED' }
-  | { code: 'MESSAGE_TOO_LONG' }
-  | { code: 'TOO_MANY_NUMBERS' }
+  | { code: Exclude<IntakeRefusal, 'invalid_phone_number'> }
   /** `value` is the entry as sent (webhook); absent for the direct endpoint. */
-  | { code: 'INVALID_PHONE'; value?: string }
-  | { code: 'INSUFFICIENT_CREDIT' }
+  | { code: 'invalid_phone_number'; value?: string }
   | { code: 'QUEUED'; callIds: string[]; endpoint: IntakeEndpoint };
 
 export type IntakeEndpoint = 'api' | 'webhook';

@@ -35,7 +35,7 @@ describe('POST /api/call', () => {
 
   it('row 2: a body over 64 KiB is 413 "Request body too large"', async () => {
     const r = await post(url(), body({ error_message: 'x'.repeat(70_000) }));
-    expect(r).toMatchObject({ status: 413, json: { status: 'error', message: 'Request body too large' } });
+    expect(r).toMatchObject({ status: 413, json: { status: 'error', message: 'Request body too large', code: 'body_too_large' } });
   });
 
   it.each([
@@ -44,7 +44,7 @@ describe('POST /api/call', () => {
     ['broken JSON', '{"api_key":'],
   ])('row 3: %s is 400 "Malformed request"', async (_n, raw) => {
     const r = await post(url(), raw, { 'content-type': 'application/json' });
-    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Malformed request' } });
+    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Malformed request', code: 'malformed_request' } });
   });
 
   it.each(['api_key', 'api_secret', 'phone_number', 'error_message'])(
@@ -55,7 +55,7 @@ describe('POST /api/call', () => {
         if (value === undefined) delete b[field];
         else b[field] = value;
         const r = await post(url(), b);
-        expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Missing fields' } });
+        expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Missing fields', code: 'missing_fields' } });
       }
     },
   );
@@ -70,7 +70,7 @@ describe('POST /api/call', () => {
     ['wrong secret', { api_secret: 'vas_wrong' }],
   ])('row 5: %s is 403 "Invalid API credentials"', async (_n, over) => {
     const r = await post(url(), body(over));
-    expect(r).toMatchObject({ status: 403, json: { status: 'error', message: 'Invalid API credentials' } });
+    expect(r).toMatchObject({ status: 403, json: { status: 'error', message: 'Invalid API credentials', code: 'invalid_api_credentials' } });
   });
 
   it('row 5: a revoked key is 403 "Invalid API credentials"', async () => {
@@ -83,7 +83,7 @@ describe('POST /api/call', () => {
   it('row 6: a Free plan, or a disabled account, is 403 with the plan message', async () => {
     const free = provision(dir, 'free');
     const r = await post(url(), body({ api_key: free.apiKey, api_secret: free.apiSecret }));
-    expect(r).toMatchObject({ status: 403, json: { status: 'error', message: 'Your plan does not allow API/webhook access' } });
+    expect(r).toMatchObject({ status: 403, json: { status: 'error', message: 'Your plan does not allow API/webhook access', code: 'plan_refused' } });
     const off = provision(dir, 'starter');
     dir.cliJson(['account', 'disable', off.accountId]);
     const r2 = await post(url(), body({ api_key: off.apiKey, api_secret: off.apiSecret }));
@@ -94,13 +94,13 @@ describe('POST /api/call', () => {
     const ok = await post(url(), body({ error_message: `  ${turkishText(500)}  ` }));
     expect(ok.status).toBe(200);
     const r = await post(url(), body({ error_message: turkishText(501) }));
-    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Message too long (max 500 characters)' } });
+    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Message too long (max 500 characters)', code: 'message_too_long' } });
   });
 
   it('row 8: an invalid number is 400 "Invalid phone number"; +90 and 0 forms are accepted', async () => {
     for (const bad of ['4321234567', '532123456', '+15551234567', 'abc']) {
       const r = await post(url(), body({ phone_number: bad }));
-      expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Invalid phone number' } });
+      expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Invalid phone number', code: 'invalid_phone_number' } });
     }
     for (const good of ['+905321234567', '05321234567', '0 (532) 123-45-67', 5321234567]) {
       const r = await post(url(), body({ phone_number: good }));
@@ -115,7 +115,7 @@ describe('POST /api/call', () => {
     const b = body({ api_key: s.apiKey, api_secret: s.apiSecret });
     for (let i = 1; i <= 15; i++) expect((await post(url(), b)).status).toBe(200);
     const r = await post(url(), b);
-    expect(r).toMatchObject({ status: 402, json: { status: 'error', message: 'Insufficient call credit' } });
+    expect(r).toMatchObject({ status: 402, json: { status: 'error', message: 'Insufficient call credit', code: 'insufficient_credit' } });
     expect(dir.cliJson(['credit', 'show', s.accountId])).toMatchObject({ monthly_credit: 15, used: 15, remaining: 0 });
   });
 
@@ -150,7 +150,7 @@ describe('POST /api/call', () => {
       'x-signature': sign(key, ts, new TextEncoder().encode(raw)),
     });
     expect((await post(url(), raw, h(now))).status).toBe(200);
-    expect((await post(url(), raw, h(now, 'vas_wrong'))).json).toEqual({ status: 'error', message: 'Invalid signature' });
+    expect((await post(url(), raw, h(now, 'vas_wrong'))).json).toEqual({ status: 'error', message: 'Invalid signature', code: 'invalid_signature' });
     const old = String(Math.floor(Date.now() / 1000) - 301);
     expect(await post(url(), raw, h(old))).toMatchObject({ status: 403, json: { message: 'Invalid signature' } });
   });
@@ -159,7 +159,7 @@ describe('POST /api/call', () => {
     const acc = dir.cliJson(['account', 'create', '--name', 'sig', '--plan', 'starter']);
     const k = dir.cliJson(['keys', 'create', acc.id, '--require-signature']);
     const r = await post(url(), body({ api_key: k.api_key, api_secret: k.api_secret }));
-    expect(r).toMatchObject({ status: 403, json: { status: 'error', message: 'Signature required' } });
+    expect(r).toMatchObject({ status: 403, json: { status: 'error', message: 'Signature required', code: 'signature_required' } });
   });
 
   it('records each answer in the API history: time, endpoint, source, status, message; never a secret or body', async () => {
@@ -190,5 +190,35 @@ describe('POST /api/call', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(dir.cliJson(['credit', 'show', s.accountId]).used).toBe(1);
+  });
+});
+
+describe('GET /api/calls/{id}', () => {
+  const status = (id: string, headers: Record<string, string>) =>
+    fetch(`${app.url}/api/calls/${id}`, { headers }).then(async (res) => ({ status: res.status, json: await res.json() }));
+
+  it("answers the call's status; `calls show ID --json` prints exactly the same call JSON", async () => {
+    const r = await post(url(), body());
+    const id = r.json.call_id as string;
+    const answer = await status(id, { 'x-api-key': cred.apiKey, 'x-api-secret': cred.apiSecret });
+    expect(answer).toMatchObject({ status: 200, json: { status: 'success', message: 'Call found', call: { id, state: 'queued' } } });
+    expect(dir.cliJson(['calls', 'show', id])).toEqual(answer.json.call);
+  });
+
+  it('a set marked "signature required" cannot read status unsigned: 403 "Signature required"; signed it can', async () => {
+    const acc = dir.cliJson(['account', 'create', '--name', 'sig-read', '--plan', 'starter']);
+    const k = dir.cliJson(['keys', 'create', acc.id, '--require-signature']);
+    const raw = JSON.stringify({ api_key: k.api_key, phone_number: '5321234567', error_message: 'x' });
+    // Signed over the body for the POST, over `<timestamp>.<path>` for the GET (no body).
+    const signedBy = (payload: string) => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      return { 'x-timestamp': ts, 'x-signature': sign(k.api_secret, ts, new TextEncoder().encode(payload)) };
+    };
+    const queued = await post(url(), raw, { 'content-type': 'application/json', ...signedBy(raw) });
+    expect(queued.status).toBe(200);
+    const id = queued.json.call_id as string;
+    const unsigned = await status(id, { 'x-api-key': k.api_key, 'x-api-secret': k.api_secret });
+    expect(unsigned).toEqual({ status: 403, json: { status: 'error', message: 'Signature required', code: 'signature_required' } });
+    expect((await status(id, { 'x-api-key': k.api_key, ...signedBy(`/api/calls/${id}`) })).status).toBe(200);
   });
 });

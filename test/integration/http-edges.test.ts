@@ -30,7 +30,7 @@ describe('HTTP edges', () => {
     const r = await fetch(`${app.url}/nope`);
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await r.json()).toEqual({ status: 'error', message: 'Not found' });
+    expect(await r.json()).toEqual({ status: 'error', message: 'Not found', code: 'not_found' });
   });
 
   it('known path, other method: 405 "Method not allowed" with Allow', async () => {
@@ -42,7 +42,7 @@ describe('HTTP edges', () => {
       const r = await fetch(`${app.url}${path}`, { method });
       expect(r.status).toBe(405);
       expect(r.headers.get('allow')).toBe(allow);
-      expect(await r.json()).toEqual({ status: 'error', message: 'Method not allowed' });
+      expect(await r.json()).toEqual({ status: 'error', message: 'Method not allowed', code: 'method_not_allowed' });
     }
   });
 
@@ -67,7 +67,7 @@ describe('HTTP edges', () => {
     const alert = { phone_number: '5321234567', error_message: 'x' };
     const r = await post(url, alert);
     expect(r.status).toBe(500);
-    expect(r.json).toEqual({ status: 'error', message: 'Internal error' });
+    expect(r.json).toEqual({ status: 'error', message: 'Internal error', code: 'internal_error' });
     expect(JSON.stringify(r.json)).not.toMatch(/usage|sqlite|SELECT/i);
     expect(app.output()).toMatch(/request failed/); // logged for the operator
     db.run('ALTER TABLE usage_away RENAME TO usage');
@@ -104,7 +104,7 @@ describe('behind a reverse proxy', () => {
       expect((await from('10.1.1.1')).status).toBe(400);
       const r = await from('10.1.1.1');
       expect(r.status).toBe(429);
-      expect(r.json).toEqual({ status: 'error', message: 'Rate limit exceeded' });
+      expect(r.json).toEqual({ status: 'error', message: 'Rate limit exceeded', code: 'rate_limited' });
       expect((await from('10.1.1.2')).status).toBe(400);
     } finally {
       await a.stop();

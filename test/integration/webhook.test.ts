@@ -42,12 +42,12 @@ describe('POST /webhook/receive', () => {
 
   it('row 2: a 1 MB body is 413 "Request body too large"', async () => {
     const r = await post(hook(), alert({ error_message: 'x'.repeat(1024 * 1024) }));
-    expect(r).toMatchObject({ status: 413, json: { status: 'error', message: 'Request body too large' } });
+    expect(r).toMatchObject({ status: 413, json: { status: 'error', message: 'Request body too large', code: 'body_too_large' } });
   });
 
   it('row 3: a missing, unknown or revoked key is 403 "Invalid webhook key" (before the body is read)', async () => {
     const none = await post(`${app.url}/webhook/receive`, '{not json', { 'content-type': 'application/json' });
-    expect(none).toMatchObject({ status: 403, json: { status: 'error', message: 'Invalid webhook key' } });
+    expect(none).toMatchObject({ status: 403, json: { status: 'error', message: 'Invalid webhook key', code: 'invalid_webhook_key' } });
     expect((await post(hook('vwk_unknown'), alert())).json.message).toBe('Invalid webhook key');
     const other = provision(dir, 'starter');
     dir.cliJson(['keys', 'revoke', other.apiKey]);
@@ -68,12 +68,12 @@ describe('POST /webhook/receive', () => {
     ['invalid UTF-8', new Uint8Array([0x7b, 0x22, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), 'application/json'],
   ])('row 5: %s is 400 "Malformed request"', async (_n, raw, ct) => {
     const r = await post(hook(), raw, { 'content-type': ct });
-    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Malformed request' } });
+    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Malformed request', code: 'malformed_request' } });
   });
 
   it('row 6: phone_number or error_message absent or empty is 400 "Missing fields"', async () => {
     for (const b of [{ error_message: 'x' }, { phone_number: '5321234567' }, alert({ phone_number: ' , ' }), alert({ phone_number: [] }), alert({ error_message: ' ' })]) {
-      expect(await post(hook(), b)).toMatchObject({ status: 400, json: { status: 'error', message: 'Missing fields' } });
+      expect(await post(hook(), b)).toMatchObject({ status: 400, json: { status: 'error', message: 'Missing fields', code: 'missing_fields' } });
     }
   });
 
@@ -87,7 +87,7 @@ describe('POST /webhook/receive', () => {
     const ten = await post(hook(), alert({ phone_number: numbers(10).join(',') }));
     expect(ten.json.message).toBe('10 call(s) queued');
     const eleven = await post(hook(), alert({ phone_number: numbers(11).join(',') }));
-    expect(eleven).toMatchObject({ status: 400, json: { status: 'error', message: 'Too many phone numbers (max 10)' } });
+    expect(eleven).toMatchObject({ status: 400, json: { status: 'error', message: 'Too many phone numbers (max 10)', code: 'too_many_numbers' } });
     const dupes = [...numbers(10), '+90' + numbers(1)[0], '0' + numbers(2)[1], numbers(3)[2]];
     const r = await post(hook(), alert({ phone_number: dupes }));
     expect(r).toMatchObject({ status: 200, json: { message: '10 call(s) queued' } });
@@ -95,13 +95,13 @@ describe('POST /webhook/receive', () => {
 
   it('row 9: an invalid number is 400 "Invalid phone number: <the value as sent>"', async () => {
     const r = await post(hook(), alert({ phone_number: '5321234567, 0212 123 45 67' }));
-    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Invalid phone number: 0212 123 45 67' } });
+    expect(r).toMatchObject({ status: 400, json: { status: 'error', message: 'Invalid phone number: 0212 123 45 67', code: 'invalid_phone_number' } });
   });
 
   it('row 10: a 10-number alert with 9 credits left is 402; nothing is charged or queued', async () => {
     const s = provision(dir, 'starter', ['--monthly-credit', '9']);
     const r = await post(hook(s.webhookKey), alert({ phone_number: numbers(10).join(',') }));
-    expect(r).toMatchObject({ status: 402, json: { status: 'error', message: 'Insufficient call credit' } });
+    expect(r).toMatchObject({ status: 402, json: { status: 'error', message: 'Insufficient call credit', code: 'insufficient_credit' } });
     expect(dir.cliJson(['credit', 'show', s.accountId])).toMatchObject({ used: 0, remaining: 9 });
     expect(dir.cliJson(['calls', 'list', '--account', s.accountId])).toEqual([]);
   });

@@ -1,0 +1,59 @@
+/**
+ * Every error the appliance answers over HTTP, in one list (after ntfy's server/errors.go):
+ * a stable machine `code` that clients and the panel may key on, the HTTP status and the
+ * message. contract.md fixes each status and message; this list is the one place they live.
+ *
+ * Codes are snake_case and NEVER change or get reused once shipped: scripts match on them.
+ * Messages are the contract's and NEVER change either (tests assert them exactly).
+ */
+export const ERRORS = [
+  // The HTTP edge, before any endpoint looks at the request (contract rows 1–2, "Other paths").
+  { code: 'rate_limited', status: 429, message: 'Rate limit exceeded' },
+  { code: 'body_too_large', status: 413, message: 'Request body too large' },
+  { code: 'not_found', status: 404, message: 'Not found' },
+  { code: 'method_not_allowed', status: 405, message: 'Method not allowed' },
+  { code: 'internal_error', status: 500, message: 'Internal error' },
+  { code: 'database_unavailable', status: 503, message: 'Database unavailable' },
+
+  // Who is asking (POST /api/call, POST /webhook/receive, GET /api/calls/{id}).
+  { code: 'missing_api_credentials', status: 401, message: 'Missing API credentials (X-Api-Key with X-Api-Secret or X-Signature)' },
+  { code: 'invalid_api_credentials', status: 403, message: 'Invalid API credentials' },
+  { code: 'invalid_webhook_key', status: 403, message: 'Invalid webhook key' },
+  { code: 'invalid_signature', status: 403, message: 'Invalid signature' },
+  { code: 'signature_required', status: 403, message: 'Signature required' },
+  { code: 'plan_refused', status: 403, message: 'Your plan does not allow API/webhook access' },
+
+  // What was asked.
+  { code: 'malformed_request', status: 400, message: 'Malformed request' },
+  { code: 'missing_fields', status: 400, message: 'Missing fields' },
+  { code: 'message_too_long', status: 400, message: 'Message too long (max 500 characters)' },
+  { code: 'too_many_numbers', status: 400, message: 'Too many phone numbers (max 10)' },
+  /** The webhook names the entry: `Invalid phone number: <the value as sent>` (see errorBody). */
+  { code: 'invalid_phone_number', status: 400, message: 'Invalid phone number' },
+  { code: 'insufficient_credit', status: 402, message: 'Insufficient call credit' },
+  { code: 'call_not_found', status: 404, message: 'Call not found' },
+] as const satisfies readonly ApiError[];
+
+export interface ApiError {
+  code: string;
+  status: number;
+  message: string;
+}
+
+/** Every code of the catalogue: what a refusal carries from the service to the edge. */
+export type ErrorCode = (typeof ERRORS)[number]['code'];
+
+const byCode = new Map<string, ApiError>(ERRORS.map((e) => [e.code, e]));
+
+export function errorFor(code: ErrorCode): ApiError {
+  return byCode.get(code)!;
+}
+
+/**
+ * The contract's error body, plus `code`. `detail` follows the message after ": "
+ * (the webhook's `Invalid phone number: <value>`).
+ */
+export function errorBody(code: ErrorCode, detail?: string): { status: 'error'; message: string; code: ErrorCode } {
+  const { message } = errorFor(code);
+  return { status: 'error', message: detail === undefined ? message : `${message}: ${detail}`, code };
+}

@@ -1,0 +1,120 @@
+import { Elysia } from 'elysia';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { configSchema } from '../config';
+import { silentLogger } from '../log';
+import type { Store } from '../store';
+import { createHttpApp } from './app';
+import type { HttpDeps } from './deps';
+import { createRateLimiter } from './rate-limit';
+
+// Every JSON error answer carries the catalogue's `code` beside the contract's status and
+// message: each row of contract.md's two tables that refuses, and the edge's own answers.
+let store: Store;
+afterEach(() => store?.close());
+
+function app(ratePerMinute = 0) {
+  const clock = manualClock();
+  store = tempStore(clock);
+  const config = configSchema.parse({ http: { rate_limit_per_minute: ratePerMinute } });
+  const deps: HttpDeps = {
+    store,
+    clock,
+    log: silentLogger(),
+    config,
+    intake: { store, clock, timeZone: 'Europe/Istanbul' },
+    rateLimiter: createRateLimiter(ratePerMinute, clock),
+  };
+  // Typed loosely like the panel's feature: its route types are of no use to createHttpApp.
+  const boom: Elysia<any> = new Elysia().get('/boom', () => {
+    throw new Error('SELECT secret FROM nowhere');
+  }) as any;
+  return createHttpApp(deps, [boom]);
+}
+
+function account(plan: 'free' | 'starter' = 'starter', monthlyCredit?: number) {
+  const acc = store.accounts.create({ name: 't', plan, monthlyCredit });
+  const { apiKey, apiSecret, webhookKey } = store.credentials.create(acc.id);
+  return { accountId: acc.id, apiKey, apiSecret, webhookKey };
+}
+
+const send = (a: ReturnType<typeof app>, path: string, init: RequestInit = {}) =>
+  a.handle(new Request(`http://localhost${path}`, init)).then(async (r) => ({ status: r.status, json: await r.json() }));
+const postJson = (a: ReturnType<typeof app>, path: string, body: unknown) =>
+  send(a, path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+type Cred = ReturnType<typeof account>;
+const apiBody = (c: Cred, over: Record<string, unknown> = {}) => ({
+  api_key: c.apiKey,
+  api_secret: c.apiSecret,
+  phone_number: '5321234567',
+  error_message: 'Disk dolu',
+  ...over,
+});
+const alert = (over: Record<string, unknown> = {}) => ({ phone_number: '5321234567', error_message: 'Disk dolu', ...over });
+
+const apiRows: [string, string, (c: Cred) => unknown, number, string][] = [
+  ['row 3', 'malformed_request', () => '[1]', 400, 'Malformed request'],
+  ['row 4', 'missing_fields', (c) => apiBody(c, { error_message: ' ' }), 400, 'Missing fields'],
+  ['row 5', 'invalid_api_credentials', (c) => apiBody(c, { api_secret: 'vas_wrong' }), 403, 'Invalid API credentials'],
+  ['row 7', 'message_too_long', (c) => apiBody(c, { error_message: 'x'.repeat(501) }), 400, 'Message too long (max 500 characters)'],
+  ['row 8', 'invalid_phone_number', (c) => apiBody(c, { phone_number: '123' }), 400, 'Invalid phone number'],
+];
+
+const hookRows: [string, string, () => unknown, number, string][] = [
+  ['row 5', 'malformed_request', () => '{', 400, 'Malformed request'],
+  ['row 6', 'missing_fields', () => alert({ phone_number: '' }), 400, 'Missing fields'],
+  ['row 7', 'message_too_long', () => alert({ error_message: 'x'.repeat(501) }), 400, 'Message too long (max 500 characters)'],
+  ['row 8', 'too_many_numbers', () => alert({ phone_number: Array.from({ length: 11 }, (_, i) => `53212345${10 + i}`) }), 400, 'Too many phone numbers (max 10)'],
+  ['row 9', 'invalid_phone_number', () => alert({ phone_number: '5321234567, 12ab' }), 400, 'Invalid phone number: 12ab'],
+];
+
+describe('every JSON error answer carries its code', () => {
+  it.each(apiRows)('POST /api/call %s: %s', async (_row, code, body, status, message) => {
+    const a = app();
+    const r = await postJson(a, '/api/call', body(account()));
+    expect(r).toEqual({ status, json: { status: 'error', message, code } });
+  });
+
+  it.each(hookRows)('POST /webhook/receive %s: %s', async (_row, code, body, status, message) => {
+    const a = app();
+    const c = account();
+    const r = await postJson(a, `/webhook/receive?key=${c.webhookKey}`, body());
+    expect(r).toEqual({ status, json: { status: 'error', message, code } });
+  });
+
+  it('both endpoints: invalid webhook key, plan, signature, signature required, credit', async () => {
+    const a = app();
+    const refusal = (code: string, status: number, message: string) => ({ status, json: { status: 'error', message, code } });
+    expect(await postJson(a, '/webhook/receive?key=vwk_nope', alert())).toEqual(refusal('invalid_webhook_key', 403, 'Invalid webhook key'));
+    const free = account('free');
+    const plan = refusal('plan_refused', 403, 'Your plan does not allow API/webhook access');
+    expect(await postJson(a, '/api/call', apiBody(free))).toEqual(plan);
+    expect(await postJson(a, `/webhook/receive?key=${free.webhookKey}`, alert())).toEqual(plan);
+    const c = account();
+    const badSig = { 'x-timestamp': '1', 'x-signature': 'sha256=00' };
+    const signed = (path: string, body: unknown) =>
+      send(a, path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...badSig } });
+    expect(await signed('/api/call', apiBody(c))).toEqual(refusal('invalid_signature', 403, 'Invalid signature'));
+    expect(await signed(`/webhook/receive?key=${c.webhookKey}`, alert())).toEqual(refusal('invalid_signature', 403, 'Invalid signature'));
+    const strict = store.credentials.create(c.accountId, { requireSignature: true });
+    const required = refusal('signature_required', 403, 'Signature required');
+    expect(await postJson(a, '/api/call', apiBody({ ...c, apiKey: strict.apiKey, apiSecret: strict.apiSecret }))).toEqual(required);
+    expect(await postJson(a, `/webhook/receive?key=${strict.webhookKey}`, alert())).toEqual(required);
+    const poor = account('starter', 1);
+    const credit = refusal('insufficient_credit', 402, 'Insufficient call credit');
+    expect((await postJson(a, '/api/call', apiBody(poor))).status).toBe(200);
+    expect(await postJson(a, '/api/call', apiBody(poor))).toEqual(credit);
+    expect(await postJson(a, `/webhook/receive?key=${poor.webhookKey}`, alert())).toEqual(credit);
+  });
+
+  it('the edge: 404, 405, 413, 429 and 500', async () => {
+    const a = app(1);
+    expect(await send(a, '/nope')).toEqual({ status: 404, json: { status: 'error', message: 'Not found', code: 'not_found' } });
+    expect(await send(a, '/api/call')).toEqual({ status: 405, json: { status: 'error', message: 'Method not allowed', code: 'method_not_allowed' } });
+    expect(await send(a, '/boom')).toEqual({ status: 500, json: { status: 'error', message: 'Internal error', code: 'internal_error' } });
+    const big = await postJson(a, '/api/call', { error_message: 'x'.repeat(70_000) });
+    expect(big).toEqual({ status: 413, json: { status: 'error', message: 'Request body too large', code: 'body_too_large' } });
+    expect(await postJson(a, '/api/call', '{')).toEqual({ status: 429, json: { status: 'error', message: 'Rate limit exceeded', code: 'rate_limited' } });
+  });
+});
