@@ -1,11 +1,13 @@
+import { dirname } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import { parseHostPort, type Config } from './config';
 import { createHttpApp, createRateLimiter } from './http';
-import { panelRoutes } from './http/panel';
+import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createStore, type Store } from './store';
+import { createCallAudioSource, type SpeechSource } from './tts';
 
 /** A running appliance: HTTP intake over the store. */
 export interface Appliance {
@@ -22,15 +24,26 @@ export interface StartOptions {
   clock?: Clock;
 }
 
+/**
+ * The speech pipeline (src/tts: text → normalised words → espeak-ng/piper → 8 kHz G.711,
+ * cached beside the database). Built here and nowhere else: the appliance hands one to
+ * telephony and the panel; the `say` and `test-call` commands, which run without a
+ * server, build theirs through this too, so they play exactly what a call would.
+ */
+export function createSpeech(config: Config, log: Logger): SpeechSource {
+  return createCallAudioSource(config, { log, dataDir: dirname(config.store.path) });
+}
+
 /** Wires every part together; the one place that knows them all. */
 export function startAppliance({ config, log, clock = systemClock }: StartOptions): Appliance {
   const store = createStore({ path: config.store.path, busyTimeoutMs: config.store.busy_timeout_ms, clock, log });
-  const telephony = createTelephony(config, { store, clock, log });
+  const speech = createSpeech(config, log);
+  const telephony = createTelephony(config, { store, clock, log, audio: speech });
   // onQueued: the dialer looks at once instead of at its next poll.
   const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone, onQueued: () => telephony.wake() };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
   const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status() };
-  const app = createHttpApp(httpDeps, [panelRoutes(httpDeps)]);
+  const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);
 
   const { host, port } = parseHostPort(config.http.listen)!;
   // Bun's own body cap answers 413 in plain text; ours (max_body_bytes) answers in JSON,

@@ -1,10 +1,8 @@
-import { dirname } from 'node:path';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { createTelephone, type Telephone } from '../sip/telephone';
 import type { Store } from '../store';
-import { createCallAudioSource } from '../tts';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
 
@@ -40,8 +38,8 @@ export interface TelephonyDeps {
   store: Store;
   clock: Clock;
   log: Logger;
-  /** Tests inject a known signal; production renders speech (src/tts). */
-  audio?: CallAudioSource;
+  /** What calls play: speech built once in appliance.ts (tests inject a known signal). */
+  audio: CallAudioSource;
 }
 
 export function createTelephony(config: Config, deps: TelephonyDeps): Telephony {
@@ -58,7 +56,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
   const dialer: Dialer = createDialer({
     store: deps.store,
     dial: (r) => telephone.dial(r),
-    audio: deps.audio ?? createCallAudioSource(config, { log: deps.log, dataDir: dirname(config.store.path) }),
+    audio: deps.audio,
     clock: deps.clock,
     log: deps.log,
     calls: config.calls,

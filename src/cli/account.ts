@@ -1,23 +1,32 @@
 import { Command } from 'commander';
-import { systemClock } from '../clock';
-import { isPlan, PLANS, type Plan } from '../credit';
-import { createAccountWithOwner, createPanelUsersService } from '../panel';
+import type { AccountChangeResult, NewAccountResult } from '../accounts';
+import { PLANS } from '../credit';
 import type { Account } from '../store';
-import { CliError, positiveInt, print, withStore } from './context';
+import { CliError, print, withServices, withStore } from './context';
 
 export function accountJson(a: Account) {
   return { id: a.id, name: a.name, plan: a.plan, monthly_credit: a.monthlyCredit, disabled: a.disabled };
 }
 
-function planArg(v: string): Plan {
-  const p = v.toLowerCase();
-  if (!isPlan(p)) throw new CliError(`plan must be one of ${PLANS.join('|')}, got "${v}"`);
-  return p;
-}
+type Refusal = Extract<NewAccountResult | AccountChangeResult, { ok: false }>['code'];
 
-function found(a: Account | null, id: string): Account {
-  if (!a) throw new CliError(`no account ${id}`);
-  return a;
+/** The account services' codes in the CLI's words; `given` is what the user typed. */
+function refusal(code: Refusal, given: { id?: string; name?: string; plan?: string; credit?: string; email?: string }): CliError {
+  switch (code) {
+    case 'NO_ACCOUNT':
+      return new CliError(`no account ${given.id}`);
+    case 'NAME_REQUIRED':
+      return new CliError('--name must not be empty');
+    case 'INVALID_PLAN':
+      return new CliError(`plan must be one of ${PLANS.join('|')}, got "${given.plan}"`);
+    case 'INVALID_CREDIT':
+      return new CliError(`--monthly-credit must be a whole number >= 0, got "${given.credit}"`);
+    case 'LOGIN_TAKEN':
+      return new CliError(`a panel user "${given.email}" already exists`);
+    case 'INVALID_LOGIN':
+    case 'PASSWORD_TOO_SHORT': // the password is always generated here
+      return new CliError(`--owner-email: not a valid e-mail address: "${given.email}"`);
+  }
 }
 
 export function accountCommand(): Command {
@@ -26,42 +35,36 @@ export function accountCommand(): Command {
     .command('create')
     .description('create an account')
     .requiredOption('--name <name>', 'account name')
-    .requiredOption('--plan <plan>', PLANS.join('|'), planArg)
-    .option('--monthly-credit <n>', 'calls per month instead of the plan default', positiveInt('--monthly-credit'))
+    .requiredOption('--plan <plan>', PLANS.join('|'))
+    .option('--monthly-credit <n>', 'calls per month instead of the plan default')
     .option('--owner-email <email>', 'also create a panel login for this account; its password is generated and printed once')
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
-      withStore(c, async (store) => {
-        if (!opts.ownerEmail) {
-          const a = store.accounts.create({ name: opts.name, plan: opts.plan, monthlyCredit: opts.monthlyCredit });
-          print(opts.json, accountJson(a), () => `created ${a.id} (${a.name}, ${a.plan}, ${a.monthlyCredit} calls/month)`);
+      withServices(c, async ({ accounts }) => {
+        const r = await accounts.create({ name: opts.name, plan: opts.plan, monthlyCredit: opts.monthlyCredit, ownerEmail: opts.ownerEmail });
+        if (!r.ok) throw refusal(r.code, { name: opts.name, plan: opts.plan, credit: opts.monthlyCredit, email: opts.ownerEmail });
+        const a = r.account;
+        const created = `created ${a.id} (${a.name}, ${a.plan}, ${a.monthlyCredit} calls/month)`;
+        if (!r.owner) {
+          print(opts.json, accountJson(a), () => created);
           return;
         }
-        const r = await createAccountWithOwner(store, createPanelUsersService(store, systemClock), {
-          name: opts.name,
-          plan: opts.plan,
-          monthlyCredit: opts.monthlyCredit === undefined ? '' : String(opts.monthlyCredit),
-          ownerEmail: opts.ownerEmail,
-        });
-        if (!r.ok) throw new CliError(r.code === 'LOGIN_TAKEN' ? `a panel user "${opts.ownerEmail}" already exists` : `--owner-email: not a valid e-mail address: "${opts.ownerEmail}"`);
-        const a = r.account;
-        const owner = { owner_email: r.owner!.login, owner_password: r.owner!.generatedPassword };
+        const owner = { owner_email: r.owner.login, owner_password: r.owner.generatedPassword };
         print(opts.json, { ...accountJson(a), ...owner }, () =>
-          [
-            `created ${a.id} (${a.name}, ${a.plan}, ${a.monthlyCredit} calls/month)`,
-            `panel login: ${owner.owner_email}  password: ${owner.owner_password}  (shown only now)`,
-          ].join('\n'),
+          [created, `panel login: ${owner.owner_email}  password: ${owner.owner_password}  (shown only now)`].join('\n'),
         );
       }),
     );
   cmd
     .command('set-plan <id> <plan>')
     .description("change an account's plan")
-    .option('--monthly-credit <n>', 'calls per month instead of the plan default', positiveInt('--monthly-credit'))
+    .option('--monthly-credit <n>', 'calls per month instead of the plan default')
     .option('--json', 'print JSON')
     .action((id: string, plan: string, opts, c: Command) =>
-      withStore(c, (store) => {
-        const a = found(store.accounts.setPlan(id, planArg(plan), opts.monthlyCredit), id);
+      withServices(c, async ({ accounts }) => {
+        const r = await accounts.setPlan(id, { plan, monthlyCredit: opts.monthlyCredit });
+        if (!r.ok) throw refusal(r.code, { id, plan, credit: opts.monthlyCredit });
+        const a = r.account;
         print(opts.json, accountJson(a), () => `${a.id} is now ${a.plan} (${a.monthlyCredit} calls/month)`);
       }),
     );
@@ -74,9 +77,10 @@ export function accountCommand(): Command {
       .description(`${name} an account (a disabled account's requests are refused)`)
       .option('--json', 'print JSON')
       .action((id: string, opts, c: Command) =>
-        withStore(c, (store) => {
-          const a = found(store.accounts.setDisabled(id, disabled), id);
-          print(opts.json, accountJson(a), () => `${a.id} ${disabled ? 'disabled' : 'enabled'}`);
+        withServices(c, async ({ accounts }) => {
+          const r = await accounts.setDisabled(id, disabled);
+          if (!r.ok) throw refusal(r.code, { id });
+          print(opts.json, accountJson(r.account), () => `${r.account.id} ${disabled ? 'disabled' : 'enabled'}`);
         }),
       );
   }

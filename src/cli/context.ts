@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { createAccountServices, type AccountServices } from '../accounts';
 import { systemClock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { silentLogger } from '../log';
@@ -38,6 +39,14 @@ export async function withStore<T>(cmd: Command, fn: (store: Store, config: Conf
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Opens the store and hands the account services (the panel's own) to one command. No
+ * dialer runs in a CLI process: a queued test call waits for the server's next poll.
+ */
+export function withServices<T>(cmd: Command, fn: (services: AccountServices, store: Store, config: Config) => T | Promise<T>): Promise<T> {
+  return withStore(cmd, (store, config) => fn(createAccountServices({ store, clock: systemClock }), store, config));
 }
 
 /** With --json exactly one JSON document on stdout; otherwise the human text. */

@@ -1,13 +1,18 @@
+import type { AccountServices } from '../accounts';
 import type { Store } from '../store';
 
 /**
  * First start with an empty database (scripts/run): a Starter account with credentials,
  * printed once with curl lines that work as they are. Later starts print nothing.
  */
-export function createDemoAccountIfEmpty(store: Store, url: string): string | null {
+export async function createDemoAccountIfEmpty(services: AccountServices, store: Store, url: string): Promise<string | null> {
   if (store.accounts.count() > 0) return null;
-  const account = store.accounts.create({ name: 'demo', plan: 'starter' });
-  const k = store.credentials.create(account.id);
+  const created = await services.accounts.create({ name: 'demo', plan: 'starter' });
+  const issued = created.ok ? await services.credentials.create(created.account.id) : null;
+  // Neither can be refused (a fixed valid name and plan, an account just made): a refusal is a bug.
+  if (!created.ok || !issued?.ok) throw new Error('the demo account could not be created');
+  const { account } = created;
+  const k = issued.issued;
   const base = url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
   return [
     '',

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
-import { CliError, print, withStore } from './context';
+import { CliError, print, withServices } from './context';
 
+/** `keys`: the administrator's side of the credential rules in src/accounts/credentials.ts. */
 export function keysCommand(): Command {
   const cmd = new Command('keys').description('API credentials (API key, API secret, webhook key)');
   cmd
@@ -9,9 +10,10 @@ export function keysCommand(): Command {
     .option('--require-signature', 'refuse unsigned requests made with these credentials')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, (store) => {
-        if (!store.accounts.get(accountId)) throw new CliError(`no account ${accountId}`);
-        const k = store.credentials.create(accountId, { requireSignature: Boolean(opts.requireSignature) });
+      withServices(c, async ({ credentials }) => {
+        const r = await credentials.create(accountId, { requireSignature: Boolean(opts.requireSignature) });
+        if (!r.ok) throw new CliError(`no account ${accountId}`);
+        const k = r.issued;
         const out = { api_key: k.apiKey, api_secret: k.apiSecret, webhook_key: k.webhookKey };
         print(opts.json, out, () =>
           [`api_key:     ${k.apiKey}`, `api_secret:  ${k.apiSecret}`, `webhook_key: ${k.webhookKey}`, '(the secret and webhook key cannot be shown again)'].join('\n'),
@@ -23,8 +25,9 @@ export function keysCommand(): Command {
     .description('revoke a credential set (its API key and its webhook key)')
     .option('--json', 'print JSON')
     .action((apiKey: string, opts, c: Command) =>
-      withStore(c, (store) => {
-        if (!store.credentials.revoke(apiKey)) throw new CliError(`no active credentials with API key ${apiKey}`);
+      withServices(c, async ({ credentials }) => {
+        const r = await credentials.revoke({ apiKey });
+        if (!r.ok) throw new CliError(`no active credentials with API key ${apiKey}`);
         print(opts.json, { api_key: apiKey, revoked: true }, () => `revoked ${apiKey}`);
       }),
     );

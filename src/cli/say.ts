@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { silentLogger } from '../log';
-import { checkSpeechEngine, createCallAudioSource, decodeUlaw, SpeechError, TELEPHONE_RATE, writeWav } from '../tts';
+import { createSpeech } from '../appliance';
+import { checkSpeechEngine, decodeUlaw, SpeechError, TELEPHONE_RATE, writeWav } from '../tts';
 import { CliError, configFrom, print } from './context';
 
 /**
@@ -22,7 +22,7 @@ export function sayCommand(): Command {
       try {
         const check = checkSpeechEngine(config);
         for (const w of check.warnings) process.stderr.write(`voice-alert: warning: ${w}\n`);
-        const source = createCallAudioSource(config, { log: silentLogger(), dataDir: dirname(config.store.path) });
+        const source = createSpeech(config, silentLogger());
         const audio = await source.forMessage(text);
         writeFileSync(opts.out, writeWav({ samples: decodeUlaw(audio.pcmu), sampleRate: TELEPHONE_RATE }));
         const { fallbacks } = source.stats();

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { createAccountServices } from '../accounts';
 import { startAppliance } from '../appliance';
+import { systemClock } from '../clock';
 import { createLogger } from '../log';
 import { checkSpeechEngine, SpeechError } from '../tts';
 import { CliError, configFrom } from './context';
@@ -25,7 +27,8 @@ export function serveCommand(): Command {
       }
       const appliance = startAppliance({ config, log });
       if (opts.demoAccount) {
-        const text = createDemoAccountIfEmpty(appliance.store, appliance.url);
+        const services = createAccountServices({ store: appliance.store, clock: systemClock });
+        const text = await createDemoAccountIfEmpty(services, appliance.store, appliance.url);
         if (text) process.stderr.write(text + '\n');
       }
       // Logged last: scripts and tests take this line as "ready".

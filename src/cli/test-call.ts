@@ -1,9 +1,8 @@
 import { Command } from 'commander';
-import { dirname } from 'node:path';
+import { createSpeech } from '../appliance';
 import { normalizePhoneNumber } from '../phone/number';
 import { createLogger, silentLogger } from '../log';
 import { createTelephone } from '../sip/telephone';
-import { createCallAudioSource } from '../tts';
 import { CliError, configFrom, positiveInt, print } from './context';
 
 /**
@@ -26,7 +25,7 @@ export function testCallCommand(): Command {
       if (!number) throw new CliError(`invalid phone number: ${numberText}`, 2);
       // --verbose logs JSON lines on stdout: use it without --json.
       const log = opts.verbose ? createLogger('info') : silentLogger();
-      const audio = createCallAudioSource(config, { log, dataDir: dirname(config.store.path) });
+      const audio = createSpeech(config, log);
       const telephone = createTelephone({ ...config.sip, local_port: 0, register: false }, config.sip.silence_ms, { log });
       await telephone.start();
       const progress: string[] = [];

@@ -1,14 +1,18 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { manualClock } from '../../test/helpers/memory-store';
 import { createStore } from '../store';
 import { createLookupCache } from './lookup-cache';
 
 function setup() {
   const clock = manualClock();
-  const store = tempStore(clock);
+  const path = join(mkdtempSync(join(tmpdir(), 'va-lookup-')), 'voice-alert.db');
+  const store = createStore({ path, busyTimeoutMs: 1000, clock });
   const account = store.accounts.create({ name: 't', plan: 'starter' });
   const keys = store.credentials.create(account.id);
-  return { clock, store, account, keys, cache: createLookupCache(store) };
+  return { clock, path, store, account, keys, cache: createLookupCache(store) };
 }
 
 describe('lookup cache', () => {
@@ -34,10 +38,10 @@ describe('lookup cache', () => {
   });
 
   it('forgets a key revoked by another connection (the CLI in another process) at once', async () => {
-    const { clock, store, account, keys, cache } = setup();
+    const { clock, path, account, keys, cache } = setup();
     expect(cache.fresh().credentialByWebhookKey(keys.webhookKey)).not.toBeNull();
     expect(cache.fresh().account(account.id)?.disabled).toBe(false);
-    const other = createStore({ path: store.db.filename, busyTimeoutMs: 1000, clock });
+    const other = createStore({ path, busyTimeoutMs: 1000, clock });
     other.credentials.revoke(keys.apiKey);
     other.accounts.setDisabled(account.id, true);
     await other.close();

@@ -1,4 +1,3 @@
-import type { Statement } from 'bun:sqlite';
 import type { Account, Credential, Store } from '../store';
 
 /**
@@ -7,15 +6,12 @@ import type { Account, Credential, Store } from '../store';
  * Under load every request asked SQLite for the same credential (after a SHA-256 of the
  * key) and the same account: ~7% of the intake's time in a profile. What is remembered
  * MUST never outlive a change, or a revoked key or disabled account would still queue
- * calls. So at the start of each request two cheap statements read two counters, and
- * any change to either forgets everything:
- *   - `PRAGMA data_version` changes when ANOTHER connection commits (the CLI in another
- *     process revoking a key, a writer on a second connection);
- *   - `total_changes()` counts every row this connection ever changed (the panel
- *     revoking a key through the same connection), committed or not.
- * Our own group commits move `total_changes()` too, so under load the cache lives for one
- * batch at a time: one refetch per batch instead of two queries per request. A request checks the
- * counters at its own start (`fresh()`), so it never sees anything older than the
+ * calls. So at the start of each request the store's change marker is read (two cheap
+ * statements over SQLite's own counters: a commit by another connection such as the CLI,
+ * or any row changed through this one such as the panel), and any move forgets everything.
+ * Our own group commits move it too, so under load the cache lives for one batch at a
+ * time: one refetch per batch instead of two queries per request. A request checks the
+ * marker at its own start (`fresh()`), so it never sees anything older than the
  * database did then; its lookups follow synchronously, with no write in between.
  */
 export interface LookupCache {
@@ -45,27 +41,16 @@ export function lookupsFor(store: Store): LookupCache {
 }
 
 export function createLookupCache(store: Store): LookupCache {
-  let dataVersion: Statement | null = null;
-  let totalChanges: Statement | null = null;
-  let seenVersion = -1;
-  let seenChanges = -1;
+  let seen = -1;
   const byWebhookKey = new Map<string, Credential | null>();
   const byApiKey = new Map<string, Credential | null>();
   const accounts = new Map<string, Account | null>();
 
   /** Forgets everything when the database may have changed since the last look. */
   const validate = () => {
-    // query(), not prepare(): the connection finalizes its cached statements on close, so
-    // these never keep the file from closing cleanly. Two plain statements, not one over
-    // pragma_data_version: that table-valued form prepares the pragma anew on every call
-    // (4.3 µs against 2.6 µs here).
-    dataVersion ??= store.db.query('PRAGMA data_version');
-    totalChanges ??= store.db.query('SELECT total_changes()');
-    const version = dataVersion.values()[0]![0] as number;
-    const changes = totalChanges.values()[0]![0] as number;
-    if (version !== seenVersion || changes !== seenChanges) {
-      seenVersion = version;
-      seenChanges = changes;
+    const marker = store.changeMarker();
+    if (marker !== seen) {
+      seen = marker;
       byWebhookKey.clear();
       byApiKey.clear();
       accounts.clear();

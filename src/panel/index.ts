@@ -1,7 +1,19 @@
+/**
+ * The web panel's domain: who may log in (users, passwords), how (login throttling,
+ * sessions) and what they may see (access). Its HTTP edge is src/http/panel; the writes
+ * it shares with the CLI (accounts, credentials, owners, test calls) are src/accounts.
+ */
 export { canSeeAccount, isAdmin } from './access';
 export { createLoginService, loginDelayMs, type LoginOptions, type LoginResult, type LoginService } from './login';
 export { hashPassword, verifyPassword, passwordProblem, generatePassword, MIN_PASSWORD_LENGTH } from './passwords';
 export { createSessionService, type ActiveSession, type SessionOptions, type SessionService } from './sessions';
-export { createPanelUsersService, type CreateUserResult, type PanelUsersService } from './users';
-export { createAccountWithOwner, parseMonthlyCredit, type NewAccountInput, type NewAccountResult } from './account-admin';
-export { placeTestCall, type TestCallResult } from './test-call';
+export {
+  createPanelUsersService,
+  insertPanelUser,
+  loginProblem,
+  preparePanelUser,
+  type CreateUserResult,
+  type PanelUsersService,
+  type PreparedUser,
+  type PrepareUserResult,
+} from './users';

@@ -1,17 +1,57 @@
 import type { Clock } from '../clock';
-import type { PanelUser, Store } from '../store';
+import type { PanelRole, PanelUser, Store } from '../store';
 import { generatePassword, hashPassword, passwordProblem } from './passwords';
 
 export type CreateUserResult =
   | { ok: true; user: PanelUser; /** Set when it was generated: show it once. */ generatedPassword: string | null }
   | { ok: false; code: 'LOGIN_TAKEN' | 'INVALID_LOGIN' | 'PASSWORD_TOO_SHORT' | 'NO_ACCOUNT' };
 
+/** A new user whose login and password passed the rules, hashed, not yet written. */
+export interface PreparedUser {
+  login: string;
+  role: PanelRole;
+  passwordHash: string;
+  generatedPassword: string | null;
+}
+
+export type PrepareUserResult = { ok: true; user: PreparedUser } | { ok: false; code: 'INVALID_LOGIN' | 'PASSWORD_TOO_SHORT' };
+
 const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
-export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
+
+/** Administrators log in with a user name, owners with their e-mail address. */
+export function loginProblem(role: PanelRole, login: string): 'INVALID_LOGIN' | null {
+  return (role === 'admin' ? USERNAME : EMAIL).test(login.trim()) ? null : 'INVALID_LOGIN';
+}
 
 /**
- * Creating panel users: administrators from the CLI, owners from the CLI or the panel.
- * Logins are unique regardless of case.
+ * Checks a new user's login and password and hashes the password (argon2id, slow on
+ * purpose) before any write, so the write itself stays short. `password` undefined:
+ * one is generated and returned once (owners; an administrator always chooses theirs).
+ */
+export async function preparePanelUser(role: PanelRole, login: string, password?: string): Promise<PrepareUserResult> {
+  const trimmed = login.trim();
+  if (loginProblem(role, trimmed)) return { ok: false, code: 'INVALID_LOGIN' };
+  const generatedPassword = password === undefined ? generatePassword() : null;
+  const chosen = password ?? generatedPassword!;
+  if (passwordProblem(chosen)) return { ok: false, code: 'PASSWORD_TOO_SHORT' };
+  return { ok: true, user: { login: trimmed, role, passwordHash: await hashPassword(chosen), generatedPassword } };
+}
+
+/**
+ * Writes a prepared user; call it inside `store.writes.run`, where the checks and the
+ * insert cannot be interleaved with another write. Logins are unique regardless of case.
+ */
+export function insertPanelUser(store: Store, prepared: PreparedUser, accountId: string | null): CreateUserResult {
+  if (accountId && !store.accounts.get(accountId)) return { ok: false, code: 'NO_ACCOUNT' };
+  if (store.panelUsers.findByLogin(prepared.login)) return { ok: false, code: 'LOGIN_TAKEN' };
+  const { login, role, passwordHash, generatedPassword } = prepared;
+  return { ok: true, user: store.panelUsers.create({ login, role, accountId, passwordHash }), generatedPassword };
+}
+
+/**
+ * Creating panel users: administrators from the CLI, owners (the panel users of one
+ * account) from the CLI or the panel. Both go through here, so the rules are the same.
  */
 export interface PanelUsersService {
   createAdmin(username: string, password: string): Promise<CreateUserResult>;
@@ -20,28 +60,13 @@ export interface PanelUsersService {
 }
 
 export function createPanelUsersService(store: Store, _clock: Clock): PanelUsersService {
-  const create = async (login: string, role: 'admin' | 'owner', accountId: string | null, given: string | undefined) => {
-    const generatedPassword = given ? null : generatePassword();
-    const password = given || generatedPassword!;
-    if (passwordProblem(password)) return { ok: false, code: 'PASSWORD_TOO_SHORT' } as const;
-    const passwordHash = await hashPassword(password);
-    return store.writes.run((): CreateUserResult => {
-      if (accountId && !store.accounts.get(accountId)) return { ok: false, code: 'NO_ACCOUNT' };
-      if (store.panelUsers.findByLogin(login)) return { ok: false, code: 'LOGIN_TAKEN' };
-      const user = store.panelUsers.create({ login, role, accountId, passwordHash });
-      return { ok: true, user, generatedPassword };
-    });
+  const create = async (role: PanelRole, login: string, accountId: string | null, password: string | undefined) => {
+    const prepared = await preparePanelUser(role, login, password);
+    if (!prepared.ok) return prepared;
+    return store.writes.run(() => insertPanelUser(store, prepared.user, accountId));
   };
   return {
-    createAdmin(username, password) {
-      const login = username.trim();
-      if (!USERNAME.test(login)) return Promise.resolve({ ok: false, code: 'INVALID_LOGIN' });
-      return create(login, 'admin', null, password);
-    },
-    createOwner(accountId, email, password) {
-      const login = email.trim();
-      if (!EMAIL.test(login)) return Promise.resolve({ ok: false, code: 'INVALID_LOGIN' });
-      return create(login, 'owner', accountId, password);
-    },
+    createAdmin: (username, password) => create('admin', username, null, password),
+    createOwner: (accountId, email, password) => create('owner', email, accountId, password || undefined),
   };
 }

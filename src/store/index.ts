@@ -1,4 +1,3 @@
-import type { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../clock';
@@ -6,6 +5,7 @@ import type { Logger } from '../log';
 import { createAccountsStore, type AccountsStore } from './accounts';
 import { createAlertsStore, type AlertsStore } from './alerts';
 import { createCallsStore, type CallsStore } from './calls';
+import { createChangeMarker } from './change-marker';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
 import { openDatabase } from './database';
 import { createGroupCommitter, type GroupCommitter } from './group-commit';
@@ -28,9 +28,12 @@ export type { PanelSession } from './panel-sessions';
 export type { CallFilter, HistoryFilter, Page } from './panel-queries';
 export { DatabaseTooNewError } from './migrations';
 
-/** Everything persistent, over one SQLite connection. */
+/**
+ * Everything persistent, over one SQLite connection. The connection itself stays inside
+ * this folder: callers read and write through the table groups below, writes inside
+ * `writes.run`, so every SQL statement lives in src/store.
+ */
 export interface Store {
-  db: Database;
   accounts: AccountsStore;
   credentials: CredentialsStore;
   usage: UsageStore;
@@ -45,6 +48,12 @@ export interface Store {
   panelQueries: PanelQueries;
   /** Batches durable writes; see group-commit.ts. */
   writes: GroupCommitter;
+  /**
+   * Moves whenever the database may have changed since the previous call (a commit by
+   * another connection, any row changed through this one); see change-marker.ts. Cheap
+   * enough to call per request.
+   */
+  changeMarker(): number;
   /** True while the database file is there and answers a query (health check). */
   ping(): boolean;
   close(): Promise<void>;
@@ -68,7 +77,6 @@ export function createStore(options: CreateStoreOptions): Store {
   const box = createSecretBox(loadOrCreateKeyFile(options.keyFile ?? keyFileFor(options.path)));
   const writes = createGroupCommitter(db);
   return {
-    db,
     accounts: createAccountsStore(db, options.clock),
     credentials: createCredentialsStore(db, box, options.clock),
     usage: createUsageStore(db),
@@ -81,6 +89,7 @@ export function createStore(options: CreateStoreOptions): Store {
     loginFailures: createLoginFailuresStore(db),
     panelQueries: createPanelQueries(db),
     writes,
+    changeMarker: createChangeMarker(db),
     ping() {
       try {
         if (options.path !== ':memory:' && !existsSync(options.path)) return false;

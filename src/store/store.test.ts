@@ -5,18 +5,21 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
 import { createStore, DatabaseTooNewError, keyFileFor } from '.';
+import { openDatabase } from './database';
+import { createGroupCommitter } from './group-commit';
 import { MIGRATIONS } from './migrations';
+import { createAccountsStore } from './accounts';
+import { createUsageStore } from './usage';
 
 const newPath = () => join(mkdtempSync(join(tmpdir(), 'va-store-')), 'data', 'voice-alert.db');
 
 describe('database file', () => {
   it('creates its folder, uses WAL and synchronous=FULL, and records the schema version', async () => {
-    const path = newPath();
-    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
-    expect(store.db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-    expect(store.db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 2 }); // 2 = FULL
-    expect(store.db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.at(-1)!.version });
-    await store.close();
+    const db = openDatabase({ path: newPath(), busyTimeoutMs: 100 });
+    expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 2 }); // 2 = FULL
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.at(-1)!.version });
+    db.close();
   });
 
   it('numbers its migrations 1, 2, 3… in order: a step added out of order would be skipped on databases past it', () => {
@@ -25,10 +28,10 @@ describe('database file', () => {
 
   it('brings a database made by an older version up step by step', async () => {
     // The reference: a database created at the latest version.
-    const fresh = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
+    const fresh = openDatabase({ path: newPath(), busyTimeoutMs: 100 });
     const tables = (db: Database) => db.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all();
-    const latestTables = tables(fresh.db);
-    await fresh.close();
+    const latestTables = tables(fresh);
+    fresh.close();
     // As if made by the first release: only step 1 applied.
     const path = newPath();
     mkdirSync(dirname(path), { recursive: true });
@@ -36,10 +39,10 @@ describe('database file', () => {
     raw.run(MIGRATIONS[0]!.sql);
     raw.run('PRAGMA user_version = 1');
     raw.close();
-    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
-    expect(store.db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.at(-1)!.version });
-    expect(tables(store.db)).toEqual(latestTables);
-    await store.close();
+    const db = openDatabase({ path, busyTimeoutMs: 100 });
+    expect(db.query('PRAGMA user_version').get()).toEqual({ user_version: MIGRATIONS.at(-1)!.version });
+    expect(tables(db)).toEqual(latestTables);
+    db.close();
   });
 
   it('refuses to open a database newer than the code', async () => {
@@ -79,24 +82,35 @@ describe('database file', () => {
   });
 });
 
+/** A group committer on its own connection (the store keeps its connection to itself), with a table to write. */
+function committer() {
+  const db = openDatabase({ path: newPath(), busyTimeoutMs: 100 });
+  const writes = createGroupCommitter(db);
+  const acc = createAccountsStore(db, Date.now).create({ name: 'a', plan: 'starter' });
+  const close = async () => {
+    await writes.close();
+    db.close();
+  };
+  return { db, writes, usage: createUsageStore(db), acc, close };
+}
+
 describe('group commit', () => {
   it('commits concurrent writes in one transaction and settles each after COMMIT', async () => {
-    const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
-    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
-    const before = store.writes.stats();
+    const { db, writes, usage, acc, close } = committer();
+    const before = writes.stats();
     const seen: boolean[] = [];
     await Promise.all(
       Array.from({ length: 50 }, () =>
-        store.writes.run(() => {
-          seen.push(store.db.inTransaction);
-          store.usage.charge(acc.id, '2026-11', 1);
+        writes.run(() => {
+          seen.push(db.inTransaction);
+          usage.charge(acc.id, '2026-11', 1);
         }),
       ),
     );
     expect(seen.every(Boolean)).toBe(true);
-    expect(store.writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50 });
-    expect(store.usage.usedIn(acc.id, '2026-11')).toBe(50);
-    await store.close();
+    expect(writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50 });
+    expect(usage.usedIn(acc.id, '2026-11')).toBe(50);
+    await close();
   });
 
   it('rolls back and rejects only the write that threw', async () => {
@@ -118,16 +132,15 @@ describe('group commit', () => {
 
 describe('detached writes', () => {
   it('commit with the next batch; a failing one is reported alone', async () => {
-    const store = createStore({ path: newPath(), busyTimeoutMs: 100, clock: Date.now });
-    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
+    const { db, writes, usage, acc, close } = committer();
     const errors: unknown[] = [];
-    store.writes.runDetached(() => store.usage.charge(acc.id, 'p', 1), (e) => errors.push(e));
-    store.writes.runDetached(() => store.db.run('INSERT INTO no_such_table VALUES (1)'), (e) => errors.push(e));
-    await store.writes.run(() => store.usage.charge(acc.id, 'p', 1));
-    expect(store.usage.usedIn(acc.id, 'p')).toBe(2);
+    writes.runDetached(() => usage.charge(acc.id, 'p', 1), (e) => errors.push(e));
+    writes.runDetached(() => db.run('INSERT INTO no_such_table VALUES (1)'), (e) => errors.push(e));
+    await writes.run(() => usage.charge(acc.id, 'p', 1));
+    expect(usage.usedIn(acc.id, 'p')).toBe(2);
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toMatch(/no_such_table/);
-    await store.close();
+    await close();
   });
 });
 

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSpeech } from '../../src/appliance';
 import { configSchema, type Config } from '../../src/config';
 import { createHttpApp, createRateLimiter } from '../../src/http';
 import type { HttpDeps } from '../../src/http/deps';
@@ -26,7 +27,7 @@ export function panelApp(panel: Partial<Config['panel']> = {}, now = () => Date.
     intake: { store, clock: now, timeZone: config.credit.timezone },
     rateLimiter: createRateLimiter(0, now),
   };
-  const app = createHttpApp(deps, [panelRoutes(deps, createPanelEnv(deps, { speech }))]);
+  const app = createHttpApp(deps, [panelRoutes(createPanelEnv(deps, { speech: speech ?? createSpeech(config, deps.log) }))]);
   const users = createPanelUsersService(store, now);
   return { app, store, config, users, deps };
 }

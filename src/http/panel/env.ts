@@ -1,20 +1,24 @@
-import { dirname } from 'node:path';
+import { createAccountServices, type AccountServices } from '../../accounts';
 import type { CallAudioSource } from '../../call-model';
 import type { Account, PanelUser } from '../../store';
-import { createCallAudioSource } from '../../tts';
-import { createLoginService, createPanelUsersService, createSessionService, type LoginService, type PanelUsersService, type SessionService } from '../../panel';
+import { createLoginService, createSessionService, type LoginService, type SessionService } from '../../panel';
 import type { HttpDeps } from '../deps';
 import type { Formatter } from './format';
 import type { Messages } from './i18n';
 
-/** What the panel's routes share: the HTTP deps plus the panel's own services. */
+/**
+ * What the panel's routes share: the HTTP deps for reading, the services for every
+ * write, and the speech pipeline. A route reads, calls a service, renders; it never
+ * writes to the store itself.
+ */
 export interface PanelEnv {
   deps: HttpDeps;
   sessions: SessionService;
   login: LoginService;
-  users: PanelUsersService;
-  /** Renders what a call plays, for the players on the calls and settings pages. Created on first use. */
-  speech(): CallAudioSource;
+  /** Accounts, credentials, owners, test calls: the same services the CLI uses. */
+  services: AccountServices;
+  /** Renders what a call plays, for the players on the calls and settings pages (built in appliance.ts). */
+  speech: CallAudioSource;
 }
 
 /** One request as a panel handler sees it, after the session and access checks. */
@@ -35,12 +39,11 @@ export interface PanelCtx {
   ip: string;
 }
 
-export function createPanelEnv(deps: HttpDeps, options: { speech?: CallAudioSource } = {}): PanelEnv {
+export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSource }): PanelEnv {
   const p = deps.config.panel;
-  let speech = options.speech;
   return {
-    speech: () => (speech ??= createCallAudioSource(deps.config, { log: deps.log, dataDir: dirname(deps.config.store.path) })),
     deps,
+    speech: options.speech,
     sessions: createSessionService(deps.store, deps.clock, {
       idleMs: p.session_idle_min * 60_000,
       maxMs: p.session_max_hours * 3_600_000,
@@ -51,6 +54,6 @@ export function createPanelEnv(deps: HttpDeps, options: { speech?: CallAudioSour
       delayMs: p.login_delay_ms,
       delayMaxMs: p.login_delay_max_ms,
     }),
-    users: createPanelUsersService(deps.store, deps.clock),
+    services: createAccountServices({ store: deps.store, clock: deps.clock, onQueued: deps.intake.onQueued }),
   };
 }

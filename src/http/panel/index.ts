@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia';
-import type { HttpDeps } from '../deps';
-import { createPanelEnv, type PanelEnv } from './env';
+import type { PanelEnv } from './env';
 import { accountPagesRoutes } from './routes/account-pages-routes';
 import { accountsRoutes } from './routes/accounts-routes';
 import { assetsRoutes } from './routes/assets-routes';
@@ -11,9 +10,13 @@ import { testCallRoutes } from './routes/test-call-routes';
 
 /**
  * The web panel at /panel: server-rendered pages, htmx for the live parts, every file
- * served from the executable. Register with `createHttpApp(deps, [panelRoutes(deps)])`.
+ * served from the executable. Register with
+ * `createHttpApp(deps, [panelRoutes(createPanelEnv(deps, { speech }))])`.
+ *
+ * This folder is the panel's HTTP edge only: routes read, call a service (src/panel for
+ * logins and sessions, src/accounts for every write), and render a view.
  */
-export function panelRoutes(deps: HttpDeps, env: PanelEnv = createPanelEnv(deps)): Elysia<any> {
+export function panelRoutes(env: PanelEnv): Elysia<any> {
   // Typed loosely on purpose: the panel's route types are of no use to createHttpApp.
   const panel: Elysia<any> = new Elysia({ name: 'panel' })
     .use(assetsRoutes())

@@ -102,7 +102,7 @@ export function accountPagesRoutes(env: PanelEnv) {
       guarded(env, { account: true }, async (c) => {
         const call = store.calls.get(c.params.callId ?? '');
         if (!call || call.accountId !== c.account.id) return new Response('Not found', { status: 404 });
-        return wavOf(env.speech(), call.message, env.deps.log);
+        return wavOf(env.speech, call.message, env.deps.log);
       }),
     )
     .get(

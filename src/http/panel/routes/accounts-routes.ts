@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia';
-import { isPlan } from '../../../credit';
 import { periodOf } from '../../../credit';
-import { createAccountWithOwner, MIN_PASSWORD_LENGTH, parseMonthlyCredit, type PanelUsersService } from '../../../panel';
+import { MIN_PASSWORD_LENGTH } from '../../../panel';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
@@ -20,7 +19,7 @@ function errorText(t: Messages, code: string): string {
       return fill(t.passwordTooShort, { n: MIN_PASSWORD_LENGTH });
     case 'LOGIN_TAKEN':
       return t.loginTaken;
-    default:
+    default: // INVALID_PLAN, NO_ACCOUNT: only a hand-made request gets here
       return t.notFound;
   }
 }
@@ -37,7 +36,7 @@ export function accountsRoutes(env: PanelEnv) {
     }));
     return htmlResponse(AccountsPage({ t: c.t, user: c.user, csrf: c.csrf, accounts, ...extra }), status);
   };
-  const users: PanelUsersService = env.users;
+  const { accounts, owners } = env.services;
 
   return new Elysia({ name: 'panel-accounts' })
     .get(
@@ -47,7 +46,7 @@ export function accountsRoutes(env: PanelEnv) {
     .post(
       '/panel/accounts',
       guarded(env, { admin: true }, async (c) => {
-        const r = await createAccountWithOwner(store, users, {
+        const r = await accounts.create({
           name: c.form.name ?? '',
           plan: c.form.plan ?? '',
           monthlyCredit: c.form.monthly_credit,
@@ -62,25 +61,24 @@ export function accountsRoutes(env: PanelEnv) {
     .post(
       '/panel/accounts/:accountId/plan',
       guarded(env, { admin: true, account: true }, async (c) => {
-        const plan = (c.form.plan ?? '').toLowerCase();
-        const credit = parseMonthlyCredit(c.form.monthly_credit);
-        if (!isPlan(plan)) return render(c, 400, { error: c.t.notFound });
-        if (credit === undefined) return render(c, 400, { error: c.t.invalidCredit });
-        await store.writes.run(() => store.accounts.setPlan(c.account.id, plan, credit));
+        // The form always sends the field: empty means the plan's own amount.
+        const r = await accounts.setPlan(c.account.id, { plan: c.form.plan ?? '', monthlyCredit: c.form.monthly_credit ?? '' });
+        if (!r.ok) return render(c, 400, { error: errorText(c.t, r.code) });
         return redirect('/panel/accounts?ok');
       }),
     )
     .post(
       '/panel/accounts/:accountId/disabled',
       guarded(env, { admin: true, account: true }, async (c) => {
-        await store.writes.run(() => store.accounts.setDisabled(c.account.id, c.form.disabled === '1'));
+        const r = await accounts.setDisabled(c.account.id, c.form.disabled === '1');
+        if (!r.ok) return render(c, 404, { error: errorText(c.t, r.code) });
         return redirect('/panel/accounts?ok');
       }),
     )
     .post(
       '/panel/accounts/:accountId/owners',
       guarded(env, { admin: true, account: true }, async (c) => {
-        const r = await users.createOwner(c.account.id, c.form.email ?? '', c.form.password || undefined);
+        const r = await owners.createOwner(c.account.id, c.form.email ?? '', c.form.password || undefined);
         if (!r.ok) return render(c, 400, { error: errorText(c.t, r.code) });
         const generated = r.generatedPassword ? { login: r.user.login, password: r.generatedPassword } : undefined;
         return render(c, 200, { notice: fill(c.t.ownerCreated, { login: r.user.login }), generated });

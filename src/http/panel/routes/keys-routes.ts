@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import type { IssuedCredential } from '../../../store';
 import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor, buildExamples } from '../examples';
 import { guarded } from '../guard';
@@ -23,8 +22,10 @@ export function keysRoutes(env: PanelEnv) {
       status,
     );
   };
-  // An API key in the path must belong to the account in the path, or it is not found.
-  const owned = (c: PanelCtx) => store.credentials.listForAccount(c.account.id).find((k) => k.apiKey === c.params.apiKey && k.revokedAt === null);
+  const keys = env.services.credentials;
+  // The account in the path scopes the key: another account's key is not found (the service checks).
+  const ref = (c: PanelCtx) => ({ apiKey: c.params.apiKey ?? '', accountId: c.account.id });
+  const notFound = (c: PanelCtx) => render(c, 404, { error: c.t.notFound });
   const path = '/panel/a/:accountId/keys';
 
   return new Elysia({ name: 'panel-keys' })
@@ -35,35 +36,33 @@ export function keysRoutes(env: PanelEnv) {
     .post(
       path,
       guarded(env, { account: true }, async (c) => {
-        const issued: IssuedCredential = await store.writes.run(() =>
-          store.credentials.create(c.account.id, { requireSignature: c.form.require_signature === '1' }),
-        );
-        return render(c, 200, { issued });
+        const r = await keys.create(c.account.id, { requireSignature: c.form.require_signature === '1' });
+        if (!r.ok) return notFound(c);
+        return render(c, 200, { issued: r.issued });
       }),
     )
     .post(
       `${path}/:apiKey/revoke`,
       guarded(env, { account: true }, async (c) => {
-        if (!owned(c)) return render(c, 404, { error: c.t.notFound });
-        await store.writes.run(() => store.credentials.revoke(c.params.apiKey!));
+        const r = await keys.revoke(ref(c));
+        if (!r.ok) return notFound(c);
         return redirect(`/panel/a/${c.account.id}/keys?ok`);
       }),
     )
     .post(
       `${path}/:apiKey/signature`,
       guarded(env, { account: true }, async (c) => {
-        if (!owned(c)) return render(c, 404, { error: c.t.notFound });
-        await store.writes.run(() => store.credentials.setRequireSignature(c.params.apiKey!, c.form.required === '1'));
+        const r = await keys.setRequireSignature(ref(c), c.form.required === '1');
+        if (!r.ok) return notFound(c);
         return redirect(`/panel/a/${c.account.id}/keys?ok`);
       }),
     )
     .post(
       `${path}/:apiKey/rotate`,
       guarded(env, { account: true }, async (c) => {
-        if (!owned(c)) return render(c, 404, { error: c.t.notFound });
-        const webhookKey = await store.writes.run(() => store.credentials.rotateWebhookKey(c.params.apiKey!));
-        if (!webhookKey) return render(c, 404, { error: c.t.notFound });
-        return render(c, 200, { rotated: { apiKey: c.params.apiKey!, webhookKey } });
+        const r = await keys.rotateWebhookKey(ref(c));
+        if (!r.ok) return notFound(c);
+        return render(c, 200, { rotated: { apiKey: c.params.apiKey!, webhookKey: r.webhookKey } });
       }),
     );
 }

@@ -34,7 +34,7 @@ export function settingsRoutes(env: PanelEnv) {
       guarded(env, { admin: true }, async (c) => {
         const text = sayText(c);
         if (!text) return new Response('text required (1-500 characters)', { status: 400 });
-        return wavOf(env.speech(), text, env.deps.log);
+        return wavOf(env.speech, text, env.deps.log);
       }),
     );
 }

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import { placeTestCall } from '../../../panel';
 import type { PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { fragmentResponse, htmlResponse, redirect } from '../html';
@@ -7,13 +6,15 @@ import type { Messages } from '../i18n';
 import { errorPage } from '../views/error-page';
 import { TestCallPage, TestCallStatus } from '../views/test-call-page';
 
+/** The test-call service's codes in the panel's words (ACCOUNT_DISABLED is the fallback). */
 const problem = (t: Messages, code: string) =>
   ({ INVALID_NUMBER: t.invalidNumber, MESSAGE_REQUIRED: t.messageRequired, MESSAGE_TOO_LONG: t.messageTooLong })[code] ??
   t.accountDisabled;
 
 /** Place a test call and watch it: the page, the POST, and the fragment htmx polls. */
 export function testCallRoutes(env: PanelEnv) {
-  const { store, clock } = env.deps;
+  const { store } = env.deps;
+  const { testCalls } = env.services;
   const path = '/panel/a/:accountId/test-call';
   // Only the account's own test calls: another call id is simply not found.
   const findCall = (accountId: string, callId: string | undefined) => {
@@ -32,7 +33,7 @@ export function testCallRoutes(env: PanelEnv) {
     .post(
       path,
       guarded(env, { account: true }, async (c) => {
-        const r = await placeTestCall(store, clock, {
+        const r = await testCalls.place({
           accountId: c.account.id,
           phoneNumber: c.form.phone_number ?? '',
           message: c.form.message ?? '',
@@ -44,7 +45,6 @@ export function testCallRoutes(env: PanelEnv) {
           );
         }
         env.deps.log.info({ accountId: c.account.id, callId: r.callId, user: c.user.id }, 'test call queued from the panel');
-        env.deps.intake.onQueued?.([r.callId]); // the dialer looks at once instead of at its next poll
         return redirect(`/panel/a/${c.account.id}/test-call?call=${r.callId}`);
       }),
     )

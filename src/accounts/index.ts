@@ -1,0 +1,41 @@
+import type { Clock } from '../clock';
+import { createPanelUsersService, type PanelUsersService } from '../panel';
+import type { Store } from '../store';
+import { createAccountsService, type AccountsService } from './accounts';
+import { createCredentialsService, type CredentialsService } from './credentials';
+import { createTestCallsService, type TestCallsService } from './test-calls';
+
+export { parseMonthlyCredit, parsePlan, type AccountChangeResult, type AccountsService, type NewAccountInput, type NewAccountResult } from './accounts';
+export { type CredentialRef, type CredentialResult, type CredentialsService, type IssueResult, type RotateResult } from './credentials';
+export { type TestCallInput, type TestCallResult, type TestCallsService } from './test-calls';
+
+/**
+ * Every write the panel and the CLI make on an account: the account itself, its API
+ * credentials, its owners (the panel users who see only this account) and its test
+ * calls. The rules live here once; the edges (http/panel routes, cli commands) read
+ * their input, call one of these, and turn the result's `code` into their own words.
+ * Results are values (`{ ok: true, … } | { ok: false, code }`); nothing here knows HTTP.
+ */
+export interface AccountServices {
+  accounts: AccountsService;
+  credentials: CredentialsService;
+  /** Owners are panel users; their login and password rules are the panel's (src/panel/users.ts). */
+  owners: Pick<PanelUsersService, 'createOwner'>;
+  testCalls: TestCallsService;
+}
+
+export interface AccountServicesDeps {
+  store: Store;
+  clock: Clock;
+  /** Intake's hook: wakes the dialer when a test call is queued. */
+  onQueued?: (callIds: string[]) => void;
+}
+
+export function createAccountServices(deps: AccountServicesDeps): AccountServices {
+  return {
+    accounts: createAccountsService(deps.store),
+    credentials: createCredentialsService(deps.store),
+    owners: createPanelUsersService(deps.store, deps.clock),
+    testCalls: createTestCallsService(deps),
+  };
+}

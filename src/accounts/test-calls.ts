@@ -1,0 +1,54 @@
+import type { Clock } from '../clock';
+import { isMessageTooLong } from '../intake/message';
+import { normalizePhoneNumber } from '../phone/number';
+import type { Store } from '../store';
+
+export type TestCallResult =
+  | { ok: true; callId: string }
+  | { ok: false; code: 'INVALID_NUMBER' | 'MESSAGE_REQUIRED' | 'MESSAGE_TOO_LONG' | 'ACCOUNT_DISABLED' };
+
+export interface TestCallInput {
+  accountId: string;
+  /** As typed; any form the API accepts. */
+  phoneNumber: string;
+  message: string;
+}
+
+/**
+ * Test calls an account's owner or the administrator queue to check the line: source
+ * 'test', no credential, and no credit charged (checking the line is not spending the
+ * customer's calls). They go through the queue and the dialer like any other call.
+ */
+export interface TestCallsService {
+  place(input: TestCallInput): Promise<TestCallResult>;
+}
+
+export interface TestCallsDeps {
+  store: Store;
+  clock: Clock;
+  /** Told the ids once they are committed, so the dialer looks at once instead of at its next poll. */
+  onQueued?: (callIds: string[]) => void;
+}
+
+export function createTestCallsService({ store, clock, onQueued }: TestCallsDeps): TestCallsService {
+  return {
+    async place(input) {
+      const phone = normalizePhoneNumber(input.phoneNumber.trim());
+      if (!phone) return { ok: false, code: 'INVALID_NUMBER' };
+      const message = input.message.trim();
+      if (!message) return { ok: false, code: 'MESSAGE_REQUIRED' };
+      if (isMessageTooLong(message)) return { ok: false, code: 'MESSAGE_TOO_LONG' };
+      const result = await store.writes.run((): TestCallResult => {
+        const account = store.accounts.get(input.accountId);
+        if (!account || account.disabled) return { ok: false, code: 'ACCOUNT_DISABLED' };
+        const [callId] = store.calls.enqueue(
+          [{ accountId: input.accountId, credentialId: null, source: 'test', phoneNumber: phone, message }],
+          clock(),
+        );
+        return { ok: true, callId: callId! };
+      });
+      if (result.ok) onQueued?.([result.callId]);
+      return result;
+    },
+  };
+}
