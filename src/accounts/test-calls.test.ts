@@ -23,12 +23,12 @@ describe('test calls service', () => {
   test('refuses a bad number, an empty or too long message, and a disabled account; nothing is queued', async () => {
     const { store, account, testCalls, woken } = setup();
     const place = (phoneNumber: string, message: string, accountId = account.id) => testCalls.place({ accountId, phoneNumber, message });
-    expect(await place('12345', 'x')).toEqual({ ok: false, code: 'INVALID_NUMBER' });
-    expect(await place('5321234567', '   ')).toEqual({ ok: false, code: 'MESSAGE_REQUIRED' });
-    expect(await place('5321234567', 'x'.repeat(5000))).toEqual({ ok: false, code: 'MESSAGE_TOO_LONG' });
-    expect(await place('5321234567', 'x', 'acc_missing')).toEqual({ ok: false, code: 'ACCOUNT_DISABLED' });
+    expect(await place('12345', 'x')).toEqual({ ok: false, code: 'invalid_phone_number' });
+    expect(await place('5321234567', '   ')).toEqual({ ok: false, code: 'missing_fields' });
+    expect(await place('5321234567', 'x'.repeat(5000))).toEqual({ ok: false, code: 'message_too_long' });
+    expect(await place('5321234567', 'x', 'acc_missing')).toEqual({ ok: false, code: 'account_disabled' });
     store.accounts.setDisabled(account.id, true);
-    expect(await place('5321234567', 'x')).toEqual({ ok: false, code: 'ACCOUNT_DISABLED' });
+    expect(await place('5321234567', 'x')).toEqual({ ok: false, code: 'account_disabled' });
     expect(store.calls.list({ limit: 10 })).toEqual([]);
     expect(woken).toEqual([]);
   });

@@ -1,11 +1,13 @@
 import type { Clock } from '../clock';
+import type { ErrorCode } from '../errors';
 import { isMessageTooLong } from '../intake/message';
 import { normalizePhoneNumber } from '../phone/number';
 import type { Store } from '../store';
 
 export type TestCallResult =
   | { ok: true; callId: string }
-  | { ok: false; code: 'INVALID_NUMBER' | 'MESSAGE_REQUIRED' | 'MESSAGE_TOO_LONG' | 'ACCOUNT_DISABLED' };
+  /** Codes of the error catalogue (src/errors): the panel words them, the API would answer them. */
+  | { ok: false; code: Extract<ErrorCode, 'invalid_phone_number' | 'missing_fields' | 'message_too_long' | 'account_disabled'> };
 
 export interface TestCallInput {
   accountId: string;
@@ -34,13 +36,13 @@ export function createTestCallsService({ store, clock, onQueued }: TestCallsDeps
   return {
     async place(input) {
       const phone = normalizePhoneNumber(input.phoneNumber.trim());
-      if (!phone) return { ok: false, code: 'INVALID_NUMBER' };
+      if (!phone) return { ok: false, code: 'invalid_phone_number' };
       const message = input.message.trim();
-      if (!message) return { ok: false, code: 'MESSAGE_REQUIRED' };
-      if (isMessageTooLong(message)) return { ok: false, code: 'MESSAGE_TOO_LONG' };
+      if (!message) return { ok: false, code: 'missing_fields' };
+      if (isMessageTooLong(message)) return { ok: false, code: 'message_too_long' };
       const result = await store.writes.run((): TestCallResult => {
         const account = store.accounts.get(input.accountId);
-        if (!account || account.disabled) return { ok: false, code: 'ACCOUNT_DISABLED' };
+        if (!account || account.disabled) return { ok: false, code: 'account_disabled' };
         const [callId] = store.calls.enqueue(
           [{ accountId: input.accountId, credentialId: null, source: 'test', phoneNumber: phone, message }],
           clock(),

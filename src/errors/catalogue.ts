@@ -22,6 +22,7 @@ export const ERRORS = [
   { code: 'invalid_signature', status: 403, message: 'Invalid signature' },
   { code: 'signature_required', status: 403, message: 'Signature required' },
   { code: 'plan_refused', status: 403, message: 'Your plan does not allow API/webhook access' },
+  { code: 'account_disabled', status: 403, message: 'Account disabled' },
 
   // What was asked.
   { code: 'malformed_request', status: 400, message: 'Malformed request' },

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../../errors';
 /** English panel text. tr.ts MUST have the same keys (its type is this object's). */
 export const en = {
   locale: 'en-GB',
@@ -155,10 +156,13 @@ export const en = {
   testCallState: 'State of call {id}',
   testCallEnded: 'The call has ended.',
   testCallWatching: 'Updating every 2 seconds…',
-  invalidNumber: 'Invalid phone number.',
-  messageRequired: 'Enter the text to speak.',
-  messageTooLong: 'Message too long (max 500 characters).',
-  accountDisabled: 'This account is disabled.',
+  /** Error catalogue codes (src/errors) in the panel's words; others show the catalogue's message. */
+  errors: {
+    invalid_phone_number: 'Invalid phone number.',
+    missing_fields: 'Enter the text to speak.',
+    message_too_long: 'Message too long (max 500 characters).',
+    account_disabled: 'This account is disabled.',
+  } as Partial<Record<ErrorCode, string>>,
   // settings
   settingsTitle: 'Settings',
   settingsIntro: 'The configuration in effect (file, then environment). Secrets are masked. Change it in the configuration file and restart.',

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../../errors';
 import type { Messages } from './en';
 
 /** Türkçe panel metni. */
@@ -149,10 +150,13 @@ export const tr: Messages = {
   testCallState: '{id} aramasının durumu',
   testCallEnded: 'Arama sona erdi.',
   testCallWatching: 'Her 2 saniyede güncelleniyor…',
-  invalidNumber: 'Geçersiz telefon numarası.',
-  messageRequired: 'Okunacak metni girin.',
-  messageTooLong: 'Mesaj çok uzun (en fazla 500 karakter).',
-  accountDisabled: 'Bu hesap devre dışı.',
+  /** Error catalogue codes (src/errors) in the panel's words; others show the catalogue's message. */
+  errors: {
+    invalid_phone_number: 'Geçersiz telefon numarası.',
+    missing_fields: 'Okunacak metni girin.',
+    message_too_long: 'Mesaj çok uzun (en fazla 500 karakter).',
+    account_disabled: 'Bu hesap devre dışı.',
+  } as Partial<Record<ErrorCode, string>>,
   settingsTitle: 'Ayarlar',
   settingsIntro: 'Geçerli yapılandırma (dosya, ardından ortam değişkenleri). Gizli değerler maskelenir. Değiştirmek için yapılandırma dosyasını düzenleyip yeniden başlatın.',
   key: 'Anahtar',

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { errorFor, type ErrorCode } from '../../../errors';
 import type { PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { fragmentResponse, htmlResponse, redirect } from '../html';
@@ -6,10 +7,8 @@ import type { Messages } from '../i18n';
 import { errorPage } from '../views/error-page';
 import { TestCallPage, TestCallStatus } from '../views/test-call-page';
 
-/** The test-call service's codes in the panel's words (ACCOUNT_DISABLED is the fallback). */
-const problem = (t: Messages, code: string) =>
-  ({ INVALID_NUMBER: t.invalidNumber, MESSAGE_REQUIRED: t.messageRequired, MESSAGE_TOO_LONG: t.messageTooLong })[code] ??
-  t.accountDisabled;
+/** A service's catalogue code in the panel's words (the catalogue's message when it has none). */
+const problem = (t: Messages, code: ErrorCode) => t.errors[code] ?? errorFor(code).message;
 
 /** Place a test call and watch it: the page, the POST, and the fragment htmx polls. */
 export function testCallRoutes(env: PanelEnv) {
