@@ -1,4 +1,4 @@
-import { acknowledgeAlert, settleAlert } from '../alerts/lifecycle';
+import { acknowledgeAlert, settleAlert } from '../alerts';
 import { IllegalTransitionError, isFinal, isInProgress, transition, type CallState } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';

@@ -1,0 +1,54 @@
+import type { Clock } from '../clock';
+import type { AlertRecord, Store } from '../store';
+import { acknowledgeAlert, resolveAlert } from './lifecycle';
+
+export type AlertActionResult =
+  | { ok: true; alert: AlertRecord; cancelledCallIds: string[]; changed: boolean }
+  | { ok: false; code: 'alert_not_found' };
+
+/**
+ * What people do to an alert by hand (the API, the CLI, the panel), each one durable
+ * transaction. Acting on a closed alert is not an error: it answers the alert as it is
+ * (`changed: false`), since acknowledgements and resolves arrive late or twice.
+ * An alert of another account is not found, exactly like a missing one.
+ */
+export interface AlertActions {
+  acknowledge(accountId: string | null, alertId: string, by: string): Promise<AlertActionResult>;
+  resolve(accountId: string | null, alertId: string, by: string): Promise<AlertActionResult>;
+  /** `status: resolved` with a key: closes the account's open alert of that key, if any. */
+  resolveByKey(accountId: string, key: string, by: string): Promise<{ alert: AlertRecord | null; cancelledCallIds: string[] }>;
+}
+
+export interface AlertActionsDeps {
+  store: Store;
+  clock: Clock;
+  /** credit.timezone: refunds go back to the period of the charge. */
+  timeZone: string;
+}
+
+export function createAlertActions(d: AlertActionsDeps): AlertActions {
+  const lifecycle = { store: d.store, timeZone: d.timeZone };
+  /** accountId null: the administrator (CLI), who may act on any account's alert. */
+  const find = (accountId: string | null, alertId: string) => {
+    const alert = d.store.alerts.get(alertId);
+    return alert && (accountId === null || alert.accountId === accountId) ? alert : null;
+  };
+  const act = (accountId: string | null, alertId: string, close: (a: AlertRecord, now: number) => ReturnType<typeof resolveAlert>) =>
+    d.store.writes.run((): AlertActionResult => {
+      const alert = find(accountId, alertId);
+      if (!alert) return { ok: false, code: 'alert_not_found' };
+      const r = close(alert, d.clock());
+      return { ok: true, alert: r.alert, cancelledCallIds: r.cancelledCallIds, changed: r.closed };
+    });
+  return {
+    acknowledge: (accountId, alertId, by) => act(accountId, alertId, (a, now) => acknowledgeAlert(lifecycle, a, by, now)),
+    resolve: (accountId, alertId, by) => act(accountId, alertId, (a, now) => resolveAlert(lifecycle, a, now, by)),
+    resolveByKey: (accountId, key, by) =>
+      d.store.writes.run(() => {
+        const alert = d.store.alerts.findOpen(accountId, key);
+        if (!alert) return { alert: null, cancelledCallIds: [] };
+        const r = resolveAlert(lifecycle, alert, d.clock(), by);
+        return { alert: r.alert, cancelledCallIds: r.cancelledCallIds };
+      }),
+  };
+}
