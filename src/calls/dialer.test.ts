@@ -27,11 +27,12 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
   });
   const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-dialer-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
   const telephone: Telephone = createTelephone(config.sip, 50, { log: silentLogger() });
+  const audio = testAudioSource(20);
   await telephone.start();
   const dialer: Dialer = createDialer({
     store,
     dial: (r) => telephone.dial(r),
-    audio: testAudioSource(20),
+    audio,
     clock: Date.now,
     log: silentLogger(),
     calls: config.calls,
@@ -54,7 +55,7 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
     await expect.poll(() => isFinal(store.calls.get(id)!.state), { timeout: timeoutMs, interval: 50 }).toBe(true);
     return store.calls.get(id)!;
   };
-  return { store, dialer, enqueue, settled, other };
+  return { store, dialer, enqueue, settled, other, audio };
 }
 
 const path = (store: Store, id: string) => store.calls.events(id).map((e) => `${e.from}>${e.to}${e.sipCode ? ` ${e.sipCode}` : ''}`);
@@ -168,5 +169,27 @@ describe('dialer against sipp', () => {
     let peak = 0;
     for (const [start] of spans) peak = Math.max(peak, spans.filter(([s, e]) => s <= start && start < e).length);
     expect(peak).toBe(2);
+  });
+
+  it('20 alerts to one number within a second: one call at once, the next after calls.per_number_gap_s speaking the other 19', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 2 });
+    const { store, dialer, enqueue, settled, audio } = await rig(sipp, { per_number_gap_s: 3 });
+    const ids = [enqueue()];
+    dialer.start();
+    await expect.poll(() => store.calls.get(ids[0]!)!.state, { timeout: 2_000, interval: 5 }).not.toBe('queued');
+    for (let i = 0; i < 19; i++) ids.push(enqueue());
+    for (const id of ids) expect(await settled(id, 20_000)).toMatchObject({ state: 'completed' });
+    const dialAt = (id: string) => store.calls.events(id).find((e) => e.to === 'dialing')!.at;
+    const carrier = store.calls.get(ids[1]!)!;
+    expect(carrier.bundledInto).toBeNull();
+    expect(ids.slice(2).every((id) => store.calls.get(id)!.bundledInto === carrier.id)).toBe(true);
+    expect(dialAt(ids[1]!) - dialAt(ids[0]!)).toBeGreaterThanOrEqual(3_000);
+    // Two INVITEs in all (sipp took exactly 2 calls), the second spoke all 19 alerts: its
+    // answered-to-BYE span covers 19 messages of 20 frames (20 ms each).
+    expect(audio.rendered).toEqual(['disk full', Array(19).fill('disk full').join(' | ')]);
+    const ev = store.calls.events(carrier.id);
+    const talked = ev.find((e) => e.to === 'completed')!.at - ev.find((e) => e.to === 'answered')!.at;
+    expect(talked).toBeGreaterThanOrEqual(19 * 20 * 20);
+    expect(await sipp.exited).toBe(0);
   });
 });

@@ -61,7 +61,7 @@ export function createDialer(d: DialerDeps): Dialer {
   const log = d.log.child({ component: 'dialer' });
   const attemptLimitMs = d.attemptLimitMs ?? (d.calls.ring_timeout_s + d.calls.max_call_s + 60) * 1000;
   // By call id: the call ids whose leases it keeps (the call and those bundled into it).
-  const held = new Map<string, { leased: string[]; done: Promise<void> }>();
+  const held = new Map<string, { leased: string[]; alertIds: string[]; cancel: AbortController; done: Promise<void> }>();
   const pacing = { gapMs: d.calls.per_number_gap_s * 1000, perHour: d.calls.per_number_per_hour };
   const shutdown = new AbortController();
   const graceOver = new AbortController();
@@ -88,8 +88,10 @@ export function createDialer(d: DialerDeps): Dialer {
           const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), claimLeaseMs, pacing));
           if (!call) break;
           log.info({ call: call.id, attempt: call.attempts, from: call.from, bundled: call.bundled.map((b) => b.id) }, 'call claimed');
-          const done = runClaimedCall(runDeps, call).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
-          held.set(call.id, { leased: [call.id, ...call.bundled.map((b) => b.id)], done });
+          const cancel = new AbortController();
+          const done = runClaimedCall(runDeps, call, cancel.signal).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
+          const alertIds = [call, ...call.bundled].map((c) => c.alertId).filter((a): a is string => a !== null);
+          held.set(call.id, { leased: [call.id, ...call.bundled.map((b) => b.id)], alertIds, cancel, done });
           void done.finally(() => {
             held.delete(call.id);
             void pump();
@@ -103,10 +105,27 @@ export function createDialer(d: DialerDeps): Dialer {
     }
   };
 
+  /**
+   * A call whose every alert was closed elsewhere (acknowledged by another callee, resolved
+   * by the API or another appliance) is cancelled if it has not been answered yet.
+   */
+  const cancelClosed = () => {
+    for (const [id, h] of held) {
+      if (h.cancel.signal.aborted || h.alertIds.length === 0) continue;
+      if (h.alertIds.every((a) => d.store.alerts.get(a)?.state !== 'open')) {
+        log.info({ call: id, alerts: h.alertIds }, 'its alerts were closed: cancelling the call if not answered yet');
+        h.cancel.abort();
+      }
+    }
+  };
+
   return {
     start() {
       started = true;
-      poll = setInterval(() => void pump(), d.pollMs ?? 1000);
+      poll = setInterval(() => {
+        cancelClosed();
+        void pump();
+      }, d.pollMs ?? 1000);
       heartbeat = setInterval(() => {
         if (held.size === 0) return;
         const now = d.clock();
@@ -115,7 +134,10 @@ export function createDialer(d: DialerDeps): Dialer {
       }, Math.max(100, Math.floor(d.leaseMs / 3)));
       void pump();
     },
-    wake: () => void pump(),
+    wake: () => {
+      cancelClosed();
+      void pump();
+    },
     active: () => held.size,
     async stop() {
       stopping = true;

@@ -35,17 +35,21 @@ export interface RunDeps {
  * retry-policy.ts's alone; the SIP layer only reports. An illegal edge (a bug here or in the
  * attempt's own state machine) ends the call `failed` with the reason, loudly.
  */
-export async function runClaimedCall(d: RunDeps, call: ClaimedCall): Promise<void> {
+export async function runClaimedCall(d: RunDeps, call: ClaimedCall, cancel: AbortSignal = new AbortController().signal): Promise<void> {
   const mover = createCallMover(d, call, CLAIMED_STATE, call.bundled);
   try {
-    await place(d, call, mover);
+    await place(d, call, mover, cancel);
   } catch (e) {
     if (!(e instanceof IllegalTransitionError)) throw e;
     await mover.failLoudly(e);
   }
 }
 
-async function place(d: RunDeps, call: ClaimedCall, mover: CallMover): Promise<void> {
+/**
+ * `cancel` is aborted when every alert the call speaks was closed meanwhile (acknowledged by
+ * someone else, resolved): before the answer it is cancelled, after it the call plays on.
+ */
+async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: AbortSignal): Promise<void> {
   const attempt = call.attempts;
   if (attempt > d.calls.max_attempts) {
     // Only a lease that ran out (a crash mid-call) can bring a call here.
@@ -57,9 +61,11 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover): Promise<v
     return;
   }
 
-  const outcome = await dialWithin(d, call, mover);
+  const outcome = await dialWithin(d, call, mover, AbortSignal.any([d.shutdown, cancel]));
   if (outcome.code === 'ABORTED') {
-    await mover.move('queued', { reason: outcome.reason, runAfter: d.clock(), refundAttempt: true });
+    // Back to the queue uncounted; the mover ends instead every call whose alert closed.
+    const reason = cancel.aborted ? 'its alert was closed before the answer' : outcome.reason;
+    await mover.move('queued', { reason, runAfter: d.clock(), refundAttempt: true });
     return;
   }
   const decision = decide(outcome, attempt, d.clock(), d.calls);
@@ -80,7 +86,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover): Promise<v
  * limit so a bug below us cannot hold a channel forever. Rejects only with an
  * IllegalTransitionError (from our moves or from the attempt's machine).
  */
-async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover): Promise<CallOutcome> {
+async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signal: AbortSignal): Promise<CallOutcome> {
   let writes: Promise<unknown> = Promise.resolve();
   let bug: IllegalTransitionError | null = null;
   // Progress arrives from SIP callbacks; the moves are chained so they land in order, and
@@ -100,7 +106,7 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover): Prom
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,
     answerDelayMs: d.calls.answer_delay_ms,
     maxCallMs: d.calls.max_call_s * 1000,
-    signal: d.shutdown,
+    signal,
     hangUpSignal: d.hangUp,
     progress: {
       ringing: (status, reason) => void later(() => mover.move('ringing', { sipCode: status, reason })),

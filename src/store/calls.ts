@@ -191,7 +191,7 @@ export function createCallsStore(db: Database): CallsStore {
                         OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)
                             AND ($perHour = 0 OR (SELECT count(*) FROM dials d
                                                   WHERE d.phone_number = c.phone_number AND d.at > $hourSince) < $perHour)))
-                 ORDER BY c.run_after, c.created_at LIMIT 1)
+                 ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1)
      RETURNING *`,
   );
   const recordDial = db.query('INSERT INTO dials (phone_number, at, call_id) VALUES ($number, $at, $call)');
@@ -199,7 +199,7 @@ export function createCallsStore(db: Database): CallsStore {
     `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = $lease,
        attempts = attempts + 1, updated_at = $now
      WHERE account_id = $account AND phone_number = $number AND state = 'queued' AND run_after <= $now AND id <> $carrier
-     RETURNING *`,
+     RETURNING *, rowid AS seq`,
   );
   return {
     enqueue(calls, now) {
@@ -260,9 +260,10 @@ export function createCallsStore(db: Database): CallsStore {
         code: null,
         reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
       });
-      const bundled = (bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, lease: now + leaseMs }) as CallRow[])
-        .map(toCall)
-        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+      // In the order they were queued (RETURNING promises none): spoken first come, first named.
+      const bundled = (bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, lease: now + leaseMs }) as (CallRow & { seq: number })[])
+        .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
+        .map(toCall);
       for (const b of bundled) {
         insertEvent.run({ call: b.id, at: now, attempt: b.attempts, from: 'queued', to: CLAIMED_STATE, code: null, reason: `bundled into ${row.id}` });
       }
