@@ -38,10 +38,8 @@ export default defineConfig({
           name: 'sip-peers',
           include: PEER_SUITES,
           fileParallelism: false,
-          // Real peers on a shared 2-core box: a rare hang (see the 180-after-200 test,
-          // which then prints the SIP it saw) is retried once rather than failing CI.
-          // Assertions are unchanged; a real regression fails both tries.
-          retry: 1,
+          // No retry: a flake is a bug to fix (waits poll for the peer, deadlines run on
+          // fake timers), never a test to run twice.
           sequence: { groupOrder: 1 },
         },
       },
