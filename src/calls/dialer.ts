@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import type { DialRequest } from '../sip/telephone';
+import type { DialRequest } from '../sip';
 import type { CallOutcome } from '../call-model';
 import type { CallRecord, Store } from '../store';
 import type { CallAudioSource } from '../call-model';

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { createTelephone, type Telephone } from '../sip/telephone';
+import { createTelephone, type Telephone } from '../sip';
 import type { Store } from '../store';
 import { createCallAudioSource } from '../tts';
 import type { CallAudioSource } from '../call-model';

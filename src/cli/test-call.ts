@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { dirname } from 'node:path';
 import { normalizePhoneNumber } from '../phone/number';
 import { createLogger, silentLogger } from '../log';
-import { createTelephone } from '../sip/telephone';
+import { createTelephone } from '../sip';
 import { createCallAudioSource } from '../tts';
 import { CliError, configFrom, positiveInt, print } from './context';
 

@@ -6,7 +6,7 @@ import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import type { CallProgress } from '../call-model';
-import { createTelephone, type DialRequest, type Telephone } from './telephone';
+import { createTelephone, type DialRequest, type Telephone } from '.';
 
 let peers: SippPeer[] = [];
 let phones: Telephone[] = [];

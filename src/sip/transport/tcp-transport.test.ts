@@ -1,6 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../log';
+import { silentLogger } from '../../log';
 import { createStreamFramer } from './stream-framer';
 import { TcpTransport } from './tcp-transport';
 

@@ -1,11 +1,11 @@
 import { Inviter, SessionState, type URI, type UserAgent } from 'sip.js';
-import type { CallAudio } from '../call-model';
-import type { Logger } from '../log';
-import { until } from '../until';
-import type { CallOutcome, CallProgress } from '../call-model';
-import { infoDigit } from './rtp/dtmf';
+import type { CallAudio } from '../../call-model';
+import type { Logger } from '../../log';
+import { until } from '../../until';
+import type { CallOutcome, CallProgress } from '../../call-model';
+import { infoDigit } from '../rtp/dtmf';
 import type { MediaHandler } from './media-handler';
-import type { RtpStream } from './rtp/engine';
+import type { RtpStreamHandle } from '../rtp/engine';
 
 export interface PlaceCallOptions {
   /** Called once, right after the INVITE left: the speech renders while the phone rings. */
@@ -27,7 +27,7 @@ const audioFailure = (e: Error): CallOutcome => {
   const code = (e as unknown as { code?: unknown }).code;
   return { code: 'AUDIO', status: null, reason: `audio: ${e.message}`, errorCode: typeof code === 'string' ? code : null };
 };
-const lawOf = (audio: CallAudio, stream: RtpStream) => (stream.codec === 'PCMU' ? audio.pcmu : audio.pcma);
+const lawOf = (audio: CallAudio, stream: RtpStreamHandle) => (stream.codec === 'PCMU' ? audio.pcmu : audio.pcma);
 
 /**
  * One attempt: INVITE, ring, and once answered (never on 183 early media) the message
@@ -41,7 +41,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   const log = o.log.child({ callId: inviter.request.callId, target: target.user });
   const pressed: string[] = [];
   let audioPromise: Promise<CallAudio> | null = null;
-  let stream: RtpStream | null = null;
+  let stream: RtpStreamHandle | null = null;
   let remoteHangup = false;
   let canceled = false;
   let answered = false;
@@ -172,7 +172,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   return outcome;
 
   /** From the answer to the last word: what to report (hanging up is the caller's). */
-  async function speak(talking: RtpStream, limit: CallLimit): Promise<CallOutcome> {
+  async function speak(talking: RtpStreamHandle, limit: CallLimit): Promise<CallOutcome> {
     // Silence while the callee lifts the phone to the ear (calls.answer_delay_ms).
     await until(terminated, o.answerDelayMs);
     let audio: CallAudio | 'reached';

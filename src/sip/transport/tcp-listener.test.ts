@@ -1,13 +1,13 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sipSection } from '../config/sections/sip';
-import { silentLogger } from '../log';
-import { freePort } from '../../test/helpers/ports';
-import { testAudio } from '../../test/helpers/test-audio';
+import { sipSection } from '../../config/sections/sip';
+import { silentLogger } from '../../log';
+import { freePort } from '../../../test/helpers/ports';
+import { testAudio } from '../../../test/helpers/test-audio';
 import { createStreamFramer } from './stream-framer';
 import { listenTcp } from './tcp-listener';
-import { createTelephone, type Telephone } from './telephone';
+import { createTelephone, type Telephone } from '..';
 
 /**
  * A PBX written by hand, so that it can do what sipp cannot: answer our INVITE on the
