@@ -5,3 +5,4 @@
  */
 export { acknowledgeAlert, resolveAlert, settleAlert, cancelWaitingCalls, type AlertLifecycleDeps, type CloseResult } from './lifecycle';
 export { createAlertActions, resolveOpenAlertByKey, type AlertActions, type AlertActionResult, type AlertActionsDeps } from './actions';
+export { alertJson, ownAlertJson, type AlertJson } from './alert-json';
