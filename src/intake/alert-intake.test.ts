@@ -141,10 +141,34 @@ describe('dedupe', () => {
     expect(used()).toBe(2);
   });
 
-  it('once the alert is closed, the same key opens a new alert and calls', async () => {
+  it('an alert closed without a resolve still stands for the window; then the key opens a new alert and calls', async () => {
     const a = queued((await api(alarm({ alert_key: 'k' }))).outcome);
     endUnanswered(a.callIds[0]!);
     await store.writes.run(() => store.alerts.move(a.alertId!, { from: 'open', to: 'unacknowledged', at: clock() }));
+    const within = queued((await api(alarm({ alert_key: 'k' }))).outcome);
+    expect(within).toMatchObject({ callIds: [], alertId: a.alertId, deduplicatedCallIds: a.callIds });
+    clock.advance(WINDOW_S * 1000);
+    const b = queued((await api(alarm({ alert_key: 'k' }))).outcome);
+    expect(b.alertId).not.toBe(a.alertId);
+    expect(b.callIds).toHaveLength(1);
+    expect(store.alerts.get(b.alertId!)).toMatchObject({ state: 'open', key: 'k' });
+    expect(used()).toBe(2);
+  });
+
+  it('an acknowledged alert is not called again by a repeat within the window; a new number opens a new alert', async () => {
+    const a = queued((await hook(alarm({ alert_key: 'k' }))).outcome);
+    await store.writes.run(() => store.alerts.move(a.alertId!, { from: 'open', to: 'acknowledged', at: clock(), acknowledgedBy: 'api' }));
+    await store.writes.run(() => store.calls.move(a.callIds[0]!, { from: 'queued', to: 'cancelled', at: clock(), attempt: 0, finished: true }));
+    const r = queued((await hook(alarm({ phone_number: '5321234567,5329999999', alert_key: 'k' }))).outcome);
+    expect(r.deduplicatedCallIds).toEqual(a.callIds);
+    expect(r.callIds).toHaveLength(1);
+    expect(r.alertId).not.toBe(a.alertId);
+    expect(store.calls.get(r.callIds[0]!)).toMatchObject({ phoneNumber: '5329999999', alertId: r.alertId });
+  });
+
+  it('after a resolve the same key opens a new alert and calls at once', async () => {
+    const a = queued((await api(alarm({ alert_key: 'k' }))).outcome);
+    expect((await api({ status: 'resolved', alert_key: 'k' })).outcome.code).toBe('RESOLVED');
     const b = queued((await api(alarm({ alert_key: 'k' }))).outcome);
     expect(b.alertId).not.toBe(a.alertId);
     expect(b.callIds).toHaveLength(1);

@@ -51,7 +51,7 @@ export function enqueueCalls(
     }
     const dedupe = req.alertKey
       ? decideDedupe(store, req.accountId, req.alertKey, req.phoneNumbers, now, options.dedupeWindowMs)
-      : { alert: null, fresh: req.phoneNumbers, deduplicatedCallIds: [] };
+      : { alert: null, standing: null, fresh: req.phoneNumbers, deduplicatedCallIds: [] };
     const period = periodOf(now, options.timeZone);
     // Check and charge in one statement inside the transaction: of requests racing for the
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
@@ -61,8 +61,10 @@ export function enqueueCalls(
       return { outcome: { code: 'insufficient_credit' }, replayed: false };
     }
     const source: CallSource = req.endpoint;
+    // Every number deduplicated: the answer names the alert that stands for them; none is
+    // created, since an alert with no call would never settle.
     const alertId =
-      dedupe.alert?.id ??
+      (dedupe.fresh.length === 0 ? dedupe.standing?.id : dedupe.alert?.id) ??
       store.alerts.create({ accountId: req.accountId, credentialId: req.credentialId, key: req.alertKey, source, message: req.message }, now);
     const callIds = store.calls.enqueue(
       dedupe.fresh.map((phoneNumber) => ({
