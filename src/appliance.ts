@@ -40,7 +40,13 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const speech = createSpeech(config, log);
   const telephony = createTelephony(config, { store, clock, log, audio: speech });
   // onQueued: the dialer looks at once instead of at its next poll.
-  const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone, onQueued: () => telephony.wake() };
+  const intake: IntakeDeps = {
+    store,
+    clock,
+    timeZone: config.credit.timezone,
+    dedupeWindowS: config.alerts.dedupe_window_s,
+    onQueued: () => telephony.wake(),
+  };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
   const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);

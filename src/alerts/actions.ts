@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { AlertRecord, Store } from '../store';
-import { acknowledgeAlert, resolveAlert } from './lifecycle';
+import { acknowledgeAlert, resolveAlert, type AlertLifecycleDeps } from './lifecycle';
 
 export type AlertActionResult =
   | { ok: true; alert: AlertRecord; cancelledCallIds: string[]; changed: boolean }
@@ -43,12 +43,23 @@ export function createAlertActions(d: AlertActionsDeps): AlertActions {
   return {
     acknowledge: (accountId, alertId, by) => act(accountId, alertId, (a, now) => acknowledgeAlert(lifecycle, a, by, now)),
     resolve: (accountId, alertId, by) => act(accountId, alertId, (a, now) => resolveAlert(lifecycle, a, now, by)),
-    resolveByKey: (accountId, key, by) =>
-      d.store.writes.run(() => {
-        const alert = d.store.alerts.findOpen(accountId, key);
-        if (!alert) return { alert: null, cancelledCallIds: [] };
-        const r = resolveAlert(lifecycle, alert, d.clock(), by);
-        return { alert: r.alert, cancelledCallIds: r.cancelledCallIds };
-      }),
+    resolveByKey: (accountId, key, by) => d.store.writes.run(() => resolveOpenAlertByKey(lifecycle, accountId, key, d.clock(), by)),
   };
+}
+
+/**
+ * The body of `resolveByKey`, for a caller that already is inside a write transaction and
+ * needs other writes in the same one (the intake saves the Idempotency-Key answer beside it).
+ */
+export function resolveOpenAlertByKey(
+  d: AlertLifecycleDeps,
+  accountId: string,
+  key: string,
+  now: number,
+  by: string,
+): { alert: AlertRecord | null; cancelledCallIds: string[] } {
+  const alert = d.store.alerts.findOpen(accountId, key);
+  if (!alert) return { alert: null, cancelledCallIds: [] };
+  const r = resolveAlert(d, alert, now, by);
+  return { alert: r.alert, cancelledCallIds: r.cancelledCallIds };
 }

@@ -4,4 +4,5 @@
  * (actions.ts). The states themselves are in src/call-model.
  */
 export { acknowledgeAlert, resolveAlert, settleAlert, cancelWaitingCalls, type AlertLifecycleDeps, type CloseResult } from './lifecycle';
-export { createAlertActions, type AlertActions, type AlertActionResult, type AlertActionsDeps } from './actions';
+export { createAlertActions, resolveOpenAlertByKey, type AlertActions, type AlertActionResult, type AlertActionsDeps } from './actions';
+export { alertJson, ownAlertJson, type AlertJson } from './alert-json';

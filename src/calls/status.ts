@@ -24,6 +24,10 @@ export function callStatusJson(c: CallRecord, events: CallEvent[]) {
     last_reason: c.lastReason,
     acknowledged: c.acknowledgedAt !== null,
     acknowledged_at: iso(c.acknowledgedAt),
+    /** The alert this call is for (GET /api/alerts/{id}). */
+    alert_id: c.alertId,
+    /** The call of the same number it was spoken in (per-number bundling); null: its own call. */
+    bundled_into: c.bundledInto,
     events: events.map((e) => ({ at: iso(e.at), attempt: e.attempt, from: e.from, to: e.to, sip_code: e.sipCode, reason: e.reason })),
   };
 }

@@ -4,6 +4,7 @@ import { DatabaseTooNewError } from '../store';
 import { VERSION } from '../version';
 import { accountCommand } from './account';
 import { adminCommand } from './admin';
+import { alertsCommand } from './alerts';
 import { callsCommand } from './calls';
 import { configCommand } from './config';
 import { CliError } from './context';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   program.addCommand(keysCommand());
   program.addCommand(creditCommand());
   program.addCommand(callsCommand());
+  program.addCommand(alertsCommand());
   program.addCommand(configCommand());
   program.addCommand(sayCommand());
   program.addCommand(testCallCommand());

@@ -15,7 +15,7 @@ export const ERRORS = [
   { code: 'internal_error', status: 500, message: 'Internal error' },
   { code: 'database_unavailable', status: 503, message: 'Database unavailable' },
 
-  // Who is asking (POST /api/call, POST /webhook/receive, GET /api/calls/{id}).
+  // Who is asking (POST /api/call, POST /webhook/receive, GET /api/calls/{id}, /api/alerts/{id}).
   { code: 'missing_api_credentials', status: 401, message: 'Missing API credentials (X-Api-Key with X-Api-Secret or X-Signature)' },
   { code: 'invalid_api_credentials', status: 403, message: 'Invalid API credentials' },
   { code: 'invalid_webhook_key', status: 403, message: 'Invalid webhook key' },
@@ -33,6 +33,10 @@ export const ERRORS = [
   { code: 'invalid_phone_number', status: 400, message: 'Invalid phone number' },
   { code: 'insufficient_credit', status: 402, message: 'Insufficient call credit' },
   { code: 'call_not_found', status: 404, message: 'Call not found' },
+  /** `alert_key` identifies an alert for dedupe and resolve (contract.md "Alerts": ≤ 200 characters). */
+  { code: 'alert_key_too_long', status: 400, message: 'Alert key too long (max 200 characters)' },
+  /** Another account's alert answers exactly like a missing one, so ids cannot be probed. */
+  { code: 'alert_not_found', status: 404, message: 'Alert not found' },
 ] as const satisfies readonly ApiError[];
 
 export interface ApiError {

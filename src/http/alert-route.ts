@@ -64,7 +64,7 @@ export async function handleAlert(
   });
   const { status, body: answer } = answerFor(result.outcome);
   record(status, answer.message, result);
-  if (result.outcome.code === 'QUEUED' && !result.replayed) {
+  if (result.outcome.code === 'QUEUED' && !result.replayed && result.outcome.callIds.length > 0) {
     queuedLogFor(deps.log).add({
       requestId: requestIdFor(request),
       endpoint,
@@ -79,14 +79,42 @@ export async function handleAlert(
 function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'error'; message: string } & Record<string, unknown> } {
   switch (o.code) {
     case 'QUEUED':
-      return o.endpoint === 'api'
-        ? { status: 200, body: { status: 'success', message: 'Call queued', call_id: o.callIds[0] } }
-        : { status: 200, body: { status: 'success', message: `${o.callIds.length} call(s) queued`, call_ids: o.callIds } };
+      return { status: 200, body: queuedAnswer(o) };
+    case 'RESOLVED':
+      return {
+        status: 200,
+        body: { status: 'success', message: 'Alert resolved', cancelled_call_ids: o.cancelledCallIds, ...(o.alertId ? { alert_id: o.alertId } : {}) },
+      };
     case 'invalid_phone_number':
       return { status: errorFor(o.code).status, body: errorBody(o.code, o.value) };
     default:
       return { status: errorFor(o.code).status, body: errorBody(o.code) };
   }
+}
+
+/**
+ * `Call queued` / `<n> call(s) queued`. A keyed request (it has `deduplicatedCallIds`) also
+ * names its alert and what was deduplicated; a plain request answers exactly as before alerts.
+ */
+function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
+  const keyed = o.deduplicatedCallIds !== undefined;
+  const dedup = o.deduplicatedCallIds ?? [];
+  if (o.endpoint === 'api') {
+    // One number: either its new call, or the existing call that stands in for it.
+    const callId = o.callIds[0] ?? dedup[0];
+    return {
+      status: 'success' as const,
+      message: 'Call queued',
+      call_id: callId,
+      ...(keyed ? { alert_id: o.alertId, deduplicated: o.callIds.length === 0 } : {}),
+    };
+  }
+  return {
+    status: 'success' as const,
+    message: `${o.callIds.length} call(s) queued`,
+    call_ids: o.callIds,
+    ...(keyed ? { alert_id: o.alertId, deduplicated_call_ids: dedup } : {}),
+  };
 }
 
 interface QueuedEntry {

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { alertRoutes } from './alerts';
 import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
@@ -39,6 +40,7 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     .use(healthRoutes(deps))
     .use(callRoutes(deps))
     .use(callStatusRoutes(deps))
+    .use(alertRoutes(deps))
     .use(webhookRoutes(deps));
   for (const f of features) app.use(f);
   return app;

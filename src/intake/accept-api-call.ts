@@ -1,9 +1,10 @@
 import { normalizePhoneNumber } from '../phone/number';
+import { alertFields, isAlertKeyTooLong } from './alert-fields';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
-import { queueAccepted } from './enqueue';
+import { queueAccepted, resolveAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
@@ -11,7 +12,9 @@ import { isSigned } from './signature';
 
 /**
  * POST /api/call after the rate and size checks, in contract.md's order:
- * malformed -> missing fields -> credentials (signature) -> plan -> length -> number -> credit -> queued.
+ * malformed -> missing fields -> credentials (signature) -> plan -> length -> key length -> number -> credit -> queued.
+ * A resolve (`status: resolved`) needs only the credentials and `alert_key`:
+ * malformed -> missing fields -> credentials -> plan -> key length -> resolved.
  */
 export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promise<IntakeResult> {
   const who = { accountId: null as string | null, credentialId: null as string | null };
@@ -24,10 +27,13 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const apiSecret = textField(f.api_secret);
   const phone = textField(f.phone_number);
   const message = textField(f.error_message);
+  const alert = alertFields(f);
   const signed = isSigned(req.signature);
   // A signed request proves the secret without sending it, so it may leave api_secret out.
-  // Fields before credentials: contract row 4 comes before row 5.
-  if (!apiKey || (!apiSecret && !signed) || !phone || !message) return done({ code: 'missing_fields' });
+  // Fields before credentials: contract row 4 comes before row 5. A resolve names its alert
+  // by key and may leave the number and text out (contract.md "Alerts" → Resolve).
+  const subject = alert.resolve ? alert.key !== null : !!phone && !!message;
+  if (!apiKey || (!apiSecret && !signed) || !subject) return done({ code: 'missing_fields' });
 
   const lookups = lookupsFor(deps.store).fresh();
   const authn = authenticate(
@@ -42,8 +48,18 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'api', key: req.idempotencyKey });
   if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
 
+  if (alert.resolve) {
+    if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
+    return resolveAccepted(deps, 'api', auth.account, cred.id, alert.key!, req.idempotencyKey);
+  }
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
+  if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
   const number = normalizePhoneNumber(phone);
   if (!number) return done({ code: 'invalid_phone_number' });
-  return queueAccepted(deps, 'api', auth.account, cred.id, [number], message, req.idempotencyKey);
+  return queueAccepted(deps, 'api', auth.account, cred.id, {
+    phoneNumbers: [number],
+    message,
+    alertKey: alert.key,
+    idempotencyKey: req.idempotencyKey,
+  });
 }

@@ -1,9 +1,10 @@
 import { normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
+import { alertFields, isAlertKeyTooLong } from './alert-fields';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
-import { queueAccepted } from './enqueue';
+import { queueAccepted, resolveAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
@@ -13,7 +14,8 @@ export const MAX_WEBHOOK_NUMBERS = 10;
 
 /**
  * POST /webhook/receive after the rate and size checks, in contract.md's order:
- * key (signature) -> plan -> malformed -> missing -> length -> too many -> invalid number -> credit -> queued.
+ * key (signature) -> plan -> malformed -> missing -> length -> key length -> too many -> invalid number -> credit -> queued.
+ * A resolve (`status: resolved`): key -> plan -> malformed -> missing alert_key -> key length -> resolved.
  */
 export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promise<IntakeResult> {
   const who = { accountId: null as string | null, credentialId: null as string | null };
@@ -31,10 +33,18 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
 
   const body = decodeBody(req.body, req.contentType);
   if (!body.ok) return done({ code: 'malformed_request' });
+  const alert = alertFields(body.fields);
+  if (alert.resolve) {
+    // Numbers and text may be absent: a resolve names its alert by key and calls nobody.
+    if (alert.key === null) return done({ code: 'missing_fields' });
+    if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
+    return resolveAccepted(deps, 'webhook', auth.account, cred.id, alert.key, req.idempotencyKey);
+  }
   const entries = splitPhoneNumbers(body.fields.phone_number);
   const message = textField(body.fields.error_message);
   if (entries.length === 0 || !message) return done({ code: 'missing_fields' });
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
+  if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
 
   // Duplicates collapse on the number they mean (0532…, +90532… and 532… are one call);
   // an invalid entry can only be a duplicate of itself.
@@ -49,5 +59,10 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw });
 
   const numbers = [...unique.values()].map((e) => e.number!);
-  return queueAccepted(deps, 'webhook', auth.account, cred.id, numbers, message, req.idempotencyKey);
+  return queueAccepted(deps, 'webhook', auth.account, cred.id, {
+    phoneNumbers: numbers,
+    message,
+    alertKey: alert.key,
+    idempotencyKey: req.idempotencyKey,
+  });
 }

@@ -7,6 +7,8 @@ export interface IntakeDeps {
   clock: Clock;
   /** credit.timezone: where the month, and so the credit period, begins. */
   timeZone: string;
+  /** alerts.dedupe_window_s (0: no dedupe); absent: the config's default. */
+  dedupeWindowS?: number;
   /** Told the ids of freshly committed calls, so the dialer need not wait for a poll. */
   onQueued?: (callIds: string[]) => void;
 }

@@ -1,8 +1,14 @@
+import { resolveOpenAlertByKey } from '../alerts';
 import type { Clock } from '../clock';
+import { alertsSection } from '../config/sections/alerts';
 import { periodOf } from '../credit';
 import type { Account, CallSource, Store } from '../store';
+import { decideDedupe } from './dedupe';
 import type { IntakeDeps } from './deps';
 import type { IntakeEndpoint, IntakeResult, Outcome } from './outcome';
+
+/** alerts.dedupe_window_s when the caller's deps do not say (unit tests): the config's own default. */
+const DEFAULT_DEDUPE_WINDOW_S = alertsSection.parse({}).dedupe_window_s;
 
 export interface EnqueueRequest {
   endpoint: IntakeEndpoint;
@@ -12,18 +18,28 @@ export interface EnqueueRequest {
   credentialId: string;
   phoneNumbers: string[];
   message: string;
+  /** `alert_key`: null for a plain request, which is never deduplicated. */
+  alertKey: string | null;
   idempotencyKey: string | null;
 }
 
+export interface EnqueueOptions {
+  timeZone: string;
+  /** alerts.dedupe_window_s in ms; 0: no dedupe. */
+  dedupeWindowMs: number;
+}
+
 /**
- * Charges credit and queues the calls in one durable transaction, all or nothing.
+ * Creates (or, for a repeated key, joins) the alert, charges credit for the numbers that
+ * need a new call and queues those calls, in one durable transaction, all or nothing.
  * Runs inside the group commit, so concurrent requests are applied one after another:
- * of many racing for the last credit, exactly one wins. Resolves only after COMMIT.
+ * of many racing for the last credit, exactly one wins; of two copies of a keyed alert,
+ * one calls. Resolves only after COMMIT.
  */
 export function enqueueCalls(
   store: Store,
   clock: Clock,
-  timeZone: string,
+  options: EnqueueOptions,
   req: EnqueueRequest,
 ): Promise<{ outcome: Outcome; replayed: boolean }> {
   return store.writes.run(() => {
@@ -33,25 +49,36 @@ export function enqueueCalls(
       const earlier = store.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
     }
-    const period = periodOf(now, timeZone);
+    const dedupe = req.alertKey
+      ? decideDedupe(store, req.accountId, req.alertKey, req.phoneNumbers, now, options.dedupeWindowMs)
+      : { alert: null, standing: null, fresh: req.phoneNumbers, deduplicatedCallIds: [] };
+    const period = periodOf(now, options.timeZone);
     // Check and charge in one statement inside the transaction: of requests racing for the
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
     // insert; the savepoint around this write still makes the pair all or nothing.
-    if (!store.usage.tryCharge(req.accountId, period, req.phoneNumbers.length, req.monthlyCredit)) {
+    // Only new calls count (contract: "The 402 check counts only new calls").
+    if (dedupe.fresh.length > 0 && !store.usage.tryCharge(req.accountId, period, dedupe.fresh.length, req.monthlyCredit)) {
       return { outcome: { code: 'insufficient_credit' }, replayed: false };
     }
     const source: CallSource = req.endpoint;
+    // Every number deduplicated: the answer names the alert that stands for them; none is
+    // created, since an alert with no call would never settle.
+    const alertId =
+      (dedupe.fresh.length === 0 ? dedupe.standing?.id : dedupe.alert?.id) ??
+      store.alerts.create({ accountId: req.accountId, credentialId: req.credentialId, key: req.alertKey, source, message: req.message }, now);
     const callIds = store.calls.enqueue(
-      req.phoneNumbers.map((phoneNumber) => ({
+      dedupe.fresh.map((phoneNumber) => ({
         accountId: req.accountId,
         credentialId: req.credentialId,
         source,
         phoneNumber,
         message: req.message,
+        alertId,
       })),
       now,
     );
-    const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint };
+    const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
+    if (req.alertKey) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
     if (req.idempotencyKey) store.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   });
@@ -63,19 +90,47 @@ export async function queueAccepted(
   endpoint: IntakeEndpoint,
   account: Account,
   credentialId: string,
-  phoneNumbers: string[],
-  message: string,
-  idempotencyKey: string | null,
+  request: { phoneNumbers: string[]; message: string; alertKey: string | null; idempotencyKey: string | null },
 ): Promise<IntakeResult> {
-  const r = await enqueueCalls(deps.store, deps.clock, deps.timeZone, {
+  const r = await enqueueCalls(deps.store, deps.clock, optionsOf(deps), {
     endpoint,
     accountId: account.id,
     monthlyCredit: account.monthlyCredit,
     credentialId,
-    phoneNumbers,
-    message,
-    idempotencyKey,
+    ...request,
   });
-  if (r.outcome.code === 'QUEUED' && !r.replayed) deps.onQueued?.(r.outcome.callIds);
+  if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.callIds.length > 0) deps.onQueued?.(r.outcome.callIds);
   return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
+}
+
+/**
+ * `status: resolved` with a key: closes the account's open alert of that key (its waiting
+ * calls end `cancelled`, never-dialled ones give their credit back) in one transaction with
+ * the Idempotency-Key answer. Places no call, charges nothing.
+ */
+export async function resolveAccepted(
+  deps: IntakeDeps,
+  endpoint: IntakeEndpoint,
+  account: Account,
+  credentialId: string,
+  alertKey: string,
+  idempotencyKey: string | null,
+): Promise<IntakeResult> {
+  const r = await deps.store.writes.run((): { outcome: Outcome; replayed: boolean } => {
+    const now = deps.clock();
+    if (idempotencyKey) {
+      const earlier = deps.store.idempotency.find(credentialId, endpoint, idempotencyKey, now);
+      if (earlier) return { outcome: earlier as Outcome, replayed: true };
+    }
+    const lifecycle = { store: deps.store, timeZone: deps.timeZone };
+    const closed = resolveOpenAlertByKey(lifecycle, account.id, alertKey, now, `${endpoint} request`);
+    const outcome: Outcome = { code: 'RESOLVED', alertId: closed.alert?.id ?? null, cancelledCallIds: closed.cancelledCallIds };
+    if (idempotencyKey) deps.store.idempotency.save(credentialId, endpoint, idempotencyKey, outcome, now);
+    return { outcome, replayed: false };
+  });
+  return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
+}
+
+function optionsOf(deps: IntakeDeps): EnqueueOptions {
+  return { timeZone: deps.timeZone, dedupeWindowMs: (deps.dedupeWindowS ?? DEFAULT_DEDUPE_WINDOW_S) * 1000 };
 }

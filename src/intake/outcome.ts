@@ -14,6 +14,7 @@ export type IntakeRefusal = Extract<
   | 'too_many_numbers'
   | 'invalid_phone_number'
   | 'insufficient_credit'
+  | 'alert_key_too_long'
 >;
 
 /**
@@ -25,7 +26,22 @@ export type Outcome =
   | { code: Exclude<IntakeRefusal, 'invalid_phone_number'> }
   /** `value` is the entry as sent (webhook); absent for the direct endpoint. */
   | { code: 'invalid_phone_number'; value?: string }
-  | { code: 'QUEUED'; callIds: string[]; endpoint: IntakeEndpoint };
+  | {
+      code: 'QUEUED';
+      /** The calls this request queued (and charged); empty when every number was deduplicated. */
+      callIds: string[];
+      endpoint: IntakeEndpoint;
+      /** The alert the calls belong to (absent in outcomes stored before alerts existed). */
+      alertId?: string;
+      /**
+       * Present only when the request had an `alert_key`: the existing calls that stood in for
+       * numbers of this request (contract.md "Alerts" → dedupe). A plain request's answer
+       * stays exactly as before alerts.
+       */
+      deduplicatedCallIds?: string[];
+    }
+  /** `status: resolved` with a key: the open alert it closed (null when none) and the calls that ended. */
+  | { code: 'RESOLVED'; alertId: string | null; cancelledCallIds: string[] };
 
 export type IntakeEndpoint = 'api' | 'webhook';
 

@@ -78,6 +78,8 @@ export interface AlertsStore {
   get(id: string): AlertRecord | null;
   /** The open alert of this account with this key, if any (the newest). */
   findOpen(accountId: string, key: string): AlertRecord | null;
+  /** The newest alert of this account with this key, in any state (dedupe looks at it). */
+  latestByKey(accountId: string, key: string): AlertRecord | null;
   list(filter?: { accountId?: string; state?: AlertState; limit?: number }): AlertRecord[];
   /** False when the alert is no longer in `change.from` (someone else moved it first). */
   move(id: string, change: AlertChange): boolean;
@@ -92,6 +94,9 @@ export function createAlertsStore(db: Database): AlertsStore {
   const openByKey = db.query(
     `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key AND state = 'open'
      ORDER BY created_at DESC LIMIT 1`,
+  );
+  const latestKeyed = db.query(
+    `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   );
   const update = db.query(
     `UPDATE alerts SET state = $to, updated_at = $at, state_reason = COALESCE($reason, state_reason),
@@ -112,6 +117,10 @@ export function createAlertsStore(db: Database): AlertsStore {
     },
     findOpen(accountId, key) {
       const row = openByKey.get({ account: accountId, key }) as AlertRow | null;
+      return row ? toAlert(row) : null;
+    },
+    latestByKey(accountId, key) {
+      const row = latestKeyed.get({ account: accountId, key }) as AlertRow | null;
       return row ? toAlert(row) : null;
     },
     list({ accountId, state, limit = 100 } = {}) {

@@ -1,0 +1,38 @@
+import { callStatusJson } from '../calls/status';
+import type { AlertRecord, Store } from '../store';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * The one JSON shape of an alert: the `alert` field of GET /api/alerts/{id} and of the
+ * acknowledge/resolve answers, and what `voice-alert alerts show|list --json` prints.
+ * Each call is the call status JSON (GET /api/calls/{id}). Fields may be added, never renamed.
+ */
+export function alertJson(store: Store, a: AlertRecord) {
+  return {
+    id: a.id,
+    account_id: a.accountId,
+    key: a.key,
+    source: a.source,
+    message: a.message,
+    state: a.state,
+    state_reason: a.stateReason,
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
+    acknowledged_at: iso(a.acknowledgedAt),
+    acknowledged_by: a.acknowledgedBy,
+    resolved_at: iso(a.resolvedAt),
+    calls: store.calls.ofAlert(a.id).map((c) => callStatusJson(c, store.calls.events(c.id))),
+  };
+}
+
+export type AlertJson = ReturnType<typeof alertJson>;
+
+/**
+ * An alert for the account that owns it; `accountId` null: the administrator (CLI). Another
+ * account's alert is null exactly like a missing one, so ids cannot be probed across accounts.
+ */
+export function ownAlertJson(store: Store, accountId: string | null, alertId: string): AlertJson | null {
+  const a = store.alerts.get(alertId);
+  return a && (accountId === null || a.accountId === accountId) ? alertJson(store, a) : null;
+}

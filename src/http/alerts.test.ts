@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { alertJson } from '../alerts';
+import { callStatusOf } from '../calls/status';
+import { configSchema } from '../config';
+import { sign } from '../intake';
+import { silentLogger } from '../log';
+import type { Store } from '../store';
+import { createHttpApp } from './app';
+import { createRateLimiter } from './rate-limit';
+
+// The alert API and the webhook key on the read-and-act endpoints (contract.md "Alerts").
+let clock: ReturnType<typeof manualClock>;
+let store: Store;
+let app: ReturnType<typeof createHttpApp>;
+
+beforeEach(() => {
+  clock = manualClock();
+  store = tempStore(clock);
+  const config = configSchema.parse({});
+  app = createHttpApp({
+    store,
+    clock,
+    log: silentLogger(),
+    config,
+    intake: { store, clock, timeZone: 'Europe/Istanbul' },
+    rateLimiter: createRateLimiter(0, clock),
+  });
+});
+afterEach(() => store.close());
+
+/** An account with one open alert and a charged, queued call to each number, as the intake makes them. */
+async function accountWithAlert(numbers = ['5321111111', '5322222222']) {
+  const acc = store.accounts.create({ name: 't', plan: 'starter' });
+  const cred = store.credentials.create(acc.id);
+  const { alertId, callIds } = await store.writes.run(() => {
+    const alertId = store.alerts.create({ accountId: acc.id, credentialId: cred.id, key: 'disk/db1', source: 'webhook', message: 'Disk dolu' }, clock());
+    store.usage.charge(acc.id, '2026-11', numbers.length);
+    const callIds = store.calls.enqueue(
+      numbers.map((phoneNumber) => ({ accountId: acc.id, credentialId: cred.id, source: 'webhook' as const, phoneNumber, message: 'Disk dolu', alertId })),
+      clock(),
+    );
+    return { alertId, callIds };
+  });
+  return { accountId: acc.id, apiKey: cred.apiKey, apiSecret: cred.apiSecret, webhookKey: cred.webhookKey, alertId, callIds };
+}
+
+const send = (method: 'GET' | 'POST', path: string, headers: Record<string, string> = {}) =>
+  app.handle(new Request(`http://localhost${path}`, { method, headers })).then(async (r) => ({ status: r.status, json: await r.json() }));
+const withSecret = (c: { apiKey: string; apiSecret: string }) => ({ 'x-api-key': c.apiKey, 'x-api-secret': c.apiSecret });
+const withHookKey = (c: { webhookKey: string }) => ({ 'x-webhook-key': c.webhookKey });
+const refusal = (status: number, message: string, code: string) => ({ status, json: { status: 'error', message, code } });
+
+describe('GET /api/alerts/:id', () => {
+  it('answers the owner with the alert and its calls (each the call status JSON); the CLI builds the same', async () => {
+    const a = await accountWithAlert();
+    const r = await send('GET', `/api/alerts/${a.alertId}`, withSecret(a));
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ status: 'success', message: 'Alert found', alert: alertJson(store, store.alerts.get(a.alertId)!) });
+    expect(r.json.alert).toMatchObject({ id: a.alertId, key: 'disk/db1', source: 'webhook', message: 'Disk dolu', state: 'open', acknowledged_by: null });
+    expect(r.json.alert.calls.map((c: { id: string }) => c.id).sort()).toEqual([...a.callIds].sort());
+    expect(r.json.alert.calls[0]).toMatchObject({ alert_id: a.alertId, bundled_into: null });
+  });
+
+  it('accepts the webhook key, here and on GET /api/calls/:id; a wrong one is 403 "Invalid webhook key"', async () => {
+    const a = await accountWithAlert();
+    expect((await send('GET', `/api/alerts/${a.alertId}`, withHookKey(a))).status).toBe(200);
+    const call = await send('GET', `/api/calls/${a.callIds[0]}`, withHookKey(a));
+    expect(call).toEqual({ status: 200, json: { status: 'success', message: 'Call found', call: callStatusOf(store, a.callIds[0]!) } });
+    expect(call.json.call.alert_id).toBe(a.alertId);
+    const wrong = refusal(403, 'Invalid webhook key', 'invalid_webhook_key');
+    expect(await send('GET', `/api/alerts/${a.alertId}`, { 'x-webhook-key': 'vwk_wrong' })).toEqual(wrong);
+    expect(await send('GET', `/api/calls/${a.callIds[0]}`, { 'x-webhook-key': 'vwk_wrong' })).toEqual(wrong);
+  });
+
+  it("no credentials 401; another account's alert and a missing one 404 \"Alert not found\"", async () => {
+    const a = await accountWithAlert();
+    const other = await accountWithAlert();
+    expect((await send('GET', `/api/alerts/${a.alertId}`)).json.code).toBe('missing_api_credentials');
+    const notFound = refusal(404, 'Alert not found', 'alert_not_found');
+    expect(await send('GET', `/api/alerts/${a.alertId}`, withSecret(other))).toEqual(notFound);
+    expect(await send('GET', `/api/alerts/${a.alertId}`, withHookKey(other))).toEqual(notFound);
+    expect(await send('GET', '/api/alerts/alt_nope', withSecret(a))).toEqual(notFound);
+    expect(await send('POST', `/api/alerts/${a.alertId}/acknowledge`, withSecret(other))).toEqual(notFound);
+    expect(await send('POST', `/api/alerts/${a.alertId}/resolve`, withHookKey(other))).toEqual(notFound);
+    expect(store.alerts.get(a.alertId)!.state).toBe('open');
+  });
+
+  it('a signature covers the path: valid passes, one made for another path is "Invalid signature"', async () => {
+    const a = await accountWithAlert();
+    const ts = String(Math.floor(clock() / 1000));
+    const sig = (p: string) => ({ 'x-api-key': a.apiKey, 'x-timestamp': ts, 'x-signature': sign(a.apiSecret, ts, new TextEncoder().encode(p)) });
+    const path = `/api/alerts/${a.alertId}`;
+    expect((await send('GET', path, sig(path))).status).toBe(200);
+    expect(await send('POST', `${path}/resolve`, sig(path))).toEqual(refusal(403, 'Invalid signature', 'invalid_signature'));
+    expect(store.alerts.get(a.alertId)!.state).toBe('open');
+  });
+});
+
+describe('POST /api/alerts/:id/acknowledge and /resolve', () => {
+  it('acknowledge: by "api", waiting calls cancelled, never-dialled credit back; again: unchanged', async () => {
+    const a = await accountWithAlert();
+    const r = await send('POST', `/api/alerts/${a.alertId}/acknowledge`, withHookKey(a));
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ status: 'success', message: 'Alert acknowledged', changed: true, alert_id: a.alertId });
+    expect([...r.json.cancelled_call_ids].sort()).toEqual([...a.callIds].sort());
+    expect(r.json.alert).toMatchObject({ state: 'acknowledged', acknowledged_by: 'api', acknowledged_at: new Date(clock()).toISOString() });
+    expect(r.json.alert.calls.map((c: { state: string }) => c.state)).toEqual(['cancelled', 'cancelled']);
+    expect(store.usage.usedIn(a.accountId, '2026-11')).toBe(0);
+    const again = await send('POST', `/api/alerts/${a.alertId}/resolve`, withSecret(a));
+    expect(again.json).toMatchObject({ status: 'success', message: 'Alert already acknowledged', changed: false, cancelled_call_ids: [] });
+  });
+
+  it('resolve: resolved, waiting calls cancelled', async () => {
+    const a = await accountWithAlert(['5321111111']);
+    const r = await send('POST', `/api/alerts/${a.alertId}/resolve`, withSecret(a));
+    expect(r.json).toMatchObject({ status: 'success', message: 'Alert resolved', changed: true, cancelled_call_ids: a.callIds });
+    expect(r.json.alert).toMatchObject({ state: 'resolved', resolved_at: new Date(clock()).toISOString() });
+  });
+
+  it('GET on an action path is 405 with Allow: POST', async () => {
+    const a = await accountWithAlert();
+    const r = await app.handle(new Request(`http://localhost/api/alerts/${a.alertId}/acknowledge`, { headers: withSecret(a) }));
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+  });
+});

@@ -1,0 +1,24 @@
+import { textField } from './message';
+
+/** contract.md "Alerts": an `alert_key` is at most 200 characters (Unicode code points, after trimming). */
+export const MAX_ALERT_KEY_CODE_POINTS = 200;
+
+/** What a request body says about its alert, besides numbers and text. */
+export interface AlertFields {
+  /** The trimmed `alert_key`, or null when absent or blank (a plain request: never deduplicated). */
+  key: string | null;
+  /** `status` = `resolved` (any case, trimmed): close the alert of this key instead of calling. */
+  resolve: boolean;
+}
+
+export function alertFields(fields: Record<string, unknown>): AlertFields {
+  const key = textField(fields.alert_key);
+  return { key: key === '' ? null : key, resolve: textField(fields.status).toLowerCase() === 'resolved' };
+}
+
+export function isAlertKeyTooLong(key: string | null): boolean {
+  if (key === null) return false;
+  let n = 0;
+  for (const _ of key) if (++n > MAX_ALERT_KEY_CODE_POINTS) return true;
+  return false;
+}
