@@ -79,6 +79,8 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
         }
       }
       for (const id of alertIds) settleAlert(alerts, id, at);
+      // A call of an escalation ended: its engine looks again now, not at its next poll.
+      if (isFinal(to)) for (const id of alertIds) d.store.escalations.wakeUp(id, at);
       return still;
     });
     if (moved[0] !== call) {

@@ -73,6 +73,8 @@ export interface EscalationsStore {
   advance(alertId: string, from: { round: number; step: number }, to: { round: number; step: number; startedAt: number; nextAt: number }): boolean;
   /** Looks again at `nextAt` (nothing else changes). */
   postpone(alertId: string, nextAt: number): void;
+  /** Look again no later than `now` (a call of the escalation ended, or its alert closed). */
+  wakeUp(alertId: string, now: number): void;
   /** Keypad 3: the current step ends as soon as its calls have. */
   skipWait(alertId: string, now: number): void;
   finish(alertId: string, reason: string): boolean;
@@ -118,6 +120,9 @@ export function createEscalationsStore(db: Database): EscalationsStore {
     },
     postpone(alertId, nextAt) {
       db.query(`UPDATE escalations SET next_at = $n WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, n: nextAt });
+    },
+    wakeUp(alertId, now) {
+      db.query(`UPDATE escalations SET next_at = MIN(next_at, $now) WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
     },
     skipWait(alertId, now) {
       db.query(`UPDATE escalations SET skip_wait = 1, next_at = $now WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
