@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { configSchema } from '../../src/config';
 import { silentLogger } from '../../src/log';
-import { createTelephone } from '../../src/sip/telephone';
+import { createTelephone } from '../../src/sip';
 import type { CallAudio } from '../../src/call-model';
 import { applianceDir, provision } from '../../test/helpers/appliance';
 import { startKamailio } from '../../test/helpers/pbx';

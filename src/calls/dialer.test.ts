@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isFinal } from '../call-model';
 import { configSchema } from '../config/schema';
 import { silentLogger } from '../log';
-import { createTelephone, type Telephone } from '../sip/telephone';
+import { createTelephone, type Telephone } from '../sip';
 import { createStore, type Store } from '../store';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';

@@ -1,7 +1,7 @@
 import type { CallAudioSource, CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import type { DialRequest } from '../sip/telephone';
+import type { DialRequest } from '../sip';
 import type { Store } from '../store';
 import { runClaimedCall, type RunConfig, type RunDeps } from './run-claimed-call';
 
@@ -13,7 +13,7 @@ export interface DialerConfig extends RunConfig {
 
 export interface DialerDeps {
   store: Store;
-  /** Places one attempt (src/sip/telephone.ts). */
+  /** Places one attempt (src/sip/ua/telephone.ts). */
   dial(request: DialRequest): Promise<CallOutcome>;
   audio: CallAudioSource;
   clock: Clock;

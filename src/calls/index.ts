@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { createTelephone, type Telephone } from '../sip/telephone';
+import { createTelephone, type Telephone } from '../sip';
 import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';

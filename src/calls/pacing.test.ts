@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallOutcome } from '../call-model';
 import { configSchema } from '../config/schema';
 import { silentLogger } from '../log';
-import type { DialRequest } from '../sip/telephone';
+import type { DialRequest } from '../sip';
 import { createStore, type Store } from '../store';
 import { testAudioSource } from '../../test/helpers/test-audio';
 import { createDialer } from './dialer';

@@ -1,7 +1,7 @@
 import { CLAIMED_STATE, IllegalTransitionError, type CallAudioSource, type CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import type { DialRequest } from '../sip/telephone';
+import type { DialRequest } from '../sip';
 import type { ClaimedCall, Store } from '../store';
 import { createCallMover, type CallMover } from './call-mover';
 import { decide, type RetryConfig } from './retry-policy';

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { createSpeech } from '../appliance';
 import { normalizePhoneNumber } from '../phone/number';
 import { createLogger, silentLogger } from '../log';
-import { createTelephone } from '../sip/telephone';
+import { createTelephone } from '../sip';
 import { CliError, configFrom, positiveInt, print } from './context';
 
 /**

@@ -5,7 +5,7 @@ import { silentLogger } from '../log';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
-import { createTelephone, type Telephone } from './telephone';
+import { createTelephone, type Telephone } from '.';
 
 /**
  * The trunk over IPv6 on ::1 against sipp (`-i ::1 -mi ::1`): Via sent-by and Contact in

@@ -6,7 +6,7 @@ import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import type { CallProgress } from '../call-model';
-import { createTelephone, type DialRequest, type Telephone } from './telephone';
+import { createTelephone, type DialRequest, type Telephone } from '.';
 
 let peers: SippPeer[] = [];
 let phones: Telephone[] = [];
@@ -104,6 +104,29 @@ describe('dialing sipp over UDP', () => {
     const { phone, wire } = await phoneFor(sipp.port);
     const { progress } = recorder();
     expect(await dial(phone, progress, 25, 600)).toMatchObject({ code: 'NO_ANSWER' });
+    expect(wire).toContain('out CANCEL sip:5321234567@127.0.0.1 SIP/2.0');
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('a 200 that crosses our CANCEL is ACKed and hung up, and the call stays NO_ANSWER', async () => {
+    const sipp = await startSipp({ scenario: 'answer-crosses-cancel.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const { events, progress } = recorder();
+    expect(await dial(phone, progress, 25, 400)).toMatchObject({ code: 'NO_ANSWER' });
+    expect(await sipp.exited).toBe(0); // it saw our ACK and BYE
+    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'CANCEL', 'ACK', 'BYE']);
+    expect(events).toEqual(['ringing 180']); // never answered, never played
+  });
+
+  it('a shutdown before the answer sends CANCEL and reports ABORTED', async () => {
+    const sipp = await startSipp({ scenario: 'no-answer.xml' });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port);
+    const stop = new AbortController();
+    const { progress } = recorder();
+    const ringing = { ...progress, ringing: (s: number, r: string) => (progress.ringing(s, r), stop.abort()) };
+    expect(await dial(phone, ringing, 25, 5000, { signal: stop.signal })).toMatchObject({ code: 'ABORTED' });
     expect(wire).toContain('out CANCEL sip:5321234567@127.0.0.1 SIP/2.0');
     expect(await sipp.exited).toBe(0);
   });

@@ -2,8 +2,11 @@ import type { Logger } from '../../log';
 import type { FromRtpWorker, ToRtpWorker } from './protocol';
 import type { Codec } from './sdp';
 
-/** What a call's media does once answered; the packets themselves leave from the worker. */
-export interface RtpStream {
+/**
+ * The main thread's handle on one call's stream, which lives in the RTP worker (stream.ts
+ * `RtpStream` is the worker-side stream itself): what a call's media does once answered.
+ */
+export interface RtpStreamHandle {
   readonly codec: Codec;
   /**
    * Plays G.711 bytes in the stream's codec; resolves when the last frame left ('played'),
@@ -43,7 +46,7 @@ export interface RtpEngine {
 /** One call's RTP port, held from the SDP offer to the end of the call. */
 export interface RtpPort {
   readonly port: number;
-  start(o: StreamOptions): RtpStream;
+  start(o: StreamOptions): RtpStreamHandle;
   /** Resolves once the worker let the port go, after the stream's last reports arrived. */
   release(): Promise<void>;
 }

@@ -1,8 +1,8 @@
 import { createSocket } from 'node:dgram';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDtmfDetector, infoDigit } from './dtmf';
 import { decodeRtp, encodeRtp } from './packet';
-import { createPacer } from './pacer';
+import { createPacer, type Pacer } from './pacer';
 import { answer, offer, parseRemote } from './sdp';
 import { startRtpStream } from './stream';
 
@@ -60,94 +60,151 @@ describe('RTP (RFC 3550) and keypad events (RFC 4733)', () => {
   });
 });
 
+/**
+ * A pacer the test drives by hand (the Pacer interface the stream takes): ticks happen
+ * exactly when and as late as the test says, so the stream's schedule is checked to the
+ * packet, not against a loaded machine's timers.
+ */
+function manualPacer() {
+  const first = 1000;
+  let now = first - 20;
+  const senders = new Set<(now: number) => void>();
+  const pacer: Pacer = {
+    nextTick: () => first,
+    add(send) {
+      senders.add(send);
+      return () => senders.delete(send);
+    },
+  };
+  return {
+    pacer,
+    senders: () => senders.size,
+    /** Moves the clock `ms` on and ticks once, as a (possibly late) timer would. */
+    tick(ms = 20) {
+      now += ms;
+      for (const s of [...senders]) s(now);
+    },
+  };
+}
+
+async function udpPair() {
+  const rx = createSocket('udp4');
+  const tx = createSocket('udp4');
+  await new Promise<void>((r) => rx.bind(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => tx.bind(0, '127.0.0.1', () => r()));
+  const got: NonNullable<ReturnType<typeof decodeRtp>>[] = [];
+  rx.on('message', (m) => got.push(decodeRtp(m)!));
+  return { rx, tx, got, remote: { address: '127.0.0.1', port: rx.address().port } };
+}
+
 describe('RTP stream pacing', () => {
   it('sends nothing on hold and resumes with the marker, consecutive sequence and a timestamp that kept running', async () => {
-    const rx = createSocket('udp4');
-    const tx = createSocket('udp4');
-    await new Promise<void>((r) => rx.bind(0, '127.0.0.1', () => r()));
-    await new Promise<void>((r) => tx.bind(0, '127.0.0.1', () => r()));
-    const got: NonNullable<ReturnType<typeof decodeRtp>>[] = [];
-    rx.on('message', (m) => got.push(decodeRtp(m)!));
-    const stream = startRtpStream({ socket: tx, remote: { address: '127.0.0.1', port: rx.address().port }, codec: 'PCMA', telephoneEventPts: [], onDigit: () => undefined, pacer: createPacer() });
-    await new Promise((r) => setTimeout(r, 100));
+    const { rx, tx, got, remote } = await udpPair();
+    const clock = manualPacer();
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMA', telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
+    for (let i = 0; i < 5; i++) clock.tick();
+    await expect.poll(() => got.length).toBe(5);
     stream.hold(true);
-    await new Promise((r) => setTimeout(r, 30));
-    const before = got.length;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(got.length).toBe(before);
+    for (let i = 0; i < 10; i++) clock.tick(); // 200 ms on hold
     stream.hold(false);
-    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 3; i++) clock.tick();
+    await expect.poll(() => got.length).toBe(8); // nothing was sent on hold
     stream.stop();
     rx.close();
-    const resumed = got[before]!;
-    const last = got[before - 1]!;
+    const [last, resumed] = [got[4]!, got[5]!];
     expect(resumed.marker).toBe(true);
     expect(resumed.sequence).toBe((last.sequence + 1) & 0xffff);
-    expect((resumed.timestamp - last.timestamp) >>> 0).toBeGreaterThanOrEqual(160 * 10); // ≥ 200 ms of clock
+    expect((resumed.timestamp - last.timestamp) >>> 0).toBe(160 * 11); // the 200 ms held ran on the RTP clock
   });
 
   it('sends 20 ms packets with consecutive sequence numbers and timestamps, marker on the first, silence around the audio', async () => {
-    const rx = createSocket('udp4');
-    const tx = createSocket('udp4');
-    await new Promise<void>((r) => rx.bind(0, '127.0.0.1', () => r()));
-    await new Promise<void>((r) => tx.bind(0, '127.0.0.1', () => r()));
-    const got: ReturnType<typeof decodeRtp>[] = [];
-    const at: number[] = [];
-    rx.on('message', (m) => {
-      got.push(decodeRtp(m));
-      at.push(performance.now());
-    });
-    const stream = startRtpStream({
-      socket: tx,
-      remote: { address: '127.0.0.1', port: rx.address().port },
-      codec: 'PCMU',
-      telephoneEventPts: [],
-      onDigit: () => undefined,
-      pacer: createPacer(),
-    });
-    await new Promise((r) => setTimeout(r, 100));
-    const audio = new Uint8Array(160 * 10).fill(0x42);
-    expect(await stream.play(audio)).toBe('played');
-    await new Promise((r) => setTimeout(r, 100));
+    const { rx, tx, got, remote } = await udpPair();
+    const clock = manualPacer();
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
+    for (let i = 0; i < 5; i++) clock.tick();
+    const played = stream.play(new Uint8Array(160 * 10).fill(0x42));
+    for (let i = 0; i < 10; i++) clock.tick();
+    expect(await played).toBe('played');
+    for (let i = 0; i < 5; i++) clock.tick();
+    await expect.poll(() => got.length).toBe(20);
     stream.stop();
     rx.close();
-    const packets = got.filter((p) => p !== null)!;
-    expect(packets[0]!.marker).toBe(true);
-    expect(packets.slice(1).every((p) => !p!.marker)).toBe(true);
-    for (let i = 1; i < packets.length; i++) {
-      expect(packets[i]!.sequence).toBe((packets[i - 1]!.sequence + 1) & 0xffff);
-      expect(packets[i]!.timestamp).toBe((packets[i - 1]!.timestamp + 160) >>> 0);
+    expect(got[0]!.marker).toBe(true);
+    expect(got.slice(1).every((p) => !p.marker)).toBe(true);
+    for (let i = 1; i < got.length; i++) {
+      expect(got[i]!.sequence).toBe((got[i - 1]!.sequence + 1) & 0xffff);
+      expect(got[i]!.timestamp).toBe((got[i - 1]!.timestamp + 160) >>> 0);
     }
-    const kinds = packets.map((p) => (p!.payload.every((b) => b === 0xff) ? 's' : p!.payload.every((b) => b === 0x42) ? 'a' : '?')).join('');
-    expect(kinds).toMatch(/^s+a{10}s+$/);
-    // Against the schedule, not chained: n packets span about (n-1)·20 ms.
-    const span = at.at(-1)! - at[0]!;
-    expect(Math.abs(span - (packets.length - 1) * 20)).toBeLessThan(25);
+    const kinds = got.map((p) => (p.payload.every((b) => b === 0xff) ? 's' : p.payload.every((b) => b === 0x42) ? 'a' : '?')).join('');
+    expect(kinds).toBe('sssss' + 'a'.repeat(10) + 'sssss');
   });
 
-  it('keeps ticking for every other stream when one sender throws', async () => {
-    const errors: unknown[] = [];
-    const pacer = createPacer({ onError: (e) => errors.push(e) });
-    let good = 0;
-    const removeBad = pacer.add(() => {
-      throw new Error('socket closed under us');
+  it('follows its schedule, not the ticks: a late tick sends every packet due, so lateness never adds up to drift', async () => {
+    const { rx, tx, got, remote } = await udpPair();
+    const clock = manualPacer();
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
+    clock.tick(); // packet 0, on time
+    clock.tick(65); // 65 ms late: packets 1, 2 and 3 are due
+    await expect.poll(() => got.length).toBe(4);
+    clock.tick(15); // back on the grid (start + 80 ms): packet 4 only
+    clock.tick(19); // 1 ms early is within the slack: packet 5
+    clock.tick(17); // 4 ms early, beyond the slack: nothing yet
+    await expect.poll(() => got.length).toBe(6);
+    clock.tick(4); // its instant: packet 6
+    await expect.poll(() => got.length).toBe(7);
+    stream.stop();
+    rx.close();
+    expect(got.map((p) => (p.timestamp - got[0]!.timestamp) >>> 0)).toEqual([0, 1, 2, 3, 4, 5, 6].map((n) => n * 160));
+  });
+
+  describe('the pacer', () => {
+    // Its timers and clock are ours (setTimeout, performance.now): a fake clock runs them exactly.
+    beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
+    afterEach(() => vi.useRealTimers());
+
+    it('ticks on a 20 ms grid from its origin, and stops its timer when nobody sends', () => {
+      const pacer = createPacer();
+      const origin = performance.now();
+      const at: number[] = [];
+      const remove = pacer.add((now) => at.push(now - origin));
+      vi.advanceTimersByTime(100);
+      expect(at).toEqual([20, 40, 60, 80, 100]);
+      remove();
+      vi.advanceTimersByTime(40); // one more tick finds no sender and schedules no other
+      expect(vi.getTimerCount()).toBe(0);
     });
-    const removeGood = pacer.add(() => good++);
-    await new Promise((r) => setTimeout(r, 130));
-    removeBad();
-    removeGood();
-    expect(good).toBeGreaterThanOrEqual(4);
-    expect(errors).toHaveLength(1); // removed after its first throw: no error at every tick
+
+    it('keeps ticking for every other stream when one sender throws', () => {
+      const errors: unknown[] = [];
+      const pacer = createPacer({ onError: (e) => errors.push(e) });
+      let good = 0;
+      const removeBad = pacer.add(() => {
+        throw new Error('socket closed under us');
+      });
+      const removeGood = pacer.add(() => good++);
+      vi.advanceTimersByTime(130);
+      removeBad();
+      removeGood();
+      expect(good).toBe(6);
+      expect(errors).toHaveLength(1); // removed after its first throw: no error at every tick
+    });
   });
 
   it('with blockLastMs, ticks land on the 20 ms grid, never before it', async () => {
+    // Real time on purpose: this is about how close a real timer plus Atomics.wait lands.
     const pacer = createPacer({ blockLastMs: 2 });
     const first = pacer.nextTick();
     const lateBy: number[] = [];
-    const remove = pacer.add((now) => lateBy.push(now - (first + lateBy.length * 20)));
-    await new Promise((r) => setTimeout(r, 150));
-    remove();
-    expect(lateBy.length).toBeGreaterThanOrEqual(5);
+    await new Promise<void>((fifth) => {
+      const remove = pacer.add((now) => {
+        lateBy.push(now - (first + lateBy.length * 20));
+        if (lateBy.length === 5) {
+          remove();
+          fifth();
+        }
+      });
+    });
+    expect(lateBy).toHaveLength(5);
     for (const late of lateBy) expect(late).toBeGreaterThanOrEqual(0);
   });
 
@@ -155,6 +212,7 @@ describe('RTP stream pacing', () => {
     const tx = createSocket('udp4');
     await new Promise<void>((r) => tx.bind(0, '127.0.0.1', () => r()));
     const failures: unknown[] = [];
+    const clock = manualPacer();
     const stream = startRtpStream({
       socket: tx,
       remote: { address: '127.0.0.1', port: 0 }, // sending there throws at once
@@ -162,10 +220,13 @@ describe('RTP stream pacing', () => {
       telephoneEventPts: [],
       onDigit: () => undefined,
       onFailed: (e) => failures.push(e),
-      pacer: createPacer(),
+      pacer: clock.pacer,
     });
-    expect(await stream.play(new Uint8Array(160 * 50))).toBe('failed');
-    await new Promise((r) => setTimeout(r, 100));
+    const played = stream.play(new Uint8Array(160 * 50));
+    clock.tick();
+    expect(await played).toBe('failed');
+    expect(clock.senders()).toBe(0); // it left the pacer
+    for (let i = 0; i < 5; i++) clock.tick();
     expect(failures).toHaveLength(1);
     expect(await stream.play(new Uint8Array(160))).toBe('failed');
     stream.stop();

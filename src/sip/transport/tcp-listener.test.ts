@@ -1,13 +1,13 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sipSection } from '../config/sections/sip';
-import { silentLogger } from '../log';
-import { freePort } from '../../test/helpers/ports';
-import { testAudio } from '../../test/helpers/test-audio';
+import { sipSection } from '../../config/sections/sip';
+import { silentLogger } from '../../log';
+import { freePort } from '../../../test/helpers/ports';
+import { testAudio } from '../../../test/helpers/test-audio';
 import { createStreamFramer } from './stream-framer';
 import { listenTcp } from './tcp-listener';
-import { createTelephone, type Telephone } from './telephone';
+import { createTelephone, type Telephone } from '..';
 
 /**
  * A PBX written by hand, so that it can do what sipp cannot: answer our INVITE on the
@@ -23,12 +23,10 @@ interface Seen {
 
 async function startHandPbx() {
   const seen: Seen[] = [];
-  const waiters: (() => void)[] = [];
   const track = (conn: Socket, on: string) => {
     const framer = createStreamFramer();
     conn.on('data', (d: Buffer) => {
       for (const text of framer.push(d)) seen.push({ conn, on, text });
-      for (const w of waiters.splice(0)) w();
     });
     conn.on('error', () => undefined);
   };
@@ -50,18 +48,10 @@ async function startHandPbx() {
     seen,
     track,
     opened,
-    /** The first message matching `pred`, waiting up to 5 s for it. */
+    /** The first message matching `pred`, waiting up to 5 s for it (on failure: what was seen). */
     async next(pred: (s: Seen) => boolean): Promise<Seen> {
-      const end = Date.now() + 5000;
-      for (;;) {
-        const hit = seen.find(pred);
-        if (hit) return hit;
-        if (Date.now() > end) throw new Error(`not seen; got:\n${seen.map((s) => s.text.split('\r\n')[0]).join('\n')}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 100);
-        });
-      }
+      await expect.poll(() => seen.some(pred) || seen.map((s) => s.text.split('\r\n')[0]), { timeout: 5000 }).toBe(true);
+      return seen.find(pred)!;
     },
     async close() {
       for (const c of [...accepted, ...opened]) c.destroy();
@@ -137,7 +127,7 @@ describe('SIP over TCP: the listening socket', () => {
     const ok = response(invite.text, '200 OK', 'pbx1', sdp);
     connA.write(ok);
     await pbx.next((s) => s.text.startsWith('ACK '));
-    await new Promise((r) => setTimeout(r, 300)); // some audio goes out
+    await expect.poll(() => pbx.rtpPackets()).toBeGreaterThan(5); // audio goes out
 
     // Connection B: the PBX dials our Contact, as it would after losing A or from another node.
     const connB = connect({ host: contactHost!, port: Number(contactPort) });

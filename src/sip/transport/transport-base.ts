@@ -1,9 +1,7 @@
-import type { Transport } from 'sip.js';
-import { EmitterImpl } from 'sip.js/lib/api/emitter.js';
-import { TransportState } from 'sip.js/lib/api/transport-state.js';
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 import { addViaPort, dropContactOb, stripViaPort } from './message-peek';
 import { createRetransmitter, type Retransmitter } from './retransmit';
+import { EmitterImpl, TransportState, type Transport } from './sip-js';
 
 /** What both transports are built from (passed to sip.js as `transportOptions`). */
 export interface SipTransportOptions {

@@ -1,6 +1,6 @@
 import type { BodyAndContentType, SessionDescriptionHandler } from 'sip.js';
-import type { RtpEngine, RtpPort, RtpStream } from './rtp/engine';
-import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from './rtp/sdp';
+import type { RtpEngine, RtpPort, RtpStreamHandle } from '../rtp/engine';
+import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from '../rtp/sdp';
 
 /**
  * sip.js's SessionDescriptionHandler for a server: plain SDP and our own RTP (a port and
@@ -14,7 +14,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   private local: LocalMedia | null = null;
   private remote: RemoteMedia | null = null;
   private pendingOffer: RemoteMedia | null = null;
-  private stream: RtpStream | null = null;
+  private stream: RtpStreamHandle | null = null;
   private closed = false;
   private releasing: Promise<void> = Promise.resolve();
   private confirmed = false;
@@ -35,7 +35,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   }
 
   /** Starts the continuous RTP stream (call after the 200 OK). */
-  startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStream {
+  startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStreamHandle {
     if (this.rtpPort === null || !this.remote) throw new Error('media not negotiated');
     this.stream ??= this.rtpPort.start({
       remote: { address: this.remote.address, port: this.remote.port },

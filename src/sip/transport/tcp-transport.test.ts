@@ -1,6 +1,8 @@
 import { createServer, type Socket } from 'node:net';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../log';
+import { freePort } from '../../../test/helpers/ports';
+import { silentLogger } from '../../log';
 import { createStreamFramer } from './stream-framer';
 import { TcpTransport } from './tcp-transport';
 
@@ -32,7 +34,7 @@ describe('SIP over TCP', () => {
     t.onMessage = (m) => messages.push(m);
     await t.connect();
     await t.send(options(1));
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => messages).toHaveLength(1);
     expect(received).toHaveLength(1);
     expect(received[0]!.text).toMatch(new RegExp(`^Via: SIP/2.0/TCP 127\\.0\\.0\\.1:${t.localPort()};branch=z9hG4bKtcp1;rport`, 'm'));
     expect(messages).toHaveLength(1);
@@ -41,13 +43,26 @@ describe('SIP over TCP', () => {
     expect(messages[0]).toMatch(/^Via: SIP\/2\.0\/TCP 127\.0\.0\.1;branch/m);
 
     sockets[0]!.destroy(); // the PBX restarts
-    await new Promise((r) => setTimeout(r, 100));
-    expect(t.isConnected()).toBe(false);
+    await expect.poll(() => t.isConnected()).toBe(false);
     await t.send(options(2));
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => messages).toHaveLength(2);
     expect(received.map((r) => r.conn)).toEqual([1, 2]);
-    expect(messages).toHaveLength(2);
     await t.disconnect();
     await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  // Retry lives in one place, the trunk supervisor (src/calls/index.ts): the transport tries
+  // once and reports. It used to try four times over ~5 s below a supervisor that retried too.
+  it('connects once: a refused connection rejects connect() at once, frees the listener and is logged once', async () => {
+    const dead = await freePort();
+    const lines: { msg: string }[] = [];
+    const log = pino({ level: 'warn' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    const t = new TcpTransport(undefined, { server: { host: '127.0.0.1', port: dead }, localAddress: '127.0.0.1', localPort: 0, t1Ms: 50, t2Ms: 400, log });
+    const states: string[] = [];
+    t.stateChange.addListener((s) => states.push(s));
+    await expect(t.connect()).rejects.toThrow(/ECONNREFUSED/);
+    expect(lines.filter((l) => l.msg === 'sip tcp connect failed')).toHaveLength(1);
+    expect(states).toEqual(['Connecting', 'Disconnected']);
+    expect(t.localPort()).toBe(0); // the listener went: a later start binds the port again
   });
 });

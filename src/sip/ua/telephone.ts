@@ -1,20 +1,16 @@
 import { URI, UserAgent } from 'sip.js';
-import { bracketHost, parseHostPort } from '../config/host-port';
-import { DEFAULT_MAX_CALL_S } from '../config/sections/calls';
-import { rtpPortRange, type SipConfig } from '../config/sections/sip';
-import type { Logger } from '../log';
-import { until } from '../until';
-import { VERSION } from '../version';
-import type { CallAudio } from '../call-model';
-import type { CallOutcome, CallProgress } from '../call-model';
-import { advertisedAddress } from './local-address';
+import { bracketHost, parseHostPort } from '../../config/host-port';
+import { DEFAULT_MAX_CALL_S } from '../../config/sections/calls';
+import { rtpPortRange, type SipConfig } from '../../config/sections/sip';
+import type { Logger } from '../../log';
+import { until } from '../../until';
+import { VERSION } from '../../version';
+import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { MediaHandler } from './media-handler';
 import { placeCall } from './place-call';
 import { createRegistration, type Registration } from './registration';
-import { createRtpEngine } from './rtp/engine';
-import { TcpTransport } from './tcp-transport';
-import type { SipTransportBase, SipTransportOptions } from './transport-base';
-import { UdpTransport } from './udp-transport';
+import { createRtpEngine } from '../rtp/engine';
+import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
 
 export interface DialRequest {
   /** The stored 10-digit number; sip.dial_prefix is put in front here. */
@@ -84,7 +80,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         displayName: sip.from_display,
         authorizationUsername: sip.auth_username || sip.username,
         authorizationPassword: sip.password,
-        transportConstructor: sip.transport === 'tcp' ? TcpTransport : UdpTransport,
+        transportConstructor: transportFor(sip.transport),
         transportOptions,
         sessionDescriptionHandlerFactory: () => new MediaHandler(rtp, address),
         // Via sent-by and the Contact host; sip.js compares responses' Via host to it as written.

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 import { createStreamFramer } from './stream-framer';
 
 /**

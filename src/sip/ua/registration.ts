@@ -1,6 +1,6 @@
 import { Registerer, RegistererState, type UserAgent } from 'sip.js';
-import type { Logger } from '../log';
-import { until } from '../until';
+import type { Logger } from '../../log';
+import { until } from '../../until';
 
 const BACKOFF_S = [1, 2, 5, 10, 30, 60];
 

@@ -1,20 +1,24 @@
 import { connect, type Socket } from 'node:net';
-import { TransportState } from 'sip.js/lib/api/transport-state.js';
 import { isWildcard } from './local-address';
 import { createResponseRoutes } from './response-routes';
 import { listenTcp, readSipMessages, type TcpListener } from './tcp-listener';
+import { TransportState } from './sip-js';
 import { SipTransportBase } from './transport-base';
-
-const RECONNECT_DELAYS_MS = [0, 250, 1000, 4000];
 
 /**
  * SIP over TCP (RFC 3261 §18): requests go on one connection we open to the PBX, framed by
  * Content-Length. We also listen on sip.local_address:sip.local_port, the port Via and
  * Contact name, because the PBX may open a connection of its own towards us (§18.2.2:
  * responses after ours dropped; in-dialog requests to our Contact, §12.2). A response goes
- * back on the connection its request came in on. A lost PBX connection is reported to sip.js
- * (transactions in flight fail) and re-opened on the next send, with a short backoff, so the
- * next call does not wait for a timer; the listener stays up meanwhile.
+ * back on the connection its request came in on.
+ *
+ * This transport never retries on its own (CONVENTIONS: retry in one place). Opening is one
+ * connect attempt: a refused or unreachable PBX rejects connect(), so the trunk's start
+ * fails and its supervisor (src/calls/index.ts `createTelephony`) tries again with backoff.
+ * A PBX connection lost later is reported (state Disconnected, sip.js fails the
+ * transactions in flight) and the next message we send opens one new connection, once;
+ * if that fails too, send() rejects and that call ends NETWORK for the call lifecycle to
+ * judge. The listener stays up meanwhile: Contact, sent in every dialog, names its port.
  */
 export class TcpTransport extends SipTransportBase {
   readonly protocol = 'TCP';
@@ -46,21 +50,15 @@ export class TcpTransport extends SipTransportBase {
       },
       onClosed: (socket) => this.routes.connectionClosed(socket),
     });
-    let last: unknown;
-    for (const delay of RECONNECT_DELAYS_MS) {
-      if (delay) await new Promise((r) => setTimeout(r, delay));
-      try {
-        this.socket = await this.dial();
-        return;
-      } catch (e) {
-        last = e;
-        this.opts.log.warn({ err: e, server: this.opts.server }, 'sip tcp connect failed');
-      }
+    try {
+      this.socket = await this.dial();
+    } catch (e) {
+      this.opts.log.warn({ err: e, server: this.opts.server }, 'sip tcp connect failed');
+      // A trunk that never came up must not keep the port: the next start binds it again.
+      // A reconnect keeps it, since Contact (sent in every dialog) names it.
+      if (firstOpen) await this.closeListener();
+      throw e;
     }
-    // A trunk that never came up must not keep the port: the next start binds it again.
-    // A reconnect keeps it, since Contact (sent in every dialog) names it.
-    if (firstOpen) await this.closeListener();
-    throw last;
   }
 
   private dial(): Promise<Socket> {

@@ -1,0 +1,13 @@
+/**
+ * The SIP trunk, as the rest of the appliance sees it: start it, dial through it, stop it.
+ *
+ *   ua/         the user agent: telephone (the trunk), registration, one call attempt
+ *               (its state machine and message player) and the media handler for sip.js
+ *   transport/  UDP and TCP under sip.js, and every sip.js behaviour we correct on the wire
+ *               (the list is in transport/index.ts)
+ *   rtp/        media: the RTP worker thread, pacing, SDP, DTMF
+ *
+ * Callers import from here only. sip/ reports what happened (CallOutcome); it never decides
+ * or retries a call (src/calls does) and never imports calls/, http/, panel/ or cli/.
+ */
+export { createTelephone, type DialRequest, type Telephone, type TelephoneDeps } from './ua/telephone';

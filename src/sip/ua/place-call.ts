@@ -1,0 +1,234 @@
+import { Inviter, SessionState, type URI, type UserAgent } from 'sip.js';
+import { IllegalTransitionError, type CallAudio, type CallOutcome, type CallProgress } from '../../call-model';
+import type { Logger } from '../../log';
+import { until } from '../../until';
+import { infoDigit } from '../rtp/dtmf';
+import { createAttempt } from './attempt';
+import type { MediaHandler } from './media-handler';
+import { audioFailure, createMessagePlayer, type MessagePlayer } from './message-player';
+
+export interface PlaceCallOptions {
+  /** Called once, right after the INVITE left: the speech renders while the phone rings. */
+  audio: () => Promise<CallAudio>;
+  acknowledgedAudio: () => Promise<CallAudio>;
+  ringTimeoutMs: number;
+  answerDelayMs: number;
+  maxCallMs: number;
+  silenceMs: number;
+  t1Ms: number;
+  progress: CallProgress;
+  signal?: AbortSignal;
+  hangUpSignal?: AbortSignal;
+  log: Logger;
+  onPacketSent?: (callId: string, at: number) => void;
+}
+
+/**
+ * One attempt: INVITE, ring, and once answered (never on 183 early media) the message
+ * (ua/message-player.ts), then BYE. Its states and their edges are ua/attempt.ts; sip.js
+ * delegates, the ring timer, the shutdown signal and the audio render only ask it to move.
+ * Resolves with what happened and never retries. An illegal attempt edge is a bug: the
+ * call is hung up or cancelled, best effort, and the promise REJECTS with that
+ * IllegalTransitionError (the dialer ends the call `failed` with it).
+ */
+export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions): Promise<CallOutcome> {
+  const inviter = new Inviter(ua, target, { earlyMedia: false });
+  const callId = inviter.request.callId;
+  const log = o.log.child({ callId, target: target.user });
+  const attempt = createAttempt(log);
+  let audioPromise: Promise<CallAudio> | null = null;
+  let player: MessagePlayer | null = null;
+  let ringTimer: ReturnType<typeof setTimeout> | undefined;
+  let detachAbort = () => {};
+
+  let reportBug: (e: IllegalTransitionError) => void = () => {};
+  const bug = new Promise<never>((_, reject) => (reportBug = reject));
+  /** Runs a callback from sip.js, a timer or a signal: an illegal edge there fails the attempt. */
+  const guarded =
+    <A extends unknown[]>(fn: (...a: A) => void) =>
+    (...a: A) => {
+      try {
+        fn(...a);
+      } catch (e) {
+        if (!(e instanceof IllegalTransitionError)) throw e;
+        reportBug(e);
+      }
+    };
+
+  const onDigit = guarded((digit: string) => {
+    log.info({ digit }, 'keypad');
+    o.progress.digit(digit);
+    player?.key(digit);
+  });
+  const media = () => inviter.sessionDescriptionHandler as MediaHandler | undefined;
+  inviter.delegate = {
+    onBye: guarded((bye) => {
+      void bye.accept().catch(() => undefined);
+      // Crossing BYEs (we are hanging up) or a BYE after our CANCEL change nothing.
+      if (attempt.in('answered', 'playing')) attempt.transition('ended', 'far end hung up');
+    }),
+    onInfo: guarded((info) => {
+      void info.accept().catch(() => undefined);
+      const d = infoDigit(info.request.getHeader('content-type') ?? '', info.request.body ?? '');
+      if (d) onDigit(d);
+    }),
+  };
+  const terminated = new Promise<void>((resolve) =>
+    inviter.stateChange.addListener((s) => {
+      if (s === SessionState.Terminated) resolve();
+    }),
+  );
+
+  const running = attemptCall();
+  running.catch(() => undefined); // after a bug, whatever it still does is let go
+  try {
+    return await Promise.race([running, bug]);
+  } catch (e) {
+    if (e instanceof IllegalTransitionError) {
+      log.error({ err: e, state: attempt.state }, 'illegal attempt transition: giving the call up');
+      abandon();
+    }
+    throw e;
+  } finally {
+    clearTimeout(ringTimer);
+    detachAbort();
+  }
+
+  async function attemptCall(): Promise<CallOutcome> {
+    const first = await invited();
+    if (first !== 'accepted') {
+      await until(terminated, 64 * o.t1Ms);
+      if (attempt.state === 'cancelling') attempt.transition('ended', 'CANCEL done');
+      return first;
+    }
+    const handler = media();
+    const remote = handler?.remoteMedia();
+    if (!handler || !remote) {
+      const outcome: CallOutcome = { code: 'MEDIA', status: null, reason: 'no usable SDP answer' };
+      await hangUp(outcome.reason);
+      return outcome;
+    }
+    o.progress.answered(remote.codec);
+    const perPacket = o.onPacketSent;
+    const stream = handler.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
+    if (attempt.state === 'answered') attempt.transition('playing', 'media up');
+    player = createMessagePlayer({
+      stream,
+      message: () => audioPromise ?? o.audio(),
+      acknowledgedAudio: o.acknowledgedAudio,
+      answerDelayMs: o.answerDelayMs,
+      maxCallMs: o.maxCallMs,
+      hangUpSignal: o.hangUpSignal,
+      farEndGone: () => attempt.state === 'ended',
+      ended: terminated,
+      log,
+    });
+    const outcome = await player.play();
+    if (attempt.state !== 'ended') {
+      await until(terminated, o.silenceMs);
+      await hangUp(outcome.reason);
+    }
+    // The call is over when its media is: the port is free and every report has arrived.
+    handler.close();
+    await until(handler.released(), 1000);
+    return outcome;
+  }
+
+  /** The INVITE transaction: settles with 'accepted', or with how it ended before an answer. */
+  function invited(): Promise<CallOutcome | 'accepted'> {
+    return new Promise<CallOutcome | 'accepted'>((resolve) => {
+      let settled = false;
+      const settle = (r: CallOutcome | 'accepted') => {
+        clearTimeout(ringTimer);
+        detachAbort();
+        if (!settled) resolve(r);
+        settled = true;
+      };
+      /** Ring timeout, shutdown or no audio: CANCEL (RFC 3261 §9.1), unless answered already. */
+      const cancel = (outcome: CallOutcome) => {
+        if (!attempt.in('inviting', 'ringing')) return;
+        attempt.transition('cancelling', outcome.reason);
+        inviter.cancel().catch(() => undefined);
+        settle(outcome);
+      };
+      ringTimer = setTimeout(
+        guarded(() => cancel({ code: 'NO_ANSWER', status: 487, reason: 'no answer within ring timeout' })),
+        o.ringTimeoutMs,
+      );
+      const onAbort = guarded(() => cancel({ code: 'ABORTED', status: null, reason: 'stopped by shutdown before the answer' }));
+      if (o.signal?.aborted) queueMicrotask(onAbort);
+      else if (o.signal) {
+        // The signal is the dialer's, shared by every call: never leave a listener behind.
+        const signal = o.signal;
+        signal.addEventListener('abort', onAbort, { once: true });
+        detachAbort = () => signal.removeEventListener('abort', onAbort);
+      }
+      inviter
+        .invite({
+          requestDelegate: {
+            onProgress: guarded((r) => {
+              const s = r.message.statusCode;
+              // Only from inviting: a 180 after the 200 (reordered by a busy PBX) or after our
+              // CANCEL must not move the call back.
+              if (attempt.state === 'inviting' && (s === 180 || s === 183)) {
+                attempt.transition('ringing', `${s}`);
+                o.progress.ringing(s, r.message.reasonPhrase ?? '');
+              }
+            }),
+            onAccept: guarded(() => {
+              if (attempt.state === 'cancelling') return; // sip.js sends ACK and BYE for a 200 that crossed our CANCEL
+              attempt.transition('answered', '200');
+              media()?.confirm();
+              settle('accepted');
+            }),
+            onReject: guarded((r) => {
+              if (attempt.state === 'cancelling') return; // the 487 to our CANCEL
+              const status = r.message.statusCode ?? 500;
+              attempt.transition('ended', `${status}`);
+              settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
+            }),
+          },
+        })
+        .then(() => {
+          // The INVITE is on the wire: only now start rendering, so speech never delays the ring.
+          audioPromise = o.audio();
+          // Nothing to say: stop ringing at once rather than call someone into silence.
+          audioPromise.catch(guarded((e: Error) => cancel(audioFailure(e))));
+        })
+        .catch(
+          guarded((e: Error) => {
+            if (attempt.in('inviting', 'ringing')) attempt.transition('ended', 'INVITE not sent');
+            settle({ code: 'NETWORK', status: null, reason: e.message });
+          }),
+        );
+    });
+  }
+
+  async function hangUp(why: string): Promise<void> {
+    if (attempt.state === 'ended') return; // the far end hung up first
+    attempt.transition('hanging_up', why);
+    if (inviter.state === SessionState.Established) {
+      // sip.js calls the session Terminated as soon as the BYE is sent; wait for its final
+      // response (or our Timer F's local 408) so a shutdown never cuts the BYE short.
+      await new Promise<void>((resolve) => {
+        const giveUp = setTimeout(resolve, 64 * o.t1Ms + 100);
+        const done = () => {
+          clearTimeout(giveUp);
+          resolve();
+        };
+        inviter.bye({ requestDelegate: { onAccept: done, onReject: done } }).catch((e) => {
+          log.warn({ err: e }, 'BYE failed');
+          done();
+        });
+      });
+    } else await until(terminated, 64 * o.t1Ms + 100);
+    attempt.transition('ended', 'BYE done');
+  }
+
+  /** After a bug: end the SIP side and free the media port, best effort, without waiting. */
+  function abandon(): void {
+    if (inviter.state === SessionState.Established) inviter.bye().catch(() => undefined);
+    else if (inviter.state === SessionState.Initial || inviter.state === SessionState.Establishing) inviter.cancel().catch(() => undefined);
+    media()?.close();
+  }
+}
