@@ -70,7 +70,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
   }
   const decision = decide(outcome, attempt, d.clock(), d.calls);
   if (decision.final) {
-    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason });
+    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED' });
     return;
   }
   const waitS = Math.round((decision.runAfter - d.clock()) / 1000);
