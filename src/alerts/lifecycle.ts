@@ -65,7 +65,14 @@ export function resolveAlert(d: AlertLifecycleDeps, alert: AlertRecord, now: num
 export function settleAlert(d: AlertLifecycleDeps, alertId: string, now: number): void {
   const alert = d.store.alerts.get(alertId);
   if (!alert || alert.state !== 'open') return;
+  // Under a policy, the escalation engine decides when nobody is left to call.
+  if (d.store.escalations.get(alertId)?.state === 'running') return;
   const calls = d.store.calls.ofAlert(alertId);
   if (calls.length === 0 || !calls.every((c) => isFinal(c.state))) return;
   close(d, alert, 'unacknowledged', now, { reason: 'every call ended without an acknowledgement' });
+}
+
+/** The escalation ran out of steps (or of credit): nobody acknowledged the alert. */
+export function markUnacknowledged(d: AlertLifecycleDeps, alert: AlertRecord, now: number, reason: string): boolean {
+  return close(d, alert, 'unacknowledged', now, { reason });
 }

@@ -9,14 +9,23 @@ export interface CallAudio {
   durationMs: number;
 }
 
+/** Where a call stands, for what the callee hears first. */
+export interface CallContext {
+  /** The escalation step placing the call, counted from 1 across rounds; above 1 it is said. */
+  escalationOrdinal?: number;
+}
+
 export interface CallAudioSource {
   /** The whole call as spoken: intro, the message `calls.repeat` times with pauses, the keypad prompt. */
-  forMessage(message: string): Promise<CallAudio>;
+  forMessage(message: string, context?: CallContext): Promise<CallAudio>;
   /**
    * Several alerts for one number in one call ("3 alarm. Birinci: … İkinci: …"), each named;
    * kept under calls.max_call_s by shortening each to its first sentence when needed.
    */
-  forBundle(messages: string[]): Promise<CallAudio>;
-  /** The short confirmation played after the callee pressed 1. */
-  acknowledged(): Promise<CallAudio>;
+  forBundle(messages: string[], context?: CallContext): Promise<CallAudio>;
+  /**
+   * The short confirmation played after the callee pressed 1; with `by`, it says that this
+   * number is recorded as the one acknowledging.
+   */
+  acknowledged(by?: string): Promise<CallAudio>;
 }

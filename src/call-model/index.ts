@@ -5,5 +5,5 @@
  */
 export * from './states';
 export * from './alert-states';
-export type { CallAudio, CallAudioSource } from './audio';
+export type { CallAudio, CallAudioSource, CallContext } from './audio';
 export type { CallOutcome, CallProgress } from './outcome';

@@ -7,6 +7,8 @@ export type CallOutcome =
   | { code: 'COMPLETED'; status: 200; reason: string; remoteHangup: boolean }
   /** Answered and the callee pressed 1. */
   | { code: 'ACKNOWLEDGED'; status: 200; reason: string }
+  /** Answered and the callee pressed 3: not me, call the next step of the escalation now. */
+  | { code: 'PASSED'; status: 200; reason: string }
   /** A final non-2xx to the INVITE: the far end's or the PBX's answer, or a local 408 timeout. */
   | { code: 'SIP_FINAL'; status: number; reason: string }
   /** Rang for calls.ring_timeout_s, then we sent CANCEL. */

@@ -4,7 +4,10 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { CallChange, CallRecord, Store } from '../store';
 
-export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt'>;
+export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt'> & {
+  /** Keypad 3: the escalations of the alerts spoken pass to their next step without waiting. */
+  passToNextStep?: boolean;
+};
 
 /**
  * One claimed call's state as this worker holds it, with the calls bundled into it (the
@@ -51,7 +54,7 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
     return alert && alert.state !== 'open' ? 'cancelled' : to;
   };
 
-  const write = async (to: CallState, details: MoveDetails) => {
+  const write = async (to: CallState, { passToNextStep, ...details }: MoveDetails) => {
     const at = d.clock();
     const moved = await d.store.writes.run(() => {
       const still: Held[] = [];
@@ -79,6 +82,9 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
         }
       }
       for (const id of alertIds) settleAlert(alerts, id, at);
+      // A call of an escalation ended: its engine looks again now, not at its next poll.
+      if (isFinal(to)) for (const id of alertIds) d.store.escalations.wakeUp(id, at);
+      if (passToNextStep) for (const id of alertIds) d.store.escalations.skipWait(id, at);
       return still;
     });
     if (moved[0] !== call) {

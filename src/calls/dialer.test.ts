@@ -126,6 +126,24 @@ describe('dialer against sipp', () => {
     expect(call.acknowledgedAt).not.toBeNull();
   });
 
+  it('keypad 3 → completed as passed on, and its escalation skips the rest of the wait', async () => {
+    const sipp = await startSipp({ scenario: 'dtmf.xml', keys: { listen_ms: 200, digit: 3 } });
+    const { store, dialer, settled } = await rig(sipp);
+    const account = store.accounts.create({ name: 'p', plan: 'starter' });
+    const policy = store.policies.create({ accountId: account.id, name: 'p', steps: [{ numbers: ['5321234567'], wait_s: 300 }, { numbers: ['5322222222'], wait_s: 300 }], rounds: 1 }, Date.now());
+    const alertId = await store.writes.run(() => {
+      const id = store.alerts.create({ accountId: account.id, credentialId: null, key: null, source: 'api', message: 'disk full' }, Date.now());
+      store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'disk full', alertId: id, escalationOrdinal: 1 }], Date.now());
+      store.escalations.start({ alertId: id, accountId: account.id, credentialId: null, policyId: policy.id, plan: { steps: policy.steps, rounds: 1 }, message: 'disk full', round: 1, step: 0, stepStartedAt: Date.now(), nextAt: Date.now() + 300_000 });
+      return id;
+    });
+    dialer.start();
+    const call = await settled(store.calls.ofAlert(alertId)[0]!.id);
+    expect(call).toMatchObject({ state: 'completed', lastReason: '200 passed to the next step by keypad 3' });
+    expect(store.escalations.get(alertId)).toMatchObject({ skipWait: true, state: 'running' });
+    expect(store.escalations.get(alertId)!.nextAt).toBeLessThanOrEqual(Date.now());
+  });
+
   it('a call older than max_age_s expires instead of ringing', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml' });
     const { store, dialer, enqueue, settled } = await rig(sipp, { max_age_s: 60 });

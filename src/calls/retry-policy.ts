@@ -34,6 +34,9 @@ export function classify(o: CallOutcome): { state: CallState; retryable: boolean
       return { state: 'completed', retryable: false };
     case 'ACKNOWLEDGED':
       return { state: 'acknowledged', retryable: false };
+    // Keypad 3: heard, handed on (the escalation's next step starts at once).
+    case 'PASSED':
+      return { state: 'completed', retryable: false };
     case 'NO_ANSWER':
       return { state: 'no_answer', retryable: true };
     case 'SIP_FINAL':

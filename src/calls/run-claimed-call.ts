@@ -70,7 +70,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
   }
   const decision = decide(outcome, attempt, d.clock(), d.calls);
   if (decision.final) {
-    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason });
+    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED' });
     return;
   }
   const waitS = Math.round((decision.runAfter - d.clock()) / 1000);
@@ -96,13 +96,17 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
       if (e instanceof IllegalTransitionError) bug ??= e;
       else throw e;
     }));
+  const context = { escalationOrdinal: call.escalationOrdinal };
   const request: DialRequest = {
     number: call.phoneNumber,
     // Rendering starts once the INVITE left and runs while the phone rings. Alerts bundled
     // into the call are spoken together, each named.
     audio: () =>
-      call.bundled.length === 0 ? d.audio.forMessage(call.message) : d.audio.forBundle([call.message, ...call.bundled.map((b) => b.message)]),
-    acknowledgedAudio: () => d.audio.acknowledged(),
+      call.bundled.length === 0
+        ? d.audio.forMessage(call.message, context)
+        : d.audio.forBundle([call.message, ...call.bundled.map((b) => b.message)], context),
+    // Says that this number is recorded as the one acknowledging (it is: alerts.acknowledged_by).
+    acknowledgedAudio: () => d.audio.acknowledged(call.phoneNumber),
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,
     answerDelayMs: d.calls.answer_delay_ms,
     maxCallMs: d.calls.max_call_s * 1000,

@@ -10,6 +10,7 @@ import { configCommand } from './config';
 import { CliError } from './context';
 import { creditCommand } from './credit';
 import { keysCommand } from './keys';
+import { policyCommand } from './policy';
 import { sayCommand } from './say';
 import { serveCommand } from './serve';
 import { testCallCommand } from './test-call';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   program.addCommand(adminCommand());
   program.addCommand(keysCommand());
   program.addCommand(creditCommand());
+  program.addCommand(policyCommand());
   program.addCommand(callsCommand());
   program.addCommand(alertsCommand());
   program.addCommand(configCommand());

@@ -32,6 +32,8 @@ export interface CallRecord {
   bundledInto: string | null;
   /** Queuing it took one credit. */
   charged: boolean;
+  /** The escalation step that placed it, counted across rounds from 1; 0: no escalation. */
+  escalationOrdinal: number;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -56,6 +58,7 @@ export interface CallRow {
   alert_id: string | null;
   bundled_into: string | null;
   charged: number;
+  escalation_ordinal: number;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -81,6 +84,7 @@ export function toCall(r: CallRow): CallRecord {
     alertId: r.alert_id ?? null,
     bundledInto: r.bundled_into ?? null,
     charged: r.charged === 1,
+    escalationOrdinal: r.escalation_ordinal ?? 0,
   };
 }
 
@@ -94,6 +98,8 @@ export interface NewCall {
   alertId?: string | null;
   /** Whether queuing it took a credit (default: yes, unless source is `test`). */
   charged?: boolean;
+  /** The escalation step placing it (see CallRecord.escalationOrdinal). */
+  escalationOrdinal?: number;
 }
 
 export interface CallsStore {
@@ -205,8 +211,8 @@ export function createCallsStore(db: Database): CallsStore {
     enqueue(calls, now) {
       const insert = db.query(
         `INSERT INTO calls (id, account_id, credential_id, source, phone_number, message, state, attempts,
-                            run_after, created_at, updated_at, alert_id, charged)
-         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert, $charged)`,
+                            run_after, created_at, updated_at, alert_id, charged, escalation_ordinal)
+         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert, $charged, $ordinal)`,
       );
       return calls.map((c) => {
         const id = newId('call');
@@ -220,6 +226,7 @@ export function createCallsStore(db: Database): CallsStore {
           now,
           alert: c.alertId ?? null,
           charged: (c.charged ?? c.source !== 'test') ? 1 : 0,
+          ordinal: c.escalationOrdinal ?? 0,
         });
         return id;
       });

@@ -4,6 +4,8 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { createAccountsStore, type AccountsStore } from './accounts';
 import { createAlertsStore, type AlertsStore } from './alerts';
+import { createEscalationsStore, type EscalationsStore } from './escalations';
+import { createPoliciesStore, type PoliciesStore } from './policies';
 import { createCallsStore, type CallsStore } from './calls';
 import { createChangeMarker } from './change-marker';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
@@ -20,6 +22,9 @@ import { createUsageStore, type UsageStore } from './usage';
 
 export type { Account } from './accounts';
 export type { AlertRecord, NewAlert, AlertChange } from './alerts';
+export type { Policy, PolicyStep, NewPolicy } from './policies';
+export type { Escalation, EscalationPlan } from './escalations';
+export { ordinalOf } from './escalations';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, NewCall, CallSource, CallChange, ClaimedCall, Pacing } from './calls';
 export type { HistoryEntry } from './history';
@@ -39,6 +44,8 @@ export interface Store {
   usage: UsageStore;
   calls: CallsStore;
   alerts: AlertsStore;
+  policies: PoliciesStore;
+  escalations: EscalationsStore;
   history: HistoryStore;
   idempotency: IdempotencyStore;
   /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
@@ -82,6 +89,8 @@ export function createStore(options: CreateStoreOptions): Store {
     usage: createUsageStore(db),
     calls: createCallsStore(db),
     alerts: createAlertsStore(db),
+    policies: createPoliciesStore(db),
+    escalations: createEscalationsStore(db),
     history: createHistoryStore(db),
     idempotency: createIdempotencyStore(db),
     panelUsers: createPanelUsersStore(db, options.clock),

@@ -27,7 +27,7 @@ export async function composeCall(speaker: TelephoneSpeaker, script: CallScript)
   if (intro.length) parts.push(intro, pause);
   for (let i = 0; i < script.repeat; i++) parts.push(message, pause);
   parts.push(closing);
-  return toCallAudio(concat(parts));
+  return toCallAudio(concatSamples(parts));
 }
 
 export function toCallAudio(samples: Int16Array): CallAudio {
@@ -38,7 +38,7 @@ export function toCallAudio(samples: Int16Array): CallAudio {
   };
 }
 
-function concat(parts: Int16Array[]): Int16Array {
+export function concatSamples(parts: Int16Array[]): Int16Array {
   const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

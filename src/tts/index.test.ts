@@ -69,4 +69,42 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
     expect(ack.durationMs).toBeGreaterThan(1000);
     expect(ack.durationMs).toBe(Math.round(ack.pcma.length / 8));
   });
+
+  it("names an escalation's later call before the intro, and says which number is recorded as acknowledging", async () => {
+    const dir = tempDir();
+    // A wrapper that keeps every text espeak-ng was given (on stdin), then speaks it for real.
+    const said = join(dir, 'said');
+    const binary = join(dir, 'espeak-ng-recording');
+    writeFileSync(said, '');
+    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
+    chmodSync(binary, 0o755);
+    const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
+    const first = await source.forMessage('Disk dolu', { escalationOrdinal: 1 });
+    const second = await source.forMessage('Disk dolu', { escalationOrdinal: 2 });
+    expect(second.durationMs).toBeGreaterThan(first.durationMs + 1000);
+    const plain = await source.acknowledged();
+    const named = await source.acknowledged('5321234567');
+    expect(named.durationMs).toBeGreaterThan(plain.durationMs + 1000);
+    const texts = readFileSync(said, 'utf8');
+    expect(texts).toContain('İkinci arama: bu alarmı henüz kimse onaylamadı. Bu otomatik bir alarm çağrısıdır.');
+    expect(texts).toContain('Onaylayan numara kaydedildi: 5 3 2 1 2 3 4 5 6 7.');
+  });
+
+  it('speaks a bundle as one message naming each alert, and keeps 10 long alerts within calls.max_call_s', async () => {
+    const dir = tempDir();
+    const said = join(dir, 'said');
+    const binary = join(dir, 'espeak-ng-recording');
+    writeFileSync(said, '');
+    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
+    chmodSync(binary, 0o755);
+    const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 2, max_call_s: 60 }), { log: silentLogger(), dataDir: dir });
+    await source.forBundle(['Disk dolu', 'Web sunucusu yanıt vermiyor', 'Ping kaybı'] );
+    expect(readFileSync(said, 'utf8')).toContain('3 alarm. Birinci: Disk dolu. İkinci: Web sunucusu yanıt vermiyor. Üçüncü: Ping kaybı.');
+    const long = Array.from({ length: 10 }, (_, i) => `Sunucu ${i + 1} yanıt vermiyor. Son kontrol başarısız oldu ve hizmet kapalı, lütfen hemen bakın, veritabanı bağlantıları da düşüyor.`);
+    const bundle = await source.forBundle(long);
+    // Within 80 % of max_call_s (room for the keypad answer), every alert still named.
+    expect(bundle.durationMs).toBeLessThanOrEqual(48_000);
+    const last = readFileSync(said, 'utf8').trim().split('\n').filter((l) => l.startsWith('10 alarm.')).at(-1)!;
+    for (const name of ['Birinci', 'İkinci', 'Onuncu']) expect(last).toContain(`${name}: Sunucu`);
+  });
 });

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { CallAudio, CallAudioSource } from '../call-model';
+import type { CallAudio, CallAudioSource, CallContext } from '../call-model';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { bundleText, cutTo, firstSentence } from './bundle';
-import { composeCall, toCallAudio } from './compose';
+import { composeCall, concatSamples, toCallAudio } from './compose';
 import { createEspeakRenderer } from './espeak-ng';
 import { LANGUAGES, languageOf, type Language } from './language';
 import { normalizeText } from './normalize';
@@ -74,32 +74,38 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
     return normalized;
   };
   const intro = config.calls.intro ? normalizeText(config.calls.intro, language) : words.intro;
-  const call = (message: string, repeat = config.calls.repeat) =>
-    composeCall(speaker, { intro, message, repeat, closing: words.closing, pauseMs: tts.pause_ms });
+  // An escalation's later call says which call it is before the usual intro.
+  const introFor = (context?: CallContext) =>
+    context?.escalationOrdinal && context.escalationOrdinal > 1 ? `${words.escalationStep(context.escalationOrdinal)} ${intro}` : intro;
+  const call = (message: string, repeat = config.calls.repeat, context?: CallContext) =>
+    composeCall(speaker, { intro: introFor(context), message, repeat, closing: words.closing, pauseMs: tts.pause_ms });
   // A bundle leaves room for the keypad answer and the confirmation within max_call_s.
   const bundleBudgetMs = config.calls.max_call_s * 1000 * 0.8;
 
   return {
     language,
-    async forMessage(message: string): Promise<CallAudio> {
-      return call(speakable(message, 'the alert message'));
+    async forMessage(message: string, context?: CallContext): Promise<CallAudio> {
+      return call(speakable(message, 'the alert message'), config.calls.repeat, context);
     },
-    async forBundle(messages: string[]): Promise<CallAudio> {
+    async forBundle(messages: string[], context?: CallContext): Promise<CallAudio> {
       const texts = messages.map((m, i) => speakable(m, `alert ${i + 1} of the bundle`));
       // Whole texts first; if the call would run past calls.max_call_s, each alert's first
       // sentence; then said once; then each cut to fit. Every alert is always named.
-      const whole = await call(bundleText(words, texts));
+      const whole = await call(bundleText(words, texts), config.calls.repeat, context);
       if (whole.durationMs <= bundleBudgetMs) return whole;
       const short = bundleText(words, texts, firstSentence);
-      const shortCall = await call(short);
+      const shortCall = await call(short, config.calls.repeat, context);
       if (shortCall.durationMs <= bundleBudgetMs) return shortCall;
-      const once = await call(short, 1);
+      const once = await call(short, 1, context);
       if (once.durationMs <= bundleBudgetMs) return once;
       const perAlert = Math.max(20, Math.floor((short.length * bundleBudgetMs) / once.durationMs / texts.length) - 15);
-      return call(bundleText(words, texts, (m) => cutTo(firstSentence(m), perAlert)), 1);
+      return call(bundleText(words, texts, (m) => cutTo(firstSentence(m), perAlert)), 1, context);
     },
-    async acknowledged(): Promise<CallAudio> {
-      return toCallAudio(await speaker.speak(words.acknowledged));
+    async acknowledged(by?: string): Promise<CallAudio> {
+      // The fixed sentence comes from the cache; the number is said digit by digit.
+      const parts = [await speaker.speak(words.acknowledged)];
+      if (by) parts.push(await speaker.speak(words.acknowledgedBy(by.split('').join(' '))));
+      return toCallAudio(concatSamples(parts));
     },
     stats: () => ({ fallbacks: fallbacks(), cache: cache.stats() }),
   };

@@ -19,6 +19,10 @@ export interface LanguageWords {
   bundle: (count: number) => string;
   /** Names the i-th alert of a bundle (1-based): "Birinci". */
   ordinal: (i: number) => string;
+  /** Said first in an escalation's later calls: "İkinci arama: bu alarmı henüz kimse onaylamadı." */
+  escalationStep: (ordinal: number) => string;
+  /** After the confirmation: who is recorded as acknowledging (digits spoken one by one). */
+  acknowledgedBy: (digits: string) => string;
   /** Unit symbol (as written after a number) -> spoken word(s). */
   units: Record<string, string>;
 }
@@ -36,6 +40,8 @@ const tr: LanguageWords = {
   decimal: (w, f) => `${w} virgül ${f}`,
   port: 'port',
   bundle: (n) => `${n} alarm.`,
+  escalationStep: (n) => `${TR_ORDINALS[n - 1] ?? `${n}.`} arama: bu alarmı henüz kimse onaylamadı.`,
+  acknowledgedBy: (d) => `Onaylayan numara kaydedildi: ${d}.`,
   ordinal: (i) => TR_ORDINALS[i - 1] ?? `${i}. alarm`,
   units: {
     ms: 'milisaniye', msec: 'milisaniye', s: 'saniye', sec: 'saniye', sn: 'saniye', m: 'dakika', min: 'dakika',
@@ -58,6 +64,8 @@ const en: LanguageWords = {
   percent: (n) => `${n} percent`,
   port: 'port',
   bundle: (n) => `${n} alerts.`,
+  escalationStep: (n) => `${EN_ORDINALS[n - 1] ?? `Call ${n}`}${n <= 10 ? ' call' : ''}: nobody acknowledged this alert yet.`,
+  acknowledgedBy: (d) => `The acknowledging number is recorded: ${d}.`,
   ordinal: (i) => EN_ORDINALS[i - 1] ?? `Alert ${i}`,
   units: {
     ms: 'milliseconds', msec: 'milliseconds', s: 'seconds', sec: 'seconds', m: 'minutes', min: 'minutes',

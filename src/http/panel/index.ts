@@ -5,6 +5,7 @@ import { accountsRoutes } from './routes/accounts-routes';
 import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
 import { keysRoutes } from './routes/keys-routes';
+import { policiesRoutes } from './routes/policies-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
 
@@ -24,6 +25,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(accountsRoutes(env))
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))
+    .use(policiesRoutes(env))
     .use(testCallRoutes(env))
     .use(settingsRoutes(env)) as any;
   return panel;

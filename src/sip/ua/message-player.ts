@@ -21,12 +21,13 @@ export interface MessagePlayerOptions {
 /**
  * What an answered call hears, apart from the SIP state machine (ua/attempt.ts): silence for
  * calls.answer_delay_ms, then the message; keypad `1` plays the confirmation and ends
- * (acknowledged), `2` starts the message again. It stops at once when the far end hangs
+ * (acknowledged), `2` starts the message again, `3` ends it at once so an escalation passes
+ * to its next step (passed). It stops at once when the far end hangs
  * up, at calls.max_call_s, or when a stopping appliance says so. It never hangs up: it
  * resolves with what to report and the caller sends BYE.
  */
 export interface MessagePlayer {
-  /** A keypad digit (RTP telephone-event or SIP INFO): 1 and 2 cut the current playing short. */
+  /** A keypad digit (RTP telephone-event or SIP INFO): 1, 2 and 3 cut the current playing short. */
   key(digit: string): void;
   /** Resolves once there is nothing more to play. Call once. */
   play(): Promise<CallOutcome>;
@@ -44,7 +45,7 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
 
   return {
     key(digit) {
-      if (digit !== '1' && digit !== '2') return;
+      if (digit !== '1' && digit !== '2' && digit !== '3') return;
       pressed.push(digit);
       talking.interrupt();
     },
@@ -73,6 +74,7 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
       return audioFailure(e as Error);
     }
     let acknowledged = false;
+    let passed = false;
     while (!o.farEndGone() && audio !== 'reached' && !limit.reached()) {
       const played = await talking.play(lawOf(audio));
       if (played === 'failed' && !o.farEndGone()) return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
@@ -84,9 +86,14 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
         if (ack && ack !== 'reached' && !o.farEndGone()) await talking.play(lawOf(ack));
         break;
       }
+      if (key === '3') {
+        passed = true;
+        break;
+      }
       if (key !== '2') break;
     }
     if (acknowledged) return { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' };
+    if (passed) return { code: 'PASSED', status: 200, reason: 'passed to the next step by keypad 3' };
     const cut = limit.reached();
     const reason = o.farEndGone()
       ? 'far end hung up'

@@ -185,6 +185,33 @@ export const en = {
   sipNotRegistered: 'Not registered with the PBX right now.',
   sipLastError: 'Last error: {error}.',
   notAvailable: 'Not available in this version.',
+  policies: {
+    title: 'Escalation',
+    intro: 'A policy calls its steps in order until someone presses 1: each step\'s numbers at once, then the next step once every call ended and the wait passed. Requests name a policy with "policy", or follow their credential\'s default.',
+    none: 'No policies yet.',
+    name: 'Name',
+    steps: 'Steps, one per line, in calling order',
+    stepsHint: 'Numbers separated by commas, then ":" and the wait in seconds (default 300), e.g. 0532 111 11 11, 0532 222 22 22 : 300. Move lines to reorder.',
+    rounds: 'Rounds (the whole list this many times)',
+    roundsText: 'The whole list {n} time(s).',
+    waitThen: 'then wait {s} s',
+    edit: 'Edit',
+    save: 'Save',
+    delete: 'Delete',
+    create: 'New policy',
+    defaults: 'Default policy per API key',
+    defaultsHint: 'Requests made with this key that name no policy follow it.',
+    noDefault: '(none)',
+    setDefault: 'Set',
+    saved: 'Policies updated.',
+    invalid: 'Invalid policy:',
+    errors: {
+      policy_name_taken: 'A policy of that name exists.',
+      policy_not_found: 'No such policy.',
+      credential_not_found: 'No such API key.',
+      account_not_found: 'No such account.',
+    } as Record<string, string>,
+  },
 };
 
 export type Messages = typeof en;

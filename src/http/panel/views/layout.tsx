@@ -2,7 +2,7 @@ import type { Children } from '@kitajs/html';
 import type { Account, PanelUser } from '../../../store';
 import type { Messages } from '../i18n';
 
-export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'history' | 'test-call';
+export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'history' | 'test-call' | 'policies';
 
 export interface LayoutProps {
   t: Messages;
@@ -95,6 +95,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/history`} aria-current={current(active, 'history')}>
                   {t.historyTitle}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/policies`} aria-current={current(active, 'policies')}>
+                  {t.policies.title}
                 </a>
               </li>
               <li>

@@ -1,0 +1,127 @@
+import { markUnacknowledged } from '../alerts';
+import { isFinal } from '../call-model';
+import type { Clock } from '../clock';
+import { periodOf } from '../credit';
+import type { Logger } from '../log';
+import { ordinalOf, type CallSource, type Escalation, type Store } from '../store';
+
+/** A step whose calls are still going on is looked at again at least this often. */
+const SAFETY_LOOK_MS = 60_000;
+
+export interface EscalationEngineDeps {
+  store: Store;
+  /** The dialer's clock: a restart resumes every schedule where it was. */
+  clock: Clock;
+  log: Logger;
+  /** credit.timezone: each step's calls are charged in the current period. */
+  timeZone: string;
+  /** New calls were queued: wake the dialer. */
+  onQueued?: (callIds: string[]) => void;
+  /** An alert moved to its next step (the outcome callback `alert.escalated`). */
+  onEscalated?: (store: Store, e: Escalation, to: { round: number; step: number; callIds: string[] }, now: number) => void;
+}
+
+/**
+ * Drives every running escalation from the durable schedule in the store (contract.md
+ * "Escalation"). No in-memory timer holds any state: each look reads the escalation, its
+ * alert and its step's calls, decides, and writes in one transaction guarded by the step it
+ * read, so a restart (or a second engine) never starts a step twice and never skips one.
+ *
+ *   step n running ──every call of step n ended, no keypad 1,
+ *                    and wait_s since step n began (or keypad 3)──> step n+1 (next round after the last)
+ *   after the last step of the last round, or no credit for the next ──> alert unacknowledged
+ *   alert acknowledged or resolved (keypad 1, API, panel) ──> done
+ */
+export interface EscalationEngine {
+  /** Looks at every escalation that is due; resolves once its transaction committed. */
+  tick(): Promise<void>;
+  start(intervalMs?: number): void;
+  stop(): void;
+}
+
+export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngine {
+  const log = d.log.child({ component: 'escalation' });
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let running: Promise<void> | null = null;
+
+  const look = (e: Escalation, now: number): string[] => {
+    const alert = d.store.alerts.get(e.alertId);
+    if (!alert || alert.state !== 'open') {
+      d.store.escalations.finish(e.alertId, `alert ${alert?.state ?? 'missing'}`);
+      return [];
+    }
+    const ordinal = ordinalOf(e);
+    const calls = d.store.calls.ofAlert(e.alertId).filter((c) => c.escalationOrdinal === ordinal);
+    const waitEnd = e.stepStartedAt + e.plan.steps[e.step]!.wait_s * 1000;
+    if (calls.some((c) => !isFinal(c.state))) {
+      // A call that ends wakes the escalation up (call-mover); this is only a safety net.
+      d.store.escalations.postpone(e.alertId, Math.max(now + SAFETY_LOOK_MS, e.skipWait ? 0 : waitEnd));
+      return [];
+    }
+    if (!e.skipWait && now < waitEnd) {
+      d.store.escalations.postpone(e.alertId, waitEnd);
+      return [];
+    }
+    let round = e.round;
+    let step = e.step + 1;
+    if (step >= e.plan.steps.length) {
+      round += 1;
+      step = 0;
+    }
+    if (round > e.plan.rounds) {
+      const reason = `every step called ${e.plan.rounds} time(s), nobody pressed 1`;
+      if (d.store.escalations.finish(e.alertId, reason)) markUnacknowledged({ store: d.store, timeZone: d.timeZone }, alert, now, reason);
+      log.info({ alert: e.alertId }, reason);
+      return [];
+    }
+    const next = e.plan.steps[step]!;
+    if (!d.store.escalations.advance(e.alertId, e, { round, step, startedAt: now, nextAt: now + next.wait_s * 1000 })) return [];
+    const account = d.store.accounts.get(e.accountId);
+    if (!account || !d.store.usage.tryCharge(account.id, periodOf(now, d.timeZone), next.numbers.length, account.monthlyCredit)) {
+      const reason = 'Insufficient call credit';
+      d.store.escalations.finish(e.alertId, reason);
+      markUnacknowledged({ store: d.store, timeZone: d.timeZone }, alert, now, reason);
+      log.warn({ alert: e.alertId, round, step }, 'escalation stopped: insufficient call credit');
+      return [];
+    }
+    const source: CallSource = alert.source === 'api' || alert.source === 'test' ? alert.source : 'webhook';
+    const callIds = d.store.calls.enqueue(
+      next.numbers.map((phoneNumber) => ({
+        accountId: e.accountId,
+        credentialId: e.credentialId,
+        source,
+        phoneNumber,
+        message: e.message,
+        alertId: e.alertId,
+        escalationOrdinal: ordinalOf({ plan: e.plan, round, step }),
+      })),
+      now,
+    );
+    d.onEscalated?.(d.store, e, { round, step, callIds }, now);
+    log.info({ alert: e.alertId, round, step, calls: callIds }, 'escalated to the next step');
+    return callIds;
+  };
+
+  const tick = async () => {
+    const queued = await d.store.writes.run(() => {
+      const now = d.clock();
+      return d.store.escalations.due(now).flatMap((e) => look(e, now));
+    });
+    if (queued.length > 0) d.onQueued?.(queued);
+  };
+
+  return {
+    tick: () => (running ??= tick().finally(() => (running = null))),
+    start(intervalMs = 1000) {
+      timer = setInterval(() => {
+        void (running ??= tick()
+          .catch((e) => log.error({ err: e }, 'escalation look failed'))
+          .finally(() => (running = null)));
+      }, intervalMs);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import * as z from 'zod';
+import type { Clock } from '../clock';
+import { normalizePhoneNumber } from '../phone/number';
+import type { Policy, Store } from '../store';
+
+/** What a person gives for a policy (CLI, panel); numbers in any form the API accepts. */
+export const policyInput = z.object({
+  name: z.string().trim().min(1).max(60).regex(/^[\w.\- ]+$/, 'letters, digits, spaces, . _ - only'),
+  steps: z
+    .array(
+      z.object({
+        numbers: z.array(z.string()).min(1).max(10),
+        wait_s: z.number().int().min(0).max(86_400).default(300),
+      }),
+    )
+    .min(1)
+    .max(10),
+  rounds: z.number().int().min(1).max(10).default(2),
+});
+export type PolicyInput = z.input<typeof policyInput>;
+
+export type PolicyResult =
+  | { ok: true; policy: Policy }
+  | { ok: false; code: 'invalid_policy'; problem: string }
+  | { ok: false; code: 'policy_name_taken' | 'policy_not_found' | 'account_not_found' | 'credential_not_found' };
+
+/**
+ * Escalation policies of an account (contract.md "Escalation"): the rules live here once,
+ * for the CLI and the panel alike.
+ */
+export interface PoliciesService {
+  create(accountId: string, input: PolicyInput): Promise<PolicyResult>;
+  update(accountId: string, idOrName: string, input: PolicyInput): Promise<PolicyResult>;
+  remove(accountId: string, idOrName: string): Promise<PolicyResult>;
+  /** The policy a credential's requests use when they name none (null clears it). */
+  setDefault(accountId: string, apiKey: string, idOrName: string | null): Promise<{ ok: true } | Extract<PolicyResult, { ok: false }>>;
+}
+
+function validate(input: PolicyInput): { ok: true; value: z.output<typeof policyInput> } | { ok: false; code: 'invalid_policy'; problem: string } {
+  const parsed = policyInput.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, code: 'invalid_policy', problem: `${issue.path.join('.') || 'policy'}: ${issue.message}` };
+  }
+  const steps = [];
+  for (const [i, step] of parsed.data.steps.entries()) {
+    const numbers: string[] = [];
+    for (const raw of step.numbers) {
+      const n = normalizePhoneNumber(raw.trim());
+      if (!n) return { ok: false, code: 'invalid_policy', problem: `steps.${i}.numbers: invalid phone number: ${raw}` };
+      if (!numbers.includes(n)) numbers.push(n);
+    }
+    steps.push({ numbers, wait_s: step.wait_s });
+  }
+  return { ok: true, value: { ...parsed.data, steps } };
+}
+
+export function createPoliciesService({ store, clock }: { store: Store; clock: Clock }): PoliciesService {
+  return {
+    create: (accountId, input) =>
+      store.writes.run((): PolicyResult => {
+        const v = validate(input);
+        if (!v.ok) return v;
+        if (!store.accounts.get(accountId)) return { ok: false, code: 'account_not_found' };
+        if (store.policies.find(accountId, v.value.name)) return { ok: false, code: 'policy_name_taken' };
+        return { ok: true, policy: store.policies.create({ accountId, ...v.value }, clock()) };
+      }),
+    update: (accountId, idOrName, input) =>
+      store.writes.run((): PolicyResult => {
+        const v = validate(input);
+        if (!v.ok) return v;
+        const p = store.policies.find(accountId, idOrName);
+        if (!p) return { ok: false, code: 'policy_not_found' };
+        const clash = store.policies.find(accountId, v.value.name);
+        if (clash && clash.id !== p.id) return { ok: false, code: 'policy_name_taken' };
+        store.policies.update(p.id, v.value, clock());
+        return { ok: true, policy: store.policies.get(p.id)! };
+      }),
+    remove: (accountId, idOrName) =>
+      store.writes.run((): PolicyResult => {
+        const p = store.policies.find(accountId, idOrName);
+        if (!p) return { ok: false, code: 'policy_not_found' };
+        store.policies.delete(p.id);
+        return { ok: true, policy: p };
+      }),
+    setDefault: (accountId, apiKey, idOrName) =>
+      store.writes.run(() => {
+        const cred = store.credentials.findByApiKey(apiKey);
+        if (!cred || cred.accountId !== accountId) return { ok: false as const, code: 'credential_not_found' as const };
+        let policyId: string | null = null;
+        if (idOrName !== null) {
+          const p = store.policies.find(accountId, idOrName);
+          if (!p) return { ok: false as const, code: 'policy_not_found' as const };
+          policyId = p.id;
+        }
+        store.policies.setDefault(cred.id, policyId);
+        return { ok: true as const };
+      }),
+  };
+}
+
+/** The JSON of a policy, for the CLI (--json) and the API. */
+export function policyJson(p: Policy) {
+  return { id: p.id, account_id: p.accountId, name: p.name, steps: p.steps, rounds: p.rounds, created_at: new Date(p.createdAt).toISOString(), updated_at: new Date(p.updatedAt).toISOString() };
+}

@@ -1,0 +1,36 @@
+import type { EscalationPlan, Policy, Store } from '../store';
+
+/**
+ * The plan an alert follows: the policy as it is now (later edits never change a running
+ * escalation), with any numbers the request named called at once with the first step.
+ */
+export function escalationPlan(policy: Policy, given: readonly string[]): EscalationPlan {
+  const steps = policy.steps.map((s) => ({ numbers: [...s.numbers], wait_s: s.wait_s }));
+  for (const n of given) if (!steps[0]!.numbers.includes(n)) steps[0]!.numbers.push(n);
+  return { steps, rounds: policy.rounds };
+}
+
+/** The step-0 calls carry this ordinal (NewCall.escalationOrdinal). */
+export const FIRST_STEP_ORDINAL = 1;
+
+/**
+ * Records the schedule of an alert whose first step's calls the intake just queued (with
+ * FIRST_STEP_ORDINAL), inside the same transaction.
+ */
+export function beginEscalation(
+  store: Store,
+  e: { alertId: string; accountId: string; credentialId: string | null; policy: Policy; plan: EscalationPlan; message: string; now: number },
+): void {
+  store.escalations.start({
+    alertId: e.alertId,
+    accountId: e.accountId,
+    credentialId: e.credentialId,
+    policyId: e.policy.id,
+    plan: e.plan,
+    message: e.message,
+    round: 1,
+    step: 0,
+    stepStartedAt: e.now,
+    nextAt: e.now + e.plan.steps[0]!.wait_s * 1000,
+  });
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { applianceDir, provision } from '../helpers/appliance';
+
+describe('voice-alert policy', () => {
+  it('create, list, show, set-default and delete, with stable JSON; bad input is one clear line', () => {
+    const a = applianceDir();
+    const acc = provision(a);
+    const created = a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '0532 111 11 11:120', '--step', '5322222222,5323333333', '--rounds', '3']);
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^pol_/),
+      account_id: acc.accountId,
+      name: 'oncall',
+      rounds: 3,
+      steps: [
+        { numbers: ['5321111111'], wait_s: 120 },
+        { numbers: ['5322222222', '5323333333'], wait_s: 300 },
+      ],
+    });
+    expect(a.cliJson(['policy', 'list', acc.accountId])).toEqual([created]);
+    expect(a.cliJson(['policy', 'show', acc.accountId, 'oncall'])).toEqual(created);
+    expect(a.cliJson(['policy', 'set-default', acc.accountId, acc.apiKey, 'oncall'])).toEqual({ api_key: acc.apiKey, default_policy: 'oncall' });
+
+    const bad = a.cli(['policy', 'create', acc.accountId, '--name', 'x', '--step', '123']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe('voice-alert: invalid policy: steps.0.numbers: invalid phone number: 123\n');
+    expect(a.cli(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5321111111']).stderr).toMatch(/a policy of that name exists/);
+
+    expect(a.cliJson(['policy', 'delete', acc.accountId, created.id])).toMatchObject({ name: 'oncall', deleted: true });
+    expect(a.cliJson(['policy', 'list', acc.accountId])).toEqual([]);
+    expect(a.cli(['policy', 'show', acc.accountId, 'oncall']).status).toBe(1);
+  });
+});
