@@ -4,6 +4,7 @@ import { parseHostPort, type Config } from './config';
 import { createHttpApp, createRateLimiter } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
+import { createEscalationEngine } from './escalation';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createStore, type Store } from './store';
@@ -60,6 +61,9 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const url = `http://${shownHost}:${server.port}`;
 
   telephony.start();
+  // Escalations follow their durable schedule on the dialer's clock; new step calls wake it.
+  const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: () => telephony.wake() });
+  escalation.start();
 
   const sweeper = setInterval(() => {
     rateLimiter.sweep();
@@ -73,6 +77,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
     async stop() {
       clearInterval(sweeper);
       await server.stop(false); // false: requests in flight are answered first
+      escalation.stop();
       await telephony.stop();
       await store.close();
       log.info('voice-alert stopped');

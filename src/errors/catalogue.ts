@@ -27,6 +27,8 @@ export const ERRORS = [
   // What was asked.
   { code: 'malformed_request', status: 400, message: 'Malformed request' },
   { code: 'missing_fields', status: 400, message: 'Missing fields' },
+  /** `policy` (body or query) names no escalation policy of the account. */
+  { code: 'unknown_policy', status: 400, message: 'Unknown escalation policy' },
   { code: 'message_too_long', status: 400, message: 'Message too long (max 500 characters)' },
   { code: 'too_many_numbers', status: 400, message: 'Too many phone numbers (max 10)' },
   /** The webhook names the entry: `Invalid phone number: <the value as sent>` (see errorBody). */

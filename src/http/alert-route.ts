@@ -61,6 +61,7 @@ export async function handleAlert(
     webhookKey: headerKey !== null && headerKey !== '' ? headerKey : (ctx.query.key ?? null),
     signature: { timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') },
     idempotencyKey: request.headers.get('idempotency-key') || null,
+    policy: ctx.query.policy || null,
   });
   const { status, body: answer } = answerFor(result.outcome);
   record(status, answer.message, result);

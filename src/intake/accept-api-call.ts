@@ -8,6 +8,7 @@ import { queueAccepted, resolveAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
+import { choosePolicy, hasDefaultPolicy } from './policy-choice';
 import { isSigned } from './signature';
 
 /**
@@ -27,12 +28,14 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const apiSecret = textField(f.api_secret);
   const phone = textField(f.phone_number);
   const message = textField(f.error_message);
-  const alert = alertFields(f);
+  const alert = alertFields(f, req.policy ?? null);
   const signed = isSigned(req.signature);
   // A signed request proves the secret without sending it, so it may leave api_secret out.
   // Fields before credentials: contract row 4 comes before row 5. A resolve names its alert
   // by key and may leave the number and text out (contract.md "Alerts" → Resolve).
-  const subject = alert.resolve ? alert.key !== null : !!phone && !!message;
+  // Under a policy (named, or the key's default) phone_number may be left out.
+  const underPolicy = alert.policy !== null || (!!apiKey && defaultPolicyOfKey(deps, apiKey));
+  const subject = alert.resolve ? alert.key !== null : (!!phone || underPolicy) && !!message;
   if (!apiKey || (!apiSecret && !signed) || !subject) return done({ code: 'missing_fields' });
 
   const lookups = lookupsFor(deps.store).fresh();
@@ -54,12 +57,25 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   }
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
   if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
-  const number = normalizePhoneNumber(phone);
-  if (!number) return done({ code: 'invalid_phone_number' });
+  const number = phone ? normalizePhoneNumber(phone) : null;
+  if (phone && !number) return done({ code: 'invalid_phone_number' });
+  const numbers = number ? [number] : [];
+  const choice = choosePolicy(deps.store, auth.account.id, cred.id, alert.policy, numbers);
+  if (!choice.ok) return done({ code: choice.code });
   return queueAccepted(deps, 'api', auth.account, cred.id, {
-    phoneNumbers: [number],
+    phoneNumbers: numbers,
     message,
     alertKey: alert.key,
     idempotencyKey: req.idempotencyKey,
+    escalation: choice.escalation,
   });
+}
+
+/**
+ * Whether this API key's credential follows a default policy: read before the credentials are
+ * checked only to know if a missing phone_number is allowed; it answers nothing by itself.
+ */
+function defaultPolicyOfKey(deps: IntakeDeps, apiKey: string): boolean {
+  const cred = deps.store.credentials.findByApiKey(apiKey);
+  return cred !== null && hasDefaultPolicy(deps.store, cred.id);
 }

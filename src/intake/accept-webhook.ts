@@ -8,6 +8,7 @@ import { queueAccepted, resolveAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
+import { choosePolicy, hasDefaultPolicy } from './policy-choice';
 
 /** Contract: at most 10 numbers per webhook request, counted after removing duplicates. */
 export const MAX_WEBHOOK_NUMBERS = 10;
@@ -33,7 +34,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
 
   const body = decodeBody(req.body, req.contentType);
   if (!body.ok) return done({ code: 'malformed_request' });
-  const alert = alertFields(body.fields);
+  const alert = alertFields(body.fields, req.policy ?? null);
   if (alert.resolve) {
     // Numbers and text may be absent: a resolve names its alert by key and calls nobody.
     if (alert.key === null) return done({ code: 'missing_fields' });
@@ -42,7 +43,9 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   }
   const entries = splitPhoneNumbers(body.fields.phone_number);
   const message = textField(body.fields.error_message);
-  if (entries.length === 0 || !message) return done({ code: 'missing_fields' });
+  // Under a policy (named, or the key's default) the numbers may be left out.
+  const underPolicy = alert.policy !== null || hasDefaultPolicy(deps.store, cred.id);
+  if ((entries.length === 0 && !underPolicy) || !message) return done({ code: 'missing_fields' });
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
   if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
 
@@ -59,10 +62,13 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw });
 
   const numbers = [...unique.values()].map((e) => e.number!);
+  const choice = choosePolicy(deps.store, auth.account.id, cred.id, alert.policy, numbers);
+  if (!choice.ok) return done({ code: choice.code });
   return queueAccepted(deps, 'webhook', auth.account, cred.id, {
     phoneNumbers: numbers,
     message,
     alertKey: alert.key,
     idempotencyKey: req.idempotencyKey,
+    escalation: choice.escalation,
   });
 }

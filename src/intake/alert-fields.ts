@@ -9,11 +9,14 @@ export interface AlertFields {
   key: string | null;
   /** `status` = `resolved` (any case, trimmed): close the alert of this key instead of calling. */
   resolve: boolean;
+  /** The escalation policy named by the body's `policy`, else the query's; null: none named. */
+  policy: string | null;
 }
 
-export function alertFields(fields: Record<string, unknown>): AlertFields {
+export function alertFields(fields: Record<string, unknown>, queryPolicy: string | null = null): AlertFields {
   const key = textField(fields.alert_key);
-  return { key: key === '' ? null : key, resolve: textField(fields.status).toLowerCase() === 'resolved' };
+  const policy = textField(fields.policy) || queryPolicy?.trim() || null;
+  return { key: key === '' ? null : key, resolve: textField(fields.status).toLowerCase() === 'resolved', policy };
 }
 
 export function isAlertKeyTooLong(key: string | null): boolean {

@@ -21,4 +21,6 @@ export interface IntakeRequest {
   webhookKey?: string | null;
   signature: SignatureHeaders;
   idempotencyKey: string | null;
+  /** Query `?policy=` (the body's `policy` field wins). */
+  policy?: string | null;
 }

@@ -2,7 +2,8 @@ import { resolveOpenAlertByKey } from '../alerts';
 import type { Clock } from '../clock';
 import { alertsSection } from '../config/sections/alerts';
 import { periodOf } from '../credit';
-import type { Account, CallSource, Store } from '../store';
+import { beginEscalation, FIRST_STEP_ORDINAL } from '../escalation';
+import type { Account, CallSource, EscalationPlan, Policy, Store } from '../store';
 import { decideDedupe } from './dedupe';
 import type { IntakeDeps } from './deps';
 import type { IntakeEndpoint, IntakeResult, Outcome } from './outcome';
@@ -21,6 +22,8 @@ export interface EnqueueRequest {
   /** `alert_key`: null for a plain request, which is never deduplicated. */
   alertKey: string | null;
   idempotencyKey: string | null;
+  /** Under a policy: the first step's numbers are called (they include phoneNumbers) and the schedule starts. */
+  escalation?: { policy: Policy; plan: EscalationPlan } | null;
 }
 
 export interface EnqueueOptions {
@@ -49,9 +52,14 @@ export function enqueueCalls(
       const earlier = store.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
     }
-    const dedupe = req.alertKey
-      ? decideDedupe(store, req.accountId, req.alertKey, req.phoneNumbers, now, options.dedupeWindowMs)
-      : { alert: null, standing: null, fresh: req.phoneNumbers, deduplicatedCallIds: [] };
+    const numbers = req.escalation ? req.escalation.plan.steps[0]!.numbers : req.phoneNumbers;
+    const escalating = req.alertKey ? escalatingAlert(store, req.accountId, req.alertKey) : null;
+    const dedupe = escalating
+      ? // A repeat of an alert that is escalating: the escalation goes on, nobody is called anew.
+        { alert: escalating, standing: escalating, fresh: [], deduplicatedCallIds: [] }
+      : req.alertKey
+        ? decideDedupe(store, req.accountId, req.alertKey, numbers, now, options.dedupeWindowMs)
+        : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
     const period = periodOf(now, options.timeZone);
     // Check and charge in one statement inside the transaction: of requests racing for the
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
@@ -74,9 +82,13 @@ export function enqueueCalls(
         phoneNumber,
         message: req.message,
         alertId,
+        escalationOrdinal: req.escalation && !escalating ? FIRST_STEP_ORDINAL : 0,
       })),
       now,
     );
+    if (req.escalation && !escalating && !store.escalations.get(alertId)) {
+      beginEscalation(store, { alertId, accountId: req.accountId, credentialId: req.credentialId, ...req.escalation, message: req.message, now });
+    }
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
     if (req.alertKey) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
     if (req.idempotencyKey) store.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
@@ -90,7 +102,7 @@ export async function queueAccepted(
   endpoint: IntakeEndpoint,
   account: Account,
   credentialId: string,
-  request: { phoneNumbers: string[]; message: string; alertKey: string | null; idempotencyKey: string | null },
+  request: Pick<EnqueueRequest, 'phoneNumbers' | 'message' | 'alertKey' | 'idempotencyKey' | 'escalation'>,
 ): Promise<IntakeResult> {
   const r = await enqueueCalls(deps.store, deps.clock, optionsOf(deps), {
     endpoint,
@@ -133,4 +145,10 @@ export async function resolveAccepted(
 
 function optionsOf(deps: IntakeDeps): EnqueueOptions {
   return { timeZone: deps.timeZone, dedupeWindowMs: (deps.dedupeWindowS ?? DEFAULT_DEDUPE_WINDOW_S) * 1000 };
+}
+
+/** The account's open alert of this key while an escalation runs for it. */
+function escalatingAlert(store: Store, accountId: string, key: string) {
+  const alert = store.alerts.findOpen(accountId, key);
+  return alert && store.escalations.get(alert.id)?.state === 'running' ? alert : null;
 }

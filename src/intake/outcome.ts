@@ -15,6 +15,7 @@ export type IntakeRefusal = Extract<
   | 'invalid_phone_number'
   | 'insufficient_credit'
   | 'alert_key_too_long'
+  | 'unknown_policy'
 >;
 
 /**

@@ -1,0 +1,22 @@
+import { escalationPlan } from '../escalation';
+import type { EscalationPlan, Policy, Store } from '../store';
+
+export type PolicyChoice =
+  | { ok: true; escalation: { policy: Policy; plan: EscalationPlan } | null }
+  | { ok: false; code: 'unknown_policy' };
+
+/**
+ * contract.md "Escalation": a request names a policy with `policy`, or its credential has a
+ * default one; then the numbers it gives (if any) are called with the first step.
+ * A named policy that the account does not have is refused (never silently ignored).
+ */
+export function choosePolicy(store: Store, accountId: string, credentialId: string, named: string | null, numbers: readonly string[]): PolicyChoice {
+  const policy = named ? store.policies.find(accountId, named) : store.policies.defaultOf(credentialId);
+  if (named && !policy) return { ok: false, code: 'unknown_policy' };
+  return { ok: true, escalation: policy ? { policy, plan: escalationPlan(policy, numbers) } : null };
+}
+
+/** Whether a credential follows a default policy (so its requests may omit phone_number). */
+export function hasDefaultPolicy(store: Store, credentialId: string): boolean {
+  return store.policies.defaultOf(credentialId) !== null;
+}
