@@ -90,7 +90,8 @@ export function enqueueCalls(
       beginEscalation(store, { alertId, accountId: req.accountId, credentialId: req.credentialId, ...req.escalation, message: req.message, now });
     }
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
-    if (req.alertKey) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
+    // Keyed or escalated requests name their alert (and what was deduplicated); plain ones do not.
+    if (req.alertKey || req.escalation) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
     if (req.idempotencyKey) store.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   });

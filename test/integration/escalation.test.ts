@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
+import { post } from '../helpers/http';
+import { freePort } from '../helpers/ports';
+import { startSipp, type SippPeer } from '../helpers/sipp';
+
+/**
+ * Escalation through the compiled binary against sipp standing for the phones: each number's
+ * behaviour (answer and press nothing, press 1, press 3) is chosen by the number dialled.
+ */
+let running: RunningAppliance[] = [];
+let peers: SippPeer[] = [];
+afterEach(async () => {
+  for (const r of running) await r.stop();
+  for (const p of peers) await p.stop();
+  running = [];
+  peers = [];
+});
+
+const A = '5321111111';
+const B = '5322222222';
+
+async function rig(o: { press: string; digit: number; calls: number; steps: string[]; rounds?: number; credit?: number }) {
+  const sipp = await startSipp({ scenario: 'press-for-number.xml', calls: o.calls, keys: { listen_ms: 300, digit: o.digit }, fill: { press_number: o.press, digit: o.digit } });
+  peers.push(sipp);
+  const rtp = await freePort();
+  const a = applianceDir({
+    sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 },
+    calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 2, repeat: 1, per_number_gap_s: 0 },
+    tts: { voice: 'en', speed_wpm: 400 },
+  });
+  const acc = provision(a, 'starter', o.credit ? ['--monthly-credit', String(o.credit)] : []);
+  const policy = a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', ...o.steps.flatMap((s) => ['--step', s]), '--rounds', String(o.rounds ?? 1)]);
+  const app = await a.start();
+  running.push(app);
+  const alertOf = async (id: string) =>
+    (await fetch(`${app.url}/api/alerts/${id}`, { headers: { 'x-api-key': acc.apiKey, 'x-api-secret': acc.apiSecret } }).then((r) => r.json())).alert;
+  const raise = () => post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'core switch down', policy: 'oncall' });
+  return { a, app, acc, sipp, policy, alertOf, raise };
+}
+
+const closed = (alert: any) => alert && alert.state !== 'open';
+
+describe('escalation through the binary', () => {
+  it('step 1 answers and presses nothing → step 2 after wait_s; step 2 presses 1 → acknowledged, nobody else called', async () => {
+    const { raise, alertOf, sipp } = await rig({ press: B, digit: 1, calls: 2, steps: [`${A}:3`, `${B}:3`] });
+    const r = await raise();
+    expect(r.status).toBe(200);
+    const alertId = r.json.alert_id;
+    await expect.poll(async () => closed(await alertOf(alertId)), { timeout: 30_000, interval: 200 }).toBe(true);
+    const alert = await alertOf(alertId);
+    expect(alert).toMatchObject({ state: 'acknowledged', acknowledged_by: B });
+    expect(alert.calls.map((c: any) => [c.phone_number, c.state])).toEqual([
+      [A, 'completed'],
+      [B, 'acknowledged'],
+    ]);
+    const [first, second] = alert.calls;
+    // Step 2 began once step 1's call ended and its 3 s had passed since step 1 began.
+    expect(Date.parse(second.created_at) - Date.parse(first.created_at)).toBeGreaterThanOrEqual(3_000);
+    expect(await sipp.exited).toBe(0); // exactly two calls reached the phones
+  });
+
+  it('keypad 3 at step 1 passes to step 2 at once', async () => {
+    const { raise, alertOf } = await rig({ press: A, digit: 3, calls: 2, steps: [`${A}:60`, `${B}:60`] });
+    const alertId = (await raise()).json.alert_id;
+    await expect.poll(async () => (await alertOf(alertId)).calls.length, { timeout: 20_000, interval: 200 }).toBe(2);
+    const alert = await alertOf(alertId);
+    expect(alert.calls[0]).toMatchObject({ phone_number: A, state: 'completed', last_reason: '200 passed to the next step by keypad 3' });
+    expect(Date.parse(alert.calls[1].created_at) - Date.parse(alert.calls[0].created_at)).toBeLessThan(30_000);
+  });
+
+  it('rounds: 2 with nobody pressing → the list twice, then unacknowledged', async () => {
+    const { raise, alertOf, sipp } = await rig({ press: '5329999999', digit: 1, calls: 4, steps: [`${A}:1`, `${B}:1`], rounds: 2 });
+    const alertId = (await raise()).json.alert_id;
+    await expect.poll(async () => closed(await alertOf(alertId)), { timeout: 40_000, interval: 250 }).toBe(true);
+    const alert = await alertOf(alertId);
+    expect(alert.state).toBe('unacknowledged');
+    expect(alert.calls.map((c: any) => c.phone_number)).toEqual([A, B, A, B]);
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('credit running out stops the escalation with the reason', async () => {
+    const { raise, alertOf } = await rig({ press: '5329999999', digit: 1, calls: 1, steps: [`${A}:1`, `${B}:1`], credit: 1 });
+    const alertId = (await raise()).json.alert_id;
+    await expect.poll(async () => closed(await alertOf(alertId)), { timeout: 20_000, interval: 250 }).toBe(true);
+    expect(await alertOf(alertId)).toMatchObject({ state: 'unacknowledged', state_reason: 'Insufficient call credit' });
+  });
+
+  it('SIGKILL during step 1\'s wait: after a restart step 2 happens on time, step 1 is not repeated', async () => {
+    const { raise, alertOf, app, a } = await rig({ press: B, digit: 1, calls: 2, steps: [`${A}:6`, `${B}:6`] });
+    const alertId = (await raise()).json.alert_id;
+    await expect.poll(async () => (await alertOf(alertId)).calls[0]?.state, { timeout: 20_000, interval: 200 }).toBe('completed');
+    const stepOneAt = Date.parse((await alertOf(alertId)).calls[0].created_at);
+    await app.kill();
+    running = running.filter((r) => r !== app);
+    const again = await a.start();
+    running.push(again);
+    const auth = { 'x-api-key': (await import('../helpers/appliance')).provision ? '' : '' };
+    void auth;
+    const show = () => a.cliJson(['alerts', 'show', alertId]);
+    await expect.poll(() => show().state, { timeout: 30_000, interval: 250 }).toBe('acknowledged');
+    const calls = show().calls;
+    expect(calls.map((c: any) => c.phone_number)).toEqual([A, B]);
+    expect(Date.parse(calls[1].created_at) - stepOneAt).toBeGreaterThanOrEqual(6_000);
+  });
+});
