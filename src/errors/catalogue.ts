@@ -33,6 +33,10 @@ export const ERRORS = [
   { code: 'invalid_phone_number', status: 400, message: 'Invalid phone number' },
   { code: 'insufficient_credit', status: 402, message: 'Insufficient call credit' },
   { code: 'call_not_found', status: 404, message: 'Call not found' },
+
+  // The panel's test calls (src/accounts/test-calls.ts): what an owner may not do.
+  { code: 'no_trunk', status: 503, message: 'No SIP trunk configured' },
+  { code: 'number_not_allowed', status: 403, message: 'Test calls go only to numbers this account has called' },
 ] as const satisfies readonly ApiError[];
 
 export interface ApiError {

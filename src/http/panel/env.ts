@@ -54,6 +54,15 @@ export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSourc
       delayMs: p.login_delay_ms,
       delayMaxMs: p.login_delay_max_ms,
     }),
-    services: createAccountServices({ store: deps.store, clock: deps.clock, onQueued: deps.intake.onQueued }),
+    services: createAccountServices({
+      store: deps.store,
+      clock: deps.clock,
+      onQueued: deps.intake.onQueued,
+      testCalls: {
+        timeZone: deps.config.credit.timezone,
+        // The live state when telephony runs here; the configuration otherwise (as the CLI's test-call).
+        trunkConfigured: () => (deps.trunkStatus ? deps.trunkStatus().state !== 'not_configured' : deps.config.sip.server !== ''),
+      },
+    }),
   };
 }

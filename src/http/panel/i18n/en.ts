@@ -150,7 +150,9 @@ export const en = {
   noHistory: 'No requests match.',
   // test call
   testCallTitle: 'Test call',
-  testCallIntro: 'Places a call to a number of your choice. Test calls use no credit.',
+  testCallIntro: 'Places a call to a number of your choice. An administrator\'s test calls use no credit.',
+  testCallIntroOwner:
+    'Places a call to check the line. A test call costs one call credit, goes only to a number this account has called before (an administrator can place the first one), and at most 3 are placed in 10 minutes.',
   testText: 'Text to speak',
   placeCall: 'Place the call',
   testCallState: 'State of call {id}',
@@ -162,6 +164,10 @@ export const en = {
     missing_fields: 'Enter the text to speak.',
     message_too_long: 'Message too long (max 500 characters).',
     account_disabled: 'This account is disabled.',
+    no_trunk: 'No SIP trunk is configured (sip.server is empty): the call could not ring. Ask the administrator.',
+    number_not_allowed: 'Test calls go only to numbers this account has called before; an administrator can place the first call to a new number.',
+    rate_limited: 'At most 3 test calls in 10 minutes: try again later.',
+    insufficient_credit: 'Not placed: insufficient call credit (a test call costs one credit).',
   } as Partial<Record<ErrorCode, string>>,
   // settings
   settingsTitle: 'Settings',
