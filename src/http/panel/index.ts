@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { panelBodyParser } from './body';
 import type { PanelEnv } from './env';
 import { accountPagesRoutes } from './routes/account-pages-routes';
 import { accountsRoutes } from './routes/accounts-routes';
@@ -18,7 +19,9 @@ import { testCallRoutes } from './routes/test-call-routes';
  */
 export function panelRoutes(env: PanelEnv): Elysia<any> {
   // Typed loosely on purpose: the panel's route types are of no use to createHttpApp.
+  // Registered first, so it parses the body of every panel route below (and no other route).
   const panel: Elysia<any> = new Elysia({ name: 'panel' })
+    .onParse(panelBodyParser(env.deps.log))
     .use(assetsRoutes())
     .use(authRoutes(env))
     .use(accountsRoutes(env))

@@ -20,6 +20,8 @@ export const en = {
   notFound: 'Not found.',
   forbidden: 'You may not open this page.',
   csrfFailed: 'This form has expired. Reload the page and try again.',
+  bodyTooLarge: 'The form sent was too large (at most 64 KiB).',
+  bodyMalformed: 'The form sent could not be read.',
   errorTitle: 'Error',
   backHome: 'Back to the panel',
   // accounts

@@ -20,6 +20,8 @@ export const tr: Messages = {
   notFound: 'Bulunamadı.',
   forbidden: 'Bu sayfayı açma yetkiniz yok.',
   csrfFailed: 'Bu formun süresi doldu. Sayfayı yenileyip yeniden deneyin.',
+  bodyTooLarge: 'Gönderilen form çok büyük (en fazla 64 KiB).',
+  bodyMalformed: 'Gönderilen form okunamadı.',
   errorTitle: 'Hata',
   backHome: 'Panele dön',
   accountsTitle: 'Hesaplar',
