@@ -6,6 +6,7 @@ import { accountsRoutes } from './routes/accounts-routes';
 import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
 import { keysRoutes } from './routes/keys-routes';
+import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
 
@@ -28,6 +29,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))
     .use(testCallRoutes(env))
+    .use(passwordRoutes(env))
     .use(settingsRoutes(env)) as any;
   return panel;
 }

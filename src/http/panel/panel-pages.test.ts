@@ -59,13 +59,13 @@ describe('panel pages over HTTP', () => {
     await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/signature`, { _csrf: csrf, required: '0' });
     expect(store.credentials.findByApiKey(apiKey)!.requireSignature).toBe(false);
 
-    const rotated = await (await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/rotate`, { _csrf: csrf })).text();
+    const rotated = await (await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/rotate`, { _csrf: csrf, confirm: '1' })).text();
     const newHook = /id="rotated-webhook-key"[^>]*>([^<]+)</.exec(rotated)![1]!;
     expect(store.credentials.findByWebhookKey(oldHook)).toBeNull();
     expect(store.credentials.findByWebhookKey(newHook)!.apiKey).toBe(apiKey);
     expect(rotated).toContain(`/webhook/receive?key=${newHook}`);
 
-    await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/revoke`, { _csrf: csrf });
+    await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/revoke`, { _csrf: csrf, confirm: '1' });
     expect(store.credentials.findByApiKey(apiKey)).toBeNull();
   });
 

@@ -193,6 +193,25 @@ export const en = {
   sipNotRegistered: 'Not registered with the PBX right now.',
   sipLastError: 'Last error: {error}.',
   notAvailable: 'Not available in this version.',
+  // passwords and confirmations (issue 10.9)
+  passwordTitle: 'Password',
+  passwordIntro: 'Change the password you log in with. Your other sessions end; this one stays.',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  newPasswordAgain: 'New password again',
+  changePassword: 'Change password',
+  passwordChanged: 'Your password has been changed. Other sessions have been logged out.',
+  passwordWrong: 'The current password is not right.',
+  passwordMismatch: 'The two new passwords differ.',
+  resetPassword: 'Reset password',
+  passwordResetDone: 'New password for {login}, shown only this once: pass it on securely. Their sessions have ended.',
+  confirmTitle: 'Are you sure?',
+  confirmButton: 'Yes, go ahead',
+  cancel: 'Cancel',
+  confirmRevoke: 'Revoke the API credentials {key}? The API key, its secret and its webhook key stop working at once: every tool that sends alerts with them gets 403 until it is given new ones. This cannot be undone.',
+  confirmRotate: 'Rotate the webhook key of {key}? The old webhook URL stops working at once: every tool posting to it gets 403 until it is given the new URL.',
+  confirmDisable: 'Disable the account {name}? All its API and webhook requests are refused (403) and its owners see a disabled account until it is enabled again. Its data stays.',
+  confirmReset: 'Reset the password of {login}? Their current password stops working and their sessions end at once; they can log in only with the new password you pass on.',
 };
 
 export type Messages = typeof en;
