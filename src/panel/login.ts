@@ -59,9 +59,13 @@ export function createLoginService(store: Store, clock: Clock, o: LoginOptions, 
   const perAddress = o.concurrentPerAddress ?? 2;
   const perName = o.concurrentPerName ?? 4;
 
-  const retryAfter = (keys: string[]): number => {
+  /** Seconds until the counters that refused (those at their limit) leave the window. */
+  const retryAfter = (counters: { key: string; max: number }[]): number => {
     const since = clock() - o.windowMs;
-    const firsts = keys.map((k) => store.loginFailures.get(k, since)?.firstAt).filter((t): t is number => t !== undefined);
+    const firsts = counters
+      .map((c) => store.loginFailures.get(c.key, since))
+      .filter((f, i) => f !== null && f.failures >= counters[i]!.max)
+      .map((f) => f!.firstAt);
     const until = firsts.length ? Math.max(...firsts) + o.windowMs : clock() + 1000;
     return Math.max(1, Math.ceil((until - clock()) / 1000));
   };
@@ -70,18 +74,14 @@ export function createLoginService(store: Store, clock: Clock, o: LoginOptions, 
     const pair = `pair:${name} ${ip}`;
     const address = `ip:${ip}`;
     const global = `login:${name}`;
+    const limited = [
+      { key: pair, max: o.maxFailures },
+      { key: address, max: o.maxFailures * ADDRESS_FACTOR },
+    ];
     const counts = await store.writes.run(() =>
-      store.loginFailures.reserve(
-        [
-          { key: pair, max: o.maxFailures },
-          { key: address, max: o.maxFailures * ADDRESS_FACTOR },
-          { key: global, max: null },
-        ],
-        clock(),
-        clock() - o.windowMs,
-      ),
+      store.loginFailures.reserve([...limited, { key: global, max: null }], clock(), clock() - o.windowMs),
     );
-    if (!counts) return { ok: false, code: 'TOO_MANY_ATTEMPTS', retryAfterS: retryAfter([pair, address]) };
+    if (!counts) return { ok: false, code: 'TOO_MANY_ATTEMPTS', retryAfterS: retryAfter(limited) };
     // Counts include this attempt: the failures before it are one fewer.
     const before = (k: string) => (counts.get(k) ?? 1) - 1;
     const slowGlobal = Math.floor(before(global) / o.maxFailures);
