@@ -27,7 +27,5 @@ export function createInFlight() {
         },
       };
     },
-    /** Keys with work in progress (for tests). */
-    size: () => running.size,
   };
 }
