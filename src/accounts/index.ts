@@ -3,11 +3,11 @@ import { createPanelUsersService, type PanelUsersService } from '../panel';
 import type { Store } from '../store';
 import { createAccountsService, type AccountsService } from './accounts';
 import { createCredentialsService, type CredentialsService } from './credentials';
-import { createTestCallsService, type TestCallsService } from './test-calls';
+import { createTestCallsService, type TestCallsOptions, type TestCallsService } from './test-calls';
 
 export { parseMonthlyCredit, parsePlan, type AccountChangeResult, type AccountsService, type NewAccountInput, type NewAccountResult } from './accounts';
 export { type CredentialRef, type CredentialResult, type CredentialsService, type IssueResult, type RotateResult } from './credentials';
-export { type TestCallInput, type TestCallResult, type TestCallsService } from './test-calls';
+export { type TestCallInput, type TestCallRefusal, type TestCallResult, type TestCallsOptions, type TestCallsService } from './test-calls';
 
 /**
  * Every write the panel and the CLI make on an account: the account itself, its API
@@ -29,6 +29,8 @@ export interface AccountServicesDeps {
   clock: Clock;
   /** Intake's hook: wakes the dialer when a test call is queued. */
   onQueued?: (callIds: string[]) => void;
+  /** The panel's test calls; without it (the CLI) every test call is refused. */
+  testCalls?: TestCallsOptions;
 }
 
 export function createAccountServices(deps: AccountServicesDeps): AccountServices {

@@ -1,34 +1,88 @@
 import { describe, expect, test } from 'vitest';
-import { tempStore } from '../../test/helpers/memory-store';
+import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { periodOf } from '../credit';
+import type { PanelRole } from '../store';
 import { createAccountServices } from '.';
 
-function setup() {
-  const store = tempStore(Date.now);
-  const account = store.accounts.create({ name: 'A', plan: 'free' });
+const TZ = 'Europe/Istanbul';
+
+function setup({ trunk = true, plan = 'free', credit = null as number | null } = {}) {
+  const clock = manualClock();
+  const store = tempStore(clock);
+  const account = store.accounts.create({ name: 'A', plan: plan as 'free', monthlyCredit: credit });
   const woken: string[][] = [];
-  const { testCalls } = createAccountServices({ store, clock: Date.now, onQueued: (ids) => woken.push(ids) });
-  return { store, account, testCalls, woken };
+  const { testCalls } = createAccountServices({
+    store,
+    clock,
+    onQueued: (ids) => woken.push(ids),
+    testCalls: { timeZone: TZ, trunkConfigured: () => trunk },
+  });
+  const place = (phoneNumber: string, role: PanelRole = 'owner', message = 'Merhaba', accountId = account.id) =>
+    testCalls.place({ accountId, phoneNumber, message, role });
+  const used = () => store.usage.usedIn(account.id, periodOf(clock(), TZ));
+  /** An API call of the account to `phone`, which makes the number one the owner may test. */
+  const calledBefore = (phone: string) =>
+    store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'api', phoneNumber: phone, message: 'x', charged: false }], clock());
+  return { store, clock, account, place, used, woken, calledBefore };
 }
 
 describe('test calls service', () => {
-  test('queues a test call without credential or charge, and wakes the dialer once it is committed', async () => {
-    const { store, account, testCalls, woken } = setup();
-    const r = await testCalls.place({ accountId: account.id, phoneNumber: '+90 532 123 45 67', message: ' Merhaba ' });
+  test("an administrator's test call goes anywhere, charges nothing, has its own alert, and wakes the dialer once committed", async () => {
+    const { store, place, used, woken } = setup();
+    const r = await place('+90 532 123 45 67', 'admin', ' Merhaba ');
     if (!r.ok) throw new Error(r.code);
-    expect(store.calls.get(r.callId)).toMatchObject({ source: 'test', credentialId: null, message: 'Merhaba', state: 'queued' });
+    expect(store.calls.get(r.callId)).toMatchObject({ source: 'test', credentialId: null, message: 'Merhaba', state: 'queued', charged: false, alertId: r.alertId });
+    expect(store.alerts.get(r.alertId)).toMatchObject({ source: 'test', state: 'open', message: 'Merhaba' });
     expect(woken).toEqual([[r.callId]]);
-    expect(store.usage.usedIn(account.id, new Date().toISOString().slice(0, 7))).toBe(0);
+    expect(used()).toBe(0);
+  });
+
+  test("an owner's test call costs one credit and goes only to a number the account has called (an admin's test call allows one)", async () => {
+    const { store, place, used, calledBefore } = setup({ plan: 'starter' });
+    expect(await place('5321234567')).toEqual({ ok: false, code: 'number_not_allowed' });
+    calledBefore('5321234567');
+    const r = await place('0532 123 45 67');
+    expect(r.ok && store.calls.get(r.callId)).toMatchObject({ charged: true, source: 'test' });
+    expect(used()).toBe(1);
+    expect(await place('5559998877')).toEqual({ ok: false, code: 'number_not_allowed' });
+    expect((await place('5559998877', 'admin')).ok).toBe(true);
+    expect((await place('5559998877')).ok).toBe(true);
+    expect(used()).toBe(2);
+  });
+
+  test('an owner without credit is refused and says so; nothing is queued', async () => {
+    const { store, place, calledBefore, used } = setup({ credit: 0 });
+    calledBefore('5321234567');
+    expect(await place('5321234567')).toEqual({ ok: false, code: 'insufficient_credit' });
+    expect(used()).toBe(0);
+    expect(store.calls.list({ limit: 10 }).filter((c) => c.source === 'test')).toEqual([]);
+    expect((await place('5321234567', 'admin')).ok).toBe(true);
+  });
+
+  test('an owner places at most 3 test calls in 10 minutes, even when racing; then again', async () => {
+    const { clock, place, calledBefore, used } = setup({ plan: 'starter' });
+    calledBefore('5321234567');
+    const burst = await Promise.all(Array.from({ length: 6 }, () => place('5321234567')));
+    expect(burst.map((r) => (r.ok ? 'ok' : r.code)).sort()).toEqual(['ok', 'ok', 'ok', 'rate_limited', 'rate_limited', 'rate_limited']);
+    expect(used()).toBe(3);
+    clock.advance(10 * 60_000 + 1);
+    expect((await place('5321234567')).ok).toBe(true);
+  });
+
+  test('with no SIP trunk configured every test call is refused (like the CLI), saying why', async () => {
+    const { store, place } = setup({ trunk: false });
+    expect(await place('5321234567', 'admin')).toEqual({ ok: false, code: 'no_trunk' });
+    expect(store.calls.list({ limit: 10 })).toEqual([]);
   });
 
   test('refuses a bad number, an empty or too long message, and a disabled account; nothing is queued', async () => {
-    const { store, account, testCalls, woken } = setup();
-    const place = (phoneNumber: string, message: string, accountId = account.id) => testCalls.place({ accountId, phoneNumber, message });
-    expect(await place('12345', 'x')).toEqual({ ok: false, code: 'invalid_phone_number' });
-    expect(await place('5321234567', '   ')).toEqual({ ok: false, code: 'missing_fields' });
-    expect(await place('5321234567', 'x'.repeat(5000))).toEqual({ ok: false, code: 'message_too_long' });
-    expect(await place('5321234567', 'x', 'acc_missing')).toEqual({ ok: false, code: 'account_disabled' });
+    const { store, account, place, woken } = setup();
+    expect(await place('12345', 'admin', 'x')).toEqual({ ok: false, code: 'invalid_phone_number' });
+    expect(await place('5321234567', 'admin', '   ')).toEqual({ ok: false, code: 'missing_fields' });
+    expect(await place('5321234567', 'admin', 'x'.repeat(5000))).toEqual({ ok: false, code: 'message_too_long' });
+    expect(await place('5321234567', 'admin', 'x', 'acc_missing')).toEqual({ ok: false, code: 'account_disabled' });
     store.accounts.setDisabled(account.id, true);
-    expect(await place('5321234567', 'x')).toEqual({ ok: false, code: 'account_disabled' });
+    expect(await place('5321234567', 'admin', 'x')).toEqual({ ok: false, code: 'account_disabled' });
     expect(store.calls.list({ limit: 10 })).toEqual([]);
     expect(woken).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { createPanelUsersService, MIN_PASSWORD_LENGTH } from '../panel';
+import { createPanelUsersService, createPasswordChanges, MIN_PASSWORD_LENGTH } from '../panel';
 import { systemClock } from '../clock';
 import { CliError, print, withStore } from './context';
 
@@ -31,6 +31,26 @@ export function adminCommand(): Command {
           throw new CliError(why);
         }
         print(opts.json, { id: r.user.id, username: r.user.login, role: 'admin' }, () => `created administrator ${r.user.login}`);
+      });
+    });
+  cmd
+    .command('passwd')
+    .description("set an administrator's password (a lost one); their panel sessions end")
+    .requiredOption('--username <name>', 'the administrator')
+    .requiredOption('--password-stdin', 'read the new password from standard input (never from the command line)')
+    .option('--json', 'print JSON')
+    .action(async (opts, c: Command) => {
+      const password = await readPasswordFromStdin();
+      await withStore(c, async (store) => {
+        const r = await createPasswordChanges(store).setAdmin(opts.username, password);
+        if (!r.ok) {
+          throw new CliError(
+            r.code === 'NO_USER'
+              ? `no administrator "${opts.username}" (owners' passwords are reset in the panel)`
+              : `the password must have at least ${MIN_PASSWORD_LENGTH} characters`,
+          );
+        }
+        print(opts.json, { username: opts.username, role: 'admin', password_changed: true }, () => `password changed for ${opts.username}`);
       });
     });
   return cmd;

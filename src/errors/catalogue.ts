@@ -39,6 +39,10 @@ export const ERRORS = [
   { code: 'alert_key_too_long', status: 400, message: 'Alert key too long (max 200 characters)' },
   /** Another account's alert answers exactly like a missing one, so ids cannot be probed. */
   { code: 'alert_not_found', status: 404, message: 'Alert not found' },
+
+  // The panel's test calls (src/accounts/test-calls.ts): what an owner may not do.
+  { code: 'no_trunk', status: 503, message: 'No SIP trunk configured' },
+  { code: 'number_not_allowed', status: 403, message: 'Test calls go only to numbers this account has called' },
 ] as const satisfies readonly ApiError[];
 
 export interface ApiError {

@@ -5,6 +5,13 @@
  */
 export { canSeeAccount, isAdmin } from './access';
 export { createLoginService, loginDelayMs, type LoginOptions, type LoginResult, type LoginService } from './login';
+export {
+  createPasswordChanges,
+  type ChangePasswordResult,
+  type PasswordChanges,
+  type ResetPasswordResult,
+  type SetPasswordResult,
+} from './password-changes';
 export { hashPassword, verifyPassword, passwordProblem, generatePassword, MIN_PASSWORD_LENGTH } from './passwords';
 export { createSessionService, type ActiveSession, type SessionOptions, type SessionService } from './sessions';
 export {

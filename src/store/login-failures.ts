@@ -6,13 +6,28 @@ export interface LoginFailures {
   lastAt: number;
 }
 
-/** Failed panel logins per key (`ip:…`, `login:…`), counted within a window. */
+/** One counter an attempt is reserved against; `max` null: counted, never refused (a back-off only). */
+export interface LoginCounter {
+  key: string;
+  max: number | null;
+}
+
+/**
+ * Panel login attempts per key (`pair:<name> <address>`, `ip:…`, `login:…`), counted within
+ * a window. An attempt is counted BEFORE its password is checked (reserve) and given back
+ * when it succeeds (settle), so guesses sent at once cannot all pass one read of the count.
+ */
 export interface LoginFailuresStore {
   /** Failures of `key` since `since` (an older window counts as none). */
   get(key: string, since: number): LoginFailures | null;
-  /** Counts one more failure; a window older than `since` starts again at 1. */
-  add(key: string, now: number, since: number): number;
-  clear(key: string): void;
+  /**
+   * In ONE statement: when no counter with a `max` has reached it within the window, counts
+   * one more attempt on every counter and returns each key's new count; otherwise changes
+   * nothing and returns null. A window older than `since` starts again at 1.
+   */
+  reserve(counters: LoginCounter[], now: number, since: number): Map<string, number> | null;
+  /** A reserved attempt that succeeded: `clear` keys start again, `refund` keys lose that one attempt. */
+  settle(clear: string[], refund: string[]): void;
   prune(since: number): number;
 }
 
@@ -24,21 +39,32 @@ export function createLoginFailuresStore(db: Database): LoginFailuresStore {
         .get({ key, since }) as { failures: number; first_at: number; last_at: number } | null;
       return r ? { failures: r.failures, firstAt: r.first_at, lastAt: r.last_at } : null;
     },
-    add(key, now, since) {
-      const r = db
+    reserve(counters, now, since) {
+      // The keys and limits travel as one JSON array, so the check (NOT EXISTS) and the
+      // increment are a single INSERT … SELECT: nothing can run between them. The WHERE is
+      // also what lets SQLite read ON CONFLICT as the upsert's (sqlite.org/lang_upsert.html).
+      const rows = db
         .query(
-          `INSERT INTO panel_login_failures (key, failures, first_at, last_at) VALUES ($key, 1, $now, $now)
+          `WITH wanted(key, max) AS (SELECT value ->> 'key', value ->> 'max' FROM json_each($counters))
+           INSERT INTO panel_login_failures (key, failures, first_at, last_at)
+           SELECT key, 1, $now, $now FROM wanted
+           WHERE NOT EXISTS (
+             SELECT 1 FROM panel_login_failures f JOIN wanted w ON f.key = w.key
+             WHERE w.max IS NOT NULL AND f.first_at > $since AND f.failures >= w.max)
            ON CONFLICT (key) DO UPDATE SET
              failures = CASE WHEN first_at > $since THEN failures + 1 ELSE 1 END,
              first_at = CASE WHEN first_at > $since THEN first_at ELSE $now END,
              last_at = $now
-           RETURNING failures`,
+           RETURNING key, failures`,
         )
-        .get({ key, now, since }) as { failures: number };
-      return r.failures;
+        .all({ counters: JSON.stringify(counters), now, since }) as { key: string; failures: number }[];
+      return rows.length === 0 ? null : new Map(rows.map((r) => [r.key, r.failures]));
     },
-    clear(key) {
-      db.query('DELETE FROM panel_login_failures WHERE key = $key').run({ key });
+    settle(clear, refund) {
+      const del = db.query('DELETE FROM panel_login_failures WHERE key = $key');
+      for (const key of clear) del.run({ key });
+      const dec = db.query('UPDATE panel_login_failures SET failures = MAX(0, failures - 1) WHERE key = $key');
+      for (const key of refund) dec.run({ key });
     },
     prune(since) {
       return db.query('DELETE FROM panel_login_failures WHERE first_at <= $since').run({ since }).changes;

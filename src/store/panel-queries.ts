@@ -39,8 +39,12 @@ export interface Page<T> {
 export interface PanelQueries {
   calls(filter: CallFilter): Page<CallRecord>;
   history(filter: HistoryFilter): Page<HistoryEntry & { id: number }>;
-  /** created_at of the calls that cost credit (not test calls) since `since`. */
+  /** created_at of the calls that cost credit (`charged`: an owner's test call too) since `since`. */
   chargedCallTimes(accountId: string, since: number): number[];
+  /** Whether any call of this account, of any source, has gone (or is queued) to `phoneNumber`. */
+  hasCalled(accountId: string, phoneNumber: string): boolean;
+  /** Test calls of this account queued since `since`: the panel's test-call rate. */
+  testCallsSince(accountId: string, since: number): number;
   /** The most recent SIP final response any call got, as a sign of the trunk's health. */
   lastSipOutcome(): { at: number; sipCode: number; reason: string | null } | null;
 }
@@ -98,9 +102,20 @@ export function createPanelQueries(db: Database): PanelQueries {
     chargedCallTimes(accountId, since) {
       return (
         db
-          .query("SELECT created_at AS t FROM calls WHERE account_id = $a AND source != 'test' AND created_at >= $since")
+          .query("SELECT created_at AS t FROM calls WHERE account_id = $a AND charged = 1 AND created_at >= $since")
           .all({ a: accountId, since }) as { t: number }[]
       ).map((r) => r.t);
+    },
+    hasCalled(accountId, phoneNumber) {
+      // phone_number leads an index (calls_in_progress): few rows per number to look at.
+      return db.query('SELECT 1 FROM calls WHERE phone_number = $p AND account_id = $a LIMIT 1').get({ a: accountId, p: phoneNumber }) !== null;
+    },
+    testCallsSince(accountId, since) {
+      return (
+        db
+          .query("SELECT count(*) AS n FROM calls WHERE account_id = $a AND created_at >= $since AND source = 'test'")
+          .get({ a: accountId, since }) as { n: number }
+      ).n;
     },
     lastSipOutcome() {
       return db

@@ -23,6 +23,8 @@ export interface PanelSessionsStore {
   find(token: string): PanelSession | null;
   touch(token: string, now: number): void;
   delete(token: string): void;
+  /** Ends every session of a user but the one with `keepToken` (a password changed or reset). */
+  deleteForUser(userId: string, keepToken?: string): number;
   /** Removes sessions past their absolute end or idle for longer than `idleMs`. */
   prune(now: number, idleMs: number): number;
 }
@@ -46,6 +48,11 @@ export function createPanelSessionsStore(db: Database): PanelSessionsStore {
     },
     delete(token) {
       db.query('DELETE FROM panel_sessions WHERE token_hash = $h').run({ h: digest(token) });
+    },
+    deleteForUser(userId, keepToken) {
+      return db
+        .query('DELETE FROM panel_sessions WHERE user_id = $user AND token_hash != $keep')
+        .run({ user: userId, keep: keepToken ? digest(keepToken) : '' }).changes;
     },
     prune(now, idleMs) {
       return db

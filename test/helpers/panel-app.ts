@@ -15,9 +15,15 @@ import { createStore } from '../../src/store';
  * The whole HTTP app in process (no binary) on a temporary database, for panel tests
  * through `app.handle(new Request('http://localhost/…'))`. `fetch` keeps cookies like a browser.
  */
-export function panelApp(panel: Partial<Config['panel']> = {}, now = () => Date.now(), speech?: CallAudioSource) {
+export function panelApp(
+  panel: Partial<Config['panel']> = {},
+  now = () => Date.now(),
+  speech?: CallAudioSource,
+  /** Other sections of the configuration, e.g. `{ sip: { server: '127.0.0.1:5060' } }`. */
+  more: Record<string, unknown> = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'va-panel-'));
-  const config = configSchema.parse({ store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
+  const config = configSchema.parse({ ...more, store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
   const store = createStore({ path: config.store.path, busyTimeoutMs: 1000, clock: now });
   const deps: HttpDeps = {
     store,

@@ -95,8 +95,6 @@ describe('escalation through the binary', () => {
     running = running.filter((r) => r !== app);
     const again = await a.start();
     running.push(again);
-    const auth = { 'x-api-key': (await import('../helpers/appliance')).provision ? '' : '' };
-    void auth;
     const show = () => a.cliJson(['alerts', 'show', alertId]);
     await expect.poll(() => show().state, { timeout: 30_000, interval: 250 }).toBe('acknowledged');
     const calls = show().calls;

@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { verifyPassword } from '../../src/panel';
+import { createStore } from '../../src/store';
 import { applianceDir } from '../helpers/appliance';
 import { BINARY } from '../helpers/paths';
 
@@ -17,6 +20,26 @@ describe('panel users from the command line', () => {
     const taken = run(['--username', 'ROOT', '--password-stdin'], 'a-good-password\n');
     expect(taken.status).toBe(1);
     expect(taken.stderr).toContain('already exists');
+  });
+
+  test('admin passwd sets a lost administrator password from stdin; owners and unknown names are refused', async () => {
+    const dir = applianceDir();
+    const run = (cmd: string, args: string[], input: string) =>
+      spawnSync(BINARY, ['--config', dir.configPath, 'admin', cmd, ...args], { cwd: dir.dir, input, encoding: 'utf8' });
+    expect(run('create', ['--username', 'root', '--password-stdin'], 'the-old-password\n').status).toBe(0);
+    dir.cliJson(['account', 'create', '--name', 'A', '--plan', 'starter', '--owner-email', 'o@a.test']);
+    const ok = run('passwd', ['--username', 'ROOT', '--password-stdin', '--json'], 'the-new-password\n');
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ password_changed: true });
+    expect(run('passwd', ['--username', 'root', '--password-stdin'], 'short\n').stderr).toContain('at least 10 characters');
+    const owner = run('passwd', ['--username', 'o@a.test', '--password-stdin'], 'the-new-password\n');
+    expect(owner.status).toBe(1);
+    expect(owner.stderr).toContain('no administrator');
+    const store = createStore({ path: join(dir.dir, 'data', 'voice-alert.db'), busyTimeoutMs: 1000, clock: Date.now });
+    const hash = store.panelUsers.findByLogin('root')!.passwordHash;
+    expect(await verifyPassword('the-new-password', hash)).toBe(true);
+    expect(await verifyPassword('the-old-password', hash)).toBe(false);
+    await store.close();
   });
 
   test('account create --owner-email prints a generated password once, in the JSON', () => {

@@ -1,7 +1,14 @@
 import { createAccountServices, type AccountServices } from '../../accounts';
 import type { CallAudioSource } from '../../call-model';
 import type { Account, PanelUser } from '../../store';
-import { createLoginService, createSessionService, type LoginService, type SessionService } from '../../panel';
+import {
+  createLoginService,
+  createPasswordChanges,
+  createSessionService,
+  type LoginService,
+  type PasswordChanges,
+  type SessionService,
+} from '../../panel';
 import type { HttpDeps } from '../deps';
 import type { Formatter } from './format';
 import type { Messages } from './i18n';
@@ -15,6 +22,8 @@ export interface PanelEnv {
   deps: HttpDeps;
   sessions: SessionService;
   login: LoginService;
+  /** Own password changes (checked through `login`), owners' resets. */
+  passwords: PasswordChanges;
   /** Accounts, credentials, owners, test calls: the same services the CLI uses. */
   services: AccountServices;
   /** Renders what a call plays, for the players on the calls and settings pages (built in appliance.ts). */
@@ -41,19 +50,30 @@ export interface PanelCtx {
 
 export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSource }): PanelEnv {
   const p = deps.config.panel;
+  const login = createLoginService(deps.store, deps.clock, {
+    maxFailures: p.login_max_failures,
+    windowMs: p.login_window_min * 60_000,
+    delayMs: p.login_delay_ms,
+    delayMaxMs: p.login_delay_max_ms,
+  });
   return {
     deps,
     speech: options.speech,
+    login,
+    passwords: createPasswordChanges(deps.store, login),
     sessions: createSessionService(deps.store, deps.clock, {
       idleMs: p.session_idle_min * 60_000,
       maxMs: p.session_max_hours * 3_600_000,
     }),
-    login: createLoginService(deps.store, deps.clock, {
-      maxFailures: p.login_max_failures,
-      windowMs: p.login_window_min * 60_000,
-      delayMs: p.login_delay_ms,
-      delayMaxMs: p.login_delay_max_ms,
+    services: createAccountServices({
+      store: deps.store,
+      clock: deps.clock,
+      onQueued: deps.intake.onQueued,
+      testCalls: {
+        timeZone: deps.config.credit.timezone,
+        // The live state when telephony runs here; the configuration otherwise (as the CLI's test-call).
+        trunkConfigured: () => (deps.trunkStatus ? deps.trunkStatus().state !== 'not_configured' : deps.config.sip.server !== ''),
+      },
     }),
-    services: createAccountServices({ store: deps.store, clock: deps.clock, onQueued: deps.intake.onQueued }),
   };
 }

@@ -1,11 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { canSeeAccount, isAdmin } from '../../panel';
 import { clientIp } from '../client-ip';
+import { bodyProblemOf } from './body';
 import { readCookie, SESSION_COOKIE } from './cookies';
 import type { PanelCtx, PanelEnv } from './env';
 import { createFormatter } from './format';
 import { redirect } from './html';
-import { messagesFor } from './i18n';
+import { messagesFor, type Messages } from './i18n';
+import type { PanelUser } from '../../store';
 import { errorPage } from './views/error-page';
 
 export interface GuardOptions {
@@ -43,6 +45,11 @@ export function ipOf(env: PanelEnv, input: RouteInput): string {
   return clientIp(input.request, input.server?.requestIP(input.request)?.address, env.deps.config.http.trust_proxy);
 }
 
+/** A body the panel refused to parse (body.ts): 413 too large, 400 malformed. */
+export function bodyProblemPage(t: Messages, status: 400 | 413, user?: PanelUser, csrf?: string): Response {
+  return errorPage(t, status, status === 413 ? t.bodyTooLarge : t.bodyMalformed, user, csrf);
+}
+
 /**
  * Wraps a panel handler: a valid session (else the login page), the CSRF token on every
  * POST (else 403), the role, and the account in the path.
@@ -54,6 +61,9 @@ export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: Panel
     const token = readCookie(request, SESSION_COOKIE);
     const active = env.sessions.resolve(token);
     const fmt = createFormatter(t, env.deps.config.credit.timezone);
+    // Before the session check: a refused body is refused for everyone, and the same way.
+    const problem = bodyProblemOf(input.body);
+    if (problem) return bodyProblemPage(t, problem.status, active?.user, active?.session.csrfToken);
     if (!active || !token) {
       if (request.method === 'GET') return redirect('/panel/login');
       return errorPage(t, 401, t.csrfFailed);

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { panelBodyParser } from './body';
 import type { PanelEnv } from './env';
 import { accountPagesRoutes } from './routes/account-pages-routes';
 import { accountsRoutes } from './routes/accounts-routes';
@@ -6,6 +7,7 @@ import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { policiesRoutes } from './routes/policies-routes';
+import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
 
@@ -19,7 +21,9 @@ import { testCallRoutes } from './routes/test-call-routes';
  */
 export function panelRoutes(env: PanelEnv): Elysia<any> {
   // Typed loosely on purpose: the panel's route types are of no use to createHttpApp.
+  // Registered first, so it parses the body of every panel route below (and no other route).
   const panel: Elysia<any> = new Elysia({ name: 'panel' })
+    .onParse(panelBodyParser(env.deps.log))
     .use(assetsRoutes())
     .use(authRoutes(env))
     .use(accountsRoutes(env))
@@ -27,6 +31,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(accountPagesRoutes(env))
     .use(policiesRoutes(env))
     .use(testCallRoutes(env))
+    .use(passwordRoutes(env))
     .use(settingsRoutes(env)) as any;
   return panel;
 }

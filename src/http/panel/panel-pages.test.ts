@@ -4,8 +4,8 @@ import { browser, panelApp } from '../../../test/helpers/panel-app';
 const PW = 'a-long-password-1';
 
 /** An admin, two accounts each with an owner, and a browser per person, all logged in. */
-async function setup(panel = {}) {
-  const ctx = panelApp(panel);
+async function setup(panel = {}, more: Record<string, unknown> = {}) {
+  const ctx = panelApp(panel, undefined, undefined, more);
   await ctx.users.createAdmin('admin', PW);
   const a = ctx.store.accounts.create({ name: 'Acme <b>bold</b>', plan: 'starter' });
   const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
@@ -59,31 +59,49 @@ describe('panel pages over HTTP', () => {
     await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/signature`, { _csrf: csrf, required: '0' });
     expect(store.credentials.findByApiKey(apiKey)!.requireSignature).toBe(false);
 
-    const rotated = await (await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/rotate`, { _csrf: csrf })).text();
+    const rotated = await (await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/rotate`, { _csrf: csrf, confirm: '1' })).text();
     const newHook = /id="rotated-webhook-key"[^>]*>([^<]+)</.exec(rotated)![1]!;
     expect(store.credentials.findByWebhookKey(oldHook)).toBeNull();
     expect(store.credentials.findByWebhookKey(newHook)!.apiKey).toBe(apiKey);
     expect(rotated).toContain(`/webhook/receive?key=${newHook}`);
 
-    await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/revoke`, { _csrf: csrf });
+    await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/revoke`, { _csrf: csrf, confirm: '1' });
     expect(store.credentials.findByApiKey(apiKey)).toBeNull();
   });
 
-  test('a test call is queued with source test and charges no credit; bad input is a 400', async () => {
-    const { a, store, ownerA, config } = await setup();
+  test("test calls: an owner's costs a credit and goes only to a number the account has called; an admin's is free; bad input is a 400", async () => {
+    const { a, store, admin, ownerA, config } = await setup({ language: 'en' }, { sip: { server: '127.0.0.1:5060' } });
+    const { periodOf } = await import('../../credit');
+    const used = () => store.usage.usedIn(a.id, periodOf(Date.now(), config.credit.timezone));
     const path = `/panel/a/${a.id}/test-call`;
     const csrf = await ownerA.csrf(path);
     expect((await ownerA.post(path, { _csrf: csrf, phone_number: '12345', message: 'x' })).status).toBe(400);
+    const refused = await ownerA.post(path, { _csrf: csrf, phone_number: '+90 532 123 45 67', message: 'Merhaba' });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('only to numbers this account has called before');
+    // The administrator's test call is free and allows the number for the owner.
+    const byAdmin = await admin.post(path, { _csrf: await admin.csrf(path), phone_number: '+90 532 123 45 67', message: 'Merhaba' });
+    expect(byAdmin.status).toBe(303);
+    expect(used()).toBe(0);
     const res = await ownerA.post(path, { _csrf: csrf, phone_number: '+90 532 123 45 67', message: 'Merhaba' });
     expect(res.status).toBe(303);
     const callId = new URL(res.headers.get('location')!, 'http://localhost').searchParams.get('call')!;
     const call = store.calls.get(callId)!;
-    expect(call).toMatchObject({ source: 'test', phoneNumber: '5321234567', state: 'queued', credentialId: null });
-    const { periodOf } = await import('../../credit');
-    expect(store.usage.usedIn(a.id, periodOf(Date.now(), config.credit.timezone))).toBe(0);
+    expect(call).toMatchObject({ source: 'test', phoneNumber: '5321234567', state: 'queued', credentialId: null, charged: true });
+    expect(store.alerts.get(call.alertId!)).toMatchObject({ source: 'test', accountId: a.id });
+    expect(used()).toBe(1);
     const fragment = await (await ownerA.get(`${path}/${callId}`)).text();
     expect(fragment).toContain('hx-trigger="every 2s"');
     expect(fragment).toContain('data-state="queued"');
+  });
+
+  test('with no SIP trunk the panel refuses a test call and says why (503), like the CLI', async () => {
+    const { a, store, admin } = await setup({ language: 'en' });
+    const path = `/panel/a/${a.id}/test-call`;
+    const res = await admin.post(path, { _csrf: await admin.csrf(path), phone_number: '05321234567', message: 'Merhaba' });
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain('No SIP trunk is configured');
+    expect(store.calls.list({ limit: 5 })).toEqual([]);
   });
 
   test('calls are filtered by state and number and paged 25 at a time', async () => {

@@ -20,6 +20,8 @@ export const en = {
   notFound: 'Not found.',
   forbidden: 'You may not open this page.',
   csrfFailed: 'This form has expired. Reload the page and try again.',
+  bodyTooLarge: 'The form sent was too large (at most 64 KiB).',
+  bodyMalformed: 'The form sent could not be read.',
   errorTitle: 'Error',
   backHome: 'Back to the panel',
   // accounts
@@ -150,7 +152,9 @@ export const en = {
   noHistory: 'No requests match.',
   // test call
   testCallTitle: 'Test call',
-  testCallIntro: 'Places a call to a number of your choice. Test calls use no credit.',
+  testCallIntro: 'Places a call to a number of your choice. An administrator\'s test calls use no credit.',
+  testCallIntroOwner:
+    'Places a call to check the line. A test call costs one call credit, goes only to a number this account has called before (an administrator can place the first one), and at most 3 are placed in 10 minutes.',
   testText: 'Text to speak',
   placeCall: 'Place the call',
   testCallState: 'State of call {id}',
@@ -162,6 +166,10 @@ export const en = {
     missing_fields: 'Enter the text to speak.',
     message_too_long: 'Message too long (max 500 characters).',
     account_disabled: 'This account is disabled.',
+    no_trunk: 'No SIP trunk is configured (sip.server is empty): the call could not ring. Ask the administrator.',
+    number_not_allowed: 'Test calls go only to numbers this account has called before; an administrator can place the first call to a new number.',
+    rate_limited: 'At most 3 test calls in 10 minutes: try again later.',
+    insufficient_credit: 'Not placed: insufficient call credit (a test call costs one credit).',
   } as Partial<Record<ErrorCode, string>>,
   // settings
   settingsTitle: 'Settings',
@@ -212,6 +220,25 @@ export const en = {
       account_not_found: 'No such account.',
     } as Record<string, string>,
   },
+  // passwords and confirmations (issue 10.9)
+  passwordTitle: 'Password',
+  passwordIntro: 'Change the password you log in with. Your other sessions end; this one stays.',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  newPasswordAgain: 'New password again',
+  changePassword: 'Change password',
+  passwordChanged: 'Your password has been changed. Other sessions have been logged out.',
+  passwordWrong: 'The current password is not right.',
+  passwordMismatch: 'The two new passwords differ.',
+  resetPassword: 'Reset password',
+  passwordResetDone: 'New password for {login}, shown only this once: pass it on securely. Their sessions have ended.',
+  confirmTitle: 'Are you sure?',
+  confirmButton: 'Yes, go ahead',
+  cancel: 'Cancel',
+  confirmRevoke: 'Revoke the API credentials {key}? The API key, its secret and its webhook key stop working at once: every tool that sends alerts with them gets 403 until it is given new ones. This cannot be undone.',
+  confirmRotate: 'Rotate the webhook key of {key}? The old webhook URL stops working at once: every tool posting to it gets 403 until it is given the new URL.',
+  confirmDisable: 'Disable the account {name}? All its API and webhook requests are refused (403) and its owners see a disabled account until it is enabled again. Its data stays.',
+  confirmReset: 'Reset the password of {login}? Their current password stops working and their sessions end at once; they can log in only with the new password you pass on.',
 };
 
 export type Messages = typeof en;

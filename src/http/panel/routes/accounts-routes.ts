@@ -6,6 +6,7 @@ import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
 import { fill, type Messages } from '../i18n';
 import { AccountsPage, type AccountsPageProps } from '../views/accounts-page';
+import { confirmed, confirmPage } from '../views/confirm-page';
 
 function errorText(t: Messages, code: string): string {
   switch (code) {
@@ -70,7 +71,20 @@ export function accountsRoutes(env: PanelEnv) {
     .post(
       '/panel/accounts/:accountId/disabled',
       guarded(env, { admin: true, account: true }, async (c) => {
-        const r = await accounts.setDisabled(c.account.id, c.form.disabled === '1');
+        const disable = c.form.disabled === '1';
+        // Disabling breaks every tool of the account: asked first. Enabling breaks nothing.
+        if (disable && !confirmed(c.form)) {
+          return confirmPage({
+            t: c.t,
+            user: c.user,
+            csrf: c.csrf,
+            consequences: fill(c.t.confirmDisable, { name: c.account.name }),
+            action: `/panel/accounts/${c.account.id}/disabled`,
+            fields: { disabled: '1' },
+            cancelHref: '/panel/accounts',
+          });
+        }
+        const r = await accounts.setDisabled(c.account.id, disable);
         if (!r.ok) return render(c, 404, { error: errorText(c.t, r.code) });
         return redirect('/panel/accounts?ok');
       }),

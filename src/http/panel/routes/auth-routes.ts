@@ -2,7 +2,8 @@ import { Elysia } from 'elysia';
 import { randomToken } from '../../../store/ids';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie, wantsSecureCookie } from '../cookies';
 import type { PanelEnv } from '../env';
-import { formOf, guarded, ipOf, sameToken, type RouteInput } from '../guard';
+import { bodyProblemOf } from '../body';
+import { bodyProblemPage, formOf, guarded, ipOf, sameToken, type RouteInput } from '../guard';
 import { htmlResponse, redirect } from '../html';
 import { fill, messagesFor } from '../i18n';
 import { LoginPage } from '../views/login-page';
@@ -33,6 +34,8 @@ export function authRoutes(env: PanelEnv) {
     })
     .post('/panel/login', async (input: RouteInput) => {
       const { request } = input;
+      const problem = bodyProblemOf(input.body);
+      if (problem) return bodyProblemPage(t, problem.status);
       const form = formOf(input.body);
       if (!sameToken(form._csrf, readCookie(request, LOGIN_CSRF_COOKIE) ?? '')) {
         return loginPage(request, 403, { error: t.csrfFailed });

@@ -3,6 +3,8 @@ import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor, buildExamples } from '../examples';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
+import { fill } from '../i18n';
+import { confirmed, confirmPage } from '../views/confirm-page';
 import { KeysPage, type KeysPageProps } from '../views/keys-page';
 
 /** API keys of one account: create (shown once), revoke, rotate the webhook key, signature flag. */
@@ -27,6 +29,20 @@ export function keysRoutes(env: PanelEnv) {
   const ref = (c: PanelCtx) => ({ apiKey: c.params.apiKey ?? '', accountId: c.account.id });
   const notFound = (c: PanelCtx) => render(c, 404, { error: c.t.notFound });
   const path = '/panel/a/:accountId/keys';
+  // The first POST of a destructive action asks, saying what will break; the second (confirm=1) acts.
+  const ask = (c: PanelCtx, action: 'revoke' | 'rotate', consequences: string) =>
+    confirmPage({
+      t: c.t,
+      user: c.user,
+      csrf: c.csrf,
+      consequences,
+      action: `/panel/a/${c.account.id}/keys/${encodeURIComponent(c.params.apiKey ?? '')}/${action}`,
+      cancelHref: `/panel/a/${c.account.id}/keys`,
+    });
+  const known = (c: PanelCtx) => {
+    const k = store.credentials.findByApiKey(c.params.apiKey ?? '');
+    return k !== null && k.accountId === c.account.id;
+  };
 
   return new Elysia({ name: 'panel-keys' })
     .get(
@@ -44,6 +60,7 @@ export function keysRoutes(env: PanelEnv) {
     .post(
       `${path}/:apiKey/revoke`,
       guarded(env, { account: true }, async (c) => {
+        if (!confirmed(c.form)) return known(c) ? ask(c, 'revoke', fill(c.t.confirmRevoke, { key: c.params.apiKey! })) : notFound(c);
         const r = await keys.revoke(ref(c));
         if (!r.ok) return notFound(c);
         return redirect(`/panel/a/${c.account.id}/keys?ok`);
@@ -60,6 +77,7 @@ export function keysRoutes(env: PanelEnv) {
     .post(
       `${path}/:apiKey/rotate`,
       guarded(env, { account: true }, async (c) => {
+        if (!confirmed(c.form)) return known(c) ? ask(c, 'rotate', fill(c.t.confirmRotate, { key: c.params.apiKey! })) : notFound(c);
         const r = await keys.rotateWebhookKey(ref(c));
         if (!r.ok) return notFound(c);
         return render(c, 200, { rotated: { apiKey: c.params.apiKey!, webhookKey: r.webhookKey } });

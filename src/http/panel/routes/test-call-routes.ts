@@ -36,14 +36,16 @@ export function testCallRoutes(env: PanelEnv) {
           accountId: c.account.id,
           phoneNumber: c.form.phone_number ?? '',
           message: c.form.message ?? '',
+          role: c.user.role,
         });
         if (!r.ok) {
           return htmlResponse(
             TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, error: problem(c.t, r.code), draft: c.form }),
-            400,
+            // The catalogue's status: 402 no credit, 403 number not allowed, 429 too many, 503 no trunk.
+            errorFor(r.code).status,
           );
         }
-        env.deps.log.info({ accountId: c.account.id, callId: r.callId, user: c.user.id }, 'test call queued from the panel');
+        env.deps.log.info({ accountId: c.account.id, callId: r.callId, alertId: r.alertId, user: c.user.id }, 'test call queued from the panel');
         return redirect(`/panel/a/${c.account.id}/test-call?call=${r.callId}`);
       }),
     )

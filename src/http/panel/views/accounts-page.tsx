@@ -91,7 +91,13 @@ export function AccountsPage({ t, user, csrf, accounts, notice, error, generated
                   <td data-label={t.owners}>
                     <div>
                     {owners.map((o) => (
-                      <div safe>{o.login}</div>
+                      <div class="owner">
+                        <span safe>{o.login}</span>{' '}
+                        <form class="inline" method="post" action={`/panel/accounts/${a.id}/owners/${o.id}/password`}>
+                          <CsrfField csrf={csrf} />
+                          <button type="submit" class="secondary">{t.resetPassword}</button>
+                        </form>
+                      </div>
                     ))}
                     <details>
                       <summary>{t.addOwner}</summary>

@@ -114,7 +114,7 @@ export function KeysPage(p: KeysPageProps) {
                           <CsrfField csrf={csrf} />
                           <button type="submit" class="secondary">{t.rotateWebhookKey}</button>
                         </form>
-                        <form class="inline" method="post" action={`${base}/${c.apiKey}/revoke`} data-confirm={`${t.revoke}: ${c.apiKey}?`}>
+                        <form class="inline" method="post" action={`${base}/${c.apiKey}/revoke`}>
                           <CsrfField csrf={csrf} />
                           <button type="submit" class="danger">{t.revoke}</button>
                         </form>

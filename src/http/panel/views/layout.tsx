@@ -62,6 +62,7 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <span class="who">
                 {t.signedInAs} <span safe>{user.login}</span>
               </span>
+              <a href="/panel/password">{t.passwordTitle}</a>
               <form method="post" action="/panel/logout">
                 <input type="hidden" name="_csrf" value={csrf} />
                 <button type="submit">{t.logout}</button>

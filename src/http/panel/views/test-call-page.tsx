@@ -66,7 +66,7 @@ export function TestCallPage(p: TestCallPageProps) {
   const path = `/panel/a/${p.account.id}/test-call`;
   return (
     <Layout t={t} title={t.testCallTitle} user={p.user} csrf={p.csrf} account={p.account} active="test-call">
-      <p>{t.testCallIntro}</p>
+      <p>{p.user.role === 'admin' ? t.testCallIntro : t.testCallIntroOwner}</p>
       <Notice kind="error" text={p.error} />
       <form method="post" action={path}>
         <CsrfField csrf={p.csrf} />

@@ -1,0 +1,65 @@
+import type { Store } from '../store';
+import type { LoginService } from './login';
+import { generatePassword, hashPassword, passwordProblem } from './passwords';
+
+export type ChangePasswordResult =
+  | { ok: true }
+  | { ok: false; code: 'WRONG_PASSWORD' | 'PASSWORD_TOO_SHORT' | 'NO_USER' }
+  | { ok: false; code: 'TOO_MANY_ATTEMPTS'; retryAfterS: number };
+
+export type ResetPasswordResult = { ok: true; login: string; password: string } | { ok: false; code: 'NO_USER' };
+
+export type SetPasswordResult = { ok: true } | { ok: false; code: 'NO_USER' | 'PASSWORD_TOO_SHORT' };
+
+/**
+ * Changing passwords after a user exists. Whatever the way, the user's other sessions end:
+ * a password is changed because it may be known to someone else, and that someone may be
+ * logged in with it right now.
+ */
+export interface PasswordChanges {
+  /**
+   * A user changes their own password. The current one is checked like a login (counted and
+   * slowed by the login throttling), so a session left open cannot be used to guess it. The
+   * session `keepToken` stays; the user's others end.
+   */
+  change(input: { userId: string; current: string; next: string; ip: string; keepToken: string }): Promise<ChangePasswordResult>;
+  /** An administrator resets an owner's password: a new one is generated and returned once. Owners only. */
+  resetOwner(userId: string): Promise<ResetPasswordResult>;
+  /** `admin passwd` (CLI): sets an administrator's password by login, for a lost one. */
+  setAdmin(login: string, password: string): Promise<SetPasswordResult>;
+}
+
+/** `login` checks the current password in `change`; the CLI, which only calls `setAdmin`, has none. */
+export function createPasswordChanges(store: Store, login?: Pick<LoginService, 'login'>): PasswordChanges {
+  // The write: the new hash, and every other session of the user ends with it.
+  const write = (userId: string, hash: string, keepToken?: string) =>
+    store.writes.run(() => {
+      if (!store.panelUsers.setPasswordHash(userId, hash)) return false;
+      store.panelSessions.deleteForUser(userId, keepToken);
+      return true;
+    });
+  return {
+    async change({ userId, current, next, ip, keepToken }) {
+      const user = store.panelUsers.get(userId);
+      if (!user) return { ok: false, code: 'NO_USER' };
+      if (!login) throw new Error('createPasswordChanges: change needs the login service');
+      const checked = await login.login(user.login, current, ip);
+      if (!checked.ok) return checked.code === 'TOO_MANY_ATTEMPTS' ? checked : { ok: false, code: 'WRONG_PASSWORD' };
+      if (checked.user.id !== userId) return { ok: false, code: 'WRONG_PASSWORD' };
+      if (passwordProblem(next)) return { ok: false, code: 'PASSWORD_TOO_SHORT' };
+      return (await write(userId, await hashPassword(next), keepToken)) ? { ok: true } : { ok: false, code: 'NO_USER' };
+    },
+    async resetOwner(userId) {
+      const user = store.panelUsers.get(userId);
+      if (!user || user.role !== 'owner') return { ok: false, code: 'NO_USER' };
+      const password = generatePassword();
+      return (await write(userId, await hashPassword(password))) ? { ok: true, login: user.login, password } : { ok: false, code: 'NO_USER' };
+    },
+    async setAdmin(loginName, password) {
+      const user = store.panelUsers.findByLogin(loginName.trim());
+      if (!user || user.role !== 'admin') return { ok: false, code: 'NO_USER' };
+      if (passwordProblem(password)) return { ok: false, code: 'PASSWORD_TOO_SHORT' };
+      return (await write(user.id, await hashPassword(password))) ? { ok: true } : { ok: false, code: 'NO_USER' };
+    },
+  };
+}
