@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import { parseHostPort, type Config } from './config';
-import { createHttpApp, createRateLimiter } from './http';
+import { createHttpApp, createRateLimiter, serveOptions } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
 import type { IntakeDeps } from './intake';
@@ -48,7 +48,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const { host, port } = parseHostPort(config.http.listen)!;
   // Bun's own body cap answers 413 in plain text; ours (max_body_bytes) answers in JSON,
   // so Bun's is set well above it.
-  app.listen({ hostname: host, port, maxRequestBodySize: 16 * 1024 * 1024 });
+  app.listen(serveOptions({ hostname: host, port, maxRequestBodySize: 16 * 1024 * 1024 }));
   const server = app.server!;
   const shownHost = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
   const url = `http://${shownHost}:${server.port}`;

@@ -3,7 +3,7 @@ import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
-import { requestPath } from './request-path';
+import { requestPath, requestUrl } from './request-path';
 import { errorResponse, requestIdFor } from './respond';
 import { webhookRoutes } from './webhook';
 
@@ -26,6 +26,8 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
   const app = new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdFor(request);
+      // An unparseable Host: refused here, before any route or hook reads the URL.
+      if (!requestUrl(request)) return errorResponse('malformed_request');
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') {
