@@ -9,6 +9,7 @@ import { createChangeMarker } from './change-marker';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
 import { openDatabase } from './database';
 import { createGroupCommitter, type GroupCommitter } from './group-commit';
+import { createHealthStore, type HealthStore } from './health';
 import { createHistoryStore, type HistoryStore } from './history';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
 import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
@@ -22,7 +23,8 @@ export type { Account } from './accounts';
 export type { AlertRecord, NewAlert, AlertChange } from './alerts';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, NewCall, CallSource, CallChange, ClaimedCall, Pacing } from './calls';
-export type { HistoryEntry } from './history';
+export type { HistoryEntry, HistoryRow } from './history';
+export { pruneHistory } from './history-retention';
 export type { PanelUser, PanelRole } from './panel-users';
 export type { PanelSession } from './panel-sessions';
 export type { CallFilter, HistoryFilter, Page } from './panel-queries';
@@ -40,6 +42,8 @@ export interface Store {
   calls: CallsStore;
   alerts: AlertsStore;
   history: HistoryStore;
+  /** GET /healthz: a write probe and the queue's depth. */
+  health: HealthStore;
   idempotency: IdempotencyStore;
   /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
   panelUsers: PanelUsersStore;
@@ -83,6 +87,7 @@ export function createStore(options: CreateStoreOptions): Store {
     calls: createCallsStore(db),
     alerts: createAlertsStore(db),
     history: createHistoryStore(db),
+    health: createHealthStore(db),
     idempotency: createIdempotencyStore(db),
     panelUsers: createPanelUsersStore(db, options.clock),
     panelSessions: createPanelSessionsStore(db),

@@ -53,10 +53,14 @@ describe('HTTP edges', () => {
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('GET /healthz is 200 while the database answers', async () => {
+  it('GET /healthz is 200 while the database takes a write and the disk has room, with its checks', async () => {
     const r = await fetch(`${app.url}/healthz`);
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ status: 'success', message: 'ok' });
+    expect(await r.json()).toEqual({
+      status: 'success',
+      message: 'ok',
+      checks: { database: 'up', disk: 'up', trunk: 'none', queue: 0, oldest_queued_s: null },
+    });
   });
 
   it('an unexpected failure is 500 "Internal error" with no SQL in the body, and the process keeps serving', async () => {
