@@ -4,6 +4,7 @@ import type { Logger } from '../log';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
+import { createRefusalLog, type RefusalLog } from './refusal-log';
 import { errorResponse, jsonResponse, requestIdFor } from './respond';
 
 export interface AlertRouteContext {
@@ -24,7 +25,12 @@ export async function handleAlert(
 ): Promise<Response> {
   const { request } = ctx;
   const ip = clientIp(request, ctx.socketAddress, deps.config.http.trust_proxy);
-  const record = (status: number, message: string, who?: Pick<IntakeResult, 'accountId' | 'credentialId'>) => {
+  const record = (
+    status: number,
+    message: string,
+    who?: Pick<IntakeResult, 'accountId' | 'credentialId'>,
+    refusal?: { code: string; reason?: string },
+  ) => {
     const entry = {
       at: deps.clock(),
       requestId: requestIdFor(request),
@@ -35,6 +41,17 @@ export async function handleAlert(
       accountId: who?.accountId ?? null,
       credentialId: who?.credentialId ?? null,
     };
+    if (refusal) {
+      refusalLogFor(deps).add({
+        requestId: entry.requestId,
+        endpoint,
+        address: ip,
+        status,
+        code: refusal.code,
+        accountId: entry.accountId,
+        reason: refusal.reason,
+      });
+    }
     // History is for people; it must never delay or fail an alert. Its write joins the next batch.
     deps.store.writes.runDetached(
       () => deps.store.history.record(entry),
@@ -44,7 +61,7 @@ export async function handleAlert(
 
   const refuse = (code: ErrorCode, headers?: Record<string, string>) => {
     const { status, message } = errorFor(code);
-    record(status, message);
+    record(status, message, undefined, { code });
     return errorResponse(code, { headers });
   };
 
@@ -63,7 +80,8 @@ export async function handleAlert(
     idempotencyKey: request.headers.get('idempotency-key') || null,
   });
   const { status, body: answer } = answerFor(result.outcome);
-  record(status, answer.message, result);
+  const o = result.outcome;
+  record(status, answer.message, result, o.code === 'QUEUED' ? undefined : { code: o.code, reason: 'reason' in o ? o.reason : undefined });
   if (result.outcome.code === 'QUEUED' && !result.replayed) {
     queuedLogFor(deps.log).add({
       requestId: requestIdFor(request),
@@ -84,6 +102,8 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
         : { status: 200, body: { status: 'success', message: `${o.callIds.length} call(s) queued`, call_ids: o.callIds } };
     case 'invalid_phone_number':
       return { status: errorFor(o.code).status, body: errorBody(o.code, o.value) };
+    case 'missing_fields':
+      return { status: errorFor(o.code).status, body: o.missing ? { ...errorBody(o.code), missing: o.missing } : errorBody(o.code) };
     default:
       return { status: errorFor(o.code).status, body: errorBody(o.code) };
   }
@@ -123,4 +143,13 @@ function queuedLogFor(log: Logger) {
     queuedLogs.set(log, q);
   }
   return q;
+}
+
+const refusalLogs = new WeakMap<Logger, RefusalLog>();
+
+/** One refusal log per logger: its once-a-minute memory is shared by both endpoints. */
+function refusalLogFor(deps: HttpDeps): RefusalLog {
+  let r = refusalLogs.get(deps.log);
+  if (!r) refusalLogs.set(deps.log, (r = createRefusalLog(deps.log, deps.clock)));
+  return r;
 }

@@ -5,6 +5,7 @@ import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
 import { queueAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
+import { missingFields } from './missing-fields';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
 import { isSigned } from './signature';
@@ -27,7 +28,8 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const signed = isSigned(req.signature);
   // A signed request proves the secret without sending it, so it may leave api_secret out.
   // Fields before credentials: contract row 4 comes before row 5.
-  if (!apiKey || (!apiSecret && !signed) || !phone || !message) return done({ code: 'missing_fields' });
+  const missing = missingFields({ api_key: apiKey, api_secret: apiSecret || signed, phone_number: phone, error_message: message });
+  if (missing.length > 0 || !apiKey || !phone || !message) return done({ code: 'missing_fields', missing });
 
   const lookups = lookupsFor(deps.store).fresh();
   const authn = authenticate(
@@ -40,7 +42,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
   const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'api', key: req.idempotencyKey });
-  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
+  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code, reason: auth.reason });
 
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
   const number = normalizePhoneNumber(phone);

@@ -5,6 +5,7 @@ import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
 import { queueAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
+import { missingFields } from './missing-fields';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
 
@@ -27,13 +28,15 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
   const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'webhook', key: req.idempotencyKey });
-  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
+  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code, reason: auth.reason });
 
   const body = decodeBody(req.body, req.contentType);
   if (!body.ok) return done({ code: 'malformed_request' });
   const entries = splitPhoneNumbers(body.fields.phone_number);
   const message = textField(body.fields.error_message);
-  if (entries.length === 0 || !message) return done({ code: 'missing_fields' });
+  if (entries.length === 0 || !message) {
+    return done({ code: 'missing_fields', missing: missingFields({ phone_number: entries.length > 0, error_message: message }) });
+  }
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
 
   // Duplicates collapse on the number they mean (0532…, +90532… and 532… are one call);
