@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
+import { rawRequest } from '../helpers/raw-http';
 
 let dir: ApplianceDir;
 let app: RunningAppliance;
@@ -94,6 +95,74 @@ describe('HTTP edges', () => {
     expect(curlFrom('127.0.0.4', url, body).status).toBe(200);
     const again = await fetch(`${app.url}/nope`);
     expect(again.status).toBe(404); // other paths are not limited
+  });
+});
+
+describe('raw requests against the binary (issue 10 §2)', () => {
+  const JSON_TYPE = 'application/json; charset=utf-8';
+
+  it('an unparseable Host is 400 Malformed request in JSON with X-Request-Id, not an HTML error page', async () => {
+    for (const host of ['[bad', '%zz', 'a b', 'exa mple.com:99999']) {
+      const r = await rawRequest(app.url, `POST /webhook/receive?key=${cred.webhookKey} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      expect(r.status, host).toBe(400);
+      expect(r.headers['content-type']).toBe(JSON_TYPE);
+      expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(r.body)).toEqual({ status: 'error', message: 'Malformed request', code: 'malformed_request' });
+    }
+    // …and the key in its query reached no log line.
+    expect(app.output()).not.toContain(cred.webhookKey);
+  });
+
+  it('HTTP/1.0 with no Host header reads a call status', async () => {
+    const queued = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '5321234567', error_message: 'x' });
+    expect(queued.status).toBe(200);
+    const id = queued.json.call_id as string;
+    const r = await rawRequest(app.url, `GET /api/calls/${id} HTTP/1.0\r\nX-Api-Key: ${cred.apiKey}\r\nX-Api-Secret: ${cred.apiSecret}\r\n\r\n`);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-request-id']).toBeTruthy();
+    expect(JSON.parse(r.body)).toMatchObject({ status: 'success', message: 'Call found', call: { id } });
+    // No Host and an unknown path is still the JSON 404.
+    const missing = await rawRequest(app.url, 'GET /nope HTTP/1.0\r\n\r\n');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toMatchObject({ code: 'not_found' });
+  });
+
+  it('a refused alert request is one log line with status, code, endpoint and address; never its key or body', async () => {
+    const before = app.output().length;
+    const body = JSON.stringify({ phone_number: '5321234567', error_message: 'never-logged-text' });
+    const wrongKey = 'vwk_not_a_real_key_0123456789';
+    expect((await post(`${app.url}/webhook/receive?key=${wrongKey}`, body, { 'content-type': 'application/json' })).status).toBe(403);
+    const plan = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '12', error_message: 'never-logged-text' });
+    expect(plan.status).toBe(400);
+    const lines = app.output().slice(before).split('\n').filter((l) => l.includes('alert refused')).map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      expect.objectContaining({ status: 403, code: 'invalid_webhook_key', endpoint: '/webhook/receive', address: '127.0.0.1', accountId: null }),
+      expect.objectContaining({ status: 400, code: 'invalid_phone_number', endpoint: '/api/call', address: '127.0.0.1', accountId: cred.accountId }),
+    ]);
+    const logged = app.output().slice(before);
+    expect(logged).not.toContain(wrongKey);
+    expect(logged).not.toContain('never-logged-text');
+    expect(logged).not.toContain(cred.apiSecret);
+  });
+
+  it('a flood of refused requests from one address adds one history row per minute, not one per request', async () => {
+    const url = `${app.url}/webhook/receive?key=vwk_flood`;
+    // 60 bad keys (403), then the rate limit (429): two statuses, each one row a minute.
+    const statuses = Array.from({ length: 300 }, () => curlFrom('127.0.0.9', url, '{}').status);
+    expect(new Set(statuses)).toEqual(new Set([403, 429]));
+    const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+    const rowsNow = () => db.query(`SELECT count, status FROM api_history WHERE source_ip = '127.0.0.9'`).all() as { count: number; status: number }[];
+    // History is written after the answer (detached, next group commit): wait for the last one.
+    const deadline = Date.now() + 3000;
+    while (rowsNow().reduce((n, r) => n + r.count, 0) < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const rows = rowsNow();
+    db.close();
+    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(300);
+    for (const status of [403, 429]) {
+      const n = rows.filter((r) => r.status === status).length;
+      expect(n).toBeGreaterThanOrEqual(1);
+      expect(n).toBeLessThanOrEqual(2); // the run may straddle a minute boundary
+    }
   });
 });
 
