@@ -5,7 +5,7 @@ import { createHttpApp, createRateLimiter, serveOptions } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
 import type { IntakeDeps } from './intake';
-import type { Logger } from './log';
+import { describeError, type Logger } from './log';
 import { createStore, pruneHistory, type Store } from './store';
 import { createCallAudioSource, type SpeechSource } from './tts';
 
@@ -58,13 +58,13 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   let pruning = false; // a large backlog may take longer than a minute: never two at once
   const sweeper = setInterval(() => {
     rateLimiter.sweep();
-    store.writes.run(() => store.idempotency.prune(clock())).catch((e) => log.error({ err: e }, 'prune failed'));
+    store.writes.run(() => store.idempotency.prune(clock())).catch((e) => log.error({ error: describeError(e) }, 'prune failed'));
     if (pruning) return;
     pruning = true;
     const { history_days: days, history_max_rows: maxRows } = config.store;
     pruneHistory(store, { nowMs: clock(), days, maxRows })
       .then((n) => n > 0 && log.info({ deleted: n }, 'api history pruned'))
-      .catch((e) => log.error({ err: e }, 'api history prune failed'))
+      .catch((e) => log.error({ error: describeError(e) }, 'api history prune failed'))
       .finally(() => (pruning = false));
   }, 60_000);
   sweeper.unref();

@@ -1,6 +1,6 @@
 import { errorBody, errorFor, type ErrorCode } from '../errors';
 import type { IntakeRequest, IntakeResult, Outcome } from '../intake';
-import type { Logger } from '../log';
+import { describeError, type Logger } from '../log';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
@@ -55,7 +55,7 @@ export async function handleAlert(
     // History is for people; it must never delay or fail an alert. Its write joins the next batch.
     deps.store.writes.runDetached(
       () => deps.store.history.record(entry),
-      (e) => deps.log.error({ err: e, requestId: entry.requestId }, 'api history not recorded'),
+      (e) => deps.log.error({ error: describeError(e), requestId: entry.requestId }, 'api history not recorded'),
     );
   };
 

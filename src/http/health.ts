@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import { dirname } from 'node:path';
+import { describeError } from '../log';
 import type { HttpDeps } from './deps';
 import { statfsFreeBytes } from './disk-space';
 import { errorBody } from '../errors';
@@ -38,13 +39,13 @@ export function healthRoutes(deps: HttpDeps) {
         database = 'up';
       }
     } catch (e) {
-      deps.log.warn({ err: e }, 'health: the database did not take a write');
+      deps.log.warn({ error: describeError(e) }, 'health: the database did not take a write');
     }
     let disk: HealthChecks['disk'] = 'down';
     try {
       disk = freeBytes(dataDir) >= deps.config.store.min_free_mb * MIB ? 'up' : 'down';
     } catch (e) {
-      deps.log.warn({ err: e }, 'health: free space unknown');
+      deps.log.warn({ error: describeError(e) }, 'health: free space unknown');
     }
     let queue: number | null = null;
     let oldest: number | null = null;

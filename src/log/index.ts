@@ -23,3 +23,4 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
+export { describeError } from './describe-error';

@@ -74,7 +74,10 @@ describe('HTTP edges', () => {
     expect(r.status).toBe(500);
     expect(r.json).toEqual({ status: 'error', message: 'Internal error', code: 'internal_error' });
     expect(JSON.stringify(r.json)).not.toMatch(/usage|sqlite|SELECT/i);
-    expect(app.output()).toMatch(/request failed/); // logged for the operator
+    expect(app.output()).toMatch(/request failed/); // logged for the operator…
+    const line = app.output().split('\n').find((l) => l.includes('request failed'))!;
+    expect(JSON.parse(line).error).toMatch(/usage/); // …naming what failed, without a stack
+    expect(line).not.toMatch(/"stack"|\\n\s+at /);
     db.run('ALTER TABLE usage_away RENAME TO usage');
     db.close();
     expect((await post(url, alert)).status).toBe(200);
