@@ -29,6 +29,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   // A signed request proves the secret without sending it, so it may leave api_secret out.
   // Fields before credentials: contract row 4 comes before row 5.
   const missing = missingFields({ api_key: apiKey, api_secret: apiSecret || signed, phone_number: phone, error_message: message });
+  // (The three repeated tests only narrow the types for what follows; `missing` decides.)
   if (missing.length > 0 || !apiKey || !phone || !message) return done({ code: 'missing_fields', missing });
 
   const lookups = lookupsFor(deps.store).fresh();

@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { sign } from '../../src/intake';
 import { post } from '../helpers/http';
 import { rawRequest } from '../helpers/raw-http';
 
@@ -146,6 +147,26 @@ describe('raw requests against the binary (issue 10 §2)', () => {
     expect(logged).not.toContain(wrongKey);
     expect(logged).not.toContain('never-logged-text');
     expect(logged).not.toContain(cred.apiSecret);
+  });
+
+  it('a signed alert sent three times queues and charges once; the repeats are 403 Invalid signature, logged as replayed', async () => {
+    const d = applianceDir();
+    const c = provision(d, 'starter');
+    const a = await d.start();
+    try {
+      const raw = JSON.stringify({ phone_number: '5321234567', error_message: 'signed once' });
+      const ts = String(Math.floor(Date.now() / 1000));
+      const headers = { 'content-type': 'application/json', 'x-webhook-key': c.webhookKey, 'x-timestamp': ts, 'x-signature': sign(c.webhookKey, ts, new TextEncoder().encode(raw)) };
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push(await post(`${a.url}/webhook/receive`, raw, headers));
+      expect(statuses.map((r) => r.status)).toEqual([200, 403, 403]);
+      expect(statuses[2]!.json).toEqual({ status: 'error', message: 'Invalid signature', code: 'invalid_signature' });
+      expect(d.cliJson(['credit', 'show', c.accountId]).used).toBe(1);
+      const replays = a.output().split('\n').filter((l) => l.includes('"reason":"replayed"'));
+      expect(replays).toHaveLength(2);
+    } finally {
+      await a.stop();
+    }
   });
 
   it('a flood of refused requests from one address adds one history row per minute, not one per request', async () => {
