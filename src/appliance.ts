@@ -5,8 +5,9 @@ import { createHttpApp, createRateLimiter, serveOptions } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
 import type { IntakeDeps } from './intake';
-import { describeError, type Logger } from './log';
-import { createStore, pruneHistory, type Store } from './store';
+import type { Logger } from './log';
+import { createStore, type Store } from './store';
+import { startSweeper } from './sweeper';
 import { createCallAudioSource, type SpeechSource } from './tts';
 
 /** A running appliance: HTTP intake over the store. */
@@ -55,27 +56,15 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
 
   telephony.start();
 
-  let pruning = false; // a large backlog may take longer than a minute: never two at once
-  const sweeper = setInterval(() => {
-    rateLimiter.sweep();
-    store.writes.run(() => store.idempotency.prune(clock())).catch((e) => log.error({ error: describeError(e) }, 'prune failed'));
-    if (pruning) return;
-    pruning = true;
-    const { history_days: days, history_max_rows: maxRows } = config.store;
-    pruneHistory(store, { nowMs: clock(), days, maxRows })
-      .then((n) => n > 0 && log.info({ deleted: n }, 'api history pruned'))
-      .catch((e) => log.error({ error: describeError(e) }, 'api history prune failed'))
-      .finally(() => (pruning = false));
-  }, 60_000);
-  sweeper.unref();
+  const sweeper = startSweeper({ store, rateLimiter, clock, log, config });
 
   return {
     store,
     url,
     async stop() {
-      clearInterval(sweeper);
       await server.stop(false); // false: requests in flight are answered first
       await telephony.stop();
+      await sweeper.stop();
       await store.close();
       log.info('voice-alert stopped');
     },

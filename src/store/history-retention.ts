@@ -9,6 +9,8 @@ export interface RetentionOptions {
   maxRows: number;
   /** Rows per transaction: small enough that the intake's writes sharing it wait a few ms at most. */
   batchRows?: number;
+  /** Asked between batches; false stops early (the appliance is stopping). */
+  keepGoing?: () => boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -20,7 +22,7 @@ const DAY_MS = 86_400_000;
  */
 export async function pruneHistory(
   store: { writes: GroupCommitter; history: HistoryStore },
-  { nowMs, days, maxRows, batchRows = 2000 }: RetentionOptions,
+  { nowMs, days, maxRows, batchRows = 2000, keepGoing = () => true }: RetentionOptions,
 ): Promise<number> {
   const limits = { before: nowMs - days * DAY_MS, maxRows, batchRows };
   let total = 0;
@@ -29,5 +31,6 @@ export async function pruneHistory(
     total += n;
     if (n < batchRows) return total;
     await new Promise((resolve) => setImmediate(resolve));
+    if (!keepGoing()) return total;
   }
 }
