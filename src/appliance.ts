@@ -1,13 +1,14 @@
 import { dirname } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import { parseHostPort, type Config } from './config';
-import { createHttpApp, createRateLimiter } from './http';
+import { createHttpApp, createRateLimiter, serveOptions } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
 import { createEscalationEngine } from './escalation';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createStore, type Store } from './store';
+import { startSweeper } from './sweeper';
 import { createCallAudioSource, type SpeechSource } from './tts';
 
 /** A running appliance: HTTP intake over the store. */
@@ -55,7 +56,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const { host, port } = parseHostPort(config.http.listen)!;
   // Bun's own body cap answers 413 in plain text; ours (max_body_bytes) answers in JSON,
   // so Bun's is set well above it.
-  app.listen({ hostname: host, port, maxRequestBodySize: 16 * 1024 * 1024 });
+  app.listen(serveOptions({ hostname: host, port, maxRequestBodySize: 16 * 1024 * 1024 }));
   const server = app.server!;
   const shownHost = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
   const url = `http://${shownHost}:${server.port}`;
@@ -65,20 +66,16 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: () => telephony.wake() });
   escalation.start();
 
-  const sweeper = setInterval(() => {
-    rateLimiter.sweep();
-    store.writes.run(() => store.idempotency.prune(clock())).catch((e) => log.error({ err: e }, 'prune failed'));
-  }, 60_000);
-  sweeper.unref();
+  const sweeper = startSweeper({ store, rateLimiter, clock, log, config });
 
   return {
     store,
     url,
     async stop() {
-      clearInterval(sweeper);
       await server.stop(false); // false: requests in flight are answered first
       escalation.stop();
       await telephony.stop();
+      await sweeper.stop();
       await store.close();
       log.info('voice-alert stopped');
     },

@@ -14,6 +14,8 @@ export const ERRORS = [
   { code: 'method_not_allowed', status: 405, message: 'Method not allowed' },
   { code: 'internal_error', status: 500, message: 'Internal error' },
   { code: 'database_unavailable', status: 503, message: 'Database unavailable' },
+  /** GET /healthz: free space under store.min_free_mb (contract "Operations"). */
+  { code: 'disk_space_low', status: 503, message: 'Disk space low' },
 
   // Who is asking (POST /api/call, POST /webhook/receive, GET /api/calls/{id}, /api/alerts/{id}).
   { code: 'missing_api_credentials', status: 401, message: 'Missing API credentials (X-Api-Key with X-Api-Secret or X-Signature)' },

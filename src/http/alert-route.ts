@@ -1,9 +1,10 @@
 import { errorBody, errorFor, type ErrorCode } from '../errors';
 import type { IntakeRequest, IntakeResult, Outcome } from '../intake';
-import type { Logger } from '../log';
+import { describeError, type Logger } from '../log';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
+import { createRefusalLog, type RefusalLog } from './refusal-log';
 import { errorResponse, jsonResponse, requestIdFor } from './respond';
 
 export interface AlertRouteContext {
@@ -24,7 +25,12 @@ export async function handleAlert(
 ): Promise<Response> {
   const { request } = ctx;
   const ip = clientIp(request, ctx.socketAddress, deps.config.http.trust_proxy);
-  const record = (status: number, message: string, who?: Pick<IntakeResult, 'accountId' | 'credentialId'>) => {
+  const record = (
+    status: number,
+    message: string,
+    who?: Pick<IntakeResult, 'accountId' | 'credentialId'>,
+    refusal?: { code: string; reason?: string },
+  ) => {
     const entry = {
       at: deps.clock(),
       requestId: requestIdFor(request),
@@ -35,16 +41,27 @@ export async function handleAlert(
       accountId: who?.accountId ?? null,
       credentialId: who?.credentialId ?? null,
     };
+    if (refusal) {
+      refusalLogFor(deps).add({
+        requestId: entry.requestId,
+        endpoint,
+        address: ip,
+        status,
+        code: refusal.code,
+        accountId: entry.accountId,
+        reason: refusal.reason,
+      });
+    }
     // History is for people; it must never delay or fail an alert. Its write joins the next batch.
     deps.store.writes.runDetached(
       () => deps.store.history.record(entry),
-      (e) => deps.log.error({ err: e, requestId: entry.requestId }, 'api history not recorded'),
+      (e) => deps.log.error({ error: describeError(e), requestId: entry.requestId }, 'api history not recorded'),
     );
   };
 
   const refuse = (code: ErrorCode, headers?: Record<string, string>) => {
     const { status, message } = errorFor(code);
-    record(status, message);
+    record(status, message, undefined, { code });
     return errorResponse(code, { headers });
   };
 
@@ -64,7 +81,8 @@ export async function handleAlert(
     policy: ctx.query.policy || null,
   });
   const { status, body: answer } = answerFor(result.outcome);
-  record(status, answer.message, result);
+  const o = result.outcome;
+  record(status, answer.message, result, o.code === 'QUEUED' ? undefined : { code: o.code, reason: 'reason' in o ? o.reason : undefined });
   if (result.outcome.code === 'QUEUED' && !result.replayed && result.outcome.callIds.length > 0) {
     queuedLogFor(deps.log).add({
       requestId: requestIdFor(request),
@@ -88,6 +106,8 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
       };
     case 'invalid_phone_number':
       return { status: errorFor(o.code).status, body: errorBody(o.code, o.value) };
+    case 'missing_fields':
+      return { status: errorFor(o.code).status, body: o.missing ? { ...errorBody(o.code), missing: o.missing } : errorBody(o.code) };
     default:
       return { status: errorFor(o.code).status, body: errorBody(o.code) };
   }
@@ -152,4 +172,13 @@ function queuedLogFor(log: Logger) {
     queuedLogs.set(log, q);
   }
   return q;
+}
+
+const refusalLogs = new WeakMap<Logger, RefusalLog>();
+
+/** One refusal log per logger: its once-a-minute memory is shared by both endpoints. */
+function refusalLogFor(deps: HttpDeps): RefusalLog {
+  let r = refusalLogs.get(deps.log);
+  if (!r) refusalLogs.set(deps.log, (r = createRefusalLog(deps.log, deps.clock)));
+  return r;
 }

@@ -4,7 +4,8 @@ import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
-import { requestPath } from './request-path';
+import { requestPath, requestUrl } from './request-path';
+import { describeError } from '../log';
 import { errorResponse, requestIdFor } from './respond';
 import { webhookRoutes } from './webhook';
 
@@ -27,6 +28,8 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
   const app = new Elysia()
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdFor(request);
+      // An unparseable Host: refused here, before any route or hook reads the URL.
+      if (!requestUrl(request)) return errorResponse('malformed_request');
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') {
@@ -34,7 +37,11 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
         if (allow.length > 0) return errorResponse('method_not_allowed', { headers: { allow: allow.join(', ') } });
         return errorResponse('not_found');
       }
-      deps.log.error({ err: error, code, requestId: requestIdFor(request), path: requestPath(request) }, 'request failed');
+      // The message names what failed; the stack only at debug level (issue 10: no stack in
+      // a log line by default, it carries source paths and sometimes values).
+      const requestId = requestIdFor(request);
+      deps.log.error({ error: describeError(error), code, requestId, path: requestPath(request) }, 'request failed');
+      deps.log.debug({ err: error, requestId }, 'request failed: stack');
       return errorResponse('internal_error');
     })
     .use(healthRoutes(deps))

@@ -17,4 +17,6 @@ export interface HttpDeps {
   rateLimiter: RateLimiter;
   /** The SIP trunk's live state, when telephony runs in this process. */
   trunkStatus?: () => TrunkStatus;
+  /** Free bytes on the file system holding `dir`; statfs unless a test simulates a full disk. */
+  freeDiskBytes?: (dir: string) => number;
 }

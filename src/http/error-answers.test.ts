@@ -53,34 +53,35 @@ const apiBody = (c: Cred, over: Record<string, unknown> = {}) => ({
 });
 const alert = (over: Record<string, unknown> = {}) => ({ phone_number: '5321234567', error_message: 'Disk dolu', ...over });
 
-const apiRows: [string, string, (c: Cred) => unknown, number, string][] = [
+// The sixth column: extra fields beside status/message/code (contract: extra fields may be added).
+const apiRows: [string, string, (c: Cred) => unknown, number, string, Record<string, unknown>?][] = [
   ['row 3', 'malformed_request', () => '[1]', 400, 'Malformed request'],
-  ['row 4', 'missing_fields', (c) => apiBody(c, { error_message: ' ' }), 400, 'Missing fields'],
+  ['row 4', 'missing_fields', (c) => apiBody(c, { error_message: ' ', api_key: '' }), 400, 'Missing fields', { missing: ['api_key', 'error_message'] }],
   ['row 5', 'invalid_api_credentials', (c) => apiBody(c, { api_secret: 'vas_wrong' }), 403, 'Invalid API credentials'],
   ['row 7', 'message_too_long', (c) => apiBody(c, { error_message: 'x'.repeat(501) }), 400, 'Message too long (max 500 characters)'],
   ['row 8', 'invalid_phone_number', (c) => apiBody(c, { phone_number: '123' }), 400, 'Invalid phone number'],
 ];
 
-const hookRows: [string, string, () => unknown, number, string][] = [
+const hookRows: [string, string, () => unknown, number, string, Record<string, unknown>?][] = [
   ['row 5', 'malformed_request', () => '{', 400, 'Malformed request'],
-  ['row 6', 'missing_fields', () => alert({ phone_number: '' }), 400, 'Missing fields'],
+  ['row 6', 'missing_fields', () => alert({ phone_number: '' }), 400, 'Missing fields', { missing: ['phone_number'] }],
   ['row 7', 'message_too_long', () => alert({ error_message: 'x'.repeat(501) }), 400, 'Message too long (max 500 characters)'],
   ['row 8', 'too_many_numbers', () => alert({ phone_number: Array.from({ length: 11 }, (_, i) => `53212345${10 + i}`) }), 400, 'Too many phone numbers (max 10)'],
   ['row 9', 'invalid_phone_number', () => alert({ phone_number: '5321234567, 12ab' }), 400, 'Invalid phone number: 12ab'],
 ];
 
 describe('every JSON error answer carries its code', () => {
-  it.each(apiRows)('POST /api/call %s: %s', async (_row, code, body, status, message) => {
+  it.each(apiRows)('POST /api/call %s: %s', async (_row, code, body, status, message, extra = {}) => {
     const a = app();
     const r = await postJson(a, '/api/call', body(account()));
-    expect(r).toEqual({ status, json: { status: 'error', message, code } });
+    expect(r).toEqual({ status, json: { status: 'error', message, code, ...extra } });
   });
 
-  it.each(hookRows)('POST /webhook/receive %s: %s', async (_row, code, body, status, message) => {
+  it.each(hookRows)('POST /webhook/receive %s: %s', async (_row, code, body, status, message, extra = {}) => {
     const a = app();
     const c = account();
     const r = await postJson(a, `/webhook/receive?key=${c.webhookKey}`, body());
-    expect(r).toEqual({ status, json: { status: 'error', message, code } });
+    expect(r).toEqual({ status, json: { status: 'error', message, code, ...extra } });
   });
 
   it('both endpoints: invalid webhook key, plan, signature, signature required, credit', async () => {

@@ -1,12 +1,70 @@
 import { Elysia } from 'elysia';
+import { dirname } from 'node:path';
+import { describeError } from '../log';
 import type { HttpDeps } from './deps';
-import { errorResponse, jsonResponse } from './respond';
+import { statfsFreeBytes } from './disk-space';
+import { errorBody } from '../errors';
+import { jsonResponse } from './respond';
 
-/** GET /healthz: 200 while the database answers, 503 when it does not (for systemd and load balancers). */
+export type CheckState = 'up' | 'down' | 'none';
+
+export interface HealthChecks {
+  database: 'up' | 'down';
+  disk: 'up' | 'down';
+  /** A trunk that is down does not fail /healthz: a restart cannot fix a PBX (contract). */
+  trunk: CheckState;
+  /** Calls waiting to be dialled, and how long the oldest has waited (null: none, or unknown). */
+  queue: number | null;
+  oldest_queued_s: number | null;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * GET /healthz (contract.md "Operations"): 200 `ok` while the database takes a write and
+ * its file system has at least store.min_free_mb free; else 503 naming the failed check
+ * (the database first). The body always carries `checks`. For systemd and load balancers:
+ * a full disk makes every alert fail, so it must fail here too (issue 10 §1).
+ */
 export function healthRoutes(deps: HttpDeps) {
-  return new Elysia({ name: 'health' }).get('/healthz', () =>
-    deps.store.ping()
-      ? jsonResponse(200, { status: 'success', message: 'ok' })
-      : errorResponse('database_unavailable'),
-  );
+  const freeBytes = deps.freeDiskBytes ?? statfsFreeBytes;
+  const dataDir = dirname(deps.config.store.path);
+  return new Elysia({ name: 'health' }).get('/healthz', async () => {
+    const { store, clock } = deps;
+    let database: HealthChecks['database'] = 'down';
+    try {
+      // Through the group commit like every write, so a 200 means a COMMIT (and its fsync) went through.
+      if (store.ping()) {
+        await store.writes.run(() => store.health.probeWrite(clock()));
+        database = 'up';
+      }
+    } catch (e) {
+      deps.log.warn({ error: describeError(e) }, 'health: the database did not take a write');
+    }
+    let disk: HealthChecks['disk'] = 'down';
+    try {
+      disk = freeBytes(dataDir) >= deps.config.store.min_free_mb * MIB ? 'up' : 'down';
+    } catch (e) {
+      deps.log.warn({ error: describeError(e) }, 'health: free space unknown');
+    }
+    let queue: number | null = null;
+    let oldest: number | null = null;
+    try {
+      const q = store.health.queue();
+      queue = q.queued;
+      oldest = q.oldestCreatedAt === null ? null : Math.max(0, Math.floor((clock() - q.oldestCreatedAt) / 1000));
+    } catch {
+      // the database check already says why
+    }
+    const checks: HealthChecks = { database, disk, trunk: trunkState(deps), queue, oldest_queued_s: oldest };
+    if (database === 'down') return jsonResponse(503, { ...errorBody('database_unavailable'), checks });
+    if (disk === 'down') return jsonResponse(503, { ...errorBody('disk_space_low'), checks });
+    return jsonResponse(200, { status: 'success', message: 'ok', checks });
+  });
+}
+
+function trunkState(deps: HttpDeps): CheckState {
+  const s = deps.trunkStatus?.();
+  if (!s || s.state === 'not_configured') return 'none';
+  return s.state === 'up' ? 'up' : 'down';
 }

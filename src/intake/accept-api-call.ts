@@ -6,6 +6,7 @@ import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
 import { queueAccepted, resolveAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
+import { missingFields } from './missing-fields';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
 import { choosePolicy, hasDefaultPolicy } from './policy-choice';
@@ -32,11 +33,16 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const signed = isSigned(req.signature);
   // A signed request proves the secret without sending it, so it may leave api_secret out.
   // Fields before credentials: contract row 4 comes before row 5. A resolve names its alert
-  // by key and may leave the number and text out (contract.md "Alerts" → Resolve).
-  // Under a policy (named, or the key's default) phone_number may be left out.
+  // by key and may leave the number and text out (contract.md "Alerts" → Resolve); under a
+  // policy (named, or the key's default) phone_number may be left out.
   const underPolicy = alert.policy !== null || (!!apiKey && defaultPolicyOfKey(deps, apiKey));
-  const subject = alert.resolve ? alert.key !== null : (!!phone || underPolicy) && !!message;
-  if (!apiKey || (!apiSecret && !signed) || !subject) return done({ code: 'missing_fields' });
+  const missing = missingFields({
+    api_key: apiKey,
+    api_secret: apiSecret || signed,
+    ...(alert.resolve ? { alert_key: alert.key } : { phone_number: phone || underPolicy, error_message: message }),
+  });
+  // (The repeated test only narrows the type for what follows; `missing` decides.)
+  if (missing.length > 0 || !apiKey) return done({ code: 'missing_fields', missing });
 
   const lookups = lookupsFor(deps.store).fresh();
   const authn = authenticate(
@@ -49,7 +55,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
   const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'api', key: req.idempotencyKey });
-  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
+  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code, reason: auth.reason });
 
   if (alert.resolve) {
     if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });

@@ -6,6 +6,7 @@ import { decodeBody } from './decode-body';
 import type { IntakeDeps, IntakeRequest } from './deps';
 import { queueAccepted, resolveAccepted } from './enqueue';
 import { lookupsFor } from './lookup-cache';
+import { missingFields } from './missing-fields';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
 import { choosePolicy, hasDefaultPolicy } from './policy-choice';
@@ -30,14 +31,14 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
   const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'webhook', key: req.idempotencyKey });
-  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
+  if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code, reason: auth.reason });
 
   const body = decodeBody(req.body, req.contentType);
   if (!body.ok) return done({ code: 'malformed_request' });
   const alert = alertFields(body.fields, req.policy ?? null);
   if (alert.resolve) {
     // Numbers and text may be absent: a resolve names its alert by key and calls nobody.
-    if (alert.key === null) return done({ code: 'missing_fields' });
+    if (alert.key === null) return done({ code: 'missing_fields', missing: ['alert_key'] });
     if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
     return resolveAccepted(deps, 'webhook', auth.account, cred.id, alert.key, req.idempotencyKey);
   }
@@ -45,7 +46,9 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const message = textField(body.fields.error_message);
   // Under a policy (named, or the key's default) the numbers may be left out.
   const underPolicy = alert.policy !== null || hasDefaultPolicy(deps.store, cred.id);
-  if ((entries.length === 0 && !underPolicy) || !message) return done({ code: 'missing_fields' });
+  if ((entries.length === 0 && !underPolicy) || !message) {
+    return done({ code: 'missing_fields', missing: missingFields({ phone_number: entries.length > 0, error_message: message }) });
+  }
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
   if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
 

@@ -4,6 +4,7 @@ import type { IntakeDeps } from './deps';
 import type { Lookups } from './lookup-cache';
 import type { IntakeEndpoint, Outcome } from './outcome';
 import { isSigned, verifySignature, type SignatureHeaders } from './signature';
+import { replayMemoryFor } from './signature-replay';
 
 export interface AuthorizeRequest {
   signature: SignatureHeaders;
@@ -21,7 +22,8 @@ export type AuthorizationRefusal = 'invalid_signature' | 'signature_required' | 
 
 export type Authorization =
   | { ok: true; account: Account }
-  | { ok: false; code: AuthorizationRefusal };
+  /** reason: for the log only; the answer is the code's (a replay is `Invalid signature`). */
+  | { ok: false; code: AuthorizationRefusal; reason?: 'replayed' };
 
 /** An earlier outcome for the same Idempotency-Key: answer it again as it is. */
 export type Replayed = { ok: false; replayed: Outcome };
@@ -50,6 +52,14 @@ export function authorize(
   if (idempotency?.key) {
     const earlier = deps.store.idempotency.find(cred.id, idempotency.endpoint, idempotency.key, deps.clock());
     if (earlier) return { ok: false, replayed: earlier as Outcome };
+  }
+  // A signed alert seen before is refused: it would queue and charge again. After the
+  // idempotent replay above, so a monitoring tool's retried delivery (same bytes, same
+  // signature, same Idempotency-Key) still gets its first answer. Reads (no idempotency)
+  // may repeat: they change nothing.
+  if (idempotency && isSigned(req.signature)) {
+    const fresh = replayMemoryFor(deps.store).firstUse(cred.id, req.signature.signature!, Number(req.signature.timestamp), deps.clock());
+    if (!fresh) return { ok: false, code: 'invalid_signature', reason: 'replayed' };
   }
   const account = lookups.account(cred.accountId);
   if (!account || account.disabled || account.plan === 'free') return { ok: false, code: 'plan_refused' };

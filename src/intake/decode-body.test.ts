@@ -44,3 +44,17 @@ describe('decodeBody', () => {
     expect(decodeBody(bytes('{}'), 'application/json; charset=x-unknown')).toEqual({ ok: false });
   });
 });
+
+describe('decodeBody: half a surrogate pair', () => {
+  it('a lone surrogate escaped in JSON is malformed, in a value, a key or deep inside', () => {
+    for (const json of ['{"error_message":"disk \\ud800 full"}', '{"\\udc00":"x"}', '{"a":[{"b":["\\udbff"]}]}']) {
+      expect(decodeBody(bytes(json), 'application/json')).toEqual({ ok: false });
+    }
+  });
+
+  it('a whole pair (an emoji written as escapes) is fine, and deep nesting does not overflow', () => {
+    expect(decodeBody(bytes('{"m":"\\ud83d\\udd25"}'), 'application/json')).toEqual({ ok: true, fields: { m: '🔥' } });
+    const deep = '{"a":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}';
+    expect(decodeBody(bytes(deep), 'application/json').ok).toBe(true);
+  });
+});

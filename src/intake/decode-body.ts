@@ -58,7 +58,31 @@ function decodeJsonObject(text: string): DecodedBody {
     return MALFORMED;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return MALFORMED;
+  if (!allTextWellFormed(value)) return MALFORMED;
   return { ok: true, fields: value as Record<string, unknown> };
+}
+
+/**
+ * JSON may escape half a surrogate pair (`"\ud800"`, RFC 8259 §8.2 leaves it to the reader);
+ * stored, it becomes U+FFFD and a message nobody sent. Every key and string is checked,
+ * iteratively: a 64 KiB body can nest 30,000 levels deep.
+ */
+function allTextWellFormed(root: object): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') {
+      if (!v.isWellFormed()) return false;
+    } else if (Array.isArray(v)) {
+      for (const item of v) pending.push(item); // not push(...v): a long array would overflow the argument limit
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v)) {
+        if (!k.isWellFormed()) return false;
+        pending.push(item);
+      }
+    }
+  }
+  return true;
 }
 
 /** Strict form decoding: a bad percent-escape (or one that is not UTF-8) is malformed. */

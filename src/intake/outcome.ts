@@ -24,7 +24,9 @@ export type IntakeRefusal = Extract<
  * replays (store/idempotency), so its shape MUST stay readable by later versions.
  */
 export type Outcome =
-  | { code: Exclude<IntakeRefusal, 'invalid_phone_number'> }
+  | { code: Exclude<IntakeRefusal, 'invalid_phone_number' | 'missing_fields'>; reason?: 'replayed' }
+  /** `missing`: the fields absent or empty, as the client names them (issue 10 §10). */
+  | { code: 'missing_fields'; missing?: string[] }
   /** `value` is the entry as sent (webhook); absent for the direct endpoint. */
   | { code: 'invalid_phone_number'; value?: string }
   | {

@@ -1,7 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Signed requests older or newer than this (seconds) are refused: contract, HMAC signing. */
+/** Signed requests older than this (seconds) are refused: contract, HMAC signing. */
 export const SIGNATURE_TOLERANCE_S = 300;
+/**
+ * ... and newer than this: a clock a little ahead is normal, a timestamp far ahead would
+ * stretch how long a captured request stays valid (issue 10 §6).
+ */
+export const SIGNATURE_FUTURE_S = 30;
 
 export interface SignatureHeaders {
   timestamp: string | null;
@@ -23,7 +28,8 @@ export function isSigned(h: SignatureHeaders): boolean {
 
 export function verifySignature(key: string, h: SignatureHeaders, body: Uint8Array, nowMs: number): boolean {
   if (!h.signature || !h.timestamp || !/^\d{1,12}$/.test(h.timestamp)) return false;
-  if (Math.abs(nowMs / 1000 - Number(h.timestamp)) > SIGNATURE_TOLERANCE_S) return false;
+  const age = nowMs / 1000 - Number(h.timestamp);
+  if (age > SIGNATURE_TOLERANCE_S || age < -SIGNATURE_FUTURE_S) return false;
   const expected = Buffer.from(sign(key, h.timestamp, body));
   const given = Buffer.from(h.signature.trim().toLowerCase());
   return expected.length === given.length && timingSafeEqual(expected, given);

@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log';
 import { migrate } from './migrations';
@@ -16,7 +16,14 @@ export interface OpenDatabaseOptions {
  * synchronous=FULL because a 200 promises the call survives a power cut.
  */
 export function openDatabase({ path, busyTimeoutMs, log }: OpenDatabaseOptions): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    // Created 0600 by us, not 0644 by SQLite under the usual umask: it holds the credential
+    // hashes and the panel's sessions, and must not be readable by other local users even
+    // outside systemd (issue 10 §10). SQLite gives its -wal and -shm files the database
+    // file's mode. 'a' never truncates an existing file; an existing file keeps its mode.
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const db = new Database(path, { create: true, strict: true });
   db.run(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   db.run('PRAGMA journal_mode = WAL');

@@ -12,21 +12,56 @@ export interface HistoryEntry {
   credentialId: string | null;
 }
 
-/** api_history columns under the names of HistoryEntry (+ id). */
+/** A stored row: an entry, or an aggregate of `count` refused requests from `firstAt` to `at`. */
+export type HistoryRow = HistoryEntry & { id: number; count: number; firstAt: number };
+
+/** api_history columns under the names of HistoryRow. */
 export const HISTORY_COLUMNS = `id, at, request_id AS requestId, endpoint, source_ip AS sourceIp, status, message,
-  account_id AS accountId, credential_id AS credentialId`;
+  account_id AS accountId, credential_id AS credentialId, count, coalesce(first_at, at) AS firstAt`;
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The one rule for which requests share a row: refused (4xx) with no account known, i.e.
+ * what an anonymous flood produces (bad keys, rate limited, malformed). Their row key is
+ * (address, endpoint, status, minute). Everything tied to an account keeps a row each.
+ */
+export function aggregationBucket(e: HistoryEntry): string | null {
+  if (e.accountId !== null || e.status < 400 || e.status >= 500) return null;
+  return `${e.sourceIp}|${e.endpoint}|${e.status}|${Math.floor(e.at / MINUTE_MS)}`;
+}
+
+export interface PruneLimits {
+  /** Rows last touched before this (unix ms) go. */
+  before: number;
+  /** At most this many rows stay (the newest). */
+  maxRows: number;
+  /** At most this many rows are deleted by one call. */
+  batchRows: number;
+}
 
 export interface HistoryStore {
   record(entry: HistoryEntry): void;
-  list(filter?: { accountId?: string; limit?: number; offset?: number }): (HistoryEntry & { id: number })[];
+  list(filter?: { accountId?: string; limit?: number; offset?: number }): HistoryRow[];
+  /** Deletes one batch of rows past the limits, oldest first; returns how many went. */
+  prune(limits: PruneLimits): number;
+  count(): number;
 }
 
 export function createHistoryStore(db: Database): HistoryStore {
   // Looked up once: this runs for every answered request.
   const insert = db.query(
-    `INSERT INTO api_history (at, request_id, endpoint, source_ip, status, message, account_id, credential_id)
-     VALUES ($at, $rid, $endpoint, $ip, $status, $message, $account, $cred)`,
+    `INSERT INTO api_history (at, first_at, request_id, endpoint, source_ip, status, message, account_id, credential_id, bucket)
+     VALUES ($at, $at, $rid, $endpoint, $ip, $status, $message, $account, $cred, $bucket)
+     ON CONFLICT (bucket) WHERE bucket IS NOT NULL DO UPDATE SET count = count + 1, at = max(at, excluded.at)`,
   );
+  const pruneOld = db.query(
+    `DELETE FROM api_history WHERE id IN (SELECT id FROM api_history WHERE at < $before ORDER BY at LIMIT $batch)`,
+  );
+  const maxId = db.query('SELECT max(id) AS id FROM api_history');
+  // Ids only grow (INTEGER PRIMARY KEY takes max + 1), so "id <= max - maxRows" leaves at
+  // most maxRows rows without counting a million of them.
+  const pruneOver = db.query(`DELETE FROM api_history WHERE id IN (SELECT id FROM api_history WHERE id <= $upTo ORDER BY id LIMIT $batch)`);
   return {
     record(e) {
       insert.run({
@@ -38,6 +73,7 @@ export function createHistoryStore(db: Database): HistoryStore {
         message: e.message,
         account: e.accountId,
         cred: e.credentialId,
+        bucket: aggregationBucket(e),
       });
     },
     list({ accountId, limit = 100, offset = 0 } = {}) {
@@ -45,7 +81,18 @@ export function createHistoryStore(db: Database): HistoryStore {
                    FROM api_history ${accountId ? 'WHERE account_id = $a' : ''}
                    ORDER BY id DESC LIMIT $limit OFFSET $offset`;
       const params: Record<string, string | number> = accountId ? { a: accountId, limit, offset } : { limit, offset };
-      return db.query(sql).all(params) as (HistoryEntry & { id: number })[];
+      return db.query(sql).all(params) as HistoryRow[];
+    },
+    prune({ before, maxRows, batchRows }) {
+      let deleted = pruneOld.run({ before, batch: batchRows }).changes;
+      const top = (maxId.get() as { id: number | null }).id;
+      if (top !== null && deleted < batchRows && top > maxRows) {
+        deleted += pruneOver.run({ upTo: top - maxRows, batch: batchRows - deleted }).changes;
+      }
+      return deleted;
+    },
+    count() {
+      return (db.query('SELECT count(*) AS n FROM api_history').get() as { n: number }).n;
     },
   };
 }

@@ -11,6 +11,7 @@ import { createChangeMarker } from './change-marker';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
 import { openDatabase } from './database';
 import { createGroupCommitter, type GroupCommitter } from './group-commit';
+import { createHealthStore, type HealthStore } from './health';
 import { createHistoryStore, type HistoryStore } from './history';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
 import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
@@ -27,7 +28,8 @@ export type { Escalation, EscalationPlan } from './escalations';
 export { ordinalOf } from './escalations';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, NewCall, CallSource, CallChange, ClaimedCall, Pacing } from './calls';
-export type { HistoryEntry } from './history';
+export type { HistoryEntry, HistoryRow } from './history';
+export { pruneHistory } from './history-retention';
 export type { PanelUser, PanelRole } from './panel-users';
 export type { PanelSession } from './panel-sessions';
 export type { CallFilter, HistoryFilter, Page } from './panel-queries';
@@ -47,6 +49,8 @@ export interface Store {
   policies: PoliciesStore;
   escalations: EscalationsStore;
   history: HistoryStore;
+  /** GET /healthz: a write probe and the queue's depth. */
+  health: HealthStore;
   idempotency: IdempotencyStore;
   /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
   panelUsers: PanelUsersStore;
@@ -92,6 +96,7 @@ export function createStore(options: CreateStoreOptions): Store {
     policies: createPoliciesStore(db),
     escalations: createEscalationsStore(db),
     history: createHistoryStore(db),
+    health: createHealthStore(db),
     idempotency: createIdempotencyStore(db),
     panelUsers: createPanelUsersStore(db, options.clock),
     panelSessions: createPanelSessionsStore(db),

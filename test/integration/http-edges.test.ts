@@ -2,7 +2,9 @@ import { Database } from 'bun:sqlite';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { sign } from '../../src/intake';
 import { post } from '../helpers/http';
+import { rawRequest } from '../helpers/raw-http';
 
 let dir: ApplianceDir;
 let app: RunningAppliance;
@@ -53,10 +55,14 @@ describe('HTTP edges', () => {
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('GET /healthz is 200 while the database answers', async () => {
+  it('GET /healthz is 200 while the database takes a write and the disk has room, with its checks', async () => {
     const r = await fetch(`${app.url}/healthz`);
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ status: 'success', message: 'ok' });
+    expect(await r.json()).toEqual({
+      status: 'success',
+      message: 'ok',
+      checks: { database: 'up', disk: 'up', trunk: 'none', queue: 0, oldest_queued_s: null },
+    });
   });
 
   it('an unexpected failure is 500 "Internal error" with no SQL in the body, and the process keeps serving', async () => {
@@ -69,7 +75,10 @@ describe('HTTP edges', () => {
     expect(r.status).toBe(500);
     expect(r.json).toEqual({ status: 'error', message: 'Internal error', code: 'internal_error' });
     expect(JSON.stringify(r.json)).not.toMatch(/usage|sqlite|SELECT/i);
-    expect(app.output()).toMatch(/request failed/); // logged for the operator
+    expect(app.output()).toMatch(/request failed/); // logged for the operator…
+    const line = app.output().split('\n').find((l) => l.includes('request failed'))!;
+    expect(JSON.parse(line).error).toMatch(/usage/); // …naming what failed, without a stack
+    expect(line).not.toMatch(/"stack"|\\n\s+at /);
     db.run('ALTER TABLE usage_away RENAME TO usage');
     db.close();
     expect((await post(url, alert)).status).toBe(200);
@@ -90,6 +99,94 @@ describe('HTTP edges', () => {
     expect(curlFrom('127.0.0.4', url, body).status).toBe(200);
     const again = await fetch(`${app.url}/nope`);
     expect(again.status).toBe(404); // other paths are not limited
+  });
+});
+
+describe('raw requests against the binary (issue 10 §2)', () => {
+  const JSON_TYPE = 'application/json; charset=utf-8';
+
+  it('an unparseable Host is 400 Malformed request in JSON with X-Request-Id, not an HTML error page', async () => {
+    for (const host of ['[bad', '%zz', 'a b', 'exa mple.com:99999']) {
+      const r = await rawRequest(app.url, `POST /webhook/receive?key=${cred.webhookKey} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      expect(r.status, host).toBe(400);
+      expect(r.headers['content-type']).toBe(JSON_TYPE);
+      expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(r.body)).toEqual({ status: 'error', message: 'Malformed request', code: 'malformed_request' });
+    }
+    // …and the key in its query reached no log line.
+    expect(app.output()).not.toContain(cred.webhookKey);
+  });
+
+  it('HTTP/1.0 with no Host header reads a call status', async () => {
+    const queued = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '5321234567', error_message: 'x' });
+    expect(queued.status).toBe(200);
+    const id = queued.json.call_id as string;
+    const r = await rawRequest(app.url, `GET /api/calls/${id} HTTP/1.0\r\nX-Api-Key: ${cred.apiKey}\r\nX-Api-Secret: ${cred.apiSecret}\r\n\r\n`);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-request-id']).toBeTruthy();
+    expect(JSON.parse(r.body)).toMatchObject({ status: 'success', message: 'Call found', call: { id } });
+    // No Host and an unknown path is still the JSON 404.
+    const missing = await rawRequest(app.url, 'GET /nope HTTP/1.0\r\n\r\n');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toMatchObject({ code: 'not_found' });
+  });
+
+  it('a refused alert request is one log line with status, code, endpoint and address; never its key or body', async () => {
+    const before = app.output().length;
+    const body = JSON.stringify({ phone_number: '5321234567', error_message: 'never-logged-text' });
+    const wrongKey = 'vwk_not_a_real_key_0123456789';
+    expect((await post(`${app.url}/webhook/receive?key=${wrongKey}`, body, { 'content-type': 'application/json' })).status).toBe(403);
+    const plan = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '12', error_message: 'never-logged-text' });
+    expect(plan.status).toBe(400);
+    const lines = app.output().slice(before).split('\n').filter((l) => l.includes('alert refused')).map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      expect.objectContaining({ status: 403, code: 'invalid_webhook_key', endpoint: '/webhook/receive', address: '127.0.0.1', accountId: null }),
+      expect.objectContaining({ status: 400, code: 'invalid_phone_number', endpoint: '/api/call', address: '127.0.0.1', accountId: cred.accountId }),
+    ]);
+    const logged = app.output().slice(before);
+    expect(logged).not.toContain(wrongKey);
+    expect(logged).not.toContain('never-logged-text');
+    expect(logged).not.toContain(cred.apiSecret);
+  });
+
+  it('a signed alert sent three times queues and charges once; the repeats are 403 Invalid signature, logged as replayed', async () => {
+    const d = applianceDir();
+    const c = provision(d, 'starter');
+    const a = await d.start();
+    try {
+      const raw = JSON.stringify({ phone_number: '5321234567', error_message: 'signed once' });
+      const ts = String(Math.floor(Date.now() / 1000));
+      const headers = { 'content-type': 'application/json', 'x-webhook-key': c.webhookKey, 'x-timestamp': ts, 'x-signature': sign(c.webhookKey, ts, new TextEncoder().encode(raw)) };
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push(await post(`${a.url}/webhook/receive`, raw, headers));
+      expect(statuses.map((r) => r.status)).toEqual([200, 403, 403]);
+      expect(statuses[2]!.json).toEqual({ status: 'error', message: 'Invalid signature', code: 'invalid_signature' });
+      expect(d.cliJson(['credit', 'show', c.accountId]).used).toBe(1);
+      const replays = a.output().split('\n').filter((l) => l.includes('"reason":"replayed"'));
+      expect(replays).toHaveLength(2);
+    } finally {
+      await a.stop();
+    }
+  });
+
+  it('a flood of refused requests from one address adds one history row per minute, not one per request', async () => {
+    const url = `${app.url}/webhook/receive?key=vwk_flood`;
+    // 60 bad keys (403), then the rate limit (429): two statuses, each one row a minute.
+    const statuses = Array.from({ length: 300 }, () => curlFrom('127.0.0.9', url, '{}').status);
+    expect(new Set(statuses)).toEqual(new Set([403, 429]));
+    const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+    const rowsNow = () => db.query(`SELECT count, status FROM api_history WHERE source_ip = '127.0.0.9'`).all() as { count: number; status: number }[];
+    // History is written after the answer (detached, next group commit): wait for the last one.
+    const deadline = Date.now() + 3000;
+    while (rowsNow().reduce((n, r) => n + r.count, 0) < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const rows = rowsNow();
+    db.close();
+    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(300);
+    for (const status of [403, 429]) {
+      const n = rows.filter((r) => r.status === status).length;
+      expect(n).toBeGreaterThanOrEqual(1);
+      expect(n).toBeLessThanOrEqual(2); // the run may straddle a minute boundary
+    }
   });
 });
 

@@ -6,5 +6,11 @@ export const storeSection = z
     path: z.string().min(1).default('./data/voice-alert.db'),
     /** How long SQLite waits for a lock held by another process (the CLI) before failing. */
     busy_timeout_ms: z.number().int().min(0).default(5000),
+    /** API history rows older than this are pruned in the background (issue 10 §1). */
+    history_days: z.number().int().min(1).default(90),
+    /** At most this many API history rows are kept, the newest. */
+    history_max_rows: z.number().int().min(1000).default(1_000_000),
+    /** GET /healthz fails (503) when the database's file system has less free space, in MiB. */
+    min_free_mb: z.number().int().min(0).default(100),
   })
   .strict();

@@ -1,0 +1,106 @@
+import { Database } from 'bun:sqlite';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../test/helpers/memory-store';
+import type { TrunkStatus } from '../calls';
+import { configSchema } from '../config';
+import { silentLogger } from '../log';
+import { createStore, type Store } from '../store';
+import { createHttpApp } from './app';
+import type { HttpDeps } from './deps';
+import { createRateLimiter } from './rate-limit';
+
+let store: Store | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+const MIB = 1024 * 1024;
+
+function app(o: { freeBytes?: number; trunk?: TrunkStatus['state'] } = {}) {
+  const clock = manualClock('2026-11-15T12:00:00Z');
+  const path = join(mkdtempSync(join(tmpdir(), 'va-health-')), 'voice-alert.db');
+  const s = createStore({ path, busyTimeoutMs: 200, clock });
+  store = s;
+  const config = configSchema.parse({ store: { path, min_free_mb: 100 } });
+  const asked: string[] = [];
+  const deps: HttpDeps = {
+    store: s,
+    clock,
+    log: silentLogger(),
+    config,
+    intake: { store: s, clock, timeZone: 'Europe/Istanbul' },
+    rateLimiter: createRateLimiter(0, clock),
+    trunkStatus: o.trunk ? () => ({ state: o.trunk!, registered: null, lastError: null }) : undefined,
+    // The injected free-space probe: how a test simulates a full disk (statfs otherwise).
+    freeDiskBytes: (dir) => (asked.push(dir), o.freeBytes ?? 10_000 * MIB),
+  };
+  return { http: createHttpApp(deps), clock, asked, path, store: s };
+}
+
+async function get(a: ReturnType<typeof app>) {
+  const r = await a.http.handle(new Request('http://localhost/healthz'));
+  return { status: r.status, body: (await r.json()) as any, requestId: r.headers.get('x-request-id') };
+}
+
+describe('GET /healthz', () => {
+  it('200 ok with every check: database, disk, trunk, queue depth and the oldest queued call age', async () => {
+    const a = app({ trunk: 'up' });
+    const acc = a.store.accounts.create({ name: 't', plan: 'starter' });
+    await a.store.writes.run(() =>
+      a.store.calls.enqueue([{ accountId: acc.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'm' }], a.clock()),
+    );
+    a.clock.advance(42_000);
+    const r = await get(a);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      status: 'success',
+      message: 'ok',
+      checks: { database: 'up', disk: 'up', trunk: 'up', queue: 1, oldest_queued_s: 42 },
+    });
+    expect(a.asked).toEqual([join(a.path, '..')]); // the database's own file system
+    expect(r.requestId).toBeTruthy();
+  });
+
+  it('503 naming the disk when free space is under store.min_free_mb (a full disk, simulated by the probe)', async () => {
+    const r = await get(app({ freeBytes: 99 * MIB }));
+    expect(r.status).toBe(503);
+    expect(r.body).toEqual({
+      status: 'error',
+      message: 'Disk space low',
+      code: 'disk_space_low',
+      checks: { database: 'up', disk: 'down', trunk: 'none', queue: 0, oldest_queued_s: null },
+    });
+  });
+
+  it('503 naming the database when it cannot take a write, although it still answers reads', async () => {
+    const a = app();
+    expect((await get(a)).status).toBe(200);
+    // Another process holds the write lock past busy_timeout: reads go on, writes fail.
+    const other = new Database(a.path);
+    other.run('BEGIN IMMEDIATE');
+    try {
+      expect(a.store.ping()).toBe(true);
+      const r = await get(a);
+      expect(r.status).toBe(503);
+      expect(r.body).toMatchObject({ status: 'error', message: 'Database unavailable', code: 'database_unavailable' });
+      expect(r.body.checks).toMatchObject({ database: 'down', disk: 'up' });
+    } finally {
+      other.run('ROLLBACK');
+      other.close();
+    }
+    expect((await get(a)).status).toBe(200);
+  });
+
+  it('a trunk that is down does not fail /healthz; none when no trunk is configured', async () => {
+    const down = await get(app({ trunk: 'starting' }));
+    expect(down.status).toBe(200);
+    expect(down.body.checks.trunk).toBe('down');
+    await store!.close();
+    const none = await get(app({ trunk: 'not_configured' }));
+    expect(none.body.checks.trunk).toBe('none');
+  });
+});

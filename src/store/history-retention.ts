@@ -1,0 +1,36 @@
+import type { GroupCommitter } from './group-commit';
+import type { HistoryStore } from './history';
+
+export interface RetentionOptions {
+  nowMs: number;
+  /** store.history_days */
+  days: number;
+  /** store.history_max_rows */
+  maxRows: number;
+  /** Rows per transaction: small enough that the intake's writes sharing it wait a few ms at most. */
+  batchRows?: number;
+  /** Asked between batches; false stops early (the appliance is stopping). */
+  keepGoing?: () => boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Bounds api_history (issue 10 §1): rows older than `days` and rows beyond `maxRows` go,
+ * a batch per group commit, yielding to the event loop between batches so requests keep
+ * being answered while a large backlog is deleted. Returns the number of rows deleted.
+ */
+export async function pruneHistory(
+  store: { writes: GroupCommitter; history: HistoryStore },
+  { nowMs, days, maxRows, batchRows = 2000, keepGoing = () => true }: RetentionOptions,
+): Promise<number> {
+  const limits = { before: nowMs - days * DAY_MS, maxRows, batchRows };
+  let total = 0;
+  for (;;) {
+    const n = await store.writes.run(() => store.history.prune(limits));
+    total += n;
+    if (n < batchRows) return total;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!keepGoing()) return total;
+  }
+}

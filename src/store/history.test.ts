@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import type { HistoryEntry, Store } from '.';
+import { pruneHistory } from '.';
+
+let store: Store;
+afterEach(() => store?.close());
+
+const DAY_MS = 86_400_000;
+
+function entry(at: number, over: Partial<HistoryEntry> = {}): HistoryEntry {
+  return {
+    at,
+    requestId: `r-${at}-${Math.random()}`,
+    endpoint: '/webhook/receive',
+    sourceIp: '203.0.113.9',
+    status: 403,
+    message: 'Invalid webhook key',
+    accountId: null,
+    credentialId: null,
+    ...over,
+  };
+}
+
+async function record(entries: HistoryEntry[]) {
+  await store.writes.run(() => entries.forEach((e) => store.history.record(e)));
+}
+
+describe('api history', () => {
+  it('refused requests with no account from one address are one row per endpoint, status and minute', async () => {
+    const clock = manualClock('2026-11-15T12:00:00Z');
+    store = tempStore(clock);
+    const t0 = clock();
+    // 3 minutes of 403s and 429s, 500 a minute each: 6 rows, not 3,000.
+    const flood: HistoryEntry[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const at = t0 + i * 120; // 0 … 180 s
+      flood.push(entry(at), entry(at, { status: 429, message: 'Rate limit exceeded' }));
+    }
+    await record(flood);
+    const rows = store.history.list({ limit: 100 });
+    expect(rows).toHaveLength(6);
+    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(3000);
+    const first = rows.find((r) => r.status === 403 && r.firstAt === t0)!;
+    expect(first.count).toBe(500);
+    expect(first.at).toBe(t0 + 499 * 120); // the last of that minute
+  });
+
+  it('another address, or a request whose account is known, keeps its own row', async () => {
+    const clock = manualClock();
+    store = tempStore(clock);
+    const t = clock();
+    await record([
+      entry(t),
+      entry(t, { sourceIp: '198.51.100.1' }),
+      entry(t, { accountId: 'acc_1', status: 402, message: 'Insufficient call credit' }),
+      entry(t, { accountId: 'acc_1', status: 402, message: 'Insufficient call credit' }),
+      entry(t, { status: 200, message: 'Call queued', accountId: 'acc_1' }),
+    ]);
+    expect(store.history.list()).toHaveLength(5);
+  });
+
+  it('pruning deletes rows older than history_days, in batches', async () => {
+    const clock = manualClock('2026-11-15T12:00:00Z');
+    store = tempStore(clock);
+    const now = clock();
+    const old = Array.from({ length: 250 }, (_, i) => entry(now - 91 * DAY_MS + i, { accountId: 'acc_1', status: 200 }));
+    const recent = Array.from({ length: 10 }, (_, i) => entry(now - 89 * DAY_MS + i, { accountId: 'acc_1', status: 200 }));
+    await record([...old, ...recent]);
+    const before = store.writes.stats().batches;
+    expect(await pruneHistory(store, { nowMs: now, days: 90, maxRows: 1_000_000, batchRows: 100 })).toBe(250);
+    expect(store.writes.stats().batches - before).toBe(3); // 100 + 100 + 50: one transaction each
+    expect(store.history.count()).toBe(10);
+    expect(await pruneHistory(store, { nowMs: now + 2 * DAY_MS, days: 90, maxRows: 1_000_000 })).toBe(10);
+  });
+
+  it('pruning keeps at most history_max_rows rows, the newest', async () => {
+    const clock = manualClock();
+    store = tempStore(clock);
+    const now = clock();
+    await record(Array.from({ length: 1200 }, (_, i) => entry(now + i, { accountId: 'acc_1', status: 200, requestId: `r${i}` })));
+    expect(await pruneHistory(store, { nowMs: now, days: 90, maxRows: 1000, batchRows: 64 })).toBe(200);
+    const rows = store.history.list({ limit: 2000 });
+    expect(rows).toHaveLength(1000);
+    expect(rows.at(-1)!.requestId).toBe('r200');
+  });
+});

@@ -1,0 +1,55 @@
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { RateLimiter } from './http';
+import { describeError, type Logger } from './log';
+import { pruneHistory, type Store } from './store';
+
+export interface Sweeper {
+  /** One round: idle rate-limit entries, expired idempotency keys, API history past its bounds. */
+  sweep(): Promise<void>;
+  /** No more rounds; a prune in progress ends after its current batch. Resolves when it has. */
+  stop(): Promise<void>;
+}
+
+export interface SweeperDeps {
+  store: Store;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  log: Logger;
+  config: Config;
+}
+
+/**
+ * The appliance's background housekeeping, every `intervalMs` (60 s). History pruning may
+ * take longer than a round when a large backlog goes (it deletes in batches, yielding to
+ * intake between them): a round never starts a second prune while one runs.
+ */
+export function startSweeper(deps: SweeperDeps, intervalMs = 60_000): Sweeper {
+  const { store, rateLimiter, clock, log, config } = deps;
+  let pruning: Promise<void> | null = null;
+  let stopped = false;
+  const sweep = async () => {
+    rateLimiter.sweep();
+    const idempotency = store.writes
+      .run(() => store.idempotency.prune(clock()))
+      .catch((e) => log.error({ error: describeError(e) }, 'prune failed'));
+    if (!pruning) {
+      const { history_days: days, history_max_rows: maxRows } = config.store;
+      pruning = pruneHistory(store, { nowMs: clock(), days, maxRows, keepGoing: () => !stopped })
+        .then((n) => void (n > 0 && log.info({ deleted: n }, 'api history pruned')))
+        .catch((e) => log.error({ error: describeError(e) }, 'api history prune failed'))
+        .finally(() => (pruning = null));
+    }
+    await Promise.all([idempotency, pruning]);
+  };
+  const timer = setInterval(() => void sweep(), intervalMs);
+  timer.unref();
+  return {
+    sweep,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pruning;
+    },
+  };
+}
