@@ -207,8 +207,8 @@ describe('resolve', () => {
   });
 
   it('without a key it is "Missing fields", even with a number and text', async () => {
-    expect((await api({ status: 'resolved', ...alarm() })).outcome).toEqual({ code: 'missing_fields' });
-    expect((await hook({ status: 'resolved', ...alarm() })).outcome).toEqual({ code: 'missing_fields' });
+    expect((await api({ status: 'resolved', ...alarm() })).outcome).toEqual({ code: 'missing_fields', missing: ['alert_key'] });
+    expect((await hook({ status: 'resolved', ...alarm() })).outcome).toEqual({ code: 'missing_fields', missing: ['alert_key'] });
     expect(calls()).toHaveLength(0);
   });
 
