@@ -25,7 +25,7 @@ export type { CallRecord, NewCall, CallSource, CallChange, ClaimedCall, Pacing }
 export type { HistoryEntry } from './history';
 export type { PanelUser, PanelRole } from './panel-users';
 export type { PanelSession } from './panel-sessions';
-export type { CallFilter, HistoryFilter, Page } from './panel-queries';
+export type { AlertFilter, CallFilter, CallStateCounts, HistoryFilter, Page } from './panel-queries';
 export { DatabaseTooNewError } from './migrations';
 
 /**

@@ -1,4 +1,5 @@
 import { createAccountServices, type AccountServices } from '../../accounts';
+import { createAlertActions, type AlertActions } from '../../alerts';
 import type { CallAudioSource } from '../../call-model';
 import type { Account, PanelUser } from '../../store';
 import { createLoginService, createSessionService, type LoginService, type SessionService } from '../../panel';
@@ -17,6 +18,8 @@ export interface PanelEnv {
   login: LoginService;
   /** Accounts, credentials, owners, test calls: the same services the CLI uses. */
   services: AccountServices;
+  /** Acknowledge and resolve by hand: the same actions the API and the CLI use. */
+  alerts: AlertActions;
   /** Renders what a call plays, for the players on the calls and settings pages (built in appliance.ts). */
   speech: CallAudioSource;
 }
@@ -55,5 +58,6 @@ export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSourc
       delayMaxMs: p.login_delay_max_ms,
     }),
     services: createAccountServices({ store: deps.store, clock: deps.clock, onQueued: deps.intake.onQueued }),
+    alerts: createAlertActions({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone }),
   };
 }

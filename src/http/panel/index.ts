@@ -2,8 +2,10 @@ import { Elysia } from 'elysia';
 import type { PanelEnv } from './env';
 import { accountPagesRoutes } from './routes/account-pages-routes';
 import { accountsRoutes } from './routes/accounts-routes';
+import { alertsRoutes } from './routes/alerts-routes';
 import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
+import { callDetailRoutes } from './routes/call-detail-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
@@ -24,6 +26,8 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(accountsRoutes(env))
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))
+    .use(alertsRoutes(env))
+    .use(callDetailRoutes(env))
     .use(testCallRoutes(env))
     .use(settingsRoutes(env)) as any;
   return panel;
