@@ -33,6 +33,7 @@ export function AlertButtons({ t, csrf, accountId, alert, back }: { t: Messages;
         <input type="hidden" name="back" value={back} />
         <button type="submit" data-action="acknowledge">{t.acknowledge}</button>
       </form>
+      {' ' /* a space between the inline forms, since the stylesheet gives them no margin */}
       <form class="inline" method="post" action={`${base}/resolve`}>
         <CsrfField csrf={csrf} />
         <input type="hidden" name="back" value={back} />
