@@ -19,7 +19,8 @@ export interface AlertRecord {
   resolvedAt: number | null;
 }
 
-interface AlertRow {
+/** An `alerts` row as SQLite returns it (`SELECT *`). */
+export interface AlertRow {
   id: string;
   account_id: string;
   credential_id: string | null;
@@ -35,7 +36,8 @@ interface AlertRow {
   resolved_at: number | null;
 }
 
-const toAlert = (r: AlertRow): AlertRecord => ({
+/** The one mapping from a row to an AlertRecord (panel-queries reads alerts too). */
+export const toAlert = (r: AlertRow): AlertRecord => ({
   id: r.id,
   accountId: r.account_id,
   credentialId: r.credential_id,

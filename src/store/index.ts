@@ -32,7 +32,7 @@ export type { HistoryEntry, HistoryRow } from './history';
 export { pruneHistory } from './history-retention';
 export type { PanelUser, PanelRole } from './panel-users';
 export type { PanelSession } from './panel-sessions';
-export type { CallFilter, HistoryFilter, Page } from './panel-queries';
+export type { AlertFilter, CallFilter, CallStateCounts, HistoryFilter, Page } from './panel-queries';
 export { DatabaseTooNewError } from './migrations';
 
 /**

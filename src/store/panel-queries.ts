@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite';
-import type { CallState } from '../call-model';
+import type { AlertState, CallState } from '../call-model';
+import { toAlert, type AlertRecord, type AlertRow } from './alerts';
 import { toCall, type CallRecord, type CallRow } from './calls';
 import { HISTORY_COLUMNS } from './history';
 import type { HistoryEntry } from './history';
@@ -31,6 +32,16 @@ export interface HistoryFilter {
   offset: number;
 }
 
+export interface AlertFilter {
+  accountId: string;
+  state?: AlertState;
+  limit: number;
+  offset: number;
+}
+
+/** How many of an alert's calls are in each state, e.g. `{ queued: 1, cancelled: 2 }`. */
+export type CallStateCounts = Partial<Record<CallState, number>>;
+
 export interface Page<T> {
   rows: T[];
   total: number;
@@ -39,6 +50,8 @@ export interface Page<T> {
 export interface PanelQueries {
   calls(filter: CallFilter): Page<CallRecord>;
   history(filter: HistoryFilter): Page<HistoryEntry & { id: number }>;
+  /** The account's alerts, newest first, each with the states of its calls. */
+  alerts(filter: AlertFilter): Page<AlertRecord & { callStates: CallStateCounts }>;
   /** created_at of the calls that cost credit (`charged`: an owner's test call too) since `since`. */
   chargedCallTimes(accountId: string, since: number): number[];
   /** Whether any call of this account, of any source, has gone (or is queued) to `phoneNumber`. */
@@ -98,6 +111,32 @@ export function createPanelQueries(db: Database): PanelQueries {
         .query(`SELECT ${HISTORY_COLUMNS} FROM api_history ${w} ORDER BY id DESC LIMIT $limit OFFSET $offset`)
         .all({ ...params, limit: f.limit, offset: f.offset }) as (HistoryEntry & { id: number })[];
       return { rows, total };
+    },
+    alerts(f) {
+      const params: Params = { a: f.accountId };
+      if (f.state) params.state = f.state;
+      const w = where([
+        [true, 'account_id = $a'],
+        [Boolean(f.state), 'state = $state'],
+      ]);
+      const total = (db.query(`SELECT count(*) AS n FROM alerts ${w}`).get(params) as { n: number }).n;
+      const rows = (
+        db
+          .query(`SELECT * FROM alerts ${w} ORDER BY created_at DESC, id DESC LIMIT $limit OFFSET $offset`)
+          .all({ ...params, limit: f.limit, offset: f.offset }) as AlertRow[]
+      ).map(toAlert);
+      // One grouped query for the whole page rather than one per alert.
+      const counts = new Map<string, CallStateCounts>(rows.map((r) => [r.id, {}]));
+      if (rows.length) {
+        const grouped = db
+          .query(
+            `SELECT alert_id AS alertId, state, count(*) AS n FROM calls
+             WHERE alert_id IN (SELECT value FROM json_each($ids)) GROUP BY alert_id, state`,
+          )
+          .all({ ids: JSON.stringify(rows.map((r) => r.id)) }) as { alertId: string; state: CallState; n: number }[];
+        for (const g of grouped) counts.get(g.alertId)![g.state] = g.n;
+      }
+      return { rows: rows.map((r) => ({ ...r, callStates: counts.get(r.id)! })), total };
     },
     chargedCallTimes(accountId, since) {
       return (

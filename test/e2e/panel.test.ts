@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { applianceDir, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { launchBrowser, shot, type TestBrowser } from '../helpers/browser';
 import { BINARY } from '../helpers/paths';
+import { periodOf } from '../../src/credit';
+import { createStore } from '../../src/store';
 
 /**
  * The panel in a real browser against the compiled binary: the flows of issue 5, with a
@@ -146,6 +148,43 @@ describe('web panel in chromium', () => {
     expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('1');
   });
 
+  test('an open alert is acknowledged from the alerts page: its waiting call is cancelled and its credit comes back', async () => {
+    // Filed through the store beside the running binary (WAL), as the intake would file it:
+    // the alert, its charge and its queued call in one transaction. No trunk: the call waits.
+    const store = createStore({ path: join(dir.dir, 'data', 'voice-alert.db'), busyTimeoutMs: 5000, clock: Date.now });
+    const { alertId, callId } = await store.writes.run(() => {
+      const now = Date.now();
+      const alertId = store.alerts.create({ accountId, credentialId: null, key: 'disk/db1', source: 'api', message: 'Disk <b>full</b> on db1' }, now);
+      store.usage.charge(accountId, periodOf(now, 'Europe/Istanbul'), 1);
+      const [callId] = store.calls.enqueue([{ accountId, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'Disk full on db1', alertId }], now);
+      return { alertId, callId: callId! };
+    });
+    await store.close();
+
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/credit`);
+    expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('2');
+    await admin.page.click(`nav.sub a[href$="/alerts"]`);
+    const row = admin.page.locator(`tr[data-alert-id="${alertId}"]`);
+    expect(await row.locator('[data-alert-state]').getAttribute('data-alert-state')).toBe('open');
+    expect(await row.textContent()).toContain('Disk <b>full</b> on db1'); // shown as text
+    expect(await row.locator('[data-testid=alert-calls]').textContent()).toBe('1 · Queued 1');
+    await admin.page.screenshot({ path: shot('alerts-open'), fullPage: true });
+
+    await Promise.all([admin.page.waitForNavigation(), row.locator('button[data-action=acknowledge]').click()]);
+    expect(await admin.page.textContent('[role=status].notice')).toBe('Alert acknowledged; 1 waiting call(s) cancelled.');
+    expect(await row.locator('[data-alert-state]').getAttribute('data-alert-state')).toBe('acknowledged');
+    expect(await row.locator('[data-testid=alert-calls]').textContent()).toBe('1 · Cancelled 1');
+    expect(await row.locator('button').count()).toBe(0);
+    await admin.page.screenshot({ path: shot('alerts-acknowledged'), fullPage: true });
+
+    await row.locator('a').first().click();
+    await admin.page.waitForSelector('#alert-detail');
+    expect(await admin.page.textContent('[data-testid=acknowledged-by]')).toBe('panel:admin');
+    expect(await admin.page.locator(`tr[data-call-id="${callId}"] [data-state]`).getAttribute('data-state')).toBe('cancelled');
+    await admin.page.goto(`${server.url}/panel/a/${accountId}/credit`);
+    expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('1'); // never dialled: refunded
+  });
+
   test('settings show the configuration read-only, the trunk state, and say a text', async () => {
     await admin.page.goto(`${server.url}/panel/settings`);
     const table = await admin.page.textContent('#settings-table');
@@ -201,7 +240,7 @@ describe('web panel in chromium', () => {
       await owner.page.screenshot({ path: shot('owner-keys-phone'), fullPage: true });
       await owner.page.goto(`${server.url}/panel/a/${accountId}/calls`);
       await owner.page.screenshot({ path: shot('owner-calls-phone'), fullPage: true });
-      for (const page of ['keys', 'credit', 'calls', 'history', 'test-call']) {
+      for (const page of ['keys', 'credit', 'calls', 'alerts', 'history', 'test-call']) {
         const res = await owner.page.goto(`${server.url}/panel/a/${other.id}/${page}`);
         expect(res?.status(), page).toBe(404);
       }

@@ -1,4 +1,5 @@
 import { createAccountServices, type AccountServices } from '../../accounts';
+import { createAlertActions, type AlertActions } from '../../alerts';
 import type { CallAudioSource } from '../../call-model';
 import type { Account, PanelUser } from '../../store';
 import {
@@ -26,6 +27,8 @@ export interface PanelEnv {
   passwords: PasswordChanges;
   /** Accounts, credentials, owners, test calls: the same services the CLI uses. */
   services: AccountServices;
+  /** Acknowledge and resolve by hand: the same actions the API and the CLI use. */
+  alerts: AlertActions;
   /** Renders what a call plays, for the players on the calls and settings pages (built in appliance.ts). */
   speech: CallAudioSource;
 }
@@ -75,5 +78,6 @@ export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSourc
         trunkConfigured: () => (deps.trunkStatus ? deps.trunkStatus().state !== 'not_configured' : deps.config.sip.server !== ''),
       },
     }),
+    alerts: createAlertActions({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone }),
   };
 }

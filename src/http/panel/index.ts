@@ -3,8 +3,10 @@ import { panelBodyParser } from './body';
 import type { PanelEnv } from './env';
 import { accountPagesRoutes } from './routes/account-pages-routes';
 import { accountsRoutes } from './routes/accounts-routes';
+import { alertsRoutes } from './routes/alerts-routes';
 import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
+import { callDetailRoutes } from './routes/call-detail-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { policiesRoutes } from './routes/policies-routes';
 import { passwordRoutes } from './routes/password-routes';
@@ -30,6 +32,8 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))
     .use(policiesRoutes(env))
+    .use(alertsRoutes(env))
+    .use(callDetailRoutes(env))
     .use(testCallRoutes(env))
     .use(passwordRoutes(env))
     .use(settingsRoutes(env)) as any;

@@ -12,16 +12,16 @@ import { CallsPage } from '../views/calls-page';
 import { CreditPage } from '../views/credit-page';
 import { HISTORY_ENDPOINTS, HistoryPage } from '../views/history-page';
 
-const PAGE_SIZE = 25;
+export const PAGE_SIZE = 25;
 
 /** Page number from `?page=`, at least 1. */
-function pageOf(c: PanelCtx): number {
+export function pageOf(c: PanelCtx): number {
   const n = Number(c.query.page);
   return Number.isInteger(n) && n >= 1 && n < 1_000_000 ? n : 1;
 }
 
 /** The filter fields that are set, to keep in links; `page` is added by the pager. */
-function kept(c: PanelCtx, names: string[]): Record<string, string> {
+export function kept(c: PanelCtx, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const n of names) if (c.query[n]) out[n] = c.query[n]!;
   return out;

@@ -2,6 +2,7 @@ import { CALL_STATES } from '../../../call-model';
 import type { Account, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import type { Messages } from '../i18n';
+import { CallAlertCell } from './call-links';
 import { Layout } from './layout';
 import { DateRangeAndApply, Pager, StateBadge } from './parts';
 
@@ -62,6 +63,7 @@ export function CallsPage(p: CallsPageProps) {
                 <th scope="col">{t.acknowledged}</th>
                 <th scope="col">{t.source}</th>
                 <th scope="col">{t.message}</th>
+                <th scope="col">{t.alertOfCall}</th>
                 <th scope="col">{t.audio}</th>
               </tr>
             </thead>
@@ -96,6 +98,9 @@ export function CallsPage(p: CallsPageProps) {
                     <td data-label={t.source}>{t.sources[c.source] ?? c.source}</td>
                     <td data-label={t.message} safe>
                       {c.message}
+                    </td>
+                    <td data-label={t.alertOfCall}>
+                      <CallAlertCell t={t} accountId={p.account.id} call={c} />
                     </td>
                     <td data-label={t.audio}>
                       {audio ? <audio controls="" preload="none" src={audio} aria-label={`${t.audio}: ${c.id}`}></audio> : t.audioNone}

@@ -2,7 +2,7 @@ import type { Children } from '@kitajs/html';
 import type { Account, PanelUser } from '../../../store';
 import type { Messages } from '../i18n';
 
-export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'history' | 'test-call' | 'policies';
+export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies';
 
 export interface LayoutProps {
   t: Messages;
@@ -91,6 +91,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/calls`} aria-current={current(active, 'calls')}>
                   {t.callsTitle}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/alerts`} aria-current={current(active, 'alerts')}>
+                  {t.alertsTitle}
                 </a>
               </li>
               <li>

@@ -75,7 +75,9 @@ export function StateBadge({ t, state }: { t: Messages; state: string }) {
     ? 'ok'
     : ['busy', 'no_answer', 'rejected', 'failed', 'expired'].includes(state)
       ? 'bad'
-      : 'wait';
+      : state === 'cancelled'
+        ? 'done' // final but neither good nor bad: the plain badge
+        : 'wait';
   return (
     <span class={`badge ${kind}`} data-state={state} safe>
       {t.states[state] ?? state}

@@ -3,6 +3,7 @@ import type { CallEvent } from '../../../store/calls';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { Layout } from './layout';
+import { CallAlertFacts } from './call-links';
 import { CsrfField, Notice, StateBadge } from './parts';
 
 /** States after which nothing more will happen to a call: polling stops there. */
@@ -34,6 +35,7 @@ export function TestCallStatus({ t, fmt, accountId, call, events = [] }: { t: Me
         <dd>{call.lastSipCode === null ? '—' : String(call.lastSipCode)}</dd>
         <dt>{t.updated}</dt>
         <dd>{fmt.dateTime(call.updatedAt)}</dd>
+        <CallAlertFacts t={t} accountId={accountId} call={call} />
       </dl>
       {events.length > 0 ? (
         <ol class="events">

@@ -1,0 +1,68 @@
+import type { CallRecord } from '../../../store';
+import type { Messages } from '../i18n';
+
+/**
+ * Where a call belongs: its alert, and the call of the same number it was spoken in
+ * (`bundled_into`, per-number pacing). Rendered as <dt>/<dd> pairs for a `dl.facts`.
+ */
+export function CallAlertFacts({ t, accountId, call }: { t: Messages; accountId: string; call: CallRecord }) {
+  const base = `/panel/a/${accountId}`;
+  return (
+    <>
+      {call.alertId ? (
+        <>
+          <dt>{t.alertOfCall}</dt>
+          <dd>
+            <a href={`${base}/alerts/${call.alertId}`} data-testid="call-alert" safe>
+              {call.alertId}
+            </a>
+          </dd>
+        </>
+      ) : (
+        ''
+      )}
+      {call.bundledInto ? (
+        <>
+          <dt>{t.bundledInto}</dt>
+          <dd>
+            <a href={`${base}/calls/${call.bundledInto}`} data-testid="bundled-into" safe>
+              {call.bundledInto}
+            </a>
+          </dd>
+        </>
+      ) : (
+        ''
+      )}
+    </>
+  );
+}
+
+/** The same two links in one table cell (the calls page). */
+export function CallAlertCell({ t, accountId, call }: { t: Messages; accountId: string; call: CallRecord }) {
+  const base = `/panel/a/${accountId}`;
+  if (!call.alertId && !call.bundledInto) return '—';
+  return (
+    <div>
+      {call.alertId ? (
+        <a href={`${base}/alerts/${call.alertId}`} data-testid="call-alert" safe>
+          {call.alertId}
+        </a>
+      ) : (
+        ''
+      )}
+      {call.bundledInto ? (
+        <>
+          <br />
+          <small>
+            {`${t.bundledInto}: `}
+            <a href={`${base}/calls/${call.bundledInto}`} data-testid="bundled-into" safe>
+              {call.bundledInto}
+            </a>
+          </small>
+        </>
+      ) : (
+        ''
+      )}
+    </div>
+  );
+}
