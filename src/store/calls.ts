@@ -122,6 +122,13 @@ export interface CallsStore {
    * taken over cannot overwrite the newer attempt. Returns false when nothing changed.
    */
   move(id: string, change: CallChange): boolean;
+  /** Queued calls created before `cutoff` (oldest first, at most `limit`): the no-trunk expiry sweep. */
+  queuedBefore(cutoff: number, limit: number): CallRecord[];
+  /**
+   * Says why queued calls wait (last_reason) without moving them: no edge, no event.
+   * Returns how many changed.
+   */
+  noteWaiting(reason: string): number;
   /** Pushes the lease of calls this worker still holds (a heartbeat); never shortens one. */
   renewLeases(ids: string[], until: number, now: number): void;
   events(id: string): CallEvent[];
@@ -297,6 +304,16 @@ export function createCallsStore(db: Database): CallsStore {
       if (changed.changes === 0) return false;
       insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null });
       return true;
+    },
+    queuedBefore(cutoff, limit) {
+      return (
+        db
+          .query(`SELECT * FROM calls WHERE state = 'queued' AND created_at < $cutoff ORDER BY created_at, id LIMIT $limit`)
+          .all({ cutoff, limit }) as CallRow[]
+      ).map(toCall);
+    },
+    noteWaiting(reason) {
+      return db.query(`UPDATE calls SET last_reason = $reason WHERE state = 'queued' AND last_reason IS NOT $reason`).run({ reason }).changes;
     },
     renewLeases(ids, until, now) {
       const q = db.query(

@@ -1,0 +1,99 @@
+import { settleAlert } from '../alerts';
+import { transition } from '../call-model';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { Store } from '../store';
+
+/** What a queued call's last_reason says while sip.server is empty. */
+export const NO_TRUNK_REASON = 'no SIP trunk configured';
+/** The extra `warning` field of an intake answer while sip.server is empty (contract.md "Operations"). */
+export const NO_TRUNK_WARNING = 'No SIP trunk configured: calls wait';
+
+export interface NoTrunkSweepDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  /** calls.max_age_s */
+  maxAgeS: number;
+  /** credit.timezone, for the alert lifecycle. */
+  timeZone: string;
+}
+
+/** Calls expired per transaction, so one sweep of a huge backlog never holds the writer long. */
+const BATCH = 500;
+
+/**
+ * With no trunk nobody claims calls, so the claim-time expiry (run-claimed-call.ts) never
+ * runs: this does it instead. Every queued call older than calls.max_age_s moves to
+ * `expired` through the call model's guarded edge, its alert settles in the same
+ * transaction, and the calls still waiting say why (last_reason). A trunk configured later
+ * therefore never dials a stale backlog (contract.md "Operations"). Returns the ids expired.
+ */
+export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> {
+  const expired: string[] = [];
+  const reason = `not placed within calls.max_age_s (${d.maxAgeS} s): ${NO_TRUNK_REASON}`;
+  for (;;) {
+    const batch = await d.store.writes.run(() => {
+      const now = d.clock();
+      const stale = d.store.calls.queuedBefore(now - d.maxAgeS * 1000, BATCH);
+      const moved: string[] = [];
+      for (const call of stale) {
+        transition(call.state, 'expired');
+        if (d.store.calls.move(call.id, { from: 'queued', to: 'expired', at: now, attempt: call.attempts, reason, finished: true })) {
+          moved.push(call.id);
+        }
+      }
+      for (const alertId of new Set(stale.map((c) => c.alertId).filter((a): a is string => a !== null))) {
+        settleAlert({ store: d.store, timeZone: d.timeZone }, alertId, now);
+      }
+      return { moved, full: stale.length === BATCH };
+    });
+    expired.push(...batch.moved);
+    if (!batch.full) break;
+  }
+  await markWaiting(d);
+  if (expired.length > 0) d.log.warn({ expired: expired.length, maxAgeS: d.maxAgeS }, 'queued calls expired: no SIP trunk configured');
+  return expired;
+}
+
+/** Every queued call says why it waits. Cheap when nothing changed (an indexed UPDATE of no rows). */
+export function markWaiting(d: Pick<NoTrunkSweepDeps, 'store'>): Promise<number> {
+  return d.store.writes.run(() => d.store.calls.noteWaiting(NO_TRUNK_REASON));
+}
+
+export interface NoTrunkSweeper {
+  start(): void;
+  /** New calls were queued: say at once why they wait. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Runs sweepWithoutTrunk every `intervalMs` (default 30 s) until stopped. */
+export function createNoTrunkSweeper(d: NoTrunkSweepDeps, intervalMs = 30_000): NoTrunkSweeper {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  let marking = false;
+  const sweep = () => {
+    running = sweepWithoutTrunk(d).catch((e) => d.log.error({ err: e }, 'expiring queued calls failed'));
+  };
+  return {
+    start() {
+      sweep();
+      timer = setInterval(sweep, intervalMs);
+    },
+    wake() {
+      // One mark for a burst of wakes: every request that queued before it ran is covered.
+      if (marking || !timer) return;
+      marking = true;
+      queueMicrotask(() => {
+        marking = false;
+        markWaiting(d).catch((e) => d.log.error({ err: e }, 'marking queued calls failed'));
+      });
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
