@@ -4,11 +4,13 @@ import { DatabaseTooNewError } from '../store';
 import { VERSION } from '../version';
 import { accountCommand } from './account';
 import { adminCommand } from './admin';
+import { backupCommand } from './backup';
 import { callsCommand } from './calls';
 import { configCommand } from './config';
 import { CliError } from './context';
 import { creditCommand } from './credit';
 import { keysCommand } from './keys';
+import { restoreCommand } from './restore';
 import { sayCommand } from './say';
 import { serveCommand } from './serve';
 import { testCallCommand } from './test-call';
@@ -29,6 +31,8 @@ export function buildProgram(): Command {
   program.addCommand(configCommand());
   program.addCommand(sayCommand());
   program.addCommand(testCallCommand());
+  program.addCommand(backupCommand());
+  program.addCommand(restoreCommand());
   program
     .command('version')
     .description('print the version')
