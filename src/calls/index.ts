@@ -65,7 +65,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       start: () => {
         deps.log.warn(
           { maxAgeS: config.calls.max_age_s },
-          'sip.server is not set: calls are accepted and wait for a SIP trunk; those older than calls.max_age_s expire',
+          'sip.server is not set: calls are accepted and stay queued until a SIP trunk is configured; those older than calls.max_age_s expire',
         );
         sweeper.start();
       },

@@ -1,13 +1,20 @@
 import { spawn } from 'node:child_process';
 import { Database } from 'bun:sqlite';
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { sign } from '../../src/intake';
 import { applianceDir, provision, type ApplianceDir } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { BINARY } from '../helpers/paths';
+import { freePort } from '../helpers/ports';
+import { startSipp } from '../helpers/sipp';
+
+/** libfaketime (Debian package faketime): the binary's clock two hours ahead, timers untouched. */
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+const twoHoursLater = { LD_PRELOAD: LIBFAKETIME, FAKETIME: '+2h', FAKETIME_DONT_FAKE_MONOTONIC: '1' };
 
 /** The CLI run without blocking this process, so the load it runs beside keeps going. */
 function cliAsync(a: ApplianceDir, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -163,6 +170,47 @@ describe('no SIP trunk (issue 10 item 7)', () => {
       await app.stop();
     }
   });
+
+  it('a call queued with no trunk expires after calls.max_age_s and is never dialled when a trunk appears later', async () => {
+    expect(existsSync(LIBFAKETIME)).toBe(true);
+    const a = applianceDir({ calls: { max_age_s: 60, per_number_gap_s: 0 }, tts: { voice: 'en', speed_wpm: 400 } });
+    const cred = provision(a);
+    let app = await a.start();
+    const queued = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '5321111111', error_message: 'stale' });
+    expect(queued.status).toBe(200);
+    const id = queued.json.call_id;
+    await app.stop();
+
+    // Two hours later on the appliance's clock, still no trunk: the sweep expires it.
+    app = await a.start([], twoHoursLater);
+    try {
+      await expect.poll(() => a.cliJson(['calls', 'show', id]).state, { timeout: 10_000 }).toBe('expired');
+    } finally {
+      await app.stop();
+    }
+    const expired = a.cliJson(['calls', 'show', id]);
+    expect(expired).toMatchObject({ state: 'expired', attempts: 0, last_reason: 'not placed within calls.max_age_s (60 s): no SIP trunk configured' });
+    expect(expired.events.map((e: any) => `${e.from}>${e.to}`)).toEqual(['queued>expired']);
+
+    // The operator configures a trunk: a PBX that answers exactly one INVITE, busy.
+    const sipp = await startSipp({ scenario: 'final.xml', calls: 1, fill: { code: 486, reason: 'Busy Here' } });
+    const rtp = await freePort();
+    const config = parseToml(readFileSync(a.configPath, 'utf8')) as Record<string, any>;
+    config.sip = { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 };
+    writeFileSync(a.configPath, stringifyToml(config));
+    app = await a.start();
+    try {
+      const fresh = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '5322222222', error_message: 'fresh' });
+      expect(fresh.status).toBe(200);
+      await expect.poll(() => a.cliJson(['calls', 'show', fresh.json.call_id]).last_sip_code, { timeout: 10_000 }).toBe(486);
+      expect(await sipp.exited).toBe(0); // one INVITE, the fresh call's
+    } finally {
+      await app.stop();
+      await sipp.stop();
+    }
+    expect(a.cliJson(['calls', 'show', id])).toMatchObject({ state: 'expired', attempts: 0 });
+    expect(a.cliJson(['calls', 'show', id]).events).toHaveLength(1);
+  }, 60_000);
 
   it('the demo banner says its example number is a placeholder for the operator\'s own phone', async () => {
     const a = applianceDir();
