@@ -54,10 +54,17 @@ export function writeBackup(o: BackupOptions): CopySummary {
     throw new BackupError(`backup of ${o.dbPath} failed: ${(e as Error).message}`);
   } finally {
     live.close();
+    keepOwner(o.dbPath);
   }
   chmodSync(partial, 0o600);
   fsyncFile(partial);
-  const summary = checkCopy(partial, key);
+  let summary: CopySummary;
+  try {
+    summary = checkCopy(partial, key);
+  } catch (e) {
+    rmSync(partial, { force: true });
+    throw e;
+  }
   renameSync(partial, join(o.dest, BACKUP_DATABASE));
   writeFileSync(join(o.dest, BACKUP_KEY), key, { mode: 0o600, flag: 'wx' });
   fsyncFile(join(o.dest, BACKUP_KEY));
@@ -104,6 +111,19 @@ export function restoreBackup(o: RestoreOptions): CopySummary {
     for (const f of [o.dbPath, o.keyFile]) chownSync(f, owner.uid, owner.gid);
   }
   return summary;
+}
+
+/**
+ * With the service stopped, even a read-only connection creates the -wal and -shm files,
+ * owned by whoever ran the backup; as root that would lock the service user out of its
+ * own database. They are handed to the database's owner.
+ */
+function keepOwner(dbPath: string): void {
+  if (process.getuid?.() !== 0) return;
+  const owner = statSync(dbPath);
+  for (const f of [`${dbPath}-wal`, `${dbPath}-shm`]) {
+    if (existsSync(f) && statSync(f).uid !== owner.uid) chownSync(f, owner.uid, owner.gid);
+  }
 }
 
 /** Integrity, schema version and key of a copy, read-only. */
