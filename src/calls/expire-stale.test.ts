@@ -6,7 +6,7 @@ import { freePort } from '../../test/helpers/ports';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { startSipp } from '../../test/helpers/sipp';
 import { testAudioSource } from '../../test/helpers/test-audio';
-import { NO_TRUNK_REASON, sweepWithoutTrunk } from './expire-stale';
+import { createWaitingMarker, NO_TRUNK_REASON, sweepWithoutTrunk } from './expire-stale';
 import { createTelephony, type Telephony } from '.';
 
 let cleanups: (() => Promise<void>)[] = [];
@@ -34,8 +34,11 @@ describe('no trunk: queued calls expire after calls.max_age_s (issue 10 item 7)'
     clock.advance(30_000);
     const young = seed(store, clock(), '5329876543');
 
+    const mark = createWaitingMarker(store);
     expect(await sweepWithoutTrunk(deps)).toEqual([]); // old is 30 s old: nothing yet
+    await mark();
     expect(store.calls.get(old.callId)).toMatchObject({ state: 'queued', lastReason: NO_TRUNK_REASON });
+    expect(store.calls.get(young.callId)).toMatchObject({ state: 'queued', lastReason: NO_TRUNK_REASON });
 
     clock.advance(31_000); // old: 61 s, young: 31 s
     expect(await sweepWithoutTrunk(deps)).toEqual([old.callId]);
@@ -44,8 +47,23 @@ describe('no trunk: queued calls expire after calls.max_age_s (issue 10 item 7)'
     expect(expired.finishedAt).toBe(clock());
     expect(store.calls.events(old.callId).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>expired']);
     expect(store.alerts.get(old.alertId)!.state).toBe('unacknowledged');
-    expect(store.calls.get(young.callId)).toMatchObject({ state: 'queued', lastReason: NO_TRUNK_REASON });
     expect(store.alerts.get(young.alertId)!.state).toBe('open');
+  });
+
+  it('marking looks only at calls queued since the last mark, and misses none', async () => {
+    const clock = manualClock();
+    const store = tempStore(clock);
+    cleanups.push(() => store.close());
+    const mark = createWaitingMarker(store);
+    const first = seed(store, clock());
+    await mark();
+    // A reason written after the mark (straight through the store) is not looked at again...
+    await store.writes.run(() => store.calls.move(first.callId, { from: 'queued', to: 'queued', at: clock(), attempt: 0, reason: 'kept' }));
+    const second = seed(store, clock(), '5329876543');
+    await mark();
+    expect(store.calls.get(second.callId)!.lastReason).toBe(NO_TRUNK_REASON);
+    // ...and the first call, already marked, was not touched by the second mark.
+    expect(store.calls.get(first.callId)!.lastReason).toBe('kept');
   });
 
   it('the telephony without a trunk sweeps on start, on the appliance clock', async () => {

@@ -164,7 +164,7 @@ describe('no SIP trunk (issue 10 item 7)', () => {
     try {
       const r = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '5321234567', error_message: 'x' });
       expect(r.status).toBe(200);
-      await expect.poll(() => a.cliJson(['calls', 'show', r.json.call_id]).last_reason).toBe('no SIP trunk configured');
+      await expect.poll(() => a.cliJson(['calls', 'show', r.json.call_id]).last_reason, { timeout: 5000 }).toBe('no SIP trunk configured'); // marked within a second
       expect(a.cliJson(['calls', 'show', r.json.call_id]).state).toBe('queued');
     } finally {
       await app.stop();
