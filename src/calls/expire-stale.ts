@@ -26,8 +26,8 @@ const BATCH = 500;
  * With no trunk nobody claims calls, so the claim-time expiry (run-claimed-call.ts) never
  * runs: this does it instead. Every queued call older than calls.max_age_s moves to
  * `expired` through the call model's guarded edge, its alert settles in the same
- * transaction (the sweeper then marks the calls still waiting with why: last_reason). A trunk configured later
- * therefore never dials a stale backlog (contract.md "Operations"). Returns the ids expired.
+ * transaction, so a trunk configured later never dials a stale backlog (contract.md
+ * "Operations"). The sweeper then marks why the others wait. Returns the ids expired.
  */
 export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> {
   const expired: string[] = [];
@@ -46,7 +46,8 @@ export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> 
       for (const alertId of new Set(stale.map((c) => c.alertId).filter((a): a is string => a !== null))) {
         settleAlert({ store: d.store, timeZone: d.timeZone }, alertId, now);
       }
-      return { moved, full: stale.length === BATCH };
+      // A batch where nothing moved would come back unchanged: stop rather than spin.
+      return { moved, full: stale.length === BATCH && moved.length > 0 };
     });
     expired.push(...batch.moved);
     if (!batch.full) break;
