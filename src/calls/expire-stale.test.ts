@@ -50,6 +50,21 @@ describe('no trunk: queued calls expire after calls.max_age_s (issue 10 item 7)'
     expect(store.alerts.get(young.alertId)!.state).toBe('open');
   });
 
+  it('a backlog larger than one batch expires in one sweep, each batch its own transaction', async () => {
+    const clock = manualClock();
+    const store = tempStore(clock);
+    cleanups.push(() => store.close());
+    const { account, alertId } = seed(store, clock());
+    const more = Array.from({ length: 1200 }, (_, i) => ({ accountId: account.id, credentialId: null, source: 'api' as const, phoneNumber: `53200${String(i).padStart(5, '0')}`, message: 'm', alertId }));
+    await store.writes.run(() => store.calls.enqueue(more, clock()));
+    clock.advance(MAX_AGE_S * 1000 + 1);
+    const before = store.writes.stats().batches;
+    expect(await sweepWithoutTrunk({ store, clock, log: silentLogger(), maxAgeS: MAX_AGE_S, timeZone: 'Europe/Istanbul' })).toHaveLength(1201);
+    expect(store.writes.stats().batches - before).toBe(3); // 500 + 500 + 201
+    expect(store.calls.ofAlert(alertId).every((c) => c.state === 'expired')).toBe(true);
+    expect(store.alerts.get(alertId)!.state).toBe('unacknowledged');
+  });
+
   it('marking looks only at calls queued since the last mark, and misses none', async () => {
     const clock = manualClock();
     const store = tempStore(clock);
