@@ -5,14 +5,18 @@ import { createTelephone, type Telephone } from '../sip';
 import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
+import { createNoTrunkSweeper } from './expire-stale';
 
 export { createDialer, type Dialer } from './dialer';
 export { decide, classify } from './retry-policy';
+export { NO_TRUNK_REASON, NO_TRUNK_WARNING } from './expire-stale';
 export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from '../call-model';
 
 /**
- * Telephony as the appliance sees it: the trunk plus the dialer, or nothing at all when
- * sip.server is empty (calls are accepted and stay queued; the log says why).
+ * Telephony as the appliance sees it: the trunk plus the dialer; or, when sip.server is
+ * empty, a sweep that expires queued calls older than calls.max_age_s (calls are accepted,
+ * wait with last_reason "no SIP trunk configured", and a trunk configured later never
+ * dials a stale backlog).
  */
 export interface Telephony {
   /** Starts the trunk, then the dialer; a trunk that fails to start is logged, calls stay queued. */
@@ -23,6 +27,11 @@ export interface Telephony {
   stop(): Promise<void>;
   /** For people (the panel's settings page): is the trunk there, up, registered. */
   status(): TrunkStatus;
+  /**
+   * False when sip.server is empty: intake answers then carry `warning: NO_TRUNK_WARNING`.
+   * Fixed for the life of the process (the config is read at start).
+   */
+  trunkConfigured(): boolean;
 }
 
 export interface TrunkStatus {
@@ -44,12 +53,26 @@ export interface TelephonyDeps {
 
 export function createTelephony(config: Config, deps: TelephonyDeps): Telephony {
   if (!config.sip.server) {
+    // On the appliance's clock, every 30 s: a call expires at most 30 s after max_age_s.
+    const sweeper = createNoTrunkSweeper({
+      store: deps.store,
+      clock: deps.clock,
+      log: deps.log,
+      maxAgeS: config.calls.max_age_s,
+      timeZone: config.credit.timezone,
+    });
     return {
-      start: () =>
-        deps.log.warn('sip.server is not set: calls are accepted and stay queued until a SIP trunk is configured'),
-      wake: () => undefined,
-      stop: async () => undefined,
+      start: () => {
+        deps.log.warn(
+          { maxAgeS: config.calls.max_age_s },
+          'sip.server is not set: calls are accepted and stay queued until a SIP trunk is configured; those older than calls.max_age_s expire',
+        );
+        sweeper.start();
+      },
+      wake: () => sweeper.wake(),
+      stop: () => sweeper.stop(),
       status: () => ({ state: 'not_configured', registered: null, lastError: null }),
+      trunkConfigured: () => false,
     };
   }
   const telephone: Telephone = createTelephone(config.sip, config.sip.silence_ms, { log: deps.log });
@@ -91,6 +114,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     wake: () => {
       if (up) dialer.wake();
     },
+    trunkConfigured: () => true,
     status: () => ({
       state: stopping ? 'stopped' : up ? 'up' : 'starting',
       registered: up && !stopping ? telephone.registered() : null,

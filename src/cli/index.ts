@@ -5,12 +5,14 @@ import { VERSION } from '../version';
 import { accountCommand } from './account';
 import { adminCommand } from './admin';
 import { alertsCommand } from './alerts';
+import { backupCommand } from './backup';
 import { callsCommand } from './calls';
 import { configCommand } from './config';
 import { CliError } from './context';
 import { creditCommand } from './credit';
 import { keysCommand } from './keys';
 import { policyCommand } from './policy';
+import { restoreCommand } from './restore';
 import { sayCommand } from './say';
 import { serveCommand } from './serve';
 import { testCallCommand } from './test-call';
@@ -33,6 +35,8 @@ export function buildProgram(): Command {
   program.addCommand(configCommand());
   program.addCommand(sayCommand());
   program.addCommand(testCallCommand());
+  program.addCommand(backupCommand());
+  program.addCommand(restoreCommand());
   program
     .command('version')
     .description('print the version')

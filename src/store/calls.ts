@@ -128,6 +128,18 @@ export interface CallsStore {
    * taken over cannot overwrite the newer attempt. Returns false when nothing changed.
    */
   move(id: string, change: CallChange): boolean;
+  /**
+   * Queued calls created before `cutoff` and due before it (at most `limit`, by due time):
+   * the no-trunk expiry sweep. A range of the (state, run_after) index, so the cost does
+   * not grow with the backlog; a call waiting to retry is found once its retry is due.
+   */
+  queuedBefore(cutoff: number, limit: number): CallRecord[];
+  /**
+   * Says why queued calls wait (last_reason) without moving them: no edge, no event. Only
+   * calls inserted after `cursor` are looked at (0: all); returns the cursor to pass next
+   * time, so a call is looked at once however long the queue grows.
+   */
+  noteWaiting(reason: string, cursor: number): number;
   /** Pushes the lease of calls this worker still holds (a heartbeat); never shortens one. */
   renewLeases(ids: string[], until: number, now: number): void;
   events(id: string): CallEvent[];
@@ -305,6 +317,20 @@ export function createCallsStore(db: Database): CallsStore {
       if (changed.changes === 0) return false;
       insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null });
       return true;
+    },
+    queuedBefore(cutoff, limit) {
+      return (
+        db
+          .query(`SELECT * FROM calls WHERE state = 'queued' AND run_after < $cutoff AND created_at < $cutoff ORDER BY run_after LIMIT $limit`)
+          .all({ cutoff, limit }) as CallRow[]
+      ).map(toCall);
+    },
+    noteWaiting(reason, cursor) {
+      // The rowid grows with every insert and calls are never deleted; one writer at a time,
+      // so a call committed after this statement gets a rowid above the returned cursor.
+      // `+state`: walk the rowid range, not the state index (every queued call).
+      db.query(`UPDATE calls SET last_reason = $reason WHERE rowid > $cursor AND +state = 'queued' AND last_reason IS NOT $reason`).run({ reason, cursor });
+      return (db.query('SELECT COALESCE(max(rowid), 0) AS n FROM calls').get() as { n: number }).n;
     },
     renewLeases(ids, until, now) {
       const q = db.query(

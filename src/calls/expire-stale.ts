@@ -1,0 +1,117 @@
+import { settleAlert } from '../alerts';
+import { transition } from '../call-model';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { Store } from '../store';
+
+/** What a queued call's last_reason says while sip.server is empty. */
+export const NO_TRUNK_REASON = 'no SIP trunk configured';
+/** The extra `warning` field of an intake answer while sip.server is empty (contract.md "Operations"). */
+export const NO_TRUNK_WARNING = 'No SIP trunk configured: calls wait';
+
+export interface NoTrunkSweepDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  /** calls.max_age_s */
+  maxAgeS: number;
+  /** credit.timezone, for the alert lifecycle. */
+  timeZone: string;
+}
+
+/** Calls expired per transaction, so one sweep of a huge backlog never holds the writer long. */
+const BATCH = 500;
+
+/**
+ * With no trunk nobody claims calls, so the claim-time expiry (run-claimed-call.ts) never
+ * runs: this does it instead. Every queued call older than calls.max_age_s moves to
+ * `expired` through the call model's guarded edge, its alert settles in the same
+ * transaction, so a trunk configured later never dials a stale backlog (contract.md
+ * "Operations"). The sweeper then marks why the others wait. Returns the ids expired.
+ */
+export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> {
+  const expired: string[] = [];
+  const reason = `not placed within calls.max_age_s (${d.maxAgeS} s): ${NO_TRUNK_REASON}`;
+  for (;;) {
+    const batch = await d.store.writes.run(() => {
+      const now = d.clock();
+      const stale = d.store.calls.queuedBefore(now - d.maxAgeS * 1000, BATCH);
+      const moved: string[] = [];
+      for (const call of stale) {
+        transition(call.state, 'expired');
+        if (d.store.calls.move(call.id, { from: 'queued', to: 'expired', at: now, attempt: call.attempts, reason, finished: true })) {
+          moved.push(call.id);
+        }
+      }
+      for (const alertId of new Set(stale.map((c) => c.alertId).filter((a): a is string => a !== null))) {
+        settleAlert({ store: d.store, timeZone: d.timeZone }, alertId, now);
+      }
+      // A batch where nothing moved would come back unchanged: stop rather than spin.
+      return { moved, full: stale.length === BATCH && moved.length > 0 };
+    });
+    expired.push(...batch.moved);
+    if (!batch.full) break;
+  }
+  if (expired.length > 0) d.log.warn({ expired: expired.length, maxAgeS: d.maxAgeS }, 'queued calls expired: no SIP trunk configured');
+  return expired;
+}
+
+/**
+ * Says why queued calls wait, looking only at calls inserted since the last time (the
+ * cursor), so marking stays cheap with a large backlog under load.
+ */
+export function createWaitingMarker(store: Store): () => Promise<void> {
+  let cursor = 0;
+  return async () => {
+    cursor = await store.writes.run(() => store.calls.noteWaiting(NO_TRUNK_REASON, cursor));
+  };
+}
+
+export interface NoTrunkSweeper {
+  start(): void;
+  /** New calls were queued: say why they wait within `markDelayMs`. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs sweepWithoutTrunk every `intervalMs` (default 30 s) until stopped, and marks newly
+ * queued calls at most once per `markDelayMs` (default 1 s): a mark per wake cost a quarter
+ * of the ingest throughput under load (an extra write in every group commit), one a second
+ * costs nothing measurable.
+ */
+export function createNoTrunkSweeper(d: NoTrunkSweepDeps, intervalMs = 30_000, markDelayMs = 1000): NoTrunkSweeper {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let pendingMark: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  const mark = createWaitingMarker(d.store);
+  const sweep = () => {
+    running = sweepWithoutTrunk(d)
+      .then(mark)
+      .catch((e) => d.log.error({ err: e }, 'expiring queued calls failed'));
+  };
+  return {
+    start() {
+      sweep();
+      timer = setInterval(sweep, intervalMs);
+    },
+    wake() {
+      if (pendingMark || !timer) return;
+      pendingMark = setTimeout(() => {
+        pendingMark = null;
+        running = Promise.all([running, mark().catch((e) => d.log.error({ err: e }, 'marking queued calls failed'))]);
+      }, markDelayMs);
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      // Calls queued in the last second still get their reason before the database closes.
+      if (pendingMark) {
+        clearTimeout(pendingMark);
+        pendingMark = null;
+        running = Promise.all([running, mark().catch((e) => d.log.error({ err: e }, 'marking queued calls failed'))]);
+      }
+      await running;
+    },
+  };
+}
