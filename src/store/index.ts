@@ -11,6 +11,7 @@ import { openDatabase } from './database';
 import { createGroupCommitter, type GroupCommitter } from './group-commit';
 import { createHistoryStore, type HistoryStore } from './history';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
+import { createOutboxStore, type OutboxStore } from './outbox';
 import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
 import { createPanelQueries, type PanelQueries } from './panel-queries';
 import { createPanelSessionsStore, type PanelSessionsStore } from './panel-sessions';
@@ -23,6 +24,7 @@ export type { AlertRecord, NewAlert, AlertChange } from './alerts';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, NewCall, CallSource, CallChange, ClaimedCall, Pacing } from './calls';
 export type { HistoryEntry } from './history';
+export type { CallbackTarget, OutboxEvent, OutboxState, AttemptRecord, NewOutboxEvent } from './outbox';
 export type { PanelUser, PanelRole } from './panel-users';
 export type { PanelSession } from './panel-sessions';
 export type { CallFilter, HistoryFilter, Page } from './panel-queries';
@@ -41,6 +43,8 @@ export interface Store {
   alerts: AlertsStore;
   history: HistoryStore;
   idempotency: IdempotencyStore;
+  /** Outcome callbacks: each account's target and the outbox of events to deliver. */
+  outbox: OutboxStore;
   /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
   panelUsers: PanelUsersStore;
   panelSessions: PanelSessionsStore;
@@ -84,6 +88,7 @@ export function createStore(options: CreateStoreOptions): Store {
     alerts: createAlertsStore(db),
     history: createHistoryStore(db),
     idempotency: createIdempotencyStore(db),
+    outbox: createOutboxStore(db, box),
     panelUsers: createPanelUsersStore(db, options.clock),
     panelSessions: createPanelSessionsStore(db),
     loginFailures: createLoginFailuresStore(db),
