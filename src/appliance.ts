@@ -4,6 +4,7 @@ import { parseHostPort, type Config } from './config';
 import { createHttpApp, createRateLimiter } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
+import { createCallbackSender } from './callbacks';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createStore, type Store } from './store';
@@ -54,6 +55,9 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const url = `http://${shownHost}:${server.port}`;
 
   telephony.start();
+  // Outcome callbacks: outside intake and dialling, on its own bounded slots (sender.ts).
+  const callbacks = createCallbackSender({ store, clock, log });
+  callbacks.start();
 
   const sweeper = setInterval(() => {
     rateLimiter.sweep();
@@ -68,6 +72,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
       clearInterval(sweeper);
       await server.stop(false); // false: requests in flight are answered first
       await telephony.stop();
+      await callbacks.stop(); // events in flight stay pending: sent again after the restart
       await store.close();
       log.info('voice-alert stopped');
     },
