@@ -12,6 +12,8 @@ import type { AlertRecord, CallRecord, Store } from '../store';
  *     "call":  { "id": "call_…", "number": "5321234567", "state": "acknowledged",
  *                "attempts": 1, "sip_code": 200, "reason": null },          (call.* only)
  *     "acknowledged_by": "5321234567" }                                     (*.acknowledged only)
+ * `alert.state` is the alert's state when the event was written: a `call.acknowledged`
+ * still shows `open`, and its `alert.acknowledged` follows it.
  * An emitter may add its own fields (alert.escalated: the step), never overwriting these.
  */
 export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged';
