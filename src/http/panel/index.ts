@@ -4,6 +4,7 @@ import { accountPagesRoutes } from './routes/account-pages-routes';
 import { accountsRoutes } from './routes/accounts-routes';
 import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
+import { callbacksRoutes } from './routes/callbacks-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
@@ -25,6 +26,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))
     .use(testCallRoutes(env))
+    .use(callbacksRoutes(env))
     .use(settingsRoutes(env)) as any;
   return panel;
 }
