@@ -81,6 +81,25 @@ describe('callback events', () => {
     await store.close();
   });
 
+  it('a call without an alert (a test call) is ordered by its own id: its answered event goes before its acknowledged one', async () => {
+    const { clock, store, account, mover } = rig();
+    await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+    const [callId] = await store.writes.run(() =>
+      store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5323333333', message: 'm' }], clock()),
+    );
+    const { mover: m } = mover();
+    await m.move('answered', { sipCode: 200 });
+    await m.move('acknowledged');
+    const rows = store.outbox.recent(account.id, 10).reverse();
+    expect(rows.map((e) => [e.type, e.orderKey])).toEqual([
+      ['call.answered', callId],
+      ['call.acknowledged', callId],
+    ]);
+    expect(store.outbox.due(clock(), 10).map((e) => e.type)).toEqual(['call.answered']);
+    expect(JSON.parse(rows[0]!.body).alert).toBeNull();
+    await store.close();
+  });
+
   it('resolving sends alert.resolved; the cancelled call sends nothing', async () => {
     const { store, account, alert, events, actions } = rig();
     await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));

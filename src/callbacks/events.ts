@@ -71,16 +71,16 @@ export function emitCallEvent(store: Store, type: CallEventType, call: CallRecor
     },
     ...(type === 'call.acknowledged' ? { acknowledged_by: call.phoneNumber } : {}),
   };
-  return write(store, type, call.accountId, call.alertId, at, fields);
+  // In order per alert; a call made without one (a test call, older rows) in order per call.
+  return write(store, type, call.accountId, call.alertId ?? call.id, at, fields);
 }
 
-function write(store: Store, type: CallbackEventType, accountId: string, alertId: string | null, at: number, fields: Record<string, unknown>): string | null {
+function write(store: Store, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): string | null {
   if (!store.outbox.urlOf(accountId)) return null;
   const eventId = newId('evt', at);
   const head = { id: eventId, type, at: new Date(at).toISOString(), account_id: accountId };
   // head twice: first for the key order, last so an emitter's details never overwrite it.
   const body = JSON.stringify({ ...head, ...fields, ...head });
-  // Ordered per alert; an event without one is ordered by nothing but itself.
-  store.outbox.add({ eventId, accountId, orderKey: alertId ?? eventId, type, body, at });
+  store.outbox.add({ eventId, accountId, orderKey, type, body, at });
   return eventId;
 }

@@ -228,7 +228,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         id              INTEGER PRIMARY KEY,          -- delivery order
         event_id        TEXT NOT NULL UNIQUE,         -- evt_…, the same on every retry
         account_id      TEXT NOT NULL REFERENCES accounts(id),
-        order_key       TEXT NOT NULL,                -- the alert id (the event id when there is none)
+        order_key       TEXT NOT NULL,                -- the alert id (the call id for a call without one)
         type            TEXT NOT NULL,
         body            TEXT NOT NULL,                -- the JSON sent, byte for byte on every retry
         state           TEXT NOT NULL CHECK (state IN ('pending','delivered','given_up')),
