@@ -65,6 +65,7 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
   let lastPrune = 0;
 
   const busyAccounts = (accountId: string) => [...inFlight.values()].filter((f) => f.accountId === accountId).length;
+  const saturatedAccounts = () => [...new Set([...inFlight.values()].map((f) => f.accountId))].filter((a) => busyAccounts(a) >= perAccount);
 
   const attempt = async (event: OutboxEvent): Promise<AttemptRecord | null> => {
     const target = d.store.outbox.target(event.accountId);
@@ -102,31 +103,40 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
     else log.error({ ...fields, error: result.error }, 'callback given up');
   };
 
+  const startSending = (event: OutboxEvent) => {
+    const done = send(event)
+      .catch((e) => log.error({ err: e, event: event.eventId }, 'recording a callback attempt failed'))
+      .finally(() => {
+        inFlight.delete(event.eventId);
+        // The alert's next event may be due now that this one is settled.
+        pump();
+      });
+    inFlight.set(event.eventId, { accountId: event.accountId, done });
+  };
+
+  /** Fills the free slots with due events; reads again while it finds some (an account filled up meanwhile). */
   const pump = () => {
-    if (stopping.signal.aborted || inFlight.size >= concurrency) return;
     const now = d.clock();
-    let due: OutboxEvent[];
-    try {
-      due = d.store.outbox.due(now, concurrency * 4 + inFlight.size);
-      if (now - lastPrune > 3_600_000) {
-        lastPrune = now;
-        d.store.writes.run(() => d.store.outbox.prune(now - keepMs)).catch((e) => log.error({ err: e }, 'pruning the outbox failed'));
-      }
-    } catch (e) {
-      log.error({ err: e }, 'reading the outbox failed');
-      return;
+    if (now - lastPrune > 3_600_000 && !stopping.signal.aborted) {
+      lastPrune = now;
+      d.store.writes.run(() => d.store.outbox.prune(now - keepMs)).catch((e) => log.error({ err: e }, 'pruning the outbox failed'));
     }
-    for (const event of due) {
-      if (inFlight.size >= concurrency) break;
-      if (inFlight.has(event.eventId) || busyAccounts(event.accountId) >= perAccount) continue;
-      const done = send(event)
-        .catch((e) => log.error({ err: e, event: event.eventId }, 'recording a callback attempt failed'))
-        .finally(() => {
-          inFlight.delete(event.eventId);
-          // The alert's next event may be due now that this one is settled.
-          pump();
-        });
-      inFlight.set(event.eventId, { accountId: event.accountId, done });
+    for (let started = -1; started !== 0; ) {
+      if (stopping.signal.aborted || inFlight.size >= concurrency) return;
+      let due: OutboxEvent[];
+      try {
+        due = d.store.outbox.due(now, concurrency * 4 + inFlight.size, saturatedAccounts());
+      } catch (e) {
+        log.error({ err: e }, 'reading the outbox failed');
+        return;
+      }
+      started = 0;
+      for (const event of due) {
+        if (inFlight.size >= concurrency) break;
+        if (inFlight.has(event.eventId) || busyAccounts(event.accountId) >= perAccount) continue;
+        startSending(event);
+        started++;
+      }
     }
   };
 

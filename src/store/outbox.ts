@@ -96,9 +96,10 @@ export interface OutboxStore {
    * Pending events whose time has come, oldest first, and only the FIRST pending event of
    * each order key: the next event of an alert is never handed out while an earlier one is
    * still pending (in order per alert). Events in flight are still pending: the caller
-   * leaves out the ones it is sending.
+   * leaves out the ones it is sending. `skipAccounts`: accounts whose slots are all taken,
+   * left out here so that one account's backlog cannot fill `limit` and starve the others.
    */
-  due(now: number, limit: number): OutboxEvent[];
+  due(now: number, limit: number, skipAccounts?: readonly string[]): OutboxEvent[];
   /** Applies one attempt's result to a pending event; false when it was no longer pending. */
   recordAttempt(eventId: string, attempt: AttemptRecord): boolean;
   get(eventId: string): OutboxEvent | null;
@@ -117,6 +118,7 @@ export function createOutboxStore(db: Database, box: SecretBox): OutboxStore {
   const dueQuery = db.query(
     `SELECT * FROM callback_outbox o
      WHERE o.state = 'pending' AND o.next_attempt_at <= $now
+       AND o.account_id NOT IN (SELECT value FROM json_each($skip))
        AND NOT EXISTS (SELECT 1 FROM callback_outbox p
                        WHERE p.order_key = o.order_key AND p.state = 'pending' AND p.id < o.id)
      ORDER BY o.next_attempt_at, o.id LIMIT $limit`,
@@ -154,8 +156,8 @@ export function createOutboxStore(db: Database, box: SecretBox): OutboxStore {
     add(e) {
       insert.run({ eventId: e.eventId, accountId: e.accountId, orderKey: e.orderKey, type: e.type, body: e.body, at: e.at });
     },
-    due(now, limit) {
-      return (dueQuery.all({ now, limit }) as OutboxRow[]).map(toEvent);
+    due(now, limit, skipAccounts = []) {
+      return (dueQuery.all({ now, limit, skip: JSON.stringify(skipAccounts) }) as OutboxRow[]).map(toEvent);
     },
     recordAttempt(eventId, a) {
       const state: OutboxState = a.outcome === 'retry' ? 'pending' : a.outcome;
