@@ -85,6 +85,9 @@ describe('outcome callbacks through the compiled binary', () => {
     // The first request hangs (the SIGTERM below aborts it: not recorded, so sent again after
     // the restart), the rest answer 500 until healthy.
     const hook = receiver(() => secret, (n) => (healthy ? 200 : n === 0 ? 'hang' : 500));
+    const refused = dir.cli(['account', 'set-callback', acc.accountId, '--url', 'http://user:pw@127.0.0.1/']);
+    expect([refused.status, refused.stderr]).toEqual([1, expect.stringContaining('--url must be an http(s) URL without user:password')]);
+    expect(dir.cli(['account', 'set-callback', 'acc_missing', '--url', hook.url]).stderr).toContain('no account acc_missing');
     const set = dir.cliJson(['account', 'set-callback', acc.accountId, '--url', hook.url]);
     expect(set).toMatchObject({ id: acc.accountId, callback_url: hook.url, callback_secret: expect.stringMatching(/^vcs_/) });
     secret = set.callback_secret;
@@ -116,6 +119,7 @@ describe('outcome callbacks through the compiled binary', () => {
     expect(perAlert.size).toBe(3);
     for (const [key, types] of perAlert) expect(types).toEqual(expected(key));
     expect(hook.received.every((r) => r.signatureValid)).toBe(true);
+    expect(dir.cliJson(['account', 'clear-callback', acc.accountId])).toEqual({ id: acc.accountId, callback_url: null });
     // Never a later event of an alert before its earlier one was delivered.
     for (const [key, types] of perAlert) {
       const firstOk = hook.received.findIndex((r) => orderKey(r) === key && r.answered === 200);
