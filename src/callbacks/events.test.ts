@@ -3,7 +3,8 @@ import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { createAlertActions } from '../alerts';
 import { createCallMover } from '../calls/call-mover';
 import { silentLogger } from '../log';
-import { emitAlertEvent } from '.';
+import { CALL_STATES } from '../call-model';
+import { callEventFor, emitAlertEvent } from '.';
 
 const TZ = 'Europe/Istanbul';
 
@@ -29,6 +30,19 @@ function rig() {
 }
 
 describe('callback events', () => {
+  it('which call edges send an event: answered, acknowledged, and every final state but completed and cancelled', () => {
+    const sent = Object.fromEntries(CALL_STATES.map((s) => [s, callEventFor(s)]).filter(([, e]) => e !== null));
+    expect(sent).toEqual({
+      answered: 'call.answered',
+      acknowledged: 'call.acknowledged',
+      busy: 'call.failed',
+      no_answer: 'call.failed',
+      rejected: 'call.failed',
+      failed: 'call.failed',
+      expired: 'call.failed',
+    });
+  });
+
   it('an account without a callback_url gets no outbox rows', async () => {
     const { store, account, alert, actions } = rig();
     const { alertId } = await alert('k');

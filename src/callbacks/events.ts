@@ -22,12 +22,13 @@ export type CallbackEventType = AlertEventType | CallEventType;
 
 /**
  * Final call states reported as `call.failed`: the call ended without reaching anyone who
- * listened. Not `completed` (it was answered: `call.answered` said so, and the alert's own
- * event tells whether anyone acknowledged), not `acknowledged`, not `cancelled` (the alert
- * was closed elsewhere: its `alert.*` event says how). `expired` is set by the queue's
- * claim, not by a call's own edge, and is reported by the alert's `alert.unacknowledged`.
+ * listened, after its last attempt (a busy that will be retried goes back to `queued` and
+ * sends nothing). `expired` too: never placed within calls.max_age_s. Not `completed` (it
+ * was answered: `call.answered` said so, and the alert's own event tells whether anyone
+ * acknowledged), not `acknowledged`, not `cancelled` (the alert was closed elsewhere: its
+ * `alert.*` event says how).
  */
-export const FAILED_CALL_STATES: readonly CallState[] = ['busy', 'no_answer', 'rejected', 'failed'];
+export const FAILED_CALL_STATES: readonly CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'expired'];
 
 /** The call event a call's edge to `to` causes, if any. */
 export function callEventFor(to: CallState): CallEventType | null {
