@@ -10,6 +10,7 @@ const PEER_SUITES = [
   'src/sip/telephone.test.ts',
   'src/sip/telephone-ipv6.test.ts',
   'test/integration/telephony.test.ts',
+  'test/integration/callbacks.test.ts',
   'test/e2e/telephony-pbx.test.ts',
 ];
 

@@ -5,6 +5,7 @@ import { createHttpApp, createRateLimiter, serveOptions } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
 import { createEscalationEngine } from './escalation';
+import { createCallbackSender } from './callbacks';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createStore, type Store } from './store';
@@ -65,6 +66,9 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   // Escalations follow their durable schedule on the dialer's clock; new step calls wake it.
   const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: () => telephony.wake() });
   escalation.start();
+  // Outcome callbacks: outside intake and dialling, on its own bounded slots (sender.ts).
+  const callbacks = createCallbackSender({ store, clock, log });
+  callbacks.start();
 
   const sweeper = startSweeper({ store, rateLimiter, clock, log, config });
 
@@ -75,6 +79,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
       await server.stop(false); // false: requests in flight are answered first
       escalation.stop();
       await telephony.stop();
+      await callbacks.stop(); // events in flight stay pending: sent again after the restart
       await sweeper.stop();
       await store.close();
       log.info('voice-alert stopped');

@@ -2,11 +2,13 @@ import type { Clock } from '../clock';
 import { createPanelUsersService, type PanelUsersService } from '../panel';
 import type { Store } from '../store';
 import { createAccountsService, type AccountsService } from './accounts';
+import { createCallbacksService, type CallbacksService } from './callbacks';
 import { createCredentialsService, type CredentialsService } from './credentials';
 import { createTestCallsService, type TestCallsOptions, type TestCallsService } from './test-calls';
 
 export { parseMonthlyCredit, parsePlan, type AccountChangeResult, type AccountsService, type NewAccountInput, type NewAccountResult } from './accounts';
 export { type CredentialRef, type CredentialResult, type CredentialsService, type IssueResult, type RotateResult } from './credentials';
+export { parseCallbackUrl, type CallbacksService, type ClearCallbackResult, type SetCallbackResult } from './callbacks';
 export { type TestCallInput, type TestCallRefusal, type TestCallResult, type TestCallsOptions, type TestCallsService } from './test-calls';
 
 /**
@@ -22,6 +24,8 @@ export interface AccountServices {
   /** Owners are panel users; their login and password rules are the panel's (src/panel/users.ts). */
   owners: Pick<PanelUsersService, 'createOwner'>;
   testCalls: TestCallsService;
+  /** The account's outcome callback URL and its signing secret. */
+  callbacks: CallbacksService;
 }
 
 export interface AccountServicesDeps {
@@ -39,5 +43,6 @@ export function createAccountServices(deps: AccountServicesDeps): AccountService
     credentials: createCredentialsService(deps.store),
     owners: createPanelUsersService(deps.store, deps.clock),
     testCalls: createTestCallsService(deps),
+    callbacks: createCallbacksService(deps.store),
   };
 }

@@ -1,3 +1,4 @@
+import { emitAlertEvent } from '../callbacks';
 import { alertTransition, isFinal, type AlertState } from '../call-model';
 import { periodOf } from '../credit';
 import type { AlertRecord, CallRecord, Store } from '../store';
@@ -36,10 +37,13 @@ function refund(d: AlertLifecycleDeps, call: CallRecord): void {
 }
 
 /** Moves an open alert; false when it was already closed (by someone else first). */
-function close(d: AlertLifecycleDeps, alert: AlertRecord, to: AlertState, now: number, extra: { reason?: string; by?: string } = {}): boolean {
+function close(d: AlertLifecycleDeps, alert: AlertRecord, to: Exclude<AlertState, 'open'>, now: number, extra: { reason?: string; by?: string } = {}): boolean {
   if (alert.state !== 'open') return false;
   alertTransition(alert.state, to);
-  return d.store.alerts.move(alert.id, { from: 'open', to, at: now, reason: extra.reason ?? null, acknowledgedBy: extra.by ?? null });
+  const moved = d.store.alerts.move(alert.id, { from: 'open', to, at: now, reason: extra.reason ?? null, acknowledgedBy: extra.by ?? null });
+  // Outcome callback, in this same transaction (src/callbacks/events.ts).
+  if (moved) emitAlertEvent(d.store, `alert.${to}`, d.store.alerts.get(alert.id)!, now);
+  return moved;
 }
 
 export type CloseResult = { closed: boolean; alert: AlertRecord; cancelledCallIds: string[] };

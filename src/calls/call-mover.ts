@@ -1,4 +1,5 @@
 import { acknowledgeAlert, settleAlert } from '../alerts';
+import { callEventFor, emitCallEvent } from '../callbacks';
 import { IllegalTransitionError, isFinal, isInProgress, transition, type CallState } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
@@ -71,7 +72,11 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
           acknowledged: target === 'acknowledged',
           finished: isFinal(target),
         });
-        if (ok) still.push(c);
+        if (!ok) continue;
+        still.push(c);
+        // Outcome callback, in this same transaction (which edges: src/callbacks/events.ts).
+        const event = callEventFor(target);
+        if (event) emitCallEvent(d.store, event, d.store.calls.get(c.id)!, at);
       }
       if (still.length === 0 || still[0] !== call) return still;
       const alertIds = [...new Set(still.map((c) => c.alertId).filter((a): a is string => a !== null))];

@@ -85,6 +85,31 @@ export function accountCommand(): Command {
       );
   }
   cmd
+    .command('set-callback <id>')
+    .description("send the account's outcome events to a URL; prints the new signing secret once")
+    .requiredOption('--url <url>', 'http(s) URL that receives the events (POST, JSON, signed)')
+    .option('--json', 'print JSON')
+    .action((id: string, opts, c: Command) =>
+      withServices(c, async ({ callbacks }) => {
+        const r = await callbacks.set(id, opts.url);
+        if (!r.ok) throw r.code === 'NO_ACCOUNT' ? refusal(r.code, { id }) : new CliError(`--url must be an http(s) URL without user:password, got "${opts.url}"`);
+        print(opts.json, { id, callback_url: r.url, callback_secret: r.secret }, () =>
+          [`${id} sends its outcome events to ${r.url}`, `signing secret: ${r.secret}  (shown only now)`].join('\n'),
+        );
+      }),
+    );
+  cmd
+    .command('clear-callback <id>')
+    .description("stop sending the account's outcome events (events already written are given up)")
+    .option('--json', 'print JSON')
+    .action((id: string, opts, c: Command) =>
+      withServices(c, async ({ callbacks }) => {
+        const r = await callbacks.clear(id);
+        if (!r.ok) throw refusal(r.code, { id });
+        print(opts.json, { id, callback_url: null }, () => `${id} sends no outcome events`);
+      }),
+    );
+  cmd
     .command('list')
     .description('list accounts')
     .option('--json', 'print JSON')

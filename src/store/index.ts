@@ -14,6 +14,7 @@ import { createGroupCommitter, type GroupCommitter } from './group-commit';
 import { createHealthStore, type HealthStore } from './health';
 import { createHistoryStore, type HistoryStore } from './history';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
+import { createOutboxStore, type OutboxStore } from './outbox';
 import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
 import { createPanelQueries, type PanelQueries } from './panel-queries';
 import { createPanelSessionsStore, type PanelSessionsStore } from './panel-sessions';
@@ -30,6 +31,7 @@ export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, NewCall, CallSource, CallChange, ClaimedCall, Pacing } from './calls';
 export type { HistoryEntry, HistoryRow } from './history';
 export { pruneHistory } from './history-retention';
+export type { CallbackTarget, OutboxEvent, OutboxState, AttemptRecord, NewOutboxEvent } from './outbox';
 export type { PanelUser, PanelRole } from './panel-users';
 export type { PanelSession } from './panel-sessions';
 export type { AlertFilter, CallFilter, CallStateCounts, HistoryFilter, Page } from './panel-queries';
@@ -52,6 +54,8 @@ export interface Store {
   /** GET /healthz: a write probe and the queue's depth. */
   health: HealthStore;
   idempotency: IdempotencyStore;
+  /** Outcome callbacks: each account's target and the outbox of events to deliver. */
+  outbox: OutboxStore;
   /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
   panelUsers: PanelUsersStore;
   panelSessions: PanelSessionsStore;
@@ -98,6 +102,7 @@ export function createStore(options: CreateStoreOptions): Store {
     history: createHistoryStore(db),
     health: createHealthStore(db),
     idempotency: createIdempotencyStore(db),
+    outbox: createOutboxStore(db, box),
     panelUsers: createPanelUsersStore(db, options.clock),
     panelSessions: createPanelSessionsStore(db),
     loginFailures: createLoginFailuresStore(db),

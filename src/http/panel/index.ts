@@ -7,6 +7,7 @@ import { alertsRoutes } from './routes/alerts-routes';
 import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
 import { callDetailRoutes } from './routes/call-detail-routes';
+import { callbacksRoutes } from './routes/callbacks-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { policiesRoutes } from './routes/policies-routes';
 import { passwordRoutes } from './routes/password-routes';
@@ -36,6 +37,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))
     .use(passwordRoutes(env))
+    .use(callbacksRoutes(env))
     .use(settingsRoutes(env)) as any;
   return panel;
 }

@@ -2,7 +2,7 @@ import type { Children } from '@kitajs/html';
 import type { Account, PanelUser } from '../../../store';
 import type { Messages } from '../i18n';
 
-export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies';
+export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks';
 
 export interface LayoutProps {
   t: Messages;
@@ -111,6 +111,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/test-call`} aria-current={current(active, 'test-call')}>
                   {t.testCallTitle}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/callbacks`} aria-current={current(active, 'callbacks')}>
+                  {t.callbacks.title}
                 </a>
               </li>
             </ul>

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { createAlertActions } from '../alerts';
+import { createCallMover } from '../calls/call-mover';
+import { silentLogger } from '../log';
+import { CALL_STATES } from '../call-model';
+import { callEventFor, emitAlertEvent } from '.';
+
+const TZ = 'Europe/Istanbul';
+
+function rig() {
+  const clock = manualClock();
+  const store = tempStore(clock);
+  const account = store.accounts.create({ name: 'a', plan: 'starter' });
+  const alert = (key: string | null, numbers: string[] = ['5321111111']) =>
+    store.writes.run(() => {
+      const alertId = store.alerts.create({ accountId: account.id, credentialId: null, key, source: 'api', message: 'disk full' }, clock());
+      const callIds = store.calls.enqueue(
+        numbers.map((phoneNumber) => ({ accountId: account.id, credentialId: null, source: 'api' as const, phoneNumber, message: 'disk full', alertId })),
+        clock(),
+      );
+      return { alertId, callIds };
+    });
+  const events = () => store.outbox.recent(account.id, 100).reverse().map((e) => JSON.parse(e.body));
+  const mover = () => {
+    const claimed = store.calls.claim(clock(), 60_000)!;
+    return { claimed, mover: createCallMover({ store, clock, log: silentLogger(), timeZone: TZ }, claimed, 'dialing', claimed.bundled) };
+  };
+  return { clock, store, account, alert, events, mover, actions: createAlertActions({ store, clock, timeZone: TZ }) };
+}
+
+describe('callback events', () => {
+  it('which call edges send an event: answered, acknowledged, and every final state but completed and cancelled', () => {
+    const sent = Object.fromEntries(CALL_STATES.map((s) => [s, callEventFor(s)]).filter(([, e]) => e !== null));
+    expect(sent).toEqual({
+      answered: 'call.answered',
+      acknowledged: 'call.acknowledged',
+      busy: 'call.failed',
+      no_answer: 'call.failed',
+      rejected: 'call.failed',
+      failed: 'call.failed',
+      expired: 'call.failed',
+    });
+  });
+
+  it('an account without a callback_url gets no outbox rows', async () => {
+    const { store, account, alert, actions } = rig();
+    const { alertId } = await alert('k');
+    await actions.acknowledge(account.id, alertId, 'api');
+    expect(store.outbox.recent(account.id, 10)).toEqual([]);
+    await store.close();
+  });
+
+  it('keypad 1: call.answered, call.acknowledged, alert.acknowledged, in that order, with the alert and call fields', async () => {
+    const { clock, store, account, alert, events, mover } = rig();
+    await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+    const { alertId, callIds } = await alert('db-down');
+    const { mover: m } = mover();
+    await m.move('ringing', { sipCode: 180 });
+    await m.move('answered', { sipCode: 200 });
+    clock.advance(5_000);
+    await m.move('acknowledged');
+    const got = events();
+    expect(got.map((e) => e.type)).toEqual(['call.answered', 'call.acknowledged', 'alert.acknowledged']);
+    expect(got[1]).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      at: new Date(clock()).toISOString(),
+      account_id: account.id,
+      // The alert as it was when the call's edge was written: its own event follows.
+      alert: { id: alertId, key: 'db-down', state: 'open' },
+      call: { id: callIds[0], number: '5321111111', state: 'acknowledged', attempts: 1, sip_code: 200 },
+      acknowledged_by: '5321111111',
+    });
+    expect(got[2]).toMatchObject({ alert: { id: alertId, state: 'acknowledged' }, acknowledged_by: '5321111111' });
+    expect(new Set(got.map((e) => e.id)).size).toBe(3);
+    await store.close();
+  });
+
+  it('a call ending busy (final) sends call.failed, then its alert alert.unacknowledged; completed sends no call.failed', async () => {
+    const { store, account, alert, events, mover } = rig();
+    await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+    await alert('busy-one');
+    await mover().mover.move('busy', { sipCode: 486, reason: 'Busy Here' });
+    expect(events().map((e) => [e.type, e.call?.state ?? e.alert.state])).toEqual([
+      ['call.failed', 'busy'],
+      ['alert.unacknowledged', 'unacknowledged'],
+    ]);
+    expect(events()[0].call).toMatchObject({ sip_code: 486, reason: 'Busy Here' });
+
+    await alert('answered-only', ['5322222222']);
+    const { mover: m } = mover();
+    await m.move('answered', { sipCode: 200 });
+    await m.move('completed');
+    expect(events().slice(2).map((e) => e.type)).toEqual(['call.answered', 'alert.unacknowledged']);
+    await store.close();
+  });
+
+  it('a call without an alert (a test call) is ordered by its own id: its answered event goes before its acknowledged one', async () => {
+    const { clock, store, account, mover } = rig();
+    await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+    const [callId] = await store.writes.run(() =>
+      store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5323333333', message: 'm' }], clock()),
+    );
+    const { mover: m } = mover();
+    await m.move('answered', { sipCode: 200 });
+    await m.move('acknowledged');
+    const rows = store.outbox.recent(account.id, 10).reverse();
+    expect(rows.map((e) => [e.type, e.orderKey])).toEqual([
+      ['call.answered', callId],
+      ['call.acknowledged', callId],
+    ]);
+    expect(store.outbox.due(clock(), 10).map((e) => e.type)).toEqual(['call.answered']);
+    expect(JSON.parse(rows[0]!.body).alert).toBeNull();
+    await store.close();
+  });
+
+  it('resolving sends alert.resolved; the cancelled call sends nothing', async () => {
+    const { store, account, alert, events, actions } = rig();
+    await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+    const { alertId } = await alert('k');
+    await actions.resolve(account.id, alertId, 'api');
+    expect(events().map((e) => [e.type, e.alert.state])).toEqual([['alert.resolved', 'resolved']]);
+    await store.close();
+  });
+
+  it('is written in the transaction of the change: a write that fails after emitting leaves no event', async () => {
+    const { clock, store, account, alert } = rig();
+    await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+    const { alertId } = await alert('k');
+    await expect(
+      store.writes.run(() => {
+        emitAlertEvent(store, 'alert.escalated', store.alerts.get(alertId)!, clock(), { step: 2 });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(store.outbox.recent(account.id, 10)).toEqual([]);
+    const id = await store.writes.run(() => emitAlertEvent(store, 'alert.escalated', store.alerts.get(alertId)!, clock(), { step: 2, id: 'forged' }));
+    expect(JSON.parse(store.outbox.get(id!)!.body)).toMatchObject({ id, type: 'alert.escalated', step: 2 });
+    await store.close();
+  });
+});

@@ -1,0 +1,87 @@
+import type { CallState } from '../call-model';
+import { newId } from '../store/ids';
+import type { AlertRecord, CallRecord, Store } from '../store';
+
+/**
+ * The events an account's callback_url receives (contract.md "Outcome callbacks").
+ *
+ * Body (JSON, stored once, the same bytes on every retry):
+ *   { "id": "evt_…", "type": "alert.acknowledged", "at": "2026-01-01T00:00:00.000Z",
+ *     "account_id": "acc_…",
+ *     "alert": { "id": "alt_…", "key": "db-down" | null, "state": "acknowledged", "source": "api" },
+ *     "call":  { "id": "call_…", "number": "5321234567", "state": "acknowledged",
+ *                "attempts": 1, "sip_code": 200, "reason": null },          (call.* only)
+ *     "acknowledged_by": "5321234567" }                                     (*.acknowledged only)
+ * `alert.state` is the alert's state when the event was written: a `call.acknowledged`
+ * still shows `open`, and its `alert.acknowledged` follows it.
+ * An emitter may add its own fields (alert.escalated: the step), never overwriting these.
+ */
+export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged';
+export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed';
+export type CallbackEventType = AlertEventType | CallEventType;
+
+/**
+ * Final call states reported as `call.failed`: the call ended without reaching anyone who
+ * listened, after its last attempt (a busy that will be retried goes back to `queued` and
+ * sends nothing). `expired` too: never placed within calls.max_age_s. Not `completed` (it
+ * was answered: `call.answered` said so, and the alert's own event tells whether anyone
+ * acknowledged), not `acknowledged`, not `cancelled` (the alert was closed elsewhere: its
+ * `alert.*` event says how).
+ */
+export const FAILED_CALL_STATES: readonly CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'expired'];
+
+/** The call event a call's edge to `to` causes, if any. */
+export function callEventFor(to: CallState): CallEventType | null {
+  if (to === 'answered') return 'call.answered';
+  if (to === 'acknowledged') return 'call.acknowledged';
+  return FAILED_CALL_STATES.includes(to) ? 'call.failed' : null;
+}
+
+const alertFields = (a: AlertRecord) => ({ id: a.id, key: a.key, state: a.state, source: a.source });
+
+/**
+ * Writes an alert event to the outbox when the alert's account has a callback_url (read
+ * now, in the same transaction). MUST be called inside `store.writes.run`, beside the
+ * change it reports, so the event exists exactly when the change does. Returns the event
+ * id, or null when the account has no callback. Exported for the escalation engine
+ * (`alert.escalated`, with `details` such as the step).
+ */
+export function emitAlertEvent(
+  store: Store,
+  type: AlertEventType,
+  alert: AlertRecord,
+  at: number,
+  details: Record<string, unknown> = {},
+): string | null {
+  const extra = type === 'alert.acknowledged' ? { acknowledged_by: alert.acknowledgedBy } : {};
+  return write(store, type, alert.accountId, alert.id, at, { ...details, alert: alertFields(alert), ...extra });
+}
+
+/** As emitAlertEvent, for a call's edge; the call record is read after its move. */
+export function emitCallEvent(store: Store, type: CallEventType, call: CallRecord, at: number): string | null {
+  const alert = call.alertId ? store.alerts.get(call.alertId) : null;
+  const fields = {
+    alert: alert ? alertFields(alert) : null,
+    call: {
+      id: call.id,
+      number: call.phoneNumber,
+      state: call.state,
+      attempts: call.attempts,
+      sip_code: call.lastSipCode,
+      reason: call.lastReason,
+    },
+    ...(type === 'call.acknowledged' ? { acknowledged_by: call.phoneNumber } : {}),
+  };
+  // In order per alert; a call made without one (a test call, older rows) in order per call.
+  return write(store, type, call.accountId, call.alertId ?? call.id, at, fields);
+}
+
+function write(store: Store, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): string | null {
+  if (!store.outbox.urlOf(accountId)) return null;
+  const eventId = newId('evt', at);
+  const head = { id: eventId, type, at: new Date(at).toISOString(), account_id: accountId };
+  // head twice: first for the key order, last so an emitter's details never overwrite it.
+  const body = JSON.stringify({ ...head, ...fields, ...head });
+  store.outbox.add({ eventId, accountId, orderKey, type, body, at });
+  return eventId;
+}
