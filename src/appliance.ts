@@ -6,8 +6,10 @@ import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony } from './calls';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
+import { createSnsConfirmer } from './sources';
 import { createStore, type Store } from './store';
 import { createCallAudioSource, type SpeechSource } from './tts';
+import { languageOf } from './tts/language';
 
 /** A running appliance: HTTP intake over the store. */
 export interface Appliance {
@@ -40,7 +42,19 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
   const speech = createSpeech(config, log);
   const telephony = createTelephony(config, { store, clock, log, audio: speech });
   // onQueued: the dialer looks at once instead of at its next poll.
-  const intake: IntakeDeps = { store, clock, timeZone: config.credit.timezone, onQueued: () => telephony.wake() };
+  const intake: IntakeDeps = {
+    store,
+    clock,
+    timeZone: config.credit.timezone,
+    onQueued: () => telephony.wake(),
+    numberForms: config.numbers.accept,
+    language: languageOf(config.tts.voice, config.tts.language),
+    snsConfirmer: createSnsConfirmer({
+      autoConfirm: config.integrations.sns_auto_confirm,
+      allowedHosts: config.integrations.sns_confirm_hosts,
+      log,
+    }),
+  };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
   const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);

@@ -1,6 +1,7 @@
 import { errorBody, errorFor, type ErrorCode } from '../errors';
 import type { IntakeRequest, IntakeResult, Outcome } from '../intake';
 import type { Logger } from '../log';
+import { SNS_CONFIRMATION_MESSAGE } from '../sources';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
@@ -61,9 +62,12 @@ export async function handleAlert(
     webhookKey: headerKey !== null && headerKey !== '' ? headerKey : (ctx.query.key ?? null),
     signature: { timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') },
     idempotencyKey: request.headers.get('idempotency-key') || null,
+    query: ctx.query,
+    headers: request.headers,
   });
   const { status, body: answer } = answerFor(result.outcome);
-  record(status, answer.message, result);
+  // An SNS SubscribeURL not confirmed automatically is kept in the history for an operator to open.
+  record(status, result.outcome.code === 'SNS_CONFIRMATION' ? `${answer.message}: ${result.outcome.subscribeUrl}` : answer.message, result);
   if (result.outcome.code === 'QUEUED' && !result.replayed) {
     queuedLogFor(deps.log).add({
       requestId: requestIdFor(request),
@@ -83,7 +87,10 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
         ? { status: 200, body: { status: 'success', message: 'Call queued', call_id: o.callIds[0] } }
         : { status: 200, body: { status: 'success', message: `${o.callIds.length} call(s) queued`, call_ids: o.callIds } };
     case 'invalid_phone_number':
-      return { status: errorFor(o.code).status, body: errorBody(o.code, o.value) };
+      // `accepted` names the number forms numbers.accept allows (contract "Numbers beyond Turkish mobiles").
+      return { status: errorFor(o.code).status, body: { ...errorBody(o.code, o.value), ...(o.accepted ? { accepted: o.accepted } : {}) } };
+    case 'SNS_CONFIRMATION':
+      return { status: 200, body: { status: 'success', message: SNS_CONFIRMATION_MESSAGE, confirmation: o.decision } };
     default:
       return { status: errorFor(o.code).status, body: errorBody(o.code) };
   }

@@ -1,4 +1,4 @@
-import { normalizePhoneNumber } from '../phone/number';
+import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber } from '../phone/number';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import { decodeBody } from './decode-body';
@@ -43,7 +43,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code });
 
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
-  const number = normalizePhoneNumber(phone);
-  if (!number) return done({ code: 'invalid_phone_number' });
+  const number = normalizePhoneNumber(phone, deps.numberForms);
+  if (!number) return done({ code: 'invalid_phone_number', accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
   return queueAccepted(deps, 'api', auth.account, cred.id, [number], message, req.idempotencyKey);
 }

@@ -1,4 +1,5 @@
-import { normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
+import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
+import { readNativeSource } from './native-source';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import { decodeBody } from './decode-body';
@@ -31,6 +32,11 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
 
   const body = decodeBody(req.body, req.contentType);
   if (!body.ok) return done({ code: 'malformed_request' });
+  // ── Native sources (issue 14): a tool's own payload becomes the plain fields; see native-source.ts.
+  const native = readNativeSource(deps, req, body.fields);
+  if (native.kind === 'sns_confirmation') return done(native.outcome);
+  body.fields = native.fields;
+  // ── end native sources
   const entries = splitPhoneNumbers(body.fields.phone_number);
   const message = textField(body.fields.error_message);
   if (entries.length === 0 || !message) return done({ code: 'missing_fields' });
@@ -40,13 +46,13 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   // an invalid entry can only be a duplicate of itself.
   const unique = new Map<string, { raw: string; number: string | null }>();
   for (const raw of entries) {
-    const number = normalizePhoneNumber(raw);
+    const number = normalizePhoneNumber(raw, deps.numberForms);
     const k = number ?? `raw:${raw}`;
     if (!unique.has(k)) unique.set(k, { raw, number });
   }
   if (unique.size > MAX_WEBHOOK_NUMBERS) return done({ code: 'too_many_numbers' });
   const invalid = [...unique.values()].find((e) => e.number === null);
-  if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw });
+  if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw, accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
 
   const numbers = [...unique.values()].map((e) => e.number!);
   return queueAccepted(deps, 'webhook', auth.account, cred.id, numbers, message, req.idempotencyKey);

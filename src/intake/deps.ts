@@ -1,4 +1,7 @@
 import type { Clock } from '../clock';
+import type { NumberForm } from '../phone/number';
+import type { SnsConfirmer } from '../sources';
+import type { Language } from '../tts/language';
 import type { Store } from '../store';
 import type { SignatureHeaders } from './signature';
 
@@ -9,6 +12,12 @@ export interface IntakeDeps {
   timeZone: string;
   /** Told the ids of freshly committed calls, so the dialer need not wait for a poll. */
   onQueued?: (callIds: string[]) => void;
+  /** numbers.accept; absent: tr-mobile only (the first round's rule). */
+  numberForms?: readonly NumberForm[];
+  /** The spoken language, for text built from native payloads (src/sources); absent: tr. */
+  language?: Language;
+  /** Confirms SNS subscriptions (integrations.sns_*); absent: the URL is only answered and recorded. */
+  snsConfirmer?: SnsConfirmer;
 }
 
 /** An alert request as the intake sees it: no framework types. */
@@ -19,4 +28,7 @@ export interface IntakeRequest {
   webhookKey?: string | null;
   signature: SignatureHeaders;
   idempotencyKey: string | null;
+  /** Webhook only: the query (`to=`, `phone_number=`, `source=`, `policy=`) and the headers, for native sources. */
+  query?: Record<string, string | undefined>;
+  headers?: Headers;
 }

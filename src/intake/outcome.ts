@@ -24,7 +24,9 @@ export type IntakeRefusal = Extract<
 export type Outcome =
   | { code: Exclude<IntakeRefusal, 'invalid_phone_number'> }
   /** `value` is the entry as sent (webhook); absent for the direct endpoint. */
-  | { code: 'invalid_phone_number'; value?: string }
+  | { code: 'invalid_phone_number'; value?: string; accepted?: readonly string[] }
+  /** An SNS SubscriptionConfirmation: answered 200, nothing queued; the URL goes to the history. */
+  | { code: 'SNS_CONFIRMATION'; subscribeUrl: string; decision: string }
   | { code: 'QUEUED'; callIds: string[]; endpoint: IntakeEndpoint };
 
 export type IntakeEndpoint = 'api' | 'webhook';
