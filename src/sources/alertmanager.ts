@@ -1,4 +1,4 @@
-import { record, sentences, str } from './speech';
+import { nameAsWords, record, sentences, str } from './speech';
 import type { SourceAdapter } from './types';
 
 /**
@@ -21,5 +21,5 @@ export const alertmanager: SourceAdapter = {
 
 /** `alertname`, then the summary (else description) annotation, then `instance`. */
 export function alertText(labels: Record<string, unknown>, annotations: Record<string, unknown>): string {
-  return sentences([str(labels.alertname), str(annotations.summary) ?? str(annotations.description), str(labels.instance)]);
+  return sentences([nameAsWords(str(labels.alertname)), str(annotations.summary) ?? str(annotations.description), str(labels.instance)]);
 }

@@ -1,4 +1,4 @@
-import { record, sentences, str } from './speech';
+import { nameAsWords, record, sentences, str } from './speech';
 import type { SourceAdapter } from './types';
 
 /**
@@ -31,7 +31,7 @@ function alertText(alert: Record<string, unknown>): string {
   const labels = record(alert.labels);
   const annotations = record(alert.annotations);
   const summary = str(annotations.summary);
-  if (summary) return sentences([str(labels.alertname), summary]);
+  if (summary) return sentences([nameAsWords(str(labels.alertname)), summary]);
   const words = Object.entries(labels)
     .filter(([k]) => !k.startsWith('__'))
     .map(([k, v]) => `${k} ${str(v) ?? ''}`.trim());

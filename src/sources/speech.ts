@@ -43,8 +43,18 @@ export function cutForSpeech(text: string): string {
   return `${space > cut.length * 0.8 ? cut.slice(0, space) : cut}…`;
 }
 
-/** Words for "resolved"/"firing" in the texts sent with a resolve (shown in history, not spoken). */
-export const STATE_WORDS: Record<Language, { resolved: string }> = {
-  tr: { resolved: 'Çözüldü' },
-  en: { resolved: 'Resolved' },
+/** A rule name read as words: "InstanceDown" → "Instance Down", "disk_full" → "disk full". */
+export function nameAsWords(name: string | null): string | null {
+  if (!name) return null;
+  return name
+    .replace(/[_]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .trim();
+}
+
+/** Words for states a payload names in codes (Azure `Sev3`, `Fired`). */
+export const STATE_WORDS: Record<Language, { severity: (n: string) => string; fired: string; resolved: string }> = {
+  tr: { severity: (n) => `Önem derecesi ${n}`, fired: 'Tetiklendi', resolved: 'Çözüldü' },
+  en: { severity: (n) => `Severity ${n}`, fired: 'Fired', resolved: 'Resolved' },
 };

@@ -16,7 +16,7 @@ export const uptimeKuma: SourceAdapter = {
     const b = payload(input);
     const monitor = record(b.monitor);
     const id = str(monitor.id) ?? str(monitor.name);
-    const text = sentences([str(b.msg)]);
+    const text = listenable(str(b.msg) ?? '');
     return {
       kind: 'alert',
       source: 'uptime-kuma',
@@ -38,4 +38,10 @@ function payload({ body }: SourceInput): Record<string, unknown> {
     }
   }
   return body;
+}
+
+/** "[Test] [🔴 Down] getaddrinfo ENOTFOUND test.com" → "Test. Down. getaddrinfo ENOTFOUND test.com." */
+export function listenable(msg: string): string {
+  const plain = msg.replace(/[\p{Extended_Pictographic}\u{FE0F}]/gu, '').replace(/\[\s*([^\]]*?)\s*\]/g, '$1.');
+  return sentences([plain.replace(/\.\s*\./g, '.')]);
 }
