@@ -176,7 +176,7 @@ describe('the real Alertmanager with the README receiver', () => {
     await until(async () => (await rows('SELECT 1 FROM calls WHERE phone_number = ? AND message = ?', '5321234569', message)).length === 1);
 
     const answered = async () => (await rows("SELECT 1 FROM api_history WHERE endpoint = '/webhook/receive' AND status = 200")).length;
-    await until(async () => (await answered()) > 0); // the firing delivery's history row is written after its answer
+    await Bun.sleep(300); // the firing delivery's history row joins a batch after its answer
     const before = await answered();
     const past = new Date(Date.now() - 1000).toISOString();
     expect((await postAlert({ startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: past })).ok).toBe(true);
