@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { NumberForm } from '../phone/number';
 import { createPanelUsersService, type PanelUsersService } from '../panel';
 import type { Store } from '../store';
 import { createAccountsService, type AccountsService } from './accounts';
@@ -29,6 +30,8 @@ export interface AccountServicesDeps {
   clock: Clock;
   /** Intake's hook: wakes the dialer when a test call is queued. */
   onQueued?: (callIds: string[]) => void;
+  /** numbers.accept: the forms a test call may dial (absent: tr-mobile), as the API accepts. */
+  numberForms?: readonly NumberForm[];
 }
 
 export function createAccountServices(deps: AccountServicesDeps): AccountServices {

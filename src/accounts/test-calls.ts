@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { ErrorCode } from '../errors';
 import { isMessageTooLong } from '../intake/message';
-import { normalizePhoneNumber } from '../phone/number';
+import { normalizePhoneNumber, type NumberForm } from '../phone/number';
 import type { Store } from '../store';
 
 export type TestCallResult =
@@ -30,12 +30,14 @@ export interface TestCallsDeps {
   clock: Clock;
   /** Told the ids once they are committed, so the dialer looks at once instead of at its next poll. */
   onQueued?: (callIds: string[]) => void;
+  /** numbers.accept (absent: tr-mobile). */
+  numberForms?: readonly NumberForm[];
 }
 
-export function createTestCallsService({ store, clock, onQueued }: TestCallsDeps): TestCallsService {
+export function createTestCallsService({ store, clock, onQueued, numberForms }: TestCallsDeps): TestCallsService {
   return {
     async place(input) {
-      const phone = normalizePhoneNumber(input.phoneNumber.trim());
+      const phone = normalizePhoneNumber(input.phoneNumber.trim(), numberForms);
       if (!phone) return { ok: false, code: 'invalid_phone_number' };
       const message = input.message.trim();
       if (!message) return { ok: false, code: 'missing_fields' };

@@ -54,6 +54,6 @@ export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSourc
       delayMs: p.login_delay_ms,
       delayMaxMs: p.login_delay_max_ms,
     }),
-    services: createAccountServices({ store: deps.store, clock: deps.clock, onQueued: deps.intake.onQueued }),
+    services: createAccountServices({ store: deps.store, clock: deps.clock, onQueued: deps.intake.onQueued, numberForms: deps.intake.numberForms }),
   };
 }
