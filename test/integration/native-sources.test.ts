@@ -32,9 +32,10 @@ async function callCount() {
 }
 
 beforeAll(async () => {
-  // No auto-confirmation here: the fixture's SubscribeURL is AWS's, and tests stay on loopback.
+  // The fixture's SubscribeURL is AWS's and tests stay on loopback: only localhost is allowed,
+  // so the configured confirmer decides (and says so) without any GET.
   dir = applianceDir({
-    integrations: { sns_auto_confirm: false },
+    integrations: { sns_confirm_hosts: ['localhost'] },
     numbers: { accept: ['tr-mobile', 'tr-landline', 'e164', 'extension'] },
     tts: { voice: 'tr' },
   });
@@ -125,7 +126,7 @@ describe('SNS subscription confirmation', () => {
       'x-amz-sns-message-type': 'SubscriptionConfirmation',
       'content-type': 'text/plain; charset=UTF-8',
     });
-    expect(r).toMatchObject({ status: 200, json: { status: 'success', message: 'Subscription confirmation received', confirmation: 'auto_confirm_off' } });
+    expect(r).toMatchObject({ status: 200, json: { status: 'success', message: 'Subscription confirmation received', confirmation: 'host_not_allowed' } });
     expect(await callCount()).toBe(before);
     await Bun.sleep(100); // the history write joins the next group commit
     const d = await db();
