@@ -8,9 +8,11 @@ import { createEscalationEngine } from './escalation';
 import { createCallbackSender } from './callbacks';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
+import { createSnsConfirmer } from './sources';
 import { createStore, type Store } from './store';
 import { startSweeper } from './sweeper';
 import { createCallAudioSource, type SpeechSource } from './tts';
+import { languageOf } from './tts/language';
 
 /** A running appliance: HTTP intake over the store. */
 export interface Appliance {
@@ -49,6 +51,13 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
     timeZone: config.credit.timezone,
     dedupeWindowS: config.alerts.dedupe_window_s,
     onQueued: () => telephony.wake(),
+    numberForms: config.numbers.accept,
+    language: languageOf(config.tts.voice, config.tts.language),
+    snsConfirmer: createSnsConfirmer({
+      autoConfirm: config.integrations.sns_auto_confirm,
+      allowedHosts: config.integrations.sns_confirm_hosts,
+      log,
+    }),
   };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
   const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status() };

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { NumberForm } from '../phone/number';
 import { createPanelUsersService, type PanelUsersService } from '../panel';
 import type { Store } from '../store';
 import { createAccountsService, type AccountsService } from './accounts';
@@ -35,6 +36,8 @@ export interface AccountServicesDeps {
   onQueued?: (callIds: string[]) => void;
   /** The panel's test calls; without it (the CLI) every test call is refused. */
   testCalls?: TestCallsOptions;
+  /** numbers.accept: the forms a test call may dial (absent: tr-mobile), as the API accepts. */
+  numberForms?: readonly NumberForm[];
 }
 
 export function createAccountServices(deps: AccountServicesDeps): AccountServices {

@@ -86,4 +86,19 @@ describe('test calls service', () => {
     expect(store.calls.list({ limit: 10 })).toEqual([]);
     expect(woken).toEqual([]);
   });
+
+  test('dials the number forms numbers.accept allows, as the API does', async () => {
+    const store = tempStore(Date.now);
+    const account = store.accounts.create({ name: 'A', plan: 'free' });
+    const { testCalls } = createAccountServices({
+      store,
+      clock: Date.now,
+      numberForms: ['tr-mobile', 'extension'],
+      testCalls: { timeZone: 'Europe/Istanbul', trunkConfigured: () => true },
+    });
+    const r = await testCalls.place({ accountId: account.id, phoneNumber: '1234', message: 'x', role: 'admin' });
+    if (!r.ok) throw new Error(r.code);
+    expect(store.calls.get(r.callId)?.phoneNumber).toBe('1234');
+    expect(await testCalls.place({ accountId: account.id, phoneNumber: '02125551212', message: 'x', role: 'admin' })).toEqual({ ok: false, code: 'invalid_phone_number' });
+  });
 });

@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import { periodOf } from '../credit';
 import type { ErrorCode } from '../errors';
 import { isMessageTooLong } from '../intake/message';
-import { normalizePhoneNumber } from '../phone/number';
+import { normalizePhoneNumber, type NumberForm } from '../phone/number';
 import type { PanelRole, Store } from '../store';
 
 export type TestCallRefusal = Extract<
@@ -63,14 +63,16 @@ export interface TestCallsDeps {
   onQueued?: (callIds: string[]) => void;
   /** Absent (the CLI, which dials its own test calls): every test call is refused as no_trunk. */
   testCalls?: TestCallsOptions;
+  /** numbers.accept (absent: tr-mobile). */
+  numberForms?: readonly NumberForm[];
 }
 
-export function createTestCallsService({ store, clock, onQueued, testCalls: options }: TestCallsDeps): TestCallsService {
+export function createTestCallsService({ store, clock, onQueued, testCalls: options, numberForms }: TestCallsDeps): TestCallsService {
   const perWindow = options?.perWindow ?? 3;
   const windowMs = options?.windowMs ?? 10 * 60_000;
   return {
     async place(input) {
-      const phone = normalizePhoneNumber(input.phoneNumber.trim());
+      const phone = normalizePhoneNumber(input.phoneNumber.trim(), numberForms);
       if (!phone) return { ok: false, code: 'invalid_phone_number' };
       const message = input.message.trim();
       if (!message) return { ok: false, code: 'missing_fields' };

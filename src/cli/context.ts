@@ -46,7 +46,7 @@ export async function withStore<T>(cmd: Command, fn: (store: Store, config: Conf
  * dialer runs in a CLI process: a queued test call waits for the server's next poll.
  */
 export function withServices<T>(cmd: Command, fn: (services: AccountServices, store: Store, config: Config) => T | Promise<T>): Promise<T> {
-  return withStore(cmd, (store, config) => fn(createAccountServices({ store, clock: systemClock }), store, config));
+  return withStore(cmd, (store, config) => fn(createAccountServices({ store, clock: systemClock, numberForms: config.numbers.accept }), store, config));
 }
 
 /** With --json exactly one JSON document on stdout; otherwise the human text. */

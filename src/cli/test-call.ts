@@ -21,7 +21,7 @@ export function testCallCommand(): Command {
     .action(async (numberText: string, text: string, opts, c: Command) => {
       const config = configFrom(c);
       if (!config.sip.server) throw new CliError('sip.server is not set: nothing to dial through', 2);
-      const number = normalizePhoneNumber(numberText);
+      const number = normalizePhoneNumber(numberText, config.numbers.accept);
       if (!number) throw new CliError(`invalid phone number: ${numberText}`, 2);
       // --verbose logs JSON lines on stdout: use it without --json.
       const log = opts.verbose ? createLogger('info') : silentLogger();

@@ -3,7 +3,9 @@ import { alertsSection } from './sections/alerts';
 import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
 import { httpSection } from './sections/http';
+import { integrationsSection } from './sections/integrations';
 import { logSection } from './sections/log';
+import { numbersSection } from './sections/numbers';
 import { panelSection } from './sections/panel';
 import { sipSection } from './sections/sip';
 import { storeSection } from './sections/store';
@@ -24,6 +26,8 @@ export const configSchema = z
     log: logSection.prefault({}),
     panel: panelSection.prefault({}),
     tts: ttsSection.prefault({}),
+    numbers: numbersSection.prefault({}),
+    integrations: integrationsSection.prefault({}),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 import { errorBody, errorFor, type ErrorCode } from '../errors';
 import type { IntakeRequest, IntakeResult, Outcome } from '../intake';
 import { describeError, type Logger } from '../log';
+import { SNS_CONFIRMATION_MESSAGE } from '../sources';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
@@ -79,10 +80,15 @@ export async function handleAlert(
     signature: { timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') },
     idempotencyKey: request.headers.get('idempotency-key') || null,
     policy: ctx.query.policy || null,
+    query: ctx.query,
+    headers: request.headers,
   });
   const { status, body: answer } = answerFor(result.outcome);
   const o = result.outcome;
-  record(status, answer.message, result, o.code === 'QUEUED' ? undefined : { code: o.code, reason: 'reason' in o ? o.reason : undefined });
+  // An SNS SubscribeURL not confirmed automatically is kept in the history for an operator to open.
+  const recorded = o.code === 'SNS_CONFIRMATION' ? `${answer.message}: ${o.subscribeUrl}` : answer.message;
+  const refusal = o.code === 'QUEUED' || o.code === 'RESOLVED' || o.code === 'SNS_CONFIRMATION' ? undefined : { code: o.code, reason: 'reason' in o ? o.reason : undefined };
+  record(status, recorded, result, refusal);
   if (result.outcome.code === 'QUEUED' && !result.replayed && result.outcome.callIds.length > 0) {
     queuedLogFor(deps.log).add({
       requestId: requestIdFor(request),
@@ -105,9 +111,12 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
         body: { status: 'success', message: 'Alert resolved', cancelled_call_ids: o.cancelledCallIds, ...(o.alertId ? { alert_id: o.alertId } : {}) },
       };
     case 'invalid_phone_number':
-      return { status: errorFor(o.code).status, body: errorBody(o.code, o.value) };
+      // `accepted` names the number forms numbers.accept allows (contract "Numbers beyond Turkish mobiles").
+      return { status: errorFor(o.code).status, body: { ...errorBody(o.code, o.value), ...(o.accepted ? { accepted: o.accepted } : {}) } };
     case 'missing_fields':
       return { status: errorFor(o.code).status, body: o.missing ? { ...errorBody(o.code), missing: o.missing } : errorBody(o.code) };
+    case 'SNS_CONFIRMATION':
+      return { status: 200, body: { status: 'success', message: SNS_CONFIRMATION_MESSAGE, confirmation: o.decision } };
     default:
       return { status: errorFor(o.code).status, body: errorBody(o.code) };
   }

@@ -70,18 +70,21 @@ const hookRows: [string, string, () => unknown, number, string, Record<string, u
   ['row 9', 'invalid_phone_number', () => alert({ phone_number: '5321234567, 12ab' }), 400, 'Invalid phone number: 12ab'],
 ];
 
+/** contract "Numbers beyond Turkish mobiles": a refused number's answer names the accepted forms. */
+const extraFor = (code: string) => (code === 'invalid_phone_number' ? { accepted: ['tr-mobile'] } : {});
+
 describe('every JSON error answer carries its code', () => {
   it.each(apiRows)('POST /api/call %s: %s', async (_row, code, body, status, message, extra = {}) => {
     const a = app();
     const r = await postJson(a, '/api/call', body(account()));
-    expect(r).toEqual({ status, json: { status: 'error', message, code, ...extra } });
+    expect(r).toEqual({ status, json: { status: 'error', message, code, ...extraFor(code), ...extra } });
   });
 
   it.each(hookRows)('POST /webhook/receive %s: %s', async (_row, code, body, status, message, extra = {}) => {
     const a = app();
     const c = account();
     const r = await postJson(a, `/webhook/receive?key=${c.webhookKey}`, body());
-    expect(r).toEqual({ status, json: { status: 'error', message, code, ...extra } });
+    expect(r).toEqual({ status, json: { status: 'error', message, code, ...extraFor(code), ...extra } });
   });
 
   it('both endpoints: invalid webhook key, plan, signature, signature required, credit', async () => {

@@ -1,4 +1,4 @@
-import { normalizePhoneNumber } from '../phone/number';
+import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber } from '../phone/number';
 import { alertFields, isAlertKeyTooLong } from './alert-fields';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
@@ -63,8 +63,8 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   }
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
   if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
-  const number = phone ? normalizePhoneNumber(phone) : null;
-  if (phone && !number) return done({ code: 'invalid_phone_number' });
+  const number = phone ? normalizePhoneNumber(phone, deps.numberForms) : null;
+  if (phone && !number) return done({ code: 'invalid_phone_number', accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
   const numbers = number ? [number] : [];
   const choice = choosePolicy(deps.store, auth.account.id, cred.id, alert.policy, numbers);
   if (!choice.ok) return done({ code: choice.code });

@@ -1,5 +1,6 @@
-import { normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
+import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
 import { alertFields, isAlertKeyTooLong } from './alert-fields';
+import { readNativeSource } from './native-source';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import { decodeBody } from './decode-body';
@@ -35,6 +36,11 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
 
   const body = decodeBody(req.body, req.contentType);
   if (!body.ok) return done({ code: 'malformed_request' });
+  // ── Native sources (issue 14): a tool's own payload becomes the plain fields; see native-source.ts.
+  const native = readNativeSource(deps, req, body.fields);
+  if (native.kind === 'sns_confirmation') return done(native.outcome);
+  body.fields = native.fields;
+  // ── end native sources
   const alert = alertFields(body.fields, req.policy ?? null);
   if (alert.resolve) {
     // Numbers and text may be absent: a resolve names its alert by key and calls nobody.
@@ -56,13 +62,13 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   // an invalid entry can only be a duplicate of itself.
   const unique = new Map<string, { raw: string; number: string | null }>();
   for (const raw of entries) {
-    const number = normalizePhoneNumber(raw);
+    const number = normalizePhoneNumber(raw, deps.numberForms);
     const k = number ?? `raw:${raw}`;
     if (!unique.has(k)) unique.set(k, { raw, number });
   }
   if (unique.size > MAX_WEBHOOK_NUMBERS) return done({ code: 'too_many_numbers' });
   const invalid = [...unique.values()].find((e) => e.number === null);
-  if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw });
+  if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw, accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
 
   const numbers = [...unique.values()].map((e) => e.number!);
   const choice = choosePolicy(deps.store, auth.account.id, cred.id, alert.policy, numbers);

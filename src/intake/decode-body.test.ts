@@ -58,3 +58,50 @@ describe('decodeBody: half a surrogate pair', () => {
     expect(decodeBody(bytes(deep), 'application/json').ok).toBe(true);
   });
 });
+
+describe('decodeBody: multipart/form-data (RFC 7578)', () => {
+  it('reads parts like form fields, as a real FormData body encodes them', async () => {
+    const form = new FormData();
+    form.append('phone_number', '5321234567');
+    form.append('phone_number', '5321234568');
+    form.append('error_message', 'Disk dolu: %95 ş');
+    form.append('attachment', new Blob(['ignored']), 'a.txt');
+    const req = new Request('http://localhost/', { method: 'POST', body: form });
+    // Bun fills in the content type lazily: read it before the body is consumed.
+    const contentType = req.headers.get('content-type');
+    const body = new Uint8Array(await req.arrayBuffer());
+    expect(decodeBody(body, contentType)).toEqual({
+      ok: true,
+      fields: { phone_number: ['5321234567', '5321234568'], error_message: 'Disk dolu: %95 ş' },
+    });
+  });
+
+  it("reads Uptime Kuma's form-data mode: one field `data` holding the JSON", () => {
+    const json = '{"heartbeat":{"status":0},"monitor":{"id":1},"msg":"[a] down"}';
+    const raw = `--X-BOUNDARY\r\nContent-Disposition: form-data; name="data"\r\n\r\n${json}\r\n--X-BOUNDARY--\r\n`;
+    expect(decodeBody(bytes(raw), 'multipart/form-data; boundary=X-BOUNDARY')).toEqual({ ok: true, fields: { data: json } });
+  });
+
+  it('refuses a multipart body without a boundary, or whose boundary never appears or never closes', () => {
+    expect(decodeBody(bytes('a'), 'multipart/form-data')).toEqual({ ok: false });
+    expect(decodeBody(bytes('no parts here'), 'multipart/form-data; boundary=B')).toEqual({ ok: false });
+    expect(decodeBody(bytes('--B\r\nContent-Disposition: form-data; name="a"\r\n\r\nx'), 'multipart/form-data; boundary=B')).toEqual({ ok: false });
+  });
+
+  it('refuses a part that is not valid UTF-8', () => {
+    const head = bytes('--B\r\nContent-Disposition: form-data; name="m"\r\n\r\n');
+    const tail = bytes('\r\n--B--\r\n');
+    const raw = new Uint8Array([...head, 0xff, ...tail]);
+    expect(decodeBody(raw, 'multipart/form-data; boundary=B')).toEqual({ ok: false });
+  });
+});
+
+describe('decodeBody: lenient % in form bodies (PRTG sends placeholders raw)', () => {
+  it('keeps a % that does not start an escape, decodes the escapes around it', () => {
+    expect(decodeBody(bytes('error_message=CPU+95%+on+%C5%9Fube&phone_number=5321234567'), 'application/x-www-form-urlencoded')).toEqual({
+      ok: true,
+      fields: { error_message: 'CPU 95% on şube', phone_number: '5321234567' },
+    });
+    expect(decodeBody(bytes('error_message=%25%zz%'), 'application/x-www-form-urlencoded')).toEqual({ ok: true, fields: { error_message: '%%zz%' } });
+  });
+});

@@ -1,6 +1,6 @@
 /**
- * Reads an alert request body by its Content-Type: form fields, or a JSON object
- * (application/json, text/plain holding JSON, and a missing or unknown type).
+ * Reads an alert request body by its Content-Type: form fields (urlencoded or multipart), or a
+ * JSON object (application/json, text/plain holding JSON, and a missing or unknown type).
  * Text must be valid in its charset (UTF-8 unless stated): mojibake is refused,
  * not queued as a message nobody can understand.
  */
@@ -22,7 +22,8 @@ function decoderFor(charset: string): TextDecoder {
 }
 
 export function decodeBody(raw: Uint8Array, contentType: string | null): DecodedBody {
-  const { mediaType, charset } = parseContentType(contentType);
+  const { mediaType, charset, boundary } = parseContentType(contentType);
+  if (mediaType === 'multipart/form-data') return decodeMultipart(raw, boundary, charset);
   let text: string;
   try {
     text = decoderFor(charset).decode(raw);
@@ -40,14 +41,19 @@ export function decodeBody(raw: Uint8Array, contentType: string | null): Decoded
   return decodeJsonObject(text);
 }
 
-function parseContentType(header: string | null): { mediaType: string; charset: string } {
+function parseContentType(header: string | null): { mediaType: string; charset: string; boundary: string | null } {
   const [type = '', ...params] = (header ?? '').split(';');
   let charset = 'utf-8';
+  let boundary: string | null = null;
   for (const p of params) {
-    const [k, v] = p.split('=');
-    if (k?.trim().toLowerCase() === 'charset' && v) charset = v.trim().replace(/^"|"$/g, '');
+    const eq = p.indexOf('=');
+    if (eq < 0) continue;
+    const k = p.slice(0, eq).trim().toLowerCase();
+    const v = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+    if (k === 'charset' && v) charset = v;
+    if (k === 'boundary' && v) boundary = v;
   }
-  return { mediaType: type.trim().toLowerCase(), charset };
+  return { mediaType: type.trim().toLowerCase(), charset, boundary };
 }
 
 function decodeJsonObject(text: string): DecodedBody {
@@ -85,23 +91,75 @@ function allTextWellFormed(root: object): boolean {
   return true;
 }
 
-/** Strict form decoding: a bad percent-escape (or one that is not UTF-8) is malformed. */
+/**
+ * Form decoding. A `%` that does not start a valid escape is kept as it is: PRTG sends its
+ * placeholders raw ("CPU 95 %"), and refusing the alert would lose it. An escape that is
+ * well-formed but not UTF-8 is still malformed (mojibake is refused, see above).
+ */
 function decodeForm(text: string): DecodedBody {
   const fields: Record<string, unknown> = {};
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    let key: string;
-    let value: string;
-    try {
-      key = decodeURIComponent((eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' '));
-      value = eq < 0 ? '' : decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
-    } catch {
-      return MALFORMED;
+    const key = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
+    if (key === null || value === null) return MALFORMED;
+    addField(fields, key, value);
+  }
+  return { ok: true, fields };
+}
+
+/** `+` is a space; `%XX` escapes are decoded; a stray `%` stays a literal `%`. Null: not UTF-8. */
+function decodeComponent(raw: string): string | null {
+  const escaped = raw.replace(/\+/g, ' ').replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+  try {
+    return decodeURIComponent(escaped);
+  } catch {
+    return null;
+  }
+}
+
+/** A repeated field (phone_number=…&phone_number=…) becomes a list. */
+function addField(fields: Record<string, unknown>, key: string, value: string): void {
+  const prev = fields[key];
+  fields[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+}
+
+/**
+ * multipart/form-data (RFC 7578): each part's `name` is a field; its body is text in the
+ * part's charset (else the request's). File parts (with a filename) are not alert fields and
+ * are skipped. No boundary, or none found in the body, is malformed.
+ */
+function decodeMultipart(raw: Uint8Array, boundary: string | null, charset: string): DecodedBody {
+  if (!boundary) return MALFORMED;
+  // latin1 maps each byte to one char, so offsets found in the string are byte offsets.
+  const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const text = bytes.toString('latin1');
+  const delimiter = `--${boundary}`;
+  const fields: Record<string, unknown> = {};
+  let at = text.indexOf(delimiter);
+  if (at < 0) return MALFORMED;
+  for (;;) {
+    at += delimiter.length;
+    if (text.startsWith('--', at)) break; // the close delimiter
+    const next = text.indexOf(`\r\n${delimiter}`, at);
+    if (next < 0) return MALFORMED;
+    const part = text.slice(at, next).replace(/^[ \t]*\r\n/, '');
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) return MALFORMED;
+    const head = part.slice(0, split);
+    const disposition = /^content-disposition:(.*)$/im.exec(head)?.[1] ?? '';
+    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? /\bname=([^;\s]+)/i.exec(disposition)?.[1];
+    const partCharset = /^content-type:.*;\s*charset="?([\w-]+)"?/im.exec(head)?.[1] ?? charset;
+    if (name !== undefined && !/\bfilename\*?=/i.test(disposition)) {
+      try {
+        const body = Buffer.from(part.slice(split + 4), 'latin1');
+        addField(fields, decoderFor(partCharset).decode(Buffer.from(name, 'latin1')), decoderFor(partCharset).decode(body));
+      } catch {
+        return MALFORMED;
+      }
     }
-    const prev = fields[key];
-    // A repeated field (phone_number=…&phone_number=…) becomes a list.
-    fields[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+    at = next + 2;
   }
   return { ok: true, fields };
 }

@@ -1,4 +1,7 @@
 import type { Clock } from '../clock';
+import type { NumberForm } from '../phone/number';
+import type { SnsConfirmer } from '../sources';
+import type { Language } from '../tts/language';
 import type { Store } from '../store';
 import type { SignatureHeaders } from './signature';
 
@@ -11,6 +14,12 @@ export interface IntakeDeps {
   dedupeWindowS?: number;
   /** Told the ids of freshly committed calls, so the dialer need not wait for a poll. */
   onQueued?: (callIds: string[]) => void;
+  /** numbers.accept; absent: tr-mobile only (the first round's rule). */
+  numberForms?: readonly NumberForm[];
+  /** The spoken language, for text built from native payloads (src/sources); absent: tr. */
+  language?: Language;
+  /** Confirms SNS subscriptions (integrations.sns_*); absent: the URL is only answered and recorded. */
+  snsConfirmer?: SnsConfirmer;
 }
 
 /** An alert request as the intake sees it: no framework types. */
@@ -23,4 +32,7 @@ export interface IntakeRequest {
   idempotencyKey: string | null;
   /** Query `?policy=` (the body's `policy` field wins). */
   policy?: string | null;
+  /** Webhook only: the query (`to=`, `phone_number=`, `source=`, `policy=`) and the headers, for native sources. */
+  query?: Record<string, string | undefined>;
+  headers?: Headers;
 }

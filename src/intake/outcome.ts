@@ -28,7 +28,9 @@ export type Outcome =
   /** `missing`: the fields absent or empty, as the client names them (issue 10 §10). */
   | { code: 'missing_fields'; missing?: string[] }
   /** `value` is the entry as sent (webhook); absent for the direct endpoint. */
-  | { code: 'invalid_phone_number'; value?: string }
+  | { code: 'invalid_phone_number'; value?: string; accepted?: readonly string[] }
+  /** An SNS SubscriptionConfirmation: answered 200, nothing queued; the URL goes to the history. */
+  | { code: 'SNS_CONFIRMATION'; subscribeUrl: string; decision: string }
   | {
       code: 'QUEUED';
       /** The calls this request queued (and charged); empty when every number was deduplicated. */

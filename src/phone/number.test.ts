@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePhoneNumber, phoneSearchDigits, splitPhoneNumbers } from './number';
+import { normalizePhoneNumber, numberFormOf, phoneSearchDigits, splitPhoneNumbers } from './number';
 
 describe('normalizePhoneNumber', () => {
   it.each([
@@ -41,4 +41,37 @@ describe('phoneSearchDigits', () => {
     ['(532) 12', '53212'],
     ['123', '123'],
   ])('reads %j as %s', (raw, want) => expect(phoneSearchDigits(raw)).toBe(want));
+});
+
+describe('numbers.accept forms', () => {
+  const all = ['tr-mobile', 'tr-landline', 'e164', 'extension'] as const;
+  it.each([
+    ['0212 555 12 12', ['tr-landline'], '02125551212'],
+    ['+90 212 555 12 12', ['tr-landline'], '02125551212'],
+    ['+1 (415) 555-2671', ['e164'], '+14155552671'],
+    ['+905321234567', ['e164'], '+905321234567'],
+    ['+905321234567', all, '5321234567'],
+    ['1234', ['extension'], '1234'],
+    ['123', ['extension'], '123'],
+    ['123456', ['extension'], '123456'],
+  ] as const)('%j with %j is %s', (raw, accept, want) => expect(normalizePhoneNumber(raw, accept)).toBe(want));
+
+  it.each([
+    ['02125551212', ['tr-mobile']],
+    ['1234', ['tr-mobile', 'tr-landline', 'e164']],
+    ['12', ['extension']],
+    ['1234567', ['extension']],
+    ['+1234567', ['e164']],
+    ['+1234567890123456', ['e164']],
+    ['05321234567', ['tr-landline', 'e164', 'extension']],
+    ['0512 555 12 12', ['tr-landline']],
+  ] as const)('refuses %j with %j', (raw, accept) => expect(normalizePhoneNumber(raw, accept)).toBeNull());
+
+  it('tells each stored form apart, so the dialer knows an extension', () => {
+    expect(numberFormOf('5321234567')).toBe('tr-mobile');
+    expect(numberFormOf('02125551212')).toBe('tr-landline');
+    expect(numberFormOf('+14155552671')).toBe('e164');
+    expect(numberFormOf('1234')).toBe('extension');
+    expect(numberFormOf('x')).toBeNull();
+  });
 });

@@ -72,6 +72,7 @@ export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSourc
       store: deps.store,
       clock: deps.clock,
       onQueued: deps.intake.onQueued,
+      numberForms: deps.intake.numberForms,
       testCalls: {
         timeZone: deps.config.credit.timezone,
         // The live state when telephony runs here; the configuration otherwise (as the CLI's test-call).
