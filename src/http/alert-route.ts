@@ -2,6 +2,7 @@ import { errorBody, errorFor, type ErrorCode } from '../errors';
 import type { IntakeRequest, IntakeResult, Outcome } from '../intake';
 import { describeError, type Logger } from '../log';
 import { SNS_CONFIRMATION_MESSAGE } from '../sources';
+import { NO_TRUNK_WARNING } from '../calls';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
@@ -84,6 +85,8 @@ export async function handleAlert(
     headers: request.headers,
   });
   const { status, body: answer } = answerFor(result.outcome);
+  // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now (contract "Operations").
+  if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') answer.warning = NO_TRUNK_WARNING;
   const o = result.outcome;
   // An SNS SubscribeURL not confirmed automatically is kept in the history for an operator to open.
   const recorded = o.code === 'SNS_CONFIRMATION' ? `${answer.message}: ${o.subscribeUrl}` : answer.message;

@@ -41,7 +41,7 @@ describe('dedupe', () => {
     expect(first).toMatchObject({ status: 200, json: { status: 'success', message: 'Call queued', deduplicated: false } });
     const second = await apiCall({ alert_key: key });
     expect(second.status).toBe(200);
-    expect(second.json).toEqual({ status: 'success', message: 'Call queued', call_id: first.json.call_id, alert_id: first.json.alert_id, deduplicated: true });
+    expect(second.json).toEqual({ status: 'success', message: 'Call queued', call_id: first.json.call_id, alert_id: first.json.alert_id, deduplicated: true, warning: 'No SIP trunk configured: calls wait' });
     expect(used()).toBe(before + 1);
     expect(call(first.json.call_id)).toMatchObject({ state: 'queued', alert_id: first.json.alert_id });
   });
@@ -58,6 +58,7 @@ describe('dedupe', () => {
       call_ids: [expect.stringMatching(/^call_/)],
       deduplicated_call_ids: first.json.call_ids,
       alert_id: first.json.alert_id,
+      warning: 'No SIP trunk configured: calls wait',
     });
     expect(call(second.json.call_ids[0])).toMatchObject({ phone_number: '5322222222', alert_id: first.json.alert_id });
     const third = await hook({ phone_number: '5321111111,5322222222', alert_key: key });
@@ -69,7 +70,8 @@ describe('dedupe', () => {
     const before = used();
     const a = await apiCall();
     const b = await apiCall();
-    expect(a.json).toEqual({ status: 'success', message: 'Call queued', call_id: expect.stringMatching(/^call_/) });
+    // Exactly as before alerts, plus the no-trunk warning every answer of this suite carries.
+    expect(a.json).toEqual({ status: 'success', message: 'Call queued', call_id: expect.stringMatching(/^call_/), warning: 'No SIP trunk configured: calls wait' });
     expect(b.json.call_id).not.toBe(a.json.call_id);
     expect(call(a.json.call_id).alert_id).not.toBe(call(b.json.call_id).alert_id);
     expect(used()).toBe(before + 2);

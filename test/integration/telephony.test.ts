@@ -53,6 +53,7 @@ describe('telephony through the compiled binary', () => {
     running.push(app);
     const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'disk full' });
     expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ status: 'success', message: 'Call queued', warning: 'No SIP trunk configured: calls wait' });
     await expect.poll(() => app.output(), { timeout: 5000 }).toMatch(/sip\.server is not set: calls are accepted and stay queued/);
     expect(a.cliJson(['calls', 'show', r.json.call_id])).toMatchObject({ state: 'queued', attempts: 0 });
   });
