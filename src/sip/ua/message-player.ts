@@ -40,7 +40,11 @@ export const audioFailure = (e: Error): CallOutcome => {
 export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
   const pressed: string[] = [];
   const talking = o.stream;
-  const lawOf = (audio: CallAudio) => (talking.codec === 'PCMU' ? audio.pcmu : audio.pcma);
+  /** In the codec in use when it starts; the worker converts if a re-INVITE changes it meanwhile. */
+  const say = (audio: CallAudio) => {
+    const law = talking.codec;
+    return talking.play(law === 'PCMU' ? audio.pcmu : audio.pcma, law);
+  };
 
   return {
     key(digit) {
@@ -74,14 +78,14 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
     }
     let acknowledged = false;
     while (!o.farEndGone() && audio !== 'reached' && !limit.reached()) {
-      const played = await talking.play(lawOf(audio));
+      const played = await say(audio);
       if (played === 'failed' && !o.farEndGone()) return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
       const key = pressed.shift();
       if (o.farEndGone()) break;
       if (key === '1') {
         acknowledged = true;
         const ack = await Promise.race([o.acknowledgedAudio().catch(() => null), limit.reachedAt]);
-        if (ack && ack !== 'reached' && !o.farEndGone()) await talking.play(lawOf(ack));
+        if (ack && ack !== 'reached' && !o.farEndGone()) await say(ack);
         break;
       }
       if (key !== '2') break;
