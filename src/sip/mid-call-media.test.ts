@@ -108,4 +108,41 @@ describe('a re-INVITE that moves the media (Asterisk direct_media=yes)', () => {
     expect(bodyOf(again!)).toBe(bodyOf(moved!)); // an unchanged offer gets the unchanged answer, version and all
     expect(bodyOf(moved!)).not.toMatch(/rtpmap:0 /); // never a codec the offer did not hold
   });
+
+  it('a re-INVITE without SDP gets our full offer, and the answer in its ACK moves the media', async () => {
+    const pbx = await mediaPort();
+    const handset = await mediaPort();
+    const sipp = await startSipp({
+      scenario: 'reinvite-without-sdp.xml',
+      keys: { listen_ms: 500 },
+      fill: { first_port: pbx.port, first_pt: 0, first_name: 'PCMU', next_port: handset.port, next_pt: 8, next_name: 'PCMA' },
+    });
+    peers.push(sipp);
+    const { phone } = await phoneFor(sipp.port);
+    expect(await dial(phone, 75)).toMatchObject({ code: 'COMPLETED', remoteHangup: false });
+    expect(await sipp.exited).toBe(0); // it checked our offer: "m=audio … RTP/AVP 0 8 101"
+    expect(pbx.got.length).toBeGreaterThan(10);
+    expect(handset.got.length).toBeGreaterThan(40);
+    expect(handset.got.every((p) => p.payloadType === 8)).toBe(true);
+    const all = [...pbx.got, ...handset.got];
+    for (let i = 1; i < all.length; i++) expect(all[i]!.sequence).toBe((all[i - 1]!.sequence + 1) & 0xffff);
+  });
+
+  it('refuses an offer of G.729 only with 488 and plays on where it was', async () => {
+    const pbx = await mediaPort();
+    const handset = await mediaPort();
+    const sipp = await startSipp({
+      scenario: 'reinvite-g729.xml',
+      keys: { listen_ms: 300 },
+      fill: { first_port: pbx.port, first_pt: 0, first_name: 'PCMU', next_port: handset.port },
+    });
+    peers.push(sipp);
+    const { phone, messages } = await phoneFor(sipp.port);
+    expect(await dial(phone, 50)).toMatchObject({ code: 'COMPLETED', remoteHangup: false });
+    expect(await sipp.exited).toBe(0); // it got the 488 and then our BYE
+    expect(messages.some((m) => m.dir === 'out' && m.text.startsWith('SIP/2.0 488 '))).toBe(true);
+    expect(handset.got).toHaveLength(0);
+    expect(pbx.got.length).toBeGreaterThan(50); // 1 s of message and the silences around it, all still here
+    expect(pbx.got.every((p) => p.payloadType === 0)).toBe(true);
+  });
 });
