@@ -22,7 +22,8 @@ export interface MessagePlayerOptions {
  * What an answered call hears, apart from the SIP state machine (ua/attempt.ts): silence for
  * calls.answer_delay_ms, then the message; keypad `1` plays the confirmation and ends
  * (acknowledged), `2` starts the message again. It stops at once when the far end hangs
- * up, at calls.max_call_s, or when a stopping appliance says so. It never hangs up: it
+ * up (INTERRUPTED if the message had not been played once in full yet, else COMPLETED),
+ * at calls.max_call_s, or when a stopping appliance says so. It never hangs up: it
  * resolves with what to report and the caller sends BYE.
  */
 export interface MessagePlayer {
@@ -77,9 +78,12 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
       return audioFailure(e as Error);
     }
     let acknowledged = false;
+    /** The message's last frame left at least once: only then can the callee have heard it all. */
+    let heardOnce = false;
     while (!o.farEndGone() && audio !== 'reached' && !limit.reached()) {
       const played = await say(audio);
       if (played === 'failed' && !o.farEndGone()) return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
+      if (played === 'played') heardOnce = true;
       const key = pressed.shift();
       if (o.farEndGone()) break;
       if (key === '1') {
@@ -91,6 +95,9 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
       if (key !== '2') break;
     }
     if (acknowledged) return { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' };
+    // A hang-up, or a PBX that ended the call (its session timer, a transfer gone wrong),
+    // before the end of the first playing: nobody heard the whole message, so try again.
+    if (o.farEndGone() && !heardOnce) return { code: 'INTERRUPTED', status: 200, reason: 'far end hung up before the message was played once in full' };
     const cut = limit.reached();
     const reason = o.farEndGone()
       ? 'far end hung up'
