@@ -20,8 +20,8 @@
  *     IPv6 (ua/telephone.ts) for the same comparison.
  *  5. Contact port (ua/telephone.ts): sip.js leaves the port out of Contact; it is set to
  *     the port we listen on (transport.localPort()) once the transport is up.
- *  6. Contact `;ob` (message-peek.ts dropContactOb): sip.js appends the RFC 5626 outbound
- *     flag; we are no outbound client, so it is removed on the wire.
+ *  6. Contact `;ob` (message-peek.ts dropContactOb) and `Supported: outbound` (dropOutboundTag):
+ *     sip.js claims RFC 5626 outbound; we are no outbound client, so both go on the wire.
  *  7. One destination (transport-base.ts): `Transport.send(message)` takes no address, so
  *     one transport talks to one server, the PBX.
  *  8. TCP (tcp-transport.ts, tcp-listener.ts, stream-framer.ts, response-routes.ts):

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sipSection } from '../config/sections/sip';
+import { silentLogger } from '../log';
+import { freePort } from '../../test/helpers/ports';
+import { startSipp, type SippPeer } from '../../test/helpers/sipp';
+import { testAudio } from '../../test/helpers/test-audio';
+import { createTelephone, type Telephone } from '.';
+
+/**
+ * The SIP extensions a PBX may insist on (issue 11 items 3 and 4): 100rel (RFC 3262) and
+ * session timers (RFC 4028), against sipp scenarios sending what Asterisk/PJSIP sends.
+ */
+let peers: SippPeer[] = [];
+let phones: Telephone[] = [];
+afterEach(async () => {
+  await Promise.all(phones.map((p) => p.stop()));
+  await Promise.all(peers.map((p) => p.stop()));
+  peers = [];
+  phones = [];
+});
+
+async function phoneFor(serverPort: number, extra: Record<string, unknown> = {}) {
+  const rtp = await freePort();
+  const sip = sipSection.parse({ server: `127.0.0.1:${serverPort}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 20}`, t1_ms: 50, t2_ms: 400, ...extra });
+  const messages: { dir: 'in' | 'out'; text: string; at: number }[] = [];
+  const phone = createTelephone(sip, 100, { log: silentLogger(), onWire: (dir, text) => messages.push({ dir, text, at: Date.now() }) });
+  await phone.start();
+  phones.push(phone);
+  return { phone, messages };
+}
+
+const dial = (phone: Telephone, frames: number) =>
+  phone.dial({
+    number: '5321234567',
+    audio: async () => testAudio(frames),
+    acknowledgedAudio: async () => testAudio(5, 2),
+    ringTimeoutMs: 5000,
+    answerDelayMs: 100,
+    progress: { ringing: () => undefined, answered: () => undefined, digit: () => undefined },
+  });
+
+const startLine = (text: string) => text.slice(0, text.indexOf('\r\n'));
+const header = (text: string, name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'mi').exec(text.slice(0, text.indexOf('\r\n\r\n')))?.[1];
+const bodyOf = (text: string) => text.slice(text.indexOf('\r\n\r\n') + 4);
+
+describe('100rel (RFC 3262)', () => {
+  it('says Supported: 100rel, timer; after 421 Require: 100rel it INVITEs again requiring it, and PRACKs the reliable 183', async () => {
+    const sipp = await startSipp({ scenario: 'require-100rel.xml' });
+    peers.push(sipp);
+    const { phone, messages } = await phoneFor(sipp.port);
+    expect(await dial(phone, 25)).toMatchObject({ code: 'COMPLETED' });
+    expect(await sipp.exited, sipp.output()).toBe(0); // it checked Supported, Require and the PRACK's RAck
+    const out = messages.filter((m) => m.dir === 'out' && !m.text.startsWith('SIP/2.0')).map((m) => startLine(m.text).split(' ')[0]);
+    expect(out).toEqual(['INVITE', 'ACK', 'INVITE', 'PRACK', 'ACK', 'BYE']);
+    const [first, second] = messages.filter((m) => m.dir === 'out' && m.text.startsWith('INVITE ')).map((m) => m.text);
+    expect(header(first!, 'Supported')).toBe('100rel, timer');
+    expect(header(first!, 'Require')).toBeUndefined();
+    expect(header(second!, 'Require')).toBe('100rel');
+    // The same call: one Call-ID, the next CSeq (RFC 3261 §8.1.3.5).
+    expect(header(second!, 'Call-ID')).toBe(header(first!, 'Call-ID'));
+    expect(header(second!, 'CSeq')).toBe('2 INVITE');
+  });
+});
