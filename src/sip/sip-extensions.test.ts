@@ -61,3 +61,59 @@ describe('100rel (RFC 3262)', () => {
     expect(header(second!, 'CSeq')).toBe('2 INVITE');
   });
 });
+
+describe('session timers (RFC 4028)', () => {
+  it('made the refresher by Session-Expires: 4;refresher=uac, refreshes within 2 s with the same SDP and completes the call', async () => {
+    const sipp = await startSipp({ scenario: 'session-timer.xml', fill: { se: 4, refresh_within_ms: 2000 } });
+    peers.push(sipp);
+    const { phone, messages } = await phoneFor(sipp.port);
+    expect(await dial(phone, 150)).toMatchObject({ code: 'COMPLETED', reason: 'message played' }); // 3 s
+    expect(await sipp.exited, sipp.output()).toBe(0); // the refresh came in time, asking for 4;refresher=uac
+    const invites = messages.filter((m) => m.dir === 'out' && m.text.startsWith('INVITE '));
+    const answered = messages.find((m) => m.dir === 'in' && m.text.startsWith('SIP/2.0 200') && / INVITE$/m.test(header(m.text, 'CSeq') ?? ''))!;
+    expect(invites).toHaveLength(2);
+    expect(invites[1]!.at - answered.at).toBeLessThan(2000);
+    expect(header(invites[1]!.text, 'Session-Expires')).toBe('4;refresher=uac');
+    // The refresh repeats our SDP as it was: nothing changed, so neither did o= version (RFC 3264 §8).
+    expect(bodyOf(invites[1]!.text)).toBe(bodyOf(invites[0]!.text));
+  });
+
+  it('after 422 with Min-SE it INVITEs again with Session-Expires and Min-SE raised to it', async () => {
+    const sipp = await startSipp({ scenario: 'interval-too-small.xml', fill: { min_se: 3600 } });
+    peers.push(sipp);
+    const { phone, messages } = await phoneFor(sipp.port, { session_expires_s: 1800, min_se_s: 90 });
+    expect(await dial(phone, 25)).toMatchObject({ code: 'COMPLETED' });
+    expect(await sipp.exited, sipp.output()).toBe(0);
+    const [first, second] = messages.filter((m) => m.dir === 'out' && m.text.startsWith('INVITE ')).map((m) => m.text);
+    expect([header(first!, 'Session-Expires'), header(first!, 'Min-SE')]).toEqual(['1800', '90']);
+    expect([header(second!, 'Session-Expires'), header(second!, 'Min-SE')]).toEqual(['3600', '3600']);
+  });
+
+  it('answers the PBX refreshing by UPDATE (no more 405), and applies an UPDATE offer to the stream', async () => {
+    const { createSocket } = await import('node:dgram');
+    const { decodeRtp } = await import('./rtp/packet');
+    const ports = await Promise.all([freePort(), freePort()]);
+    const got: number[][] = [[], []];
+    const sockets = ports.map((port, i) => {
+      const s = createSocket('udp4');
+      s.bind(port, '127.0.0.1');
+      s.on('message', (m) => got[i]!.push(decodeRtp(m)!.payloadType));
+      return s;
+    });
+    try {
+      const sipp = await startSipp({ scenario: 'update.xml', keys: { listen_ms: 300 }, fill: { first_port: ports[0]!, next_port: ports[1]! } });
+      peers.push(sipp);
+      const { phone, messages } = await phoneFor(sipp.port);
+      expect(await dial(phone, 75)).toMatchObject({ code: 'COMPLETED', reason: 'message played' });
+      expect(await sipp.exited, sipp.output()).toBe(0); // it checked both 200s
+      const updateOks = messages.filter((m) => m.dir === 'out' && m.text.startsWith('SIP/2.0 200') && / UPDATE$/m.test(header(m.text, 'CSeq') ?? ''));
+      expect(updateOks).toHaveLength(2);
+      expect(header(updateOks[0]!.text, 'Session-Expires')).toBe('90;refresher=uac');
+      expect(got[0]!.length).toBeGreaterThan(10);
+      expect(got[1]!.length).toBeGreaterThan(40);
+      expect(got[1]!.every((pt) => pt === 8)).toBe(true);
+    } finally {
+      for (const s of sockets) s.close();
+    }
+  });
+});
