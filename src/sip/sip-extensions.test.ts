@@ -78,6 +78,22 @@ describe('session timers (RFC 4028)', () => {
     expect(bodyOf(invites[1]!.text)).toBe(bodyOf(invites[0]!.text));
   });
 
+  it('answers the PBX refreshing by re-INVITE with the interval agreed, and only what its offer holds', async () => {
+    const sipp = await startSipp({ scenario: 'reinvite-refresh.xml', keys: { listen_ms: 300 } });
+    peers.push(sipp);
+    const { phone, messages } = await phoneFor(sipp.port);
+    expect(await dial(phone, 50)).toMatchObject({ code: 'COMPLETED', reason: 'message played' });
+    expect(await sipp.exited, sipp.output()).toBe(0); // it checked Session-Expires: 90;refresher=uac in our 200
+    const invite = messages.find((m) => m.dir === 'out' && m.text.startsWith('INVITE '))!;
+    const refreshOk = messages.find((m) => m.dir === 'out' && m.text.startsWith('SIP/2.0 200') && / INVITE$/m.test(header(m.text, 'CSeq') ?? ''))!;
+    expect(header(refreshOk.text, 'Require')).toBe('timer');
+    // Our last SDP was the INVITE's offer (PCMU and PCMA): the answer holds only what this offer
+    // holds (PCMU), a new body, so the same session id with the next version (RFC 3264 §6, §8).
+    const origin = (t: string) => /^o=\S+ (\S+) (\d+) /m.exec(bodyOf(t))!.slice(1);
+    expect(origin(refreshOk.text)).toEqual([origin(invite.text)[0], '2']);
+    expect(bodyOf(refreshOk.text)).toMatch(/^m=audio \d+ RTP\/AVP 0 101\r$/m);
+  });
+
   it('after 422 with Min-SE it INVITEs again with Session-Expires and Min-SE raised to it', async () => {
     const sipp = await startSipp({ scenario: 'interval-too-small.xml', fill: { min_se: 3600 } });
     peers.push(sipp);

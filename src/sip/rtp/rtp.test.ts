@@ -17,7 +17,7 @@ describe('SDP (RFC 4566 / 3264)', () => {
   });
   it('sends in the first law the answer lists, at its media address', () => {
     const r = parseRemote('v=0\r\nc=IN IP4 10.0.0.9\r\nt=0 0\r\nm=audio 4000 RTP/AVP 8 0 96\r\na=rtpmap:96 telephone-event/8000\r\n');
-    expect(r).toEqual({ address: '10.0.0.9', port: 4000, codec: 'PCMA', payloadType: 8, telephoneEventPt: 96, direction: 'sendrecv', origin: '' });
+    expect(r).toEqual({ address: '10.0.0.9', port: 4000, codec: 'PCMA', payloadType: 8, telephoneEventPt: 96, direction: 'sendrecv' });
   });
   it('refuses an answer whose audio stream is rejected (port 0, RFC 3264 §6)', () => {
     expect(parseRemote('v=0\r\nc=IN IP4 1.2.3.4\r\nm=audio 0 RTP/AVP 0\r\n')).toMatchObject({ code: 'SDP_INVALID' });

@@ -25,8 +25,6 @@ export interface RemoteMedia {
   /** Payload type the peer uses for telephone-event, if any. */
   telephoneEventPt: number | null;
   direction: Direction;
-  /** o= session id and version: the same pair again is the same description (RFC 3264 §8). */
-  origin: string;
 }
 
 function lines(local: LocalMedia, formats: string, extra: string[], direction: Direction): string {
@@ -104,6 +102,5 @@ export function parseRemote(sdp: string): RemoteMedia | SdpError {
     payloadType: g711,
     telephoneEventPt: te ?? null,
     direction: (dirLine?.trim().slice(2) as Direction) ?? 'sendrecv',
-    origin: /^o=\S+ (\S+ \S+)/m.exec(sdp)?.[1] ?? '',
   };
 }

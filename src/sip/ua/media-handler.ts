@@ -35,7 +35,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   private remote: RemoteMedia | null = null;
   private pendingOffer: RemoteMedia | null = null;
   private negotiation: Negotiation = 'initial';
-  /** The last SDP we sent: an unchanged offer is answered with it again, version and all. */
+  /** The last SDP we sent: a body equal to it goes out with its o= version (send()). */
   private lastSent: string | null = null;
   private repeatNextOffer = false;
   private stream: RtpStreamHandle | null = null;
@@ -88,11 +88,10 @@ export class MediaHandler implements SessionDescriptionHandler {
     }
     const local = this.local!;
     if (this.negotiation === 'remote-offer') {
-      const peer = this.pendingOffer;
+      const peer = this.pendingOffer!;
       this.pendingOffer = null;
       this.negotiation = 'stable';
-      // The same description again (same o= id and version): the same answer (RFC 3264 §8).
-      if (!peer) return sdp(this.lastSent!);
+      // An unchanged offer renders the same answer, and send() keeps its o= version (RFC 3264 §8).
       const body = this.send((version) => answer({ ...local, version }, peer));
       this.apply(peer);
       return sdp(body);
@@ -127,7 +126,9 @@ export class MediaHandler implements SessionDescriptionHandler {
       case 'stable': // their offer: answered (and applied) by getDescription
       case 'remote-offer':
         this.negotiation = 'remote-offer';
-        this.pendingOffer = parsed.origin !== '' && parsed.origin === this.remote?.origin ? null : parsed;
+        // Always answered from the offer itself, even one whose o= says it is unchanged: the
+        // last SDP we sent may have been our offer, with laws this offer does not hold.
+        this.pendingOffer = parsed;
         return;
     }
   }

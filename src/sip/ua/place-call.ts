@@ -7,8 +7,8 @@ import { createAttempt } from './attempt';
 import { firstInvite, inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
 import type { MediaHandler } from './media-handler';
 import { audioFailure, createMessagePlayer, type MessagePlayer } from './message-player';
-import { createSessionTimer, parseSessionExpires, type SessionTimer } from './session-timer';
-import type { UpdateAnswer, UpdateServer } from './update-server';
+import { keepSessionAlive } from './session-upkeep';
+import type { UpdateServer } from './update-server';
 
 export interface PlaceCallOptions {
   /** Called once, right after the INVITE left: the speech renders while the phone rings. */
@@ -73,9 +73,8 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   let ringTimer: ReturnType<typeof setTimeout> | undefined;
   let detachAbort = () => {};
 
-  let timer = null as SessionTimer | null; // set once answered (keepSessionAlive)
-  let okHeader: (name: string) => string | undefined = () => undefined;
-  let unregisterUpdates = () => {};
+  let answer: { getHeader(name: string): string | undefined } = { getHeader: () => undefined };
+  let upkeep = { stop() {} }; // session timer and UPDATEs, once answered
 
   let reportBug: (e: IllegalTransitionError) => void = () => {};
   const bug = new Promise<never>((_, reject) => (reportBug = reject));
@@ -108,10 +107,6 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       const d = infoDigit(info.request.getHeader('content-type') ?? '', info.request.body ?? '');
       if (d) onDigit(d);
     }),
-    // A re-INVITE the PBX sent and sip.js answered: a refresh of the session timer, if it says so.
-    onInvite: (request, _response, status) => {
-      if (status === 200) timer?.negotiated(parseSessionExpires(request.getHeader('session-expires')), 'uas');
-    },
   };
   const terminated = new Promise<void>((resolve) =>
     inviter.stateChange.addListener((s) => {
@@ -132,8 +127,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   } finally {
     clearTimeout(ringTimer);
     detachAbort();
-    timer?.stop();
-    unregisterUpdates();
+    upkeep.stop();
   }
 
   async function attemptCall(): Promise<CallOutcome | InviteAgain> {
@@ -151,7 +145,19 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       return outcome;
     }
     o.progress.answered(remote.codec);
-    keepSessionAlive(handler);
+    upkeep = keepSessionAlive({
+      inviter,
+      handler,
+      callId,
+      answer,
+      minSeS: x.minSeS,
+      updates: o.updates,
+      log,
+      lost: guarded((why: string) => {
+        log.warn({ why }, 'the PBX lost the session: hanging up');
+        if (attempt.in('answered', 'playing')) void hangUp(why).catch(() => undefined);
+      }),
+    });
     const perPacket = o.onPacketSent;
     const stream = handler.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
     if (attempt.state === 'answered') attempt.transition('playing', 'media up');
@@ -220,7 +226,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
             }),
             onAccept: guarded((r) => {
               if (attempt.state === 'cancelling') return; // sip.js sends ACK and BYE for a 200 that crossed our CANCEL
-              okHeader = (name) => r.message.getHeader(name);
+              answer = r.message;
               attempt.transition('answered', '200');
               media()?.confirm();
               settle('accepted');
@@ -269,38 +275,6 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       });
     } else await until(terminated, 64 * o.t1Ms + 100);
     attempt.transition('ended', 'BYE done');
-  }
-
-  /**
-   * Session timer (RFC 4028) from the 200's Session-Expires, refreshed by re-INVITE with our
-   * last SDP; and the call's UPDATEs (RFC 3311): a refresh and/or a new offer.
-   */
-  function keepSessionAlive(handler: MediaHandler): void {
-    timer = createSessionTimer({
-      minSeS: x.minSeS,
-      log,
-      refresh: (headers) =>
-        new Promise((resolve, reject) => {
-          handler.repeatLastOffer();
-          const answered = (r: { message: { statusCode?: number; getHeader(n: string): string | undefined } }) =>
-            resolve({ status: r.message.statusCode ?? 500, sessionExpires: r.message.getHeader('session-expires'), minSe: r.message.getHeader('min-se') });
-          inviter.invite({ requestOptions: { extraHeaders: headers }, requestDelegate: { onAccept: answered, onReject: answered } }).catch(reject);
-        }),
-      lost: guarded((why: string) => {
-        log.warn({ why }, 'the PBX lost the session: hanging up');
-        if (attempt.in('answered', 'playing')) void hangUp(why).catch(() => undefined);
-      }),
-    });
-    timer.negotiated(parseSessionExpires(okHeader('session-expires')), 'uac');
-    unregisterUpdates = o.updates.register(callId, async (update): Promise<UpdateAnswer> => {
-      const interval = parseSessionExpires(update.header('session-expires'));
-      const sdp = update.offer === null ? null : await handler.answerUpdate(update.offer);
-      if (update.offer !== null && sdp === null) return { status: 488, headers: [] };
-      if (!interval) return { status: 200, sdp, headers: [] };
-      timer?.negotiated(interval, 'uas');
-      // Echo the agreed interval; without a refresher named, the PBX (the UPDATE's UAC) refreshes (§9).
-      return { status: 200, sdp, headers: [`Session-Expires: ${interval.seconds};refresher=${interval.refresher ?? 'uac'}`, 'Require: timer'] };
-    });
   }
 
   /** After a bug: end the SIP side and free the media port, best effort, without waiting. */
