@@ -78,6 +78,17 @@ describe('session timers (RFC 4028)', () => {
     expect(bodyOf(invites[1]!.text)).toBe(bodyOf(invites[0]!.text));
   });
 
+  it('hangs up when a refresh gets 481 (the PBX lost the session), and the message counts as not heard', async () => {
+    const sipp = await startSipp({ scenario: 'session-refresh-481.xml', fill: { se: 3, refresh_within_ms: 2000 } });
+    peers.push(sipp);
+    const { phone, messages } = await phoneFor(sipp.port);
+    const started = Date.now();
+    expect(await dial(phone, 250)).toMatchObject({ code: 'INTERRUPTED' }); // a 5 s message, cut at ~1 s
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(await sipp.exited, sipp.output()).toBe(0); // it got our BYE
+    expect(messages.filter((m) => m.dir === 'out' && /^(INVITE|BYE) /.test(m.text)).map((m) => startLine(m.text).split(' ')[0])).toEqual(['INVITE', 'INVITE', 'BYE']);
+  });
+
   it('answers the PBX refreshing by re-INVITE with the interval agreed, and only what its offer holds', async () => {
     const sipp = await startSipp({ scenario: 'reinvite-refresh.xml', keys: { listen_ms: 300 } });
     peers.push(sipp);

@@ -75,6 +75,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
 
   let answer: { getHeader(name: string): string | undefined } = { getHeader: () => undefined };
   let upkeep = { stop() {} }; // session timer and UPDATEs, once answered
+  let hangingUp: Promise<void> | null = null;
 
   let reportBug: (e: IllegalTransitionError) => void = () => {};
   const bug = new Promise<never>((_, reject) => (reportBug = reject));
@@ -256,7 +257,13 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     });
   }
 
-  async function hangUp(why: string): Promise<void> {
+  /** Once: a lost session (upkeep) may have started it before the player ended. */
+  function hangUp(why: string): Promise<void> {
+    hangingUp ??= sendBye(why);
+    return hangingUp;
+  }
+
+  async function sendBye(why: string): Promise<void> {
     if (attempt.state === 'ended') return; // the far end hung up first
     attempt.transition('hanging_up', why);
     if (inviter.state === SessionState.Established) {
