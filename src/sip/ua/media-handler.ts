@@ -141,16 +141,18 @@ export class MediaHandler implements SessionDescriptionHandler {
 
   /**
    * An UPDATE's offer (RFC 3311 §5.2; sip.js has no UPDATE, ua/update-server.ts answers it):
-   * the SDP answer, or null when the offer cannot be accepted (488, nothing changes).
+   * the SDP answer; 'unacceptable' (488, nothing changes); or 'pending' while an exchange is
+   * open: our own offer unanswered (491) or theirs not yet answered (500).
    */
-  async answerUpdate(body: string): Promise<string | null> {
-    if (this.negotiation !== 'stable') return null; // an exchange is open: RFC 3311 §5.2 says 500/491
+  async answerUpdate(body: string): Promise<{ sdp: string } | 'unacceptable' | 'ours-pending' | 'theirs-pending'> {
+    if (this.negotiation === 'local-offer') return 'ours-pending';
+    if (this.negotiation !== 'stable') return 'theirs-pending';
     try {
       await this.setDescription(body);
-      return (await this.getDescription()).body;
+      return { sdp: (await this.getDescription()).body };
     } catch {
       await this.rollbackDescription();
-      return null;
+      return 'unacceptable';
     }
   }
 

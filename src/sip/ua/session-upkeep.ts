@@ -59,10 +59,13 @@ export function keepSessionAlive(o: SessionUpkeepOptions): { stop(): void } {
   };
 
   const unregister = o.updates.register(o.callId, async (update): Promise<UpdateAnswer> => {
-    const sdp = update.offer === null ? null : await o.handler.answerUpdate(update.offer);
-    if (update.offer !== null && sdp === null) return { status: 488, headers: [] };
+    const answer = update.offer === null ? { sdp: null } : await o.handler.answerUpdate(update.offer);
+    // RFC 3311 §5.2: an offer while ours is open is 491, while theirs is 500 (with a retry).
+    if (answer === 'ours-pending') return { status: 491, headers: [] };
+    if (answer === 'theirs-pending') return { status: 500, headers: [`Retry-After: ${1 + Math.floor(Math.random() * 10)}`] };
+    if (answer === 'unacceptable') return { status: 488, headers: [] };
     const interval = parseSessionExpires(update.header('session-expires'));
-    return { status: 200, sdp, headers: interval ? agreed(interval) : [] };
+    return { status: 200, sdp: answer.sdp, headers: interval ? agreed(interval) : [] };
   });
 
   return {
