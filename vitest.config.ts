@@ -7,8 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 const PEER_SUITES = [
   'src/calls/dialer.test.ts',
-  'src/sip/telephone.test.ts',
-  'src/sip/telephone-ipv6.test.ts',
+  // Every test directly in src/sip dials a real peer (telephone, IPv6, mid-call media, …).
+  'src/sip/*.test.ts',
   'test/integration/telephony.test.ts',
   'test/integration/callbacks.test.ts',
   'test/e2e/telephony-pbx.test.ts',

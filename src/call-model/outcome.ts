@@ -3,8 +3,16 @@
  * lifecycle (src/calls/retry-policy.ts) alone decides what is final and what is retried.
  */
 export type CallOutcome =
-  /** Answered and played to the end (or the far end hung up while it played). */
+  /**
+   * Answered and played once in full (the far end may have hung up during a repeat or the
+   * confirmation), or cut short by us: calls.max_call_s, a stopping appliance.
+   */
   | { code: 'COMPLETED'; status: 200; reason: string; remoteHangup: boolean }
+  /**
+   * Answered, but the far end ended the call (its BYE: a hang-up, a PBX's session timer)
+   * before the message was played once in full: nobody can have heard it.
+   */
+  | { code: 'INTERRUPTED'; status: 200; reason: string }
   /** Answered and the callee pressed 1. */
   | { code: 'ACKNOWLEDGED'; status: 200; reason: string }
   /** Answered and the callee pressed 3: not me, call the next step of the escalation now. */

@@ -31,6 +31,16 @@ describe('retry policy (one place)', () => {
     expect(decide({ code: 'AUDIO', status: null, reason: 'r', errorCode: 'ENGINE_FAILED' }, 1, 0, more)).toMatchObject({ final: false, kind: 'failed' });
     expect(decide({ code: 'AUDIO', status: null, reason: 'r', errorCode: 'EMPTY_TEXT' }, 1, 0, more)).toMatchObject({ final: true, state: 'failed' });
   });
+  it('a message the far end cut before it was played once in full is retried, and fails with the reason when attempts are used up', () => {
+    const cut = { code: 'INTERRUPTED', status: 200, reason: 'far end hung up before the message was played once in full' } as const;
+    expect(decide(cut, 1, 0, { retry_delays_s: [5], max_attempts: 3 })).toMatchObject({ final: false, kind: 'failed', runAfter: 5000, sipCode: 200 });
+    expect(decide(cut, 3, 0, { retry_delays_s: [5], max_attempts: 3 })).toEqual({
+      final: true,
+      state: 'failed',
+      sipCode: 200,
+      reason: '200 far end hung up before the message was played once in full (attempt 3 of 3)',
+    });
+  });
   it('answered outcomes are final', () => {
     expect(decide({ code: 'COMPLETED', status: 200, reason: 'ok', remoteHangup: false }, 1, 0, config)).toMatchObject({ final: true, state: 'completed' });
     expect(decide({ code: 'ACKNOWLEDGED', status: 200, reason: 'ok' }, 3, 0, config)).toMatchObject({ final: true, state: 'acknowledged' });

@@ -11,6 +11,8 @@ import type { CallState } from '../call-model';
  *   failed     5xx, other 4xx/6xx, 401/407 after our credentials, network, media, audio
  *                                                     retried; but a message with nothing
  *                                                     speakable (EMPTY_TEXT) fails at once
+ *   failed     interrupted: answered, but the far end hung up before the message was
+ *              played once in full                    retried
  *
  * A retried outcome waits calls.retry_delays_s[attempt-1] (the last delay repeats) and goes
  * back to `queued`, until calls.max_attempts is used up; then its kind is the final state.
@@ -46,6 +48,7 @@ export function classify(o: CallOutcome): { state: CallState; retryable: boolean
       return { state: 'failed', retryable: true };
     case 'AUDIO':
       return { state: 'failed', retryable: o.errorCode !== 'EMPTY_TEXT' };
+    case 'INTERRUPTED':
     case 'NETWORK':
     case 'MEDIA':
     case 'ABORTED':

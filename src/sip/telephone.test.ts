@@ -143,16 +143,29 @@ describe('dialing sipp over UDP', () => {
     await relay.close();
   });
 
-  it('stops playing when the far end hangs up mid-message', async () => {
-    const sipp = await startSipp({ scenario: 'far-end-bye.xml', keys: { listen_ms: 400 } });
+  it('a BYE 1 s into a 5 s message stops playing at once and reports INTERRUPTED (retried), not completed', async () => {
+    const sipp = await startSipp({ scenario: 'far-end-bye.xml', keys: { listen_ms: 1000 } });
     peers.push(sipp);
     const { phone, wire } = await phoneFor(sipp.port);
     const { progress } = recorder();
     const started = Date.now();
-    const outcome = await dial(phone, progress, 500); // a 10 s message
-    expect(outcome).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
+    const outcome = await dial(phone, progress, 250); // a 5 s message
+    expect(outcome).toEqual({ code: 'INTERRUPTED', status: 200, reason: 'far end hung up before the message was played once in full' });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(wire.some((l) => l.startsWith('out BYE'))).toBe(false);
+    expect(await sipp.exited).toBe(0);
+  });
+
+  it('a BYE after the message was played once in full leaves the call completed', async () => {
+    const sipp = await startSipp({ scenario: 'far-end-bye.xml', keys: { listen_ms: 1000 } });
+    peers.push(sipp);
+    const rtp = await freePort();
+    const sip = sipSection.parse({ server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 20}`, t1_ms: 50 });
+    const phone = createTelephone(sip, 3000, { log: silentLogger() }); // 3 s of silence after the message: the BYE comes in it
+    await phone.start();
+    phones.push(phone);
+    const { progress } = recorder();
+    expect(await dial(phone, progress, 15)).toMatchObject({ code: 'COMPLETED', reason: 'message played' }); // 0.3 s
     expect(await sipp.exited).toBe(0);
   });
 
@@ -340,7 +353,7 @@ describe('dialing sipp over TCP', () => {
     peers.push(sipp);
     const { phone } = await phoneFor(sipp.port, { transport: 'tcp' });
     const { progress } = recorder();
-    expect(await dial(phone, progress, 500)).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
+    expect(await dial(phone, progress, 500)).toMatchObject({ code: 'INTERRUPTED' });
     expect(await sipp.exited).toBe(0);
   });
 });

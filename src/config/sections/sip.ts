@@ -55,6 +55,13 @@ export const sipSection = z
     t1_ms: z.number().int().min(10).max(10_000).default(500),
     /** RFC 3261 §17.1.2.2: the cap on the non-INVITE retransmission interval. */
     t2_ms: z.number().int().min(10).max(60_000).default(4000),
+    /**
+     * RFC 4028 session timer we ask for in the INVITE (Session-Expires); the PBX may lower it,
+     * down to our Min-SE. When the PBX makes us the refresher we re-INVITE a third of the way in.
+     */
+    session_expires_s: z.number().int().min(90).max(86_400).default(1800),
+    /** The smallest session interval we accept (Min-SE, RFC 4028 §4); a 422's larger Min-SE wins. */
+    min_se_s: z.number().int().min(90).max(86_400).default(90),
     /** Silence after the message, before BYE (calls.answer_delay_ms is the silence before it). */
     silence_ms: z.number().int().min(0).max(5000).default(200),
   })

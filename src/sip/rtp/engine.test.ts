@@ -43,12 +43,13 @@ describe('RTP engine (media in a worker thread)', () => {
     const stream = taken.start({
       remote: { address: '127.0.0.1', port },
       codec: 'PCMA',
+      payloadType: 8,
       telephoneEventPts: [],
       onDigit: () => undefined,
       onPacketSent: (at) => sentAt.push(at),
     });
     const before = performance.now();
-    expect(await stream.play(new Uint8Array(160 * 5).fill(0x42))).toBe('played');
+    expect(await stream.play(new Uint8Array(160 * 5).fill(0x42), 'PCMA')).toBe('played');
     await taken.release(); // resolves after the last send-time report
     // Every packet reported sent also arrives (loopback): wait for the last ones' flight.
     await expect.poll(() => got.length).toBe(sentAt.length);
@@ -68,7 +69,7 @@ describe('RTP engine (media in a worker thread)', () => {
     if (!('port' in taken)) throw new Error(taken.code);
     const { rx, got, port } = await receiver();
     const digits: string[] = [];
-    taken.start({ remote: { address: '127.0.0.1', port }, codec: 'PCMU', telephoneEventPts: [96], onDigit: (d) => digits.push(d) });
+    taken.start({ remote: { address: '127.0.0.1', port }, codec: 'PCMU', payloadType: 0, telephoneEventPts: [96], onDigit: (d) => digits.push(d) });
     await expect.poll(() => got.length).toBeGreaterThan(0); // the worker runs the stream now
     const event = encodeRtp({ payloadType: 96, marker: true, sequence: 1, timestamp: 800, ssrc: 7 }, new Uint8Array([1, 0x0a, 0, 160]));
     rx.send(event, taken.port, '127.0.0.1');
@@ -92,8 +93,8 @@ describe('RTP engine (media in a worker thread)', () => {
     const engine = await engineOnFreePorts(fixture('dies-on-start.ts'));
     const taken = await engine.take();
     if (!('port' in taken)) throw new Error(taken.code);
-    const stream = taken.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
-    expect(await stream.play(new Uint8Array(160))).toBe('failed'); // sent while the worker died
+    const stream = taken.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', payloadType: 0, telephoneEventPts: [], onDigit: () => undefined });
+    expect(await stream.play(new Uint8Array(160), 'PCMU')).toBe('failed'); // sent while the worker died
     expect(await engine.take()).toMatchObject({ port: 40000 }); // answered by a new worker
   });
 
@@ -103,13 +104,13 @@ describe('RTP engine (media in a worker thread)', () => {
     const engine = await engineOnFreePorts(fixture('dies-on-start.ts'), log);
     const first = await engine.take();
     if (!('port' in first)) throw new Error(first.code);
-    first.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
+    first.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', payloadType: 0, telephoneEventPts: [], onDigit: () => undefined });
     await expect.poll(() => errors.some((l) => JSON.parse(l).msg.startsWith('rtp worker died'))).toBe(true);
     const next = await engine.take(); // a new worker, which hands out the same port number
     if (!('port' in next)) throw new Error(next.code);
     expect(next.port).toBe(first.port);
-    const late = first.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined });
-    expect(await late.play(new Uint8Array(160))).toBe('failed');
+    const late = first.start({ remote: { address: '127.0.0.1', port: 9 }, codec: 'PCMU', payloadType: 0, telephoneEventPts: [], onDigit: () => undefined });
+    expect(await late.play(new Uint8Array(160), 'PCMU')).toBe('failed');
     await first.release(); // must not release the new call's port
     await next.release(); // this one does reach the new worker: proof the channel works
     const releasesSeen = () => errors.filter((l) => JSON.parse(l).reason === 'release of 40000 reached this worker').length;

@@ -1,18 +1,23 @@
 import type { Logger } from '../../log';
 import type { FromRtpWorker, ToRtpWorker } from './protocol';
 import type { Codec } from './sdp';
+import type { StreamMedia } from './stream';
 
 /**
  * The main thread's handle on one call's stream, which lives in the RTP worker (stream.ts
  * `RtpStream` is the worker-side stream itself): what a call's media does once answered.
  */
 export interface RtpStreamHandle {
+  /** The codec the stream sends in now (an accepted offer/answer may change it: update()). */
   readonly codec: Codec;
   /**
-   * Plays G.711 bytes in the stream's codec; resolves when the last frame left ('played'),
-   * when interrupted or released ('stopped'), or 'failed' when the media worker died.
+   * Plays G.711 bytes written in `law` (the worker converts frames if the codec changes
+   * meanwhile); resolves when the last frame left ('played'), when interrupted or released
+   * ('stopped'), or 'failed' when the media worker died.
    */
-  play(audio: Uint8Array): Promise<PlayResult>;
+  play(audio: Uint8Array, law: Codec): Promise<PlayResult>;
+  /** Applies a new offer/answer to the running stream: no gap in sequence or timestamp. */
+  update(media: StreamMedia): void;
   /** Queued audio is dropped at once (remote BYE, a key press); silence continues. */
   interrupt(): void;
   /** Sends nothing while held; the message plays on unheard (see stream.ts). */
@@ -21,10 +26,7 @@ export interface RtpStreamHandle {
 
 export type PlayResult = 'played' | 'stopped' | 'failed';
 
-export interface StreamOptions {
-  remote: { address: string; port: number };
-  codec: Codec;
-  telephoneEventPts: number[];
+export interface StreamOptions extends StreamMedia {
   onDigit(digit: string): void;
   /** Per-packet send times (ms on this thread's performance.now clock): benchmarks only. */
   onPacketSent?: (at: number) => void;
@@ -152,18 +154,25 @@ export function createRtpEngine(o: {
       start(s) {
         if (alive()) {
           streams.set(port, s);
-          send({ t: 'start', port, remote: s.remote, codec: s.codec, telephoneEventPts: s.telephoneEventPts, recordSendTimes: !!s.onPacketSent });
+          send({ t: 'start', port, remote: s.remote, codec: s.codec, payloadType: s.payloadType, telephoneEventPts: s.telephoneEventPts, recordSendTimes: !!s.onPacketSent });
         }
+        let codec = s.codec;
         return {
-          codec: s.codec,
-          play(audio) {
+          get codec() {
+            return codec;
+          },
+          update(media) {
+            codec = media.codec;
+            if (alive()) send({ t: 'update', port, ...media });
+          },
+          play(audio, law) {
             if (!alive()) return Promise.resolve('failed');
             if (audio.length === 0) return Promise.resolve('played');
             if (!streams.has(port)) return Promise.resolve('stopped'); // released already
             const play = nextId++;
             return new Promise((resolve) => {
               waiting.plays.set(play, resolve);
-              send({ t: 'play', port, play, audio });
+              send({ t: 'play', port, play, audio, law });
             });
           },
           interrupt() {

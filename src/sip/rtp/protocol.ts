@@ -1,4 +1,5 @@
 import type { Codec } from './sdp';
+import type { StreamMedia } from './stream';
 
 /**
  * Messages between the SIP side (main thread, engine.ts) and the RTP worker (worker.ts).
@@ -7,17 +8,16 @@ import type { Codec } from './sdp';
 export type ToRtpWorker =
   | { t: 'init'; address: string; low: number; high: number }
   | { t: 'take'; request: number }
-  | {
+  | ({
       t: 'start';
       port: number;
-      remote: { address: string; port: number };
-      codec: Codec;
-      telephoneEventPts: number[];
       /** Report every packet's send time (the pacing benchmark); off in production. */
       recordSendTimes: boolean;
-    }
+    } & StreamMedia)
+  /** A new offer/answer for a running stream (stream.ts update()). */
+  | ({ t: 'update'; port: number } & StreamMedia)
   /** `audio` is copied, never transferred: it may be the speech cache's own buffer. */
-  | { t: 'play'; port: number; play: number; audio: Uint8Array }
+  | { t: 'play'; port: number; play: number; audio: Uint8Array; law: Codec }
   | { t: 'interrupt'; port: number }
   | { t: 'hold'; port: number; onHold: boolean }
   /** Stops the stream (if started), closes the socket and returns the port to the pool. */

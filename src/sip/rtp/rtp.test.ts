@@ -17,7 +17,7 @@ describe('SDP (RFC 4566 / 3264)', () => {
   });
   it('sends in the first law the answer lists, at its media address', () => {
     const r = parseRemote('v=0\r\nc=IN IP4 10.0.0.9\r\nt=0 0\r\nm=audio 4000 RTP/AVP 8 0 96\r\na=rtpmap:96 telephone-event/8000\r\n');
-    expect(r).toEqual({ address: '10.0.0.9', port: 4000, codec: 'PCMA', telephoneEventPt: 96, direction: 'sendrecv', origin: '' });
+    expect(r).toEqual({ address: '10.0.0.9', port: 4000, codec: 'PCMA', payloadType: 8, telephoneEventPt: 96, direction: 'sendrecv' });
   });
   it('refuses an answer whose audio stream is rejected (port 0, RFC 3264 §6)', () => {
     expect(parseRemote('v=0\r\nc=IN IP4 1.2.3.4\r\nm=audio 0 RTP/AVP 0\r\n')).toMatchObject({ code: 'SDP_INVALID' });
@@ -101,7 +101,7 @@ describe('RTP stream pacing', () => {
   it('sends nothing on hold and resumes with the marker, consecutive sequence and a timestamp that kept running', async () => {
     const { rx, tx, got, remote } = await udpPair();
     const clock = manualPacer();
-    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMA', telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMA', payloadType: 8, telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
     for (let i = 0; i < 5; i++) clock.tick();
     await expect.poll(() => got.length).toBe(5);
     stream.hold(true);
@@ -120,9 +120,9 @@ describe('RTP stream pacing', () => {
   it('sends 20 ms packets with consecutive sequence numbers and timestamps, marker on the first, silence around the audio', async () => {
     const { rx, tx, got, remote } = await udpPair();
     const clock = manualPacer();
-    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', payloadType: 0, telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
     for (let i = 0; i < 5; i++) clock.tick();
-    const played = stream.play(new Uint8Array(160 * 10).fill(0x42));
+    const played = stream.play(new Uint8Array(160 * 10).fill(0x42), 'PCMU');
     for (let i = 0; i < 10; i++) clock.tick();
     expect(await played).toBe('played');
     for (let i = 0; i < 5; i++) clock.tick();
@@ -139,10 +139,40 @@ describe('RTP stream pacing', () => {
     expect(kinds).toBe('sssss' + 'a'.repeat(10) + 'sssss');
   });
 
+  it('applies a new offer/answer mid-message: new address and codec from the next packet, sequence and timestamp running on, queued audio converted', async () => {
+    const { rx, tx, got, remote } = await udpPair();
+    const moved = await udpPair(); // the phone's own address after a direct-media re-INVITE
+    const clock = manualPacer();
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', payloadType: 0, telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
+    const played = stream.play(new Uint8Array(160 * 6).fill(0x80), 'PCMU'); // µ-law 0x80: the loudest positive sample
+    for (let i = 0; i < 3; i++) clock.tick();
+    await expect.poll(() => got.length).toBe(3);
+    stream.update({ remote: moved.remote, codec: 'PCMA', payloadType: 8, telephoneEventPts: [96] });
+    expect(stream.codec).toBe('PCMA');
+    for (let i = 0; i < 4; i++) clock.tick();
+    expect(await played).toBe('played');
+    await expect.poll(() => moved.got.length).toBe(4);
+    stream.stop();
+    rx.close();
+    moved.rx.close();
+    expect(got).toHaveLength(3); // nothing more to the old address
+    expect(got.every((p) => p.payloadType === 0)).toBe(true);
+    expect(moved.got.map((p) => p.payloadType)).toEqual([8, 8, 8, 8]);
+    const all = [...got, ...moved.got];
+    for (let i = 1; i < all.length; i++) {
+      expect(all[i]!.sequence).toBe((all[i - 1]!.sequence + 1) & 0xffff);
+      expect(all[i]!.timestamp).toBe((all[i - 1]!.timestamp + 160) >>> 0);
+      expect(all[i]!.ssrc).toBe(all[0]!.ssrc);
+    }
+    // The rest of the message left in A-law (0xAA is A-law's loudest positive), then A-law silence.
+    expect(moved.got.slice(0, 3).every((p) => p.payload.every((b) => b === 0xaa))).toBe(true);
+    expect(moved.got[3]!.payload.every((b) => b === 0xd5)).toBe(true);
+  });
+
   it('follows its schedule, not the ticks: a late tick sends every packet due, so lateness never adds up to drift', async () => {
     const { rx, tx, got, remote } = await udpPair();
     const clock = manualPacer();
-    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', payloadType: 0, telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer });
     clock.tick(); // packet 0, on time
     clock.tick(65); // 65 ms late: packets 1, 2 and 3 are due
     await expect.poll(() => got.length).toBe(4);
@@ -217,18 +247,19 @@ describe('RTP stream pacing', () => {
       socket: tx,
       remote: { address: '127.0.0.1', port: 0 }, // sending there throws at once
       codec: 'PCMU',
+      payloadType: 0,
       telephoneEventPts: [],
       onDigit: () => undefined,
       onFailed: (e) => failures.push(e),
       pacer: clock.pacer,
     });
-    const played = stream.play(new Uint8Array(160 * 50));
+    const played = stream.play(new Uint8Array(160 * 50), 'PCMU');
     clock.tick();
     expect(await played).toBe('failed');
     expect(clock.senders()).toBe(0); // it left the pacer
     for (let i = 0; i < 5; i++) clock.tick();
     expect(failures).toHaveLength(1);
-    expect(await stream.play(new Uint8Array(160))).toBe('failed');
+    expect(await stream.play(new Uint8Array(160), 'PCMU')).toBe('failed');
     stream.stop();
   });
 });

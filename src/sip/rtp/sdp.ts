@@ -20,11 +20,11 @@ export interface RemoteMedia {
   port: number;
   /** The first G.711 law in the peer's list: what we send. */
   codec: Codec;
+  /** The payload type the peer's SDP gave that law (RFC 3264 §6.1: the answer keeps the offer's numbers). */
+  payloadType: number;
   /** Payload type the peer uses for telephone-event, if any. */
   telephoneEventPt: number | null;
   direction: Direction;
-  /** o= session id and version: the same pair again is the same description (RFC 3264 §8). */
-  origin: string;
 }
 
 function lines(local: LocalMedia, formats: string, extra: string[], direction: Direction): string {
@@ -52,9 +52,13 @@ export function offer(local: LocalMedia): string {
   );
 }
 
-/** Our answer to the peer's offer (a re-INVITE, e.g. hold): the codec in use, the mirrored direction. */
+/**
+ * Our answer to the peer's offer (re-INVITE or UPDATE: hold, direct media, a codec change):
+ * only what the offer holds, in its payload type numbers (RFC 3264 §6.1), the law the offer
+ * prefers, and the mirrored direction (§8.4).
+ */
 export function answer(local: LocalMedia, remote: RemoteMedia): string {
-  const pt = PAYLOAD_TYPE[remote.codec];
+  const pt = remote.payloadType;
   const te = remote.telephoneEventPt;
   const mirror: Record<Direction, Direction> = { sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' };
   const extra = [`a=rtpmap:${pt} ${remote.codec}/8000`];
@@ -95,8 +99,8 @@ export function parseRemote(sdp: string): RemoteMedia | SdpError {
     address,
     port,
     codec: name(g711) === 'pcmu' ? 'PCMU' : 'PCMA',
+    payloadType: g711,
     telephoneEventPt: te ?? null,
     direction: (dirLine?.trim().slice(2) as Direction) ?? 'sendrecv',
-    origin: /^o=\S+ (\S+ \S+)/m.exec(sdp)?.[1] ?? '',
   };
 }

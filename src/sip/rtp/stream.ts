@@ -2,12 +2,17 @@ import type { Socket } from 'node:dgram';
 import { createDtmfDetector } from './dtmf';
 import { decodeRtp, encodeRtp } from './packet';
 import type { Pacer } from './pacer';
-import { PAYLOAD_TYPE, TELEPHONE_EVENT_PT, type Codec } from './sdp';
+import { inLaw } from './law';
+import { TELEPHONE_EVENT_PT, type Codec } from './sdp';
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
 export const FRAME_MS = 20;
 /** G.711 digital silence (the codes for 0): µ-law 0xFF, A-law 0xD5. */
 export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
+const SILENT_FRAME: Record<Codec, Uint8Array> = {
+  PCMU: new Uint8Array(FRAME_BYTES).fill(SILENCE.PCMU),
+  PCMA: new Uint8Array(FRAME_BYTES).fill(SILENCE.PCMA),
+};
 
 /**
  * One call's audio: a continuous 20 ms packet stream from the moment it starts, silence
@@ -22,10 +27,18 @@ export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
 export interface RtpStream {
   readonly codec: Codec;
   /**
-   * Plays G.711 bytes in the stream's codec; resolves when the last frame left, 'stopped' on
-   * stop() or interrupt(), 'failed' when packets cannot be sent (the stream is dead then).
+   * Plays G.711 bytes written in `law`; each frame leaves in the codec in use when it is
+   * sent (a re-INVITE may change it mid-message: law.ts). Resolves when the last frame
+   * left, 'stopped' on stop() or interrupt(), 'failed' when packets cannot be sent.
    */
-  play(audio: Uint8Array): Promise<StreamPlayResult>;
+  play(audio: Uint8Array, law: Codec): Promise<StreamPlayResult>;
+  /**
+   * A new offer/answer was accepted (re-INVITE, its ACK, UPDATE; RFC 3264 §8): from the next
+   * packet on, send there, in that codec and payload type. Sequence number, timestamp and
+   * SSRC run on (RFC 3550 §5.1: one source, one clock), so the far end hears no gap. The
+   * address is latched again from the first packet of the new source (RFC 4961).
+   */
+  update(media: StreamMedia): void;
   /** Queued audio is dropped at once (remote BYE, a key press); silence continues. */
   interrupt(): void;
   /**
@@ -40,12 +53,18 @@ export interface RtpStream {
 
 export type StreamPlayResult = 'played' | 'stopped' | 'failed';
 
-export interface RtpStreamOptions {
-  socket: Socket;
+/** Where and how the stream sends: what the current offer/answer says. */
+export interface StreamMedia {
   remote: { address: string; port: number };
   codec: Codec;
+  /** The payload type the peer's SDP gave `codec` (0 or 8 unless it mapped it dynamically). */
+  payloadType: number;
   /** Payload types that carry telephone-events towards us. */
   telephoneEventPts: number[];
+}
+
+export interface RtpStreamOptions extends StreamMedia {
+  socket: Socket;
   onDigit(digit: string): void;
   /** Per-packet send times in ms (performance.now), for the pacing benchmark. */
   onPacketSent?: (at: number) => void;
@@ -55,7 +74,7 @@ export interface RtpStreamOptions {
 }
 
 export function startRtpStream(o: RtpStreamOptions): RtpStream {
-  const pt = PAYLOAD_TYPE[o.codec];
+  let media: StreamMedia = { remote: o.remote, codec: o.codec, payloadType: o.payloadType, telephoneEventPts: o.telephoneEventPts };
   const ssrc = (Math.random() * 0x100000000) >>> 0;
   // RFC 3550 §5.1: random initial sequence number and timestamp.
   let sequence = (Math.random() * 0x10000) | 0;
@@ -63,16 +82,17 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   let marker = true;
   let remote = o.remote;
   let latched = false;
-  const silence = new Uint8Array(FRAME_BYTES).fill(SILENCE[o.codec]);
-  const queue: { audio: Uint8Array; offset: number; done: (r: StreamPlayResult) => void }[] = [];
+  /** Sources we no longer latch to: the ones in use before the last update(). */
+  let formerSources = new Set<string>();
+  const queue: { audio: Uint8Array; law: Codec; offset: number; done: (r: StreamPlayResult) => void }[] = [];
   const dtmf = createDtmfDetector();
-  const tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
+  let tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
   let stopped = false;
   let failed = false;
   let held = false;
 
   o.socket.on('message', (data, rinfo) => {
-    if (!latched) {
+    if (!latched && !formerSources.has(`${rinfo.address} ${rinfo.port}`)) {
       latched = true;
       remote = { address: rinfo.address, port: rinfo.port };
     }
@@ -84,9 +104,10 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
 
   const nextFrame = (): Uint8Array => {
     const head = queue[0];
-    if (!head) return silence;
-    const frame = new Uint8Array(FRAME_BYTES).fill(SILENCE[o.codec]);
-    frame.set(head.audio.subarray(head.offset, head.offset + FRAME_BYTES));
+    const law = media.codec;
+    if (!head) return SILENT_FRAME[law];
+    const frame = new Uint8Array(FRAME_BYTES).fill(SILENCE[law]);
+    frame.set(inLaw(head.audio.subarray(head.offset, head.offset + FRAME_BYTES), head.law, law));
     head.offset += FRAME_BYTES;
     if (head.offset >= head.audio.length) {
       queue.shift();
@@ -97,7 +118,7 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   };
 
   const sendOne = () => {
-    const packet = encodeRtp({ payloadType: pt, marker, sequence, timestamp, ssrc }, nextFrame());
+    const packet = encodeRtp({ payloadType: media.payloadType, marker, sequence, timestamp, ssrc }, nextFrame());
     marker = false; // RFC 3551 §4.1: set on the first packet of a talkspurt only
     sequence = (sequence + 1) & 0xffff;
     timestamp = (timestamp + FRAME_BYTES) >>> 0;
@@ -135,12 +156,24 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   };
 
   return {
-    codec: o.codec,
-    play(audio) {
+    get codec() {
+      return media.codec;
+    },
+    play(audio, law) {
       if (failed) return Promise.resolve('failed');
       if (stopped) return Promise.resolve('stopped');
       if (audio.length === 0) return Promise.resolve('played');
-      return new Promise((done) => queue.push({ audio, offset: 0, done }));
+      return new Promise((done) => queue.push({ audio, law, offset: 0, done }));
+    },
+    update(next) {
+      const moved = next.remote.address !== media.remote.address || next.remote.port !== media.remote.port;
+      if (moved) {
+        formerSources = new Set([`${media.remote.address} ${media.remote.port}`, `${remote.address} ${remote.port}`]);
+        remote = next.remote;
+        latched = false;
+      }
+      media = next;
+      tePts = new Set([TELEPHONE_EVENT_PT, ...next.telephoneEventPts]);
     },
     interrupt: () => flush('stopped'),
     hold(onHold) {

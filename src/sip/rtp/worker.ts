@@ -55,6 +55,7 @@ async function handle(m: ToRtpWorker): Promise<void> {
         socket: c.socket,
         remote: m.remote,
         codec: m.codec,
+        payloadType: m.payloadType,
         telephoneEventPts: m.telephoneEventPts,
         pacer,
         onDigit: (digit) => post({ t: 'digit', port, digit }),
@@ -70,9 +71,11 @@ async function handle(m: ToRtpWorker): Promise<void> {
     }
     case 'play': {
       const stream = channels.get(m.port)?.stream;
-      const result = stream ? await stream.play(m.audio) : 'stopped';
+      const result = stream ? await stream.play(m.audio, m.law) : 'stopped';
       return post({ t: 'played', port: m.port, play: m.play, result });
     }
+    case 'update':
+      return channels.get(m.port)?.stream?.update({ remote: m.remote, codec: m.codec, payloadType: m.payloadType, telephoneEventPts: m.telephoneEventPts });
     case 'interrupt':
       return channels.get(m.port)?.stream?.interrupt();
     case 'hold':

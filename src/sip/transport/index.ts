@@ -20,8 +20,8 @@
  *     IPv6 (ua/telephone.ts) for the same comparison.
  *  5. Contact port (ua/telephone.ts): sip.js leaves the port out of Contact; it is set to
  *     the port we listen on (transport.localPort()) once the transport is up.
- *  6. Contact `;ob` (message-peek.ts dropContactOb): sip.js appends the RFC 5626 outbound
- *     flag; we are no outbound client, so it is removed on the wire.
+ *  6. Contact `;ob` (message-peek.ts dropContactOb) and `Supported: outbound` (dropOutboundTag):
+ *     sip.js claims RFC 5626 outbound; we are no outbound client, so both go on the wire.
  *  7. One destination (transport-base.ts): `Transport.send(message)` takes no address, so
  *     one transport talks to one server, the PBX.
  *  8. TCP (tcp-transport.ts, tcp-listener.ts, stream-framer.ts, response-routes.ts):
@@ -35,6 +35,17 @@
  *     `registerer.dispose()` wait for transactions a silent PBX never ends; both are bounded.
  * 11. A BYE's end (ua/place-call.ts): sip.js calls the session Terminated as soon as the BYE
  *     is sent; we wait for its final response so a shutdown never cuts the BYE short.
+ * 12. Allow (ua/place-call.ts, invite-extensions.ts withOurAllow): the Inviter writes a fixed
+ *     Allow without UPDATE and PRACK; the request's header is rewritten before it is sent.
+ * 13. UPDATE (ua/update-server.ts): sip.js's core answers 405 to UPDATE (RFC 3311) before any
+ *     dialog sees it; its `receiveRequest` is wrapped so our calls answer it (session
+ *     refresh, SDP offer) through sip.js's own non-INVITE server transaction.
+ * 14. Our 200 to a re-INVITE (ua/session-upkeep.ts): sip.js adds only Contact; its
+ *     `onInviteRequest` is wrapped so the 200 names the agreed Session-Expires (RFC 4028 §9).
+ * 15. INVITE again after 421/422 (ua/place-call.ts): a new Inviter given the Call-ID and the
+ *     next CSeq through `params` (untyped, read by sip.js at run time).
+ * 16. The media handler (ua/media-handler.ts) implements `rollbackDescription`, so sip.js's
+ *     488 to an offer we cannot take leaves the offer/answer state as it was.
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addViaPort, dropContactOb, peek, stripViaPort } from './message-peek';
+import { addViaPort, dropContactOb, dropOutboundTag, peek, stripViaPort } from './message-peek';
 
 const request = (via: string, contact = '<sip:va@127.0.0.1:5070;transport=tcp;ob>') =>
   `INVITE sip:1@pbx SIP/2.0\r\nVia: ${via}\r\nFrom: <sip:va@pbx>;tag=f\r\nTo: <sip:1@pbx>\r\nCall-ID: c1\r\nCSeq: 1 INVITE\r\nContact: ${contact}\r\nContent-Length: 0\r\n\r\n`;
@@ -46,5 +46,14 @@ describe('Via sent-by port rewriting (RFC 3261 §18.2.1)', () => {
   it('drops ;ob from an IPv6 Contact', () => {
     const m = dropContactOb(request('SIP/2.0/TCP [::1];branch=z9hG4bKa', '<sip:va@[::1]:5070;transport=tcp;ob>'));
     expect(m).toContain('Contact: <sip:va@[::1]:5070;transport=tcp>\r\n');
+  });
+});
+
+describe('Supported without outbound (we are no RFC 5626 client)', () => {
+  it('keeps 100rel and timer, and drops a line that named only outbound', () => {
+    const m = request('SIP/2.0/UDP 127.0.0.1;branch=z9hG4bKa').replace('Content-Length', 'Supported: outbound, 100rel, timer\r\nContent-Length');
+    expect(dropOutboundTag(m)).toContain('\r\nSupported: 100rel, timer\r\nContent-Length: 0\r\n');
+    const only = request('SIP/2.0/UDP 127.0.0.1;branch=z9hG4bKa').replace('Content-Length', 'Supported: outbound\r\nContent-Length');
+    expect(dropOutboundTag(only)).not.toMatch(/Supported/);
   });
 });

@@ -89,6 +89,21 @@ export function dropContactOb(message: string): string {
   return message.replace(/^(Contact: <[^>\r\n]*?);ob>/im, '$1>');
 }
 
+/**
+ * sip.js lists `outbound` first in every Supported (its own "TODO: is this really
+ * supported?"); we are no RFC 5626 client (no flows, no keep-alives), so it is taken out and
+ * the PBX sees what we do support: `Supported: 100rel, timer`. A line left empty goes.
+ */
+export function dropOutboundTag(message: string): string {
+  return message.replace(/^Supported:([^\r\n]*)\r\n/im, (line, tags: string) => {
+    const kept = tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '' && t.toLowerCase() !== 'outbound');
+    return kept.length === 0 ? '' : `Supported: ${kept.join(', ')}\r\n`;
+  });
+}
+
 /** Content-Length of a header block, or null when absent (required on streams, §18.3). */
 export function contentLength(head: string): number | null {
   const v = headerValue(head, 'content-length');

@@ -151,7 +151,7 @@ describe('SIP over TCP: the listening socket', () => {
     const byeOk = await pbx.next((s) => s.text.startsWith('SIP/2.0 200') && / BYE$/m.test(header(s.text, 'CSeq')));
     expect(byeOk.on).toBe('B');
     expect(header(byeOk.text, 'Via')).toBe('SIP/2.0/TCP 127.0.0.1:5999;branch=z9hG4bKbyeB1');
-    expect(await outcome).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
+    expect(await outcome).toMatchObject({ code: 'INTERRUPTED' });
     expect(pbx.rtpPackets()).toBeGreaterThan(5);
     // Nothing but the answer to B's BYE went out on B; we sent no BYE of our own.
     expect(pbx.seen.filter((s) => s.on === 'B').map((s) => s.text.split(' ')[0])).toEqual(['SIP/2.0']);

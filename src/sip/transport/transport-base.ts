@@ -1,5 +1,5 @@
 import type { Logger } from '../../log';
-import { addViaPort, dropContactOb, stripViaPort } from './message-peek';
+import { addViaPort, dropContactOb, dropOutboundTag, stripViaPort } from './message-peek';
 import { createRetransmitter, type Retransmitter } from './retransmit';
 import { EmitterImpl, TransportState, type Transport } from './sip-js';
 
@@ -92,7 +92,7 @@ export abstract class SipTransportBase implements Transport {
   }
 
   async send(message: string): Promise<void> {
-    const wire = dropContactOb(addViaPort(message, this.localPort()));
+    const wire = dropOutboundTag(dropContactOb(addViaPort(message, this.localPort())));
     // Known to the retransmitter before it leaves: on loopback the answer can come back
     // before write() resolves, and must find its transaction.
     this.opts.onWire?.('out', wire);

@@ -1,32 +1,63 @@
 import type { BodyAndContentType, SessionDescriptionHandler } from 'sip.js';
 import type { RtpEngine, RtpPort, RtpStreamHandle } from '../rtp/engine';
 import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from '../rtp/sdp';
+import type { StreamMedia } from '../rtp/stream';
+
+/**
+ * Where the offer/answer exchange of the call stands (RFC 3264 §4, RFC 6337 §2):
+ *
+ *   initial ──200 OK (confirm)──> stable ──peer's offer (re-INVITE, UPDATE)──> remote-offer
+ *                                   ^  \                                         │
+ *                                   │   └──our offer (SDP-less re-INVITE, our    │ our answer (applied)
+ *                                   │       session refresh)──> local-offer      │ or 488 (rolled back)
+ *                                   └───── their answer (200, ACK; applied) ─────┴
+ *
+ * In `initial` every SDP is the answer to our INVITE's offer (a 183's, then the 200's,
+ * which wins: forked early media may come from elsewhere).
+ */
+type Negotiation = 'initial' | 'stable' | 'remote-offer' | 'local-offer';
+
+/** Everything but the o= line: whether two bodies we send say the same (RFC 3264 §8). */
+const sansOrigin = (sdp: string) => sdp.replace(/^o=.*$/m, '');
 
 /**
  * sip.js's SessionDescriptionHandler for a server: plain SDP and our own RTP (a port and
- * stream in the RTP worker, rtp/engine.ts) instead of WebRTC. The INVITE carries our
- * offer; the 200 OK's answer says where and in which law to send. A later offer from the
- * peer (re-INVITE, e.g. hold) is answered with the codec already in use and the mirrored
- * direction (RFC 3264 §8, RFC 6337 §5.3).
+ * stream in the RTP worker, rtp/engine.ts) instead of WebRTC. The INVITE carries our offer;
+ * the 200 OK's answer says where and in which law to send. Every later exchange (a
+ * re-INVITE with or without SDP, an UPDATE, our session refresh) that completes is applied
+ * to the running stream at once: address, law, payload types and direction (RFC 3264 §8,
+ * Asterisk's direct_media moves the media to the phone mid-call). An offer without G.711
+ * throws, which sip.js answers 488 (RFC 3261 §14.2), and the call goes on as it was.
  */
 export class MediaHandler implements SessionDescriptionHandler {
   private rtpPort: RtpPort | null = null;
   private local: LocalMedia | null = null;
   private remote: RemoteMedia | null = null;
   private pendingOffer: RemoteMedia | null = null;
+  private negotiation: Negotiation = 'initial';
+  /** The last SDP we sent: a body equal to it goes out with its o= version (send()). */
+  private lastSent: string | null = null;
+  private repeatNextOffer = false;
   private stream: RtpStreamHandle | null = null;
   private closed = false;
   private releasing: Promise<void> = Promise.resolve();
-  private confirmed = false;
 
   constructor(
     private readonly rtp: RtpEngine,
     private readonly address: string,
   ) {}
 
-  /** The 200 OK arrived: SDP from now on is an offer from the peer (re-INVITE). */
+  /** The 200 OK arrived: SDP from now on is a new offer or the answer to ours. */
   confirm(): void {
-    this.confirmed = true;
+    if (this.negotiation === 'initial') this.negotiation = 'stable';
+  }
+
+  /**
+   * Our next offer (a session refresh, RFC 4028 §7.4) is the last SDP we sent, unchanged,
+   * o= version included: nothing about the media changes (RFC 3264 §8).
+   */
+  repeatLastOffer(): void {
+    this.repeatNextOffer = true;
   }
 
   /** Where and how to send, once the answer arrived; null before. */
@@ -37,12 +68,10 @@ export class MediaHandler implements SessionDescriptionHandler {
   /** Starts the continuous RTP stream (call after the 200 OK). */
   startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStreamHandle {
     if (this.rtpPort === null || !this.remote) throw new Error('media not negotiated');
-    this.stream ??= this.rtpPort.start({
-      remote: { address: this.remote.address, port: this.remote.port },
-      codec: this.remote.codec,
-      telephoneEventPts: this.remote.telephoneEventPt === null ? [] : [this.remote.telephoneEventPt],
-      ...opts,
-    });
+    if (!this.stream) {
+      this.stream = this.rtpPort.start({ ...streamMedia(this.remote), ...opts });
+      this.stream.hold(silentTowards(this.remote));
+    }
     return this.stream;
   }
 
@@ -57,35 +86,74 @@ export class MediaHandler implements SessionDescriptionHandler {
       this.rtpPort = taken;
       this.local = { address: this.address, port: taken.port, sessionId: Date.now() % 1e9, version: 1 };
     }
-    if (this.pendingOffer) {
-      // Answering the peer's offer: each new SDP we send bumps o= version (RFC 3264 §8).
-      this.local!.version++;
-      const body = answer(this.local!, this.pendingOffer);
-      this.remote = { ...this.pendingOffer, codec: this.remote?.codec ?? this.pendingOffer.codec };
-      // They hold us (sendonly/inactive): we answered recvonly/inactive, so we must not send.
-      this.stream?.hold(this.pendingOffer.direction === 'sendonly' || this.pendingOffer.direction === 'inactive');
+    const local = this.local!;
+    if (this.negotiation === 'remote-offer') {
+      const peer = this.pendingOffer!;
       this.pendingOffer = null;
-      return { body, contentType: 'application/sdp' };
+      this.negotiation = 'stable';
+      // An unchanged offer renders the same answer, and send() keeps its o= version (RFC 3264 §8).
+      const body = this.send((version) => answer({ ...local, version }, peer));
+      this.apply(peer);
+      return sdp(body);
     }
-    return { body: offer(this.local!), contentType: 'application/sdp' };
+    if (this.negotiation === 'stable') {
+      // An offer inside the dialog: to a re-INVITE without SDP (the answer comes in its ACK),
+      // or our session refresh, which repeats the last SDP as it was.
+      this.negotiation = 'local-offer';
+      if (this.repeatNextOffer && this.lastSent) {
+        this.repeatNextOffer = false;
+        return sdp(this.lastSent);
+      }
+    }
+    return sdp(this.send((version) => offer({ ...local, version })));
   }
 
   hasDescription(contentType: string): boolean {
     return contentType === 'application/sdp';
   }
 
-  async setDescription(sdp: string): Promise<void> {
-    const parsed = parseRemote(sdp);
+  async setDescription(body: string): Promise<void> {
+    const parsed = parseRemote(body);
     if ('code' in parsed) throw new Error(`${parsed.code}: ${parsed.reason}`);
-    if (!this.confirmed) {
-      // Until the 200 is in, every SDP answers our INVITE's offer (a 183's, then the 200's,
-      // which wins: forked early media may come from elsewhere).
-      this.remote = parsed;
-      return;
+    switch (this.negotiation) {
+      case 'initial':
+        this.remote = parsed;
+        return;
+      case 'local-offer': // their answer to our offer
+        this.negotiation = 'stable';
+        this.apply(parsed);
+        return;
+      case 'stable': // their offer: answered (and applied) by getDescription
+      case 'remote-offer':
+        this.negotiation = 'remote-offer';
+        // Always answered from the offer itself, even one whose o= says it is unchanged: the
+        // last SDP we sent may have been our offer, with laws this offer does not hold.
+        this.pendingOffer = parsed;
+        return;
     }
-    // The same description again (same o= id and version) changes nothing (RFC 3264 §8).
-    if (parsed.origin !== '' && parsed.origin === this.remote?.origin) return;
-    this.pendingOffer = parsed; // an offer in a re-INVITE: answered by getDescription
+  }
+
+  /** sip.js after an offer it could not answer (488) or a rejected re-INVITE of ours. */
+  async rollbackDescription(): Promise<void> {
+    if (this.negotiation !== 'initial') this.negotiation = 'stable';
+    this.pendingOffer = null;
+  }
+
+  /**
+   * An UPDATE's offer (RFC 3311 §5.2; sip.js has no UPDATE, ua/update-server.ts answers it):
+   * the SDP answer; 'unacceptable' (488, nothing changes); or 'pending' while an exchange is
+   * open: our own offer unanswered (491) or theirs not yet answered (500).
+   */
+  async answerUpdate(body: string): Promise<{ sdp: string } | 'unacceptable' | 'ours-pending' | 'theirs-pending'> {
+    if (this.negotiation === 'local-offer') return 'ours-pending';
+    if (this.negotiation !== 'stable') return 'theirs-pending';
+    try {
+      await this.setDescription(body);
+      return { sdp: (await this.getDescription()).body };
+    } catch {
+      await this.rollbackDescription();
+      return 'unacceptable';
+    }
   }
 
   /** After close(): resolves once the media port is let go and its last reports arrived. */
@@ -103,4 +171,33 @@ export class MediaHandler implements SessionDescriptionHandler {
     if (this.rtpPort !== null) this.releasing = this.rtpPort.release();
     this.rtpPort = null;
   }
+
+  /** Renders our SDP; the o= version rises only when the body differs from the last one sent. */
+  private send(render: (version: number) => string): string {
+    let body = render(this.local!.version);
+    if (this.lastSent !== null && sansOrigin(body) !== sansOrigin(this.lastSent)) body = render(++this.local!.version);
+    this.lastSent = body;
+    return body;
+  }
+
+  /** A completed exchange: from now on the stream sends as `peer` says. */
+  private apply(peer: RemoteMedia): void {
+    this.remote = peer;
+    this.stream?.update(streamMedia(peer));
+    this.stream?.hold(silentTowards(peer));
+  }
 }
+
+const sdp = (body: string): BodyAndContentType => ({ body, contentType: 'application/sdp' });
+
+function streamMedia(r: RemoteMedia): StreamMedia {
+  return {
+    remote: { address: r.address, port: r.port },
+    codec: r.codec,
+    payloadType: r.payloadType,
+    telephoneEventPts: r.telephoneEventPt === null ? [] : [r.telephoneEventPt],
+  };
+}
+
+/** They only send, or nothing (hold: RFC 3264 §8.4): we answered recvonly/inactive and must not send. */
+const silentTowards = (r: RemoteMedia) => r.direction === 'sendonly' || r.direction === 'inactive';

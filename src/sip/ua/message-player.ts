@@ -23,7 +23,8 @@ export interface MessagePlayerOptions {
  * calls.answer_delay_ms, then the message; keypad `1` plays the confirmation and ends
  * (acknowledged), `2` starts the message again, `3` ends it at once so an escalation passes
  * to its next step (passed). It stops at once when the far end hangs
- * up, at calls.max_call_s, or when a stopping appliance says so. It never hangs up: it
+ * up (INTERRUPTED if the message had not been played once in full yet, else COMPLETED),
+ * at calls.max_call_s, or when a stopping appliance says so. It never hangs up: it
  * resolves with what to report and the caller sends BYE.
  */
 export interface MessagePlayer {
@@ -41,7 +42,11 @@ export const audioFailure = (e: Error): CallOutcome => {
 export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
   const pressed: string[] = [];
   const talking = o.stream;
-  const lawOf = (audio: CallAudio) => (talking.codec === 'PCMU' ? audio.pcmu : audio.pcma);
+  /** In the codec in use when it starts; the worker converts if a re-INVITE changes it meanwhile. */
+  const say = (audio: CallAudio) => {
+    const law = talking.codec;
+    return talking.play(law === 'PCMU' ? audio.pcmu : audio.pcma, law);
+  };
 
   return {
     key(digit) {
@@ -75,15 +80,18 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
     }
     let acknowledged = false;
     let passed = false;
+    /** The message's last frame left at least once: only then can the callee have heard it all. */
+    let heardOnce = false;
     while (!o.farEndGone() && audio !== 'reached' && !limit.reached()) {
-      const played = await talking.play(lawOf(audio));
+      const played = await say(audio);
       if (played === 'failed' && !o.farEndGone()) return { code: 'MEDIA', status: null, reason: 'the RTP worker failed during the message' };
+      if (played === 'played') heardOnce = true;
       const key = pressed.shift();
       if (o.farEndGone()) break;
       if (key === '1') {
         acknowledged = true;
         const ack = await Promise.race([o.acknowledgedAudio().catch(() => null), limit.reachedAt]);
-        if (ack && ack !== 'reached' && !o.farEndGone()) await talking.play(lawOf(ack));
+        if (ack && ack !== 'reached' && !o.farEndGone()) await say(ack);
         break;
       }
       if (key === '3') {
@@ -94,6 +102,9 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
     }
     if (acknowledged) return { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' };
     if (passed) return { code: 'PASSED', status: 200, reason: 'passed to the next step by keypad 3' };
+    // A hang-up, or a PBX that ended the call (its session timer, a transfer gone wrong),
+    // before the end of the first playing: nobody heard the whole message, so try again.
+    if (o.farEndGone() && !heardOnce) return { code: 'INTERRUPTED', status: 200, reason: 'far end hung up before the message was played once in full' };
     const cut = limit.reached();
     const reason = o.farEndGone()
       ? 'far end hung up'

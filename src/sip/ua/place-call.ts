@@ -1,11 +1,14 @@
-import { Inviter, SessionState, type URI, type UserAgent } from 'sip.js';
+import { Inviter, SessionState, type InviterOptions, type URI, type UserAgent } from 'sip.js';
 import { IllegalTransitionError, type CallAudio, type CallOutcome, type CallProgress } from '../../call-model';
 import type { Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
 import { createAttempt } from './attempt';
+import { firstInvite, inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
 import type { MediaHandler } from './media-handler';
 import { audioFailure, createMessagePlayer, type MessagePlayer } from './message-player';
+import { keepSessionAlive } from './session-upkeep';
+import type { UpdateServer } from './update-server';
 
 export interface PlaceCallOptions {
   /** Called once, right after the INVITE left: the speech renders while the phone rings. */
@@ -21,18 +24,47 @@ export interface PlaceCallOptions {
   hangUpSignal?: AbortSignal;
   log: Logger;
   onPacketSent?: (callId: string, at: number) => void;
+  /** sip.session_expires_s and sip.min_se_s (RFC 4028). */
+  sessionExpiresS: number;
+  minSeS: number;
+  updates: UpdateServer;
+}
+
+/** A 421/422 asked for another INVITE (ua/invite-extensions.ts): same Call-ID, next CSeq. */
+interface InviteAgain {
+  again: InviteExtensions;
+  callId: string;
+  cseq: number;
 }
 
 /**
  * One attempt: INVITE, ring, and once answered (never on 183 early media) the message
  * (ua/message-player.ts), then BYE. Its states and their edges are ua/attempt.ts; sip.js
  * delegates, the ring timer, the shutdown signal and the audio render only ask it to move.
- * Resolves with what happened and never retries. An illegal attempt edge is a bug: the
- * call is hung up or cancelled, best effort, and the promise REJECTS with that
+ * Resolves with what happened and never retries the call; within the attempt a 421 or 422
+ * gets its one corrected INVITE (ua/invite-extensions.ts). An illegal attempt edge is a
+ * bug: the call is hung up or cancelled, best effort, and the promise REJECTS with that
  * IllegalTransitionError (the dialer ends the call `failed` with it).
  */
 export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions): Promise<CallOutcome> {
-  const inviter = new Inviter(ua, target, { earlyMedia: false });
+  // Rendered once, however many INVITEs the attempt takes.
+  let audio: Promise<CallAudio> | null = null;
+  const once = { ...o, audio: () => (audio ??= o.audio()) };
+  let next: InviteAgain | null = null;
+  for (let x = firstInvite(o.sessionExpiresS, o.minSeS); ; x = next.again) {
+    const r = await inviteOnce(ua, target, once, x, next);
+    if (!('again' in r)) return r;
+    o.log.info({ callId: r.callId, require: r.again.require, sessionExpiresS: r.again.sessionExpiresS }, 'INVITE again with what the PBX asked for');
+    next = r;
+  }
+}
+
+async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: InviteExtensions, previous: InviteAgain | null): Promise<CallOutcome | InviteAgain> {
+  // A retry keeps the Call-ID with the next CSeq (sip.js takes them from params at run time).
+  const params = previous ? ({ callId: previous.callId, cseq: previous.cseq + 1 } as InviterOptions['params']) : undefined;
+  const inviter = new Inviter(ua, target, { earlyMedia: false, extraHeaders: inviteHeaders(x), params });
+  const allow = inviter.request.extraHeaders.findIndex((h) => /^Allow:/i.test(h));
+  if (allow >= 0) inviter.request.extraHeaders[allow] = `Allow: ${withOurAllow(inviter.request.extraHeaders[allow]!.slice(6))}`;
   const callId = inviter.request.callId;
   const log = o.log.child({ callId, target: target.user });
   const attempt = createAttempt(log);
@@ -40,6 +72,10 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   let player: MessagePlayer | null = null;
   let ringTimer: ReturnType<typeof setTimeout> | undefined;
   let detachAbort = () => {};
+
+  let answer: { getHeader(name: string): string | undefined } = { getHeader: () => undefined };
+  let upkeep = { stop() {} }; // session timer and UPDATEs, once answered
+  let hangingUp: Promise<void> | null = null;
 
   let reportBug: (e: IllegalTransitionError) => void = () => {};
   const bug = new Promise<never>((_, reject) => (reportBug = reject));
@@ -92,9 +128,10 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   } finally {
     clearTimeout(ringTimer);
     detachAbort();
+    upkeep.stop();
   }
 
-  async function attemptCall(): Promise<CallOutcome> {
+  async function attemptCall(): Promise<CallOutcome | InviteAgain> {
     const first = await invited();
     if (first !== 'accepted') {
       await until(terminated, 64 * o.t1Ms);
@@ -109,6 +146,19 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
       return outcome;
     }
     o.progress.answered(remote.codec);
+    upkeep = keepSessionAlive({
+      inviter,
+      handler,
+      callId,
+      answer,
+      minSeS: x.minSeS,
+      updates: o.updates,
+      log,
+      lost: guarded((why: string) => {
+        log.warn({ why }, 'the PBX lost the session: hanging up');
+        if (attempt.in('answered', 'playing')) void hangUp(why).catch(() => undefined);
+      }),
+    });
     const perPacket = o.onPacketSent;
     const stream = handler.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
     if (attempt.state === 'answered') attempt.transition('playing', 'media up');
@@ -135,10 +185,10 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
   }
 
   /** The INVITE transaction: settles with 'accepted', or with how it ended before an answer. */
-  function invited(): Promise<CallOutcome | 'accepted'> {
-    return new Promise<CallOutcome | 'accepted'>((resolve) => {
+  function invited(): Promise<CallOutcome | InviteAgain | 'accepted'> {
+    return new Promise<CallOutcome | InviteAgain | 'accepted'>((resolve) => {
       let settled = false;
-      const settle = (r: CallOutcome | 'accepted') => {
+      const settle = (r: CallOutcome | InviteAgain | 'accepted') => {
         clearTimeout(ringTimer);
         detachAbort();
         if (!settled) resolve(r);
@@ -175,8 +225,9 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
                 o.progress.ringing(s, r.message.reasonPhrase ?? '');
               }
             }),
-            onAccept: guarded(() => {
+            onAccept: guarded((r) => {
               if (attempt.state === 'cancelling') return; // sip.js sends ACK and BYE for a 200 that crossed our CANCEL
+              answer = r.message;
               attempt.transition('answered', '200');
               media()?.confirm();
               settle('accepted');
@@ -185,13 +236,15 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
               if (attempt.state === 'cancelling') return; // the 487 to our CANCEL
               const status = r.message.statusCode ?? 500;
               attempt.transition('ended', `${status}`);
-              settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
+              const again = retryAfter(status, (name) => r.message.getHeader(name), x);
+              if (again) settle({ again, callId, cseq: r.message.cseq });
+              else settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
             }),
           },
         })
         .then(() => {
           // The INVITE is on the wire: only now start rendering, so speech never delays the ring.
-          audioPromise = o.audio();
+          audioPromise ??= o.audio();
           // Nothing to say: stop ringing at once rather than call someone into silence.
           audioPromise.catch(guarded((e: Error) => cancel(audioFailure(e))));
         })
@@ -204,7 +257,13 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
     });
   }
 
-  async function hangUp(why: string): Promise<void> {
+  /** Once: a lost session (upkeep) may have started it before the player ended. */
+  function hangUp(why: string): Promise<void> {
+    hangingUp ??= sendBye(why);
+    return hangingUp;
+  }
+
+  async function sendBye(why: string): Promise<void> {
     if (attempt.state === 'ended') return; // the far end hung up first
     attempt.transition('hanging_up', why);
     if (inviter.state === SessionState.Established) {

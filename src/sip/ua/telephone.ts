@@ -1,4 +1,4 @@
-import { URI, UserAgent } from 'sip.js';
+import { SIPExtension, URI, UserAgent } from 'sip.js';
 import { bracketHost, parseHostPort } from '../../config/host-port';
 import { DEFAULT_MAX_CALL_S } from '../../config/sections/calls';
 import { rtpPortRange, type SipConfig } from '../../config/sections/sip';
@@ -8,7 +8,9 @@ import { VERSION } from '../../version';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { MediaHandler } from './media-handler';
 import { placeCall } from './place-call';
+import { SUPPORTED_EXTENSIONS } from './invite-extensions';
 import { createRegistration, type Registration } from './registration';
+import { createUpdateServer, type UpdateServer } from './update-server';
 import { createRtpEngine } from '../rtp/engine';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
 
@@ -61,6 +63,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   const rtp = createRtpEngine({ address: sip.local_address, low, high, log });
   let ua: UserAgent | null = null;
   let registration: Registration | null = null;
+  let updates: UpdateServer | null = null;
   let address = sip.local_address;
 
   return {
@@ -89,6 +92,9 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         contactName: sip.username,
         contactParams: sip.transport === 'tcp' ? { transport: 'tcp' } : {},
         userAgentString: `voice-alert/${VERSION}`,
+        // Supported: 100rel, timer (ua/invite-extensions.ts); sip.js PRACKs reliable 1xx itself.
+        sipExtension100rel: SIPExtension.Supported,
+        sipExtensionExtraSupported: SUPPORTED_EXTENSIONS.filter((t) => t !== '100rel'),
         logBuiltinEnabled: false,
         // sip.js builds a log string per message at level "log"; skip that work unless asked.
         logLevel: log.isLevelEnabled('debug') ? 'debug' : 'warn',
@@ -103,6 +109,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         },
       });
       await ua.start();
+      updates = createUpdateServer(ua, log);
       // Contact must name the port we listen on (sip.js leaves it out).
       ua.contact.uri.port = (ua.transport as SipTransportBase).localPort();
       log.info({ server: sip.server, transport: sip.transport, address, port: ua.contact.uri.port }, 'sip trunk ready');
@@ -114,7 +121,17 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     dial(request) {
       if (!ua) throw new Error('telephone not started');
       const target = new URI('sip', `${sip.dial_prefix}${request.number}`, domain);
-      return placeCall(ua, target, { ...request, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
+      return placeCall(ua, target, {
+        ...request,
+        maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000,
+        silenceMs,
+        t1Ms: sip.t1_ms,
+        log,
+        onPacketSent: deps.onPacketSent,
+        sessionExpiresS: sip.session_expires_s,
+        minSeS: sip.min_se_s,
+        updates: updates!,
+      });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
     registered: () => (sip.register ? (registration?.isRegistered() ?? false) : null),
