@@ -1,4 +1,5 @@
 import { markUnacknowledged } from '../alerts';
+import { emitAlertEvent } from '../callbacks';
 import { isFinal } from '../call-model';
 import type { Clock } from '../clock';
 import { periodOf } from '../credit';
@@ -17,8 +18,6 @@ export interface EscalationEngineDeps {
   timeZone: string;
   /** New calls were queued: wake the dialer. */
   onQueued?: (callIds: string[]) => void;
-  /** An alert moved to its next step (the outcome callback `alert.escalated`). */
-  onEscalated?: (store: Store, e: Escalation, to: { round: number; step: number; callIds: string[] }, now: number) => void;
 }
 
 /**
@@ -97,7 +96,8 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       })),
       now,
     );
-    d.onEscalated?.(d.store, e, { round, step, callIds }, now);
+    // The outcome callback `alert.escalated`, in this transaction (at least once, in order).
+    emitAlertEvent(d.store, 'alert.escalated', alert, now, { escalation: { round, step: step + 1, numbers: next.numbers, call_ids: callIds } });
     log.info({ alert: e.alertId, round, step, calls: callIds }, 'escalated to the next step');
     return callIds;
   };

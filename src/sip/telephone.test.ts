@@ -98,6 +98,16 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
+  it('puts sip.dial_prefix before an outside number, never before an extension', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 2 });
+    peers.push(sipp);
+    const { phone, wire } = await phoneFor(sipp.port, { dial_prefix: '0' });
+    const r = recorder();
+    expect((await dial(phone, r.progress, 1)).code).toBe('COMPLETED');
+    expect((await dial(phone, r.progress, 1, 5000, { number: '1234' })).code).toBe('COMPLETED');
+    expect(wire.filter((l) => l.startsWith('out INVITE')).map((l) => l.split(' ')[2]!.split('@')[0])).toEqual(['sip:05321234567', 'sip:1234']);
+  });
+
   it('sends CANCEL after the ring timeout', async () => {
     const sipp = await startSipp({ scenario: 'no-answer.xml' });
     peers.push(sipp);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { verifySignature } from '../../src/intake/signature';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';
@@ -10,12 +11,33 @@ import { startSipp, type SippPeer } from '../helpers/sipp';
  */
 let running: RunningAppliance[] = [];
 let peers: SippPeer[] = [];
+let receivers: { stop(force?: boolean): unknown }[] = [];
 afterEach(async () => {
   for (const r of running) await r.stop();
   for (const p of peers) await p.stop();
+  for (const r of receivers) r.stop(true);
   running = [];
   peers = [];
+  receivers = [];
 });
+
+/** A callback receiver on 127.0.0.1 that keeps each event with whether its signature verified. */
+function receiver(secret: () => string) {
+  const events: { type: string; body: any; signed: boolean }[] = [];
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(req) {
+      const body = new Uint8Array(await req.arrayBuffer());
+      const signed = verifySignature(secret(), { timestamp: req.headers.get('x-timestamp'), signature: req.headers.get('x-signature') }, body, Date.now());
+      const json = JSON.parse(new TextDecoder().decode(body));
+      events.push({ type: json.type, body: json, signed });
+      return new Response('ok');
+    },
+  });
+  receivers.push(server);
+  return { url: `http://127.0.0.1:${server.port}/hook`, events };
+}
 
 const A = '5321111111';
 const B = '5322222222';
@@ -42,8 +64,11 @@ async function rig(o: { press: string; digit: number; calls: number; steps: stri
 const closed = (alert: any) => alert && alert.state !== 'open';
 
 describe('escalation through the binary', () => {
-  it('step 1 answers and presses nothing → step 2 after wait_s; step 2 presses 1 → acknowledged, nobody else called', async () => {
-    const { raise, alertOf, sipp } = await rig({ press: B, digit: 1, calls: 2, steps: [`${A}:3`, `${B}:3`] });
+  it('step 1 answers and presses nothing → step 2 after wait_s; step 2 presses 1 → acknowledged, nobody else called; callbacks in order, signed', async () => {
+    const { raise, alertOf, sipp, a, acc } = await rig({ press: B, digit: 1, calls: 2, steps: [`${A}:3`, `${B}:3`] });
+    let secret = '';
+    const hook = receiver(() => secret);
+    secret = a.cliJson(['account', 'set-callback', acc.accountId, '--url', hook.url]).callback_secret;
     const r = await raise();
     expect(r.status).toBe(200);
     const alertId = r.json.alert_id;
@@ -58,6 +83,18 @@ describe('escalation through the binary', () => {
     // Step 2 began once step 1's call ended and its 3 s had passed since step 1 began.
     expect(Date.parse(second.created_at) - Date.parse(first.created_at)).toBeGreaterThanOrEqual(3_000);
     expect(await sipp.exited).toBe(0); // exactly two calls reached the phones
+    // The monitoring tool hears the story, in order, each event signed with the account's secret.
+    await expect.poll(() => hook.events.map((e) => e.type).at(-1), { timeout: 15_000, interval: 100 }).toBe('alert.acknowledged');
+    expect(hook.events.map((e) => `${e.type}${e.body.call ? ` ${e.body.call.number}` : ''}`)).toEqual([
+      `call.answered ${A}`,
+      'alert.escalated',
+      `call.answered ${B}`,
+      `call.acknowledged ${B}`,
+      'alert.acknowledged',
+    ]);
+    expect(hook.events.every((e) => e.signed && e.body.alert.id === alertId)).toBe(true);
+    expect(hook.events.find((e) => e.type === 'alert.escalated')!.body.escalation).toMatchObject({ round: 1, step: 2, numbers: [B] });
+    expect(hook.events.at(-1)!.body.acknowledged_by).toBe(B);
   });
 
   it('keypad 3 at step 1 passes to step 2 at once', async () => {
@@ -69,21 +106,28 @@ describe('escalation through the binary', () => {
     expect(Date.parse(alert.calls[1].created_at) - Date.parse(alert.calls[0].created_at)).toBeLessThan(30_000);
   });
 
-  it('rounds: 2 with nobody pressing → the list twice, then unacknowledged', async () => {
-    const { raise, alertOf, sipp } = await rig({ press: '5329999999', digit: 1, calls: 4, steps: [`${A}:1`, `${B}:1`], rounds: 2 });
+  it('rounds: 2 with nobody pressing → the list twice, then unacknowledged, and its callback', async () => {
+    const { raise, alertOf, sipp, a, acc } = await rig({ press: '5329999999', digit: 1, calls: 4, steps: [`${A}:1`, `${B}:1`], rounds: 2 });
+    const hook = receiver(() => '');
+    a.cliJson(['account', 'set-callback', acc.accountId, '--url', hook.url]);
     const alertId = (await raise()).json.alert_id;
     await expect.poll(async () => closed(await alertOf(alertId)), { timeout: 40_000, interval: 250 }).toBe(true);
     const alert = await alertOf(alertId);
     expect(alert.state).toBe('unacknowledged');
     expect(alert.calls.map((c: any) => c.phone_number)).toEqual([A, B, A, B]);
     expect(await sipp.exited).toBe(0);
+    await expect.poll(() => hook.events.map((e) => e.type).at(-1), { timeout: 15_000, interval: 100 }).toBe('alert.unacknowledged');
+    expect(hook.events.filter((e) => e.type === 'alert.escalated')).toHaveLength(3);
   });
 
-  it('credit running out stops the escalation with the reason', async () => {
-    const { raise, alertOf } = await rig({ press: '5329999999', digit: 1, calls: 1, steps: [`${A}:1`, `${B}:1`], credit: 1 });
+  it('credit running out stops the escalation with the reason, and its callback says so', async () => {
+    const { raise, alertOf, a, acc } = await rig({ press: '5329999999', digit: 1, calls: 1, steps: [`${A}:1`, `${B}:1`], credit: 1 });
+    const hook = receiver(() => '');
+    a.cliJson(['account', 'set-callback', acc.accountId, '--url', hook.url]);
     const alertId = (await raise()).json.alert_id;
     await expect.poll(async () => closed(await alertOf(alertId)), { timeout: 20_000, interval: 250 }).toBe(true);
     expect(await alertOf(alertId)).toMatchObject({ state: 'unacknowledged', state_reason: 'Insufficient call credit' });
+    await expect.poll(() => hook.events.find((e) => e.type === 'alert.unacknowledged')?.body.alert.state, { timeout: 15_000, interval: 100 }).toBe('unacknowledged');
   });
 
   it('SIGKILL during step 1\'s wait: after a restart step 2 happens on time, step 1 is not repeated', async () => {

@@ -1,3 +1,4 @@
+import { numberFormOf } from '../../phone/number';
 import { SIPExtension, URI, UserAgent } from 'sip.js';
 import { bracketHost, parseHostPort } from '../../config/host-port';
 import { DEFAULT_MAX_CALL_S } from '../../config/sections/calls';
@@ -15,7 +16,7 @@ import { createRtpEngine } from '../rtp/engine';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
 
 export interface DialRequest {
-  /** The stored 10-digit number; sip.dial_prefix is put in front here. */
+  /** The stored number; sip.dial_prefix is put in front here (not of an extension). */
   number: string;
   /** Started once the INVITE is on the wire, awaited only after the answer. */
   audio: () => Promise<CallAudio>;
@@ -120,7 +121,9 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     },
     dial(request) {
       if (!ua) throw new Error('telephone not started');
-      const target = new URI('sip', `${sip.dial_prefix}${request.number}`, domain);
+      // An extension is dialled as it is (numbers.accept "extension"): the prefix is for the outside line.
+      const prefix = numberFormOf(request.number) === 'extension' ? '' : sip.dial_prefix;
+      const target = new URI('sip', `${prefix}${request.number}`, domain);
       return placeCall(ua, target, {
         ...request,
         maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000,
