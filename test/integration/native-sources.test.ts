@@ -71,15 +71,31 @@ describe('native payloads become calls with words made for listening', () => {
   });
 
   it.each([
-    'alertmanager-resolved.alertmanager-0.25-captured.json',
-    'alertmanager-group-of-3-resolved.alertmanager-0.25-captured.json',
-    'grafana-resolved.grafana-docs-webhook-notifier.json',
-    'azure-resolved.azure-docs-payload-samples.json',
-    'uptime-kuma-up.webhook-provider.json',
-  ])('%s (a resolution) is accepted, never 4xx (Alertmanager drops what it cannot retry)', async (name) => {
-    const r = await post(hook(), raw(name), { 'content-type': 'application/json' });
-    expect(r.status).toBe(200);
-    expect(r.json.status).toBe('success');
+    ['alertmanager-firing.alertmanager-0.25-captured.json', 'alertmanager-resolved.alertmanager-0.25-captured.json'],
+    ['alertmanager-group-of-3-firing.alertmanager-0.25-captured.json', 'alertmanager-group-of-3-resolved.alertmanager-0.25-captured.json'],
+    ['grafana-firing.grafana-docs-webhook-notifier.json', 'grafana-resolved.grafana-docs-webhook-notifier.json'],
+    ['azure-fired.azure-docs-payload-samples.json', 'azure-resolved.azure-docs-payload-samples.json'],
+    ['uptime-kuma-down.webhook-provider.json', 'uptime-kuma-up.webhook-provider.json'],
+  ])('%s then its resolution %s: "Alert resolved", the waiting call cancelled (never a 4xx: Alertmanager drops those)', async (firing, resolved) => {
+    const fired = await post(hook(), raw(firing), { 'content-type': 'application/json' });
+    expect(fired.status).toBe(200);
+    const r = await post(hook(), raw(resolved), { 'content-type': 'application/json' });
+    expect(r).toMatchObject({ status: 200, json: { status: 'success', message: 'Alert resolved', alert_id: fired.json.alert_id } });
+    // The alert's waiting calls: this delivery's, or those of the earlier delivery it repeated.
+    const waiting = [...fired.json.call_ids, ...(fired.json.deduplicated_call_ids ?? [])].sort();
+    expect(waiting.length).toBeGreaterThan(0);
+    expect([...r.json.cancelled_call_ids].sort()).toEqual(waiting);
+    // Late or repeated resolutions are still 200, with nothing left to cancel.
+    expect((await post(hook(), raw(resolved), { 'content-type': 'application/json' })).json).toMatchObject({ message: 'Alert resolved', cancelled_call_ids: [] });
+  });
+
+  it('a CloudWatch alarm over SNS, then its OK: the alarm call is cancelled', async () => {
+    const sns = { 'x-amz-sns-message-type': 'Notification', 'content-type': 'text/plain; charset=UTF-8' };
+    const fired = await post(hook(), raw('sns-cloudwatch-alarm.aws-lambda-go-testdata.json'), sns);
+    const r = await post(hook(), raw('sns-cloudwatch-ok.aws-lambda-go-testdata.json'), sns);
+    expect(r).toMatchObject({ status: 200, json: { message: 'Alert resolved' } });
+    expect([...r.json.cancelled_call_ids].sort()).toEqual([...fired.json.call_ids, ...(fired.json.deduplicated_call_ids ?? [])].sort());
+    expect(r.json.cancelled_call_ids.length).toBeGreaterThan(0);
   });
 
   it("reads Uptime Kuma's multipart form-data mode (the JSON in field `data`)", async () => {
