@@ -9,8 +9,12 @@ const PEER_SUITES = [
   'src/calls/dialer.test.ts',
   // Every test directly in src/sip dials a real peer (telephone, IPv6, mid-call media, …).
   'src/sip/*.test.ts',
+  'src/calls/expire-stale.test.ts',
   'test/integration/telephony.test.ts',
   'test/integration/callbacks.test.ts',
+  'test/integration/escalation.test.ts',
+  'test/integration/alert-restart.test.ts',
+  'test/integration/operations.test.ts',
   'test/e2e/telephony-pbx.test.ts',
 ];
 
