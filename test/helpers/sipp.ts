@@ -33,6 +33,18 @@ export async function startSipp(o: {
   /** `{{name}}` in the scenario: sipp checks status lines when it loads, so [keys] cannot fill them. */
   fill?: Record<string, string | number>;
 }): Promise<SippPeer> {
+  // freePort() finds a port free now; another process may take it before sipp binds it.
+  // That race is the harness's, not the appliance's: pick new ports and start sipp again.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startSippOnce(o);
+    } catch (e) {
+      if (tries >= 3 || !/Address already in use/.test(String((e as Error).message))) throw e;
+    }
+  }
+}
+
+async function startSippOnce(o: Parameters<typeof startSipp>[0]): Promise<SippPeer> {
   const keys = { codec_pt: 0, codec_name: 'PCMU', ring_ms: 100, listen_ms: 500, digit: 1, ...o.keys };
   // [keys] are filled per message; pauses, status lines and file names need {{keys}} at load.
   let text = readFileSync(join(SIPP_SCENARIOS, o.scenario), 'utf8');
