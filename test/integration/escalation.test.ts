@@ -42,8 +42,10 @@ function receiver(secret: () => string) {
 const A = '5321111111';
 const B = '5322222222';
 
-async function rig(o: { press: string; digit: number; calls: number; steps: string[]; rounds?: number; credit?: number }) {
-  const sipp = await startSipp({ scenario: 'press-for-number.xml', calls: o.calls, keys: { listen_ms: 300, digit: o.digit }, fill: { press_number: o.press, digit: o.digit } });
+async function rig(o: { press: string; digit: number; calls: number; steps: string[]; rounds?: number; credit?: number; busy?: boolean }) {
+  const sipp = o.busy
+    ? await startSipp({ scenario: 'final.xml', calls: o.calls, fill: { code: 486, reason: 'Busy Here' } })
+    : await startSipp({ scenario: 'press-for-number.xml', calls: o.calls, keys: { listen_ms: 300, digit: o.digit }, fill: { press_number: o.press, digit: o.digit } });
   peers.push(sipp);
   const rtp = await freePort();
   const a = applianceDir({
@@ -95,6 +97,23 @@ describe('escalation through the binary', () => {
     expect(hook.events.every((e) => e.signed && e.body.alert.id === alertId)).toBe(true);
     expect(hook.events.find((e) => e.type === 'alert.escalated')!.body.escalation).toMatchObject({ round: 1, step: 2, numbers: [B] });
     expect(hook.events.at(-1)!.body.acknowledged_by).toBe(B);
+  });
+
+  it('busy at step 1 is retried within the step before the escalation moves on', async () => {
+    // Every phone is busy: each call is tried twice (calls.max_attempts 2), then the next step.
+    const { raise, alertOf, sipp } = await rig({ press: '', digit: 1, calls: 4, steps: [`${A}:1`, `${B}:1`], busy: true });
+    const alertId = (await raise()).json.alert_id;
+    await expect.poll(async () => closed(await alertOf(alertId)), { timeout: 30_000, interval: 250 }).toBe(true);
+    const alert = await alertOf(alertId);
+    expect(alert.state).toBe('unacknowledged');
+    expect(alert.calls.map((c: any) => [c.phone_number, c.state, c.attempts])).toEqual([
+      [A, 'busy', 2],
+      [B, 'busy', 2],
+    ]);
+    // Step 2 was queued only after step 1's call had used its second attempt.
+    const [a, b] = alert.calls;
+    expect(Date.parse(b.created_at)).toBeGreaterThanOrEqual(Date.parse(a.finished_at));
+    expect(await sipp.exited).toBe(0);
   });
 
   it('keypad 3 at step 1 passes to step 2 at once', async () => {
