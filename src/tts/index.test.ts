@@ -104,7 +104,25 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
     const bundle = await source.forBundle(long);
     // Within 80 % of max_call_s (room for the keypad answer), every alert still named.
     expect(bundle.durationMs).toBeLessThanOrEqual(48_000);
-    const last = readFileSync(said, 'utf8').trim().split('\n').filter((l) => l.startsWith('10 alarm.')).at(-1)!;
+    const record = readFileSync(said, 'utf8');
+    const last = record.slice(record.lastIndexOf('10 alarm.')).split('\n')[0]!;
     for (const name of ['Birinci', 'İkinci', 'Onuncu']) expect(last).toContain(`${name}: Sunucu`);
+  });
+
+  it('a storm bundle names its first ten and says how many there were', async () => {
+    const dir = tempDir();
+    const said = join(dir, 'said');
+    const binary = join(dir, 'espeak-ng-recording');
+    writeFileSync(said, '');
+    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
+    chmodSync(binary, 0o755);
+    const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
+    const bundle = await source.forBundle(Array.from({ length: 40 }, (_, i) => `Alarm ${i + 1}`));
+    // (Texts rendered at once can share a line of the record: search the whole of it.)
+    const text = readFileSync(said, 'utf8');
+    expect(text).toContain('40 alarm. İlk 10 tanesi: Birinci: Alarm 1. İkinci: Alarm 2.');
+    expect(text).toContain('Onuncu: Alarm 10.');
+    expect(text).not.toContain('Alarm 11');
+    expect(bundle.durationMs).toBeLessThan(60_000);
   });
 });

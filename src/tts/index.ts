@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CallAudio, CallAudioSource, CallContext } from '../call-model';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { bundleText, cutTo, firstSentence } from './bundle';
+import { bundleText, cutTo, firstSentence, MAX_NAMED_IN_BUNDLE } from './bundle';
 import { composeCall, concatSamples, toCallAudio } from './compose';
 import { createEspeakRenderer } from './espeak-ng';
 import { LANGUAGES, languageOf, type Language } from './language';
@@ -88,7 +88,9 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       return call(speakable(message, 'the alert message'), config.calls.repeat, context);
     },
     async forBundle(messages: string[], context?: CallContext): Promise<CallAudio> {
-      const texts = messages.map((m, i) => speakable(m, `alert ${i + 1} of the bundle`));
+      // Only the alerts that will be named are rendered; the rest are counted (bundle.ts).
+      const named = messages.slice(0, MAX_NAMED_IN_BUNDLE).map((m, i) => speakable(m, `alert ${i + 1} of the bundle`));
+      const texts = [...named, ...messages.slice(MAX_NAMED_IN_BUNDLE)];
       // Whole texts first; if the call would run past calls.max_call_s, each alert's first
       // sentence; then said once; then each cut to fit. Every alert is always named.
       const whole = await call(bundleText(words, texts), config.calls.repeat, context);
@@ -98,7 +100,7 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       if (shortCall.durationMs <= bundleBudgetMs) return shortCall;
       const once = await call(short, 1, context);
       if (once.durationMs <= bundleBudgetMs) return once;
-      const perAlert = Math.max(20, Math.floor((short.length * bundleBudgetMs) / once.durationMs / texts.length) - 15);
+      const perAlert = Math.max(20, Math.floor((short.length * bundleBudgetMs) / once.durationMs / named.length) - 15);
       return call(bundleText(words, texts, (m) => cutTo(firstSentence(m), perAlert)), 1, context);
     },
     async acknowledged(by?: string): Promise<CallAudio> {

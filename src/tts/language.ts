@@ -17,6 +17,8 @@ export interface LanguageWords {
   port: string;
   /** Opens a call that speaks several alerts: "3 alarm." */
   bundle: (count: number) => string;
+  /** When only the first of many alerts are named: "İlk 10 tanesi:". */
+  bundleFirst: (named: number) => string;
   /** Names the i-th alert of a bundle (1-based): "Birinci". */
   ordinal: (i: number) => string;
   /** Said first in an escalation's later calls: "İkinci arama: bu alarmı henüz kimse onaylamadı." */
@@ -40,6 +42,7 @@ const tr: LanguageWords = {
   decimal: (w, f) => `${w} virgül ${f}`,
   port: 'port',
   bundle: (n) => `${n} alarm.`,
+  bundleFirst: (k) => `İlk ${k} tanesi:`,
   escalationStep: (n) => `${TR_ORDINALS[n - 1] ?? `${n}.`} arama: bu alarmı henüz kimse onaylamadı.`,
   acknowledgedBy: (d) => `Onaylayan numara kaydedildi: ${d}.`,
   ordinal: (i) => TR_ORDINALS[i - 1] ?? `${i}. alarm`,
@@ -64,6 +67,7 @@ const en: LanguageWords = {
   percent: (n) => `${n} percent`,
   port: 'port',
   bundle: (n) => `${n} alerts.`,
+  bundleFirst: (k) => `The first ${k}:`,
   escalationStep: (n) => `${EN_ORDINALS[n - 1] ?? `Call ${n}`}${n <= 10 ? ' call' : ''}: nobody acknowledged this alert yet.`,
   acknowledgedBy: (d) => `The acknowledging number is recorded: ${d}.`,
   ordinal: (i) => EN_ORDINALS[i - 1] ?? `Alert ${i}`,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../src/intake/signature';
+import { startCallbackReceiver, type ReceivedCallback } from '../helpers/callback-receiver';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';
@@ -11,11 +11,11 @@ import { startSipp, type SippPeer } from '../helpers/sipp';
  */
 let running: RunningAppliance[] = [];
 let peers: SippPeer[] = [];
-let receivers: { stop(force?: boolean): unknown }[] = [];
+let receivers: { stop(): unknown }[] = [];
 afterEach(async () => {
   for (const r of running) await r.stop();
   for (const p of peers) await p.stop();
-  for (const r of receivers) r.stop(true);
+  for (const r of receivers) r.stop();
   running = [];
   peers = [];
   receivers = [];
@@ -30,30 +30,12 @@ async function sipConfig(sippPort: number) {
   };
 }
 
-interface Received {
-  at: number;
-  event: { id: string; type: string; alert: { id: string } | null; call?: { id: string } };
-  signatureValid: boolean;
-  answered: number | 'hung';
-}
+type Received = ReceivedCallback;
 
-/** A receiver that answers what `mode()` says: a status, or 'hang' (never answers). */
 function receiver(secret: () => string, mode: (n: number) => number | 'hang') {
-  const received: Received[] = [];
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      const body = new Uint8Array(await req.arrayBuffer());
-      const signatureValid = verifySignature(secret(), { timestamp: req.headers.get('x-timestamp'), signature: req.headers.get('x-signature') }, body, Date.now());
-      const answer = mode(received.length);
-      received.push({ at: Date.now(), event: JSON.parse(new TextDecoder().decode(body)), signatureValid, answered: answer === 'hang' ? 'hung' : answer });
-      if (answer === 'hang') return new Promise<Response>(() => undefined);
-      return new Response(null, { status: answer });
-    },
-  });
-  receivers.push(server);
-  return { url: `http://127.0.0.1:${server.port}/hook?token=t`, received };
+  const r = startCallbackReceiver(secret, mode);
+  receivers.push(r);
+  return r;
 }
 
 /** What the sender orders by: the alert, or the call when it was made without one. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../src/intake/signature';
+import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';
@@ -11,32 +11,21 @@ import { startSipp, type SippPeer } from '../helpers/sipp';
  */
 let running: RunningAppliance[] = [];
 let peers: SippPeer[] = [];
-let receivers: { stop(force?: boolean): unknown }[] = [];
+let receivers: { stop(): unknown }[] = [];
 afterEach(async () => {
   for (const r of running) await r.stop();
   for (const p of peers) await p.stop();
-  for (const r of receivers) r.stop(true);
+  for (const r of receivers) r.stop();
   running = [];
   peers = [];
   receivers = [];
 });
 
-/** A callback receiver on 127.0.0.1 that keeps each event with whether its signature verified. */
+/** The account's callback endpoint: every event, and whether its signature verified. */
 function receiver(secret: () => string) {
-  const events: { type: string; body: any; signed: boolean }[] = [];
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      const body = new Uint8Array(await req.arrayBuffer());
-      const signed = verifySignature(secret(), { timestamp: req.headers.get('x-timestamp'), signature: req.headers.get('x-signature') }, body, Date.now());
-      const json = JSON.parse(new TextDecoder().decode(body));
-      events.push({ type: json.type, body: json, signed });
-      return new Response('ok');
-    },
-  });
-  receivers.push(server);
-  return { url: `http://127.0.0.1:${server.port}/hook`, events };
+  const r = startCallbackReceiver(secret);
+  receivers.push(r);
+  return { url: r.url, events: r.received };
 }
 
 const A = '5321111111';
@@ -86,17 +75,17 @@ describe('escalation through the binary', () => {
     expect(Date.parse(second.created_at) - Date.parse(first.created_at)).toBeGreaterThanOrEqual(3_000);
     expect(await sipp.exited).toBe(0); // exactly two calls reached the phones
     // The monitoring tool hears the story, in order, each event signed with the account's secret.
-    await expect.poll(() => hook.events.map((e) => e.type).at(-1), { timeout: 15_000, interval: 100 }).toBe('alert.acknowledged');
-    expect(hook.events.map((e) => `${e.type}${e.body.call ? ` ${e.body.call.number}` : ''}`)).toEqual([
+    await expect.poll(() => hook.events.map((e) => e.event.type).at(-1), { timeout: 15_000, interval: 100 }).toBe('alert.acknowledged');
+    expect(hook.events.map((e) => `${e.event.type}${e.event.call ? ` ${e.event.call.number}` : ''}`)).toEqual([
       `call.answered ${A}`,
       'alert.escalated',
       `call.answered ${B}`,
       `call.acknowledged ${B}`,
       'alert.acknowledged',
     ]);
-    expect(hook.events.every((e) => e.signed && e.body.alert.id === alertId)).toBe(true);
-    expect(hook.events.find((e) => e.type === 'alert.escalated')!.body.escalation).toMatchObject({ round: 1, step: 2, numbers: [B] });
-    expect(hook.events.at(-1)!.body.acknowledged_by).toBe(B);
+    expect(hook.events.every((e) => e.signatureValid && e.event.alert.id === alertId)).toBe(true);
+    expect(hook.events.find((e) => e.event.type === 'alert.escalated')!.event.escalation).toMatchObject({ round: 1, step: 2, numbers: [B] });
+    expect(hook.events.at(-1)!.event.acknowledged_by).toBe(B);
   });
 
   it('busy at step 1 is retried within the step before the escalation moves on', async () => {
@@ -135,8 +124,8 @@ describe('escalation through the binary', () => {
     expect(alert.state).toBe('unacknowledged');
     expect(alert.calls.map((c: any) => c.phone_number)).toEqual([A, B, A, B]);
     expect(await sipp.exited).toBe(0);
-    await expect.poll(() => hook.events.map((e) => e.type).at(-1), { timeout: 15_000, interval: 100 }).toBe('alert.unacknowledged');
-    expect(hook.events.filter((e) => e.type === 'alert.escalated')).toHaveLength(3);
+    await expect.poll(() => hook.events.map((e) => e.event.type).at(-1), { timeout: 15_000, interval: 100 }).toBe('alert.unacknowledged');
+    expect(hook.events.filter((e) => e.event.type === 'alert.escalated')).toHaveLength(3);
   });
 
   it('credit running out stops the escalation with the reason, and its callback says so', async () => {
@@ -146,7 +135,7 @@ describe('escalation through the binary', () => {
     const alertId = (await raise()).json.alert_id;
     await expect.poll(async () => closed(await alertOf(alertId)), { timeout: 20_000, interval: 250 }).toBe(true);
     expect(await alertOf(alertId)).toMatchObject({ state: 'unacknowledged', state_reason: 'Insufficient call credit' });
-    await expect.poll(() => hook.events.find((e) => e.type === 'alert.unacknowledged')?.body.alert.state, { timeout: 15_000, interval: 100 }).toBe('unacknowledged');
+    await expect.poll(() => hook.events.find((e) => e.event.type === 'alert.unacknowledged')?.event.alert.state, { timeout: 15_000, interval: 100 }).toBe('unacknowledged');
   });
 
   it('SIGKILL during step 1\'s wait: after a restart step 2 happens on time, step 1 is not repeated', async () => {
