@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { NumberForm } from '../phone/number';
+import type { NumberForm } from '../phone';
 import { createPanelUsersService, type PanelUsersService } from '../panel';
 import type { Store } from '../store';
 import { createAccountsService, type AccountsService } from './accounts';

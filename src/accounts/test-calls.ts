@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import { periodOf } from '../credit';
 import type { ErrorCode } from '../errors';
 import { isMessageTooLong } from '../intake/message';
-import { normalizePhoneNumber, type NumberForm } from '../phone/number';
+import { normalizePhoneNumber, type NumberForm } from '../phone';
 import type { PanelRole, Store } from '../store';
 
 export type TestCallRefusal = Extract<

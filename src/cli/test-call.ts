@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { createSpeech } from '../appliance';
-import { normalizePhoneNumber } from '../phone/number';
+import { normalizePhoneNumber } from '../phone';
 import { createLogger, silentLogger } from '../log';
 import { createTelephone } from '../sip';
 import { CliError, configFrom, positiveInt, print } from './context';

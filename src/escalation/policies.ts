@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Clock } from '../clock';
-import { normalizePhoneNumber } from '../phone/number';
+import { normalizePhoneNumber } from '../phone';
 import type { Policy, Store } from '../store';
 
 /** What a person gives for a policy (CLI, panel); numbers in any form the API accepts. */

@@ -1,4 +1,4 @@
-import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber } from '../phone/number';
+import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber } from '../phone';
 import { alertFields, isAlertKeyTooLong } from './alert-fields';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';

@@ -1,4 +1,4 @@
-import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber, splitPhoneNumbers } from '../phone/number';
+import { DEFAULT_NUMBER_FORMS, normalizePhoneNumber, splitPhoneNumbers } from '../phone';
 import { alertFields, isAlertKeyTooLong } from './alert-fields';
 import { readNativeSource } from './native-source';
 import { authenticate } from './authenticate';

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { NumberForm } from '../phone/number';
+import type { NumberForm } from '../phone';
 import type { SnsConfirmer } from '../sources';
 import type { Language } from '../tts/language';
 import type { Store } from '../store';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { NUMBER_FORMS } from '../../phone/number';
+import { NUMBER_FORMS } from '../../phone';
 
 /** Which phone numbers are called (contract.md "Numbers beyond Turkish mobiles"). */
 export const numbersSection = z

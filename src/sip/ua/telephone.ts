@@ -1,4 +1,4 @@
-import { numberFormOf } from '../../phone/number';
+import { numberFormOf } from '../../phone';
 import { SIPExtension, URI, UserAgent } from 'sip.js';
 import { bracketHost, parseHostPort } from '../../config/host-port';
 import { DEFAULT_MAX_CALL_S } from '../../config/sections/calls';

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { CALL_STATES, type CallState } from '../../../call-model';
-import { phoneSearchDigits } from '../../../phone/number';
+import { phoneSearchDigits } from '../../../phone';
 import { nextResetAt, periodOf } from '../../../credit';
 import { wavOf } from '../audio';
 import type { PanelCtx, PanelEnv } from '../env';
