@@ -12,7 +12,7 @@ import { LoginPage } from '../views/login-page';
 // SameSite=Strict keeps other sites from sending it, the form field proves this page made the POST.
 const LOGIN_CSRF_COOKIE = 'va_login_csrf';
 
-/** GET/POST /panel/login, POST /panel/logout, GET /panel (landing by role). */
+/** GET/POST /panel/login, POST /panel/logout, GET /panel (landing: the overview). */
 export function authRoutes(env: PanelEnv) {
   const t = messagesFor(env.deps.config.panel.language);
   const secure = (r: Request) => wantsSecureCookie(env.deps.config.panel.secure_cookie, r, env.deps.config.http.trust_proxy);
@@ -26,7 +26,8 @@ export function authRoutes(env: PanelEnv) {
     .get('/panel', ({ request }) => {
       const active = env.sessions.resolve(readCookie(request, SESSION_COOKIE));
       if (!active) return redirect('/panel/login');
-      return redirect(active.user.role === 'admin' ? '/panel/accounts' : `/panel/a/${active.user.accountId}/keys`);
+      // Everyone lands on the overview (issue 15 §5): the trunk, the queue, what failed.
+      return redirect('/panel/overview');
     })
     .get('/panel/login', ({ request, query }) => {
       if (env.sessions.resolve(readCookie(request, SESSION_COOKIE))) return redirect('/panel');
