@@ -47,6 +47,8 @@ type Held = Pick<CallRecord, 'id' | 'attempts' | 'alertId'>;
 export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: string }, start: CallState, bundled: Held[] = []): CallMover {
   let state = start;
   let held: Held[] = [call, ...bundled];
+  // A mover is made once per claim: the claim (the store's UPDATE) was the edge into `start`.
+  metrics.callTransitions.inc({ to: start }, held.length);
   const alerts = { store: d.store, timeZone: d.timeZone };
 
   /** Where each held call goes: a retry of a call whose alert closed ends instead. */
