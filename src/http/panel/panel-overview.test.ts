@@ -114,6 +114,10 @@ describe('panel overview', () => {
     expect(await (await owner.get('/panel/overview')).text()).toContain('Calls in progress');
     // An unknown language changes nothing.
     expect((await owner.get('/panel/language/xx')).headers.get('set-cookie')).toBeNull();
+    // Logged out, the login page still speaks the chosen language (the cookie outlives the session).
+    const csrf = await owner.csrf('/panel/overview');
+    await owner.post('/panel/logout', { _csrf: csrf });
+    expect(await (await owner.get('/panel/login')).text()).toContain('<html lang="en"');
   });
 
   test('every page has a favicon the CSP allows (a data: image)', async () => {
