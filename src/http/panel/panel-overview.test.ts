@@ -117,7 +117,9 @@ describe('panel overview', () => {
     // Logged out, the login page still speaks the chosen language (the cookie outlives the session).
     const csrf = await owner.csrf('/panel/overview');
     await owner.post('/panel/logout', { _csrf: csrf });
-    expect(await (await owner.get('/panel/login')).text()).toContain('<html lang="en"');
+    const login = await (await owner.get('/panel/login')).text();
+    expect(login).toContain('<html lang="en"');
+    expect(login).toContain('href="/panel/language/tr"'); // the switch is there before logging in too
   });
 
   test('every page has a favicon the CSP allows (a data: image)', async () => {

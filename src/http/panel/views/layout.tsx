@@ -69,7 +69,6 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
                 {t.signedInAs} <span safe>{user.login}</span>
               </span>
               <a href="/panel/password">{t.passwordTitle}</a>
-              <LanguageSwitch t={t} />
               <form method="post" action="/panel/logout">
                 <input type="hidden" name="_csrf" value={csrf} />
                 <button type="submit">{t.logout}</button>
@@ -78,6 +77,7 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
           ) : (
             ''
           )}
+          <LanguageSwitch t={t} />
         </header>
         {account ? (
           <nav class="sub" aria-label={t.accountNav}>
