@@ -3,6 +3,7 @@ import { callEventFor, emitCallEvent } from '../callbacks';
 import { IllegalTransitionError, isFinal, isInProgress, transition, type CallState } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
+import { metrics } from '../metrics/instruments';
 import type { CallChange, CallRecord, Store } from '../store';
 
 export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt'> & {
@@ -46,6 +47,8 @@ type Held = Pick<CallRecord, 'id' | 'attempts' | 'alertId'>;
 export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: string }, start: CallState, bundled: Held[] = []): CallMover {
   let state = start;
   let held: Held[] = [call, ...bundled];
+  // A mover is made once per claim: the claim (the store's UPDATE) was the edge into `start`.
+  metrics.callTransitions.inc({ to: start }, held.length);
   const alerts = { store: d.store, timeZone: d.timeZone };
 
   /** Where each held call goes: a retry of a call whose alert closed ends instead. */
@@ -100,6 +103,7 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
     held = moved;
     const reached = d.store.calls.get(call.id)?.state ?? to;
     d.log.info({ call: call.id, bundled: held.length - 1, attempt: call.attempts, from: state, to: reached, sipCode: details.sipCode ?? null, reason: details.reason }, 'call state');
+    metrics.callTransitions.inc({ to: reached }, held.length);
     state = reached;
     return true;
   };

@@ -10,6 +10,7 @@ import { createStore, type Store } from '../store';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudioSource } from '../../test/helpers/test-audio';
+import { metrics } from '../metrics';
 import { createDialer, type Dialer } from './dialer';
 
 let cleanups: (() => Promise<void>)[] = [];
@@ -58,6 +59,12 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
   return { store, dialer, enqueue, settled, other, audio };
 }
 
+/** A counter's value for the series with these labels (0 before its first increment). */
+async function counted(counter: { get(): Promise<{ values: { labels: Record<string, unknown>; value: number }[] }> }, labels: Record<string, string>) {
+  const { values } = await counter.get();
+  return values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
+}
+
 const path = (store: Store, id: string) => store.calls.events(id).map((e) => `${e.from}>${e.to}${e.sipCode ? ` ${e.sipCode}` : ''}`);
 
 describe('dialer against sipp', () => {
@@ -77,10 +84,17 @@ describe('dialer against sipp', () => {
   it('busy (486) is retried after the configured delays until max_attempts', async () => {
     const sipp = await startSipp({ scenario: 'final.xml', calls: 3, fill: { code: 486, reason: 'Busy Here' } });
     const { store, dialer, enqueue, settled } = await rig(sipp);
+    const attempts486 = await counted(metrics.callAttempts, { sip_code: '486' });
+    const toBusy = await counted(metrics.callTransitions, { to: 'busy' });
+    const toDialing = await counted(metrics.callTransitions, { to: 'dialing' });
     const id = enqueue();
     dialer.start();
     const call = await settled(id);
     expect(call).toMatchObject({ state: 'busy', attempts: 3, lastSipCode: 486 });
+    // /metrics: each attempt's final answer counted once, each edge by the state reached.
+    expect((await counted(metrics.callAttempts, { sip_code: '486' })) - attempts486).toBe(3);
+    expect((await counted(metrics.callTransitions, { to: 'dialing' })) - toDialing).toBe(3);
+    expect((await counted(metrics.callTransitions, { to: 'busy' })) - toBusy).toBe(1);
     const claims = store.calls.events(id).filter((e) => e.to === 'dialing');
     expect(claims).toHaveLength(3);
     // retry_delays_s = [1, 1]: each new attempt waits at least a second after the last one ended

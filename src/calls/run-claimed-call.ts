@@ -5,6 +5,7 @@ import type { DialRequest } from '../sip';
 import type { ClaimedCall, Store } from '../store';
 import { createCallMover, type CallMover } from './call-mover';
 import { decide, type RetryConfig } from './retry-policy';
+import { metrics } from '../metrics/instruments';
 
 export interface RunConfig extends RetryConfig {
   answer_delay_ms: number;
@@ -69,6 +70,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
     return;
   }
   const decision = decide(outcome, attempt, d.clock(), d.calls);
+  metrics.callAttempts.inc({ sip_code: decision.sipCode === undefined || decision.sipCode === null ? 'none' : String(decision.sipCode) });
   if (decision.final) {
     await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED' });
     return;

@@ -5,6 +5,7 @@ import { creditSection } from './sections/credit';
 import { httpSection } from './sections/http';
 import { integrationsSection } from './sections/integrations';
 import { logSection } from './sections/log';
+import { metricsSection } from './sections/metrics';
 import { numbersSection } from './sections/numbers';
 import { panelSection } from './sections/panel';
 import { sipSection } from './sections/sip';
@@ -24,6 +25,7 @@ export const configSchema = z
     calls: callsSection.prefault({}),
     sip: sipSection.prefault({}),
     log: logSection.prefault({}),
+    metrics: metricsSection.prefault({}),
     panel: panelSection.prefault({}),
     tts: ttsSection.prefault({}),
     numbers: numbersSection.prefault({}),

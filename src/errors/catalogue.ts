@@ -16,6 +16,8 @@ export const ERRORS = [
   { code: 'database_unavailable', status: 503, message: 'Database unavailable' },
   /** GET /healthz: free space under store.min_free_mb (contract "Operations"). */
   { code: 'disk_space_low', status: 503, message: 'Disk space low' },
+  /** GET /metrics with metrics.token set and no (or another) `Authorization: Bearer` token. */
+  { code: 'metrics_token_required', status: 401, message: 'Metrics token required' },
 
   // Who is asking (POST /api/call, POST /webhook/receive, GET /api/calls/{id}, /api/alerts/{id}).
   { code: 'missing_api_credentials', status: 401, message: 'Missing API credentials (X-Api-Key with X-Api-Secret or X-Signature)' },

@@ -4,6 +4,8 @@ import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
+import { metricsRoutes } from './metrics';
+import { createRequestCounter } from './request-metrics';
 import { requestPath, requestUrl } from './request-path';
 import { describeError } from '../log';
 import { errorResponse, requestIdFor } from './respond';
@@ -25,7 +27,9 @@ function allowedMethods(routes: { method: string; path: string }[], pathname: st
  * unexpected into a 500 with no internals in the body. The process keeps serving.
  */
 export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
+  const requests = createRequestCounter();
   const app = new Elysia()
+    .onAfterResponse({ as: 'global' }, (ctx) => requests.count(ctx as Parameters<typeof requests.count>[0]))
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdFor(request);
       // An unparseable Host: refused here, before any route or hook reads the URL.
@@ -34,17 +38,18 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') {
         const allow = allowedMethods(app.routes, requestPath(request));
-        if (allow.length > 0) return errorResponse('method_not_allowed', { headers: { allow: allow.join(', ') } });
-        return errorResponse('not_found');
+        if (allow.length > 0) return requests.noteError(request, errorResponse('method_not_allowed', { headers: { allow: allow.join(', ') } }));
+        return requests.noteError(request, errorResponse('not_found'));
       }
       // The message names what failed; the stack only at debug level (issue 10: no stack in
       // a log line by default, it carries source paths and sometimes values).
       const requestId = requestIdFor(request);
       deps.log.error({ error: describeError(error), code, requestId, path: requestPath(request) }, 'request failed');
       deps.log.debug({ err: error, requestId }, 'request failed: stack');
-      return errorResponse('internal_error');
+      return requests.noteError(request, errorResponse('internal_error'));
     })
     .use(healthRoutes(deps))
+    .use(metricsRoutes(deps))
     .use(callRoutes(deps))
     .use(callStatusRoutes(deps))
     .use(alertRoutes(deps))

@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite';
+import { metrics } from '../metrics/instruments';
 
 /**
  * Group commit: writes that arrive in the same turn of the event loop share one
@@ -54,6 +55,7 @@ export function createGroupCommitter(db: Database): GroupCommitter {
     detached = [];
     if (batch.length === 0 && sideWrites.length === 0) return;
     const results: { ok: boolean; value: unknown }[] = [];
+    const stopTimer = metrics.groupCommitSeconds.startTimer();
     try {
       begin.run();
       for (const p of batch) {
@@ -75,6 +77,8 @@ export function createGroupCommitter(db: Database): GroupCommitter {
         }
       }
       commit.run();
+      stopTimer();
+      metrics.groupCommitBatchSize.observe(batch.length + sideWrites.length);
       batches++;
       writes += batch.length + sideWrites.length;
     } catch (e) {

@@ -15,6 +15,7 @@ import { createHealthStore, type HealthStore } from './health';
 import { createHistoryStore, type HistoryStore } from './history';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
 import { createOutboxStore, type OutboxStore } from './outbox';
+import { createOpsCountsStore, type OpsCountsStore } from './ops-counts';
 import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
 import { createPanelQueries, type PanelQueries } from './panel-queries';
 import { createPanelSessionsStore, type PanelSessionsStore } from './panel-sessions';
@@ -33,6 +34,7 @@ export type { HistoryEntry, HistoryRow } from './history';
 export { pruneHistory } from './history-retention';
 export type { CallbackTarget, OutboxEvent, OutboxState, AttemptRecord, NewOutboxEvent } from './outbox';
 export type { PanelUser, PanelRole } from './panel-users';
+export type { RecentFailure, StateCounts } from './ops-counts';
 export type { PanelSession } from './panel-sessions';
 export type { AlertFilter, CallFilter, CallStateCounts, HistoryFilter, Page } from './panel-queries';
 export { DatabaseTooNewError } from './migrations';
@@ -61,6 +63,8 @@ export interface Store {
   panelSessions: PanelSessionsStore;
   loginFailures: LoginFailuresStore;
   panelQueries: PanelQueries;
+  /** /metrics and the panel's overview: grouped counts (ops-counts.ts). */
+  opsCounts: OpsCountsStore;
   /** Batches durable writes; see group-commit.ts. */
   writes: GroupCommitter;
   /**
@@ -107,6 +111,7 @@ export function createStore(options: CreateStoreOptions): Store {
     panelSessions: createPanelSessionsStore(db),
     loginFailures: createLoginFailuresStore(db),
     panelQueries: createPanelQueries(db),
+    opsCounts: createOpsCountsStore(db),
     writes,
     changeMarker: createChangeMarker(db),
     ping() {

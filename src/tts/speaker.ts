@@ -1,4 +1,5 @@
 import type { Logger } from '../log';
+import { metrics } from '../metrics/instruments';
 import { cacheKey, type RenderCache } from './render-cache';
 import type { Renderer } from './renderer';
 import { resampleToTelephone } from './resample';
@@ -15,10 +16,15 @@ export interface TelephoneSpeaker {
 export function createCachedSpeaker(renderer: Renderer, soxBinary: string, cache: RenderCache): TelephoneSpeaker {
   return {
     async speak(text) {
+      let rendered = false;
       const bytes = await cache.getOrCreate(cacheKey('8k-s16le', renderer.fingerprint, text), async () => {
+        rendered = true;
+        const stop = metrics.speechRenderSeconds.startTimer({ engine: renderer.engine });
         const pcm = await resampleToTelephone(await renderer.render(text), soxBinary);
+        stop();
         return new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
       });
+      metrics.speechCache.inc({ result: rendered ? 'miss' : 'hit' });
       return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 1);
     },
   };

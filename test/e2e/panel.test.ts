@@ -62,7 +62,8 @@ describe('web panel in chromium', () => {
   test('the administrator logs in and creates an account with an owner', async () => {
     const res = await login(admin, ADMIN.user, ADMIN.password);
     expect(res.status()).toBe(200);
-    expect(admin.page.url()).toBe(`${server.url}/panel/accounts`);
+    expect(admin.page.url()).toBe(`${server.url}/panel/overview`); // everyone lands on the overview
+    await admin.page.click('header nav a[href="/panel/accounts"]');
     await admin.page.fill('#name', 'Acme Ltd');
     await admin.page.selectOption('#plan', 'starter');
     await admin.page.fill('#monthly_credit', '5');
@@ -185,6 +186,36 @@ describe('web panel in chromium', () => {
     expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('1'); // never dialled: refunded
   });
 
+  test('the overview shows the trunk, the queue, the last failure with its SIP reason, and follows the database live', async () => {
+    // A failed call as the dialer would leave it, written beside the running binary (WAL).
+    const db = new Database(join(dir.dir, 'data', 'voice-alert.db'));
+    db.run('PRAGMA busy_timeout = 5000');
+    const now = Date.now();
+    db.query(
+      `INSERT INTO calls (id, account_id, source, phone_number, message, state, attempts, created_at, updated_at, run_after, last_sip_code, last_reason, finished_at, charged)
+       VALUES ('call_e2e_busy', $a, 'api', '5327654321', 'Disk full', 'busy', 3, $now, $now, $now, 486, 'Busy Here', $now, 1)`,
+    ).run({ a: accountId, now });
+    await admin.page.setViewportSize({ width: 1366, height: 900 });
+    await admin.page.goto(`${server.url}/panel/overview`);
+    // The trunk is configured but cannot come up here (see beforeAll).
+    expect(await admin.page.getAttribute('[data-testid=trunk-state]', 'data-state')).toBe('starting');
+    expect(await admin.page.textContent('#failures-table')).toContain('Busy Here');
+    const queued = Number(await admin.page.textContent('[data-testid=queued]')); // the webhook's call above still waits
+    await admin.page.screenshot({ path: shot('overview'), fullPage: true });
+    // A call queued now: the open page shows it within its 5 s refresh, without a reload.
+    db.query(
+      `INSERT INTO calls (id, account_id, source, phone_number, message, state, attempts, created_at, updated_at, run_after, charged)
+       VALUES ('call_e2e_queued', $a, 'api', '5327654321', 'Disk full', 'queued', 0, $now, $now, $now + 3600000, 1)`,
+    ).run({ a: accountId, now });
+    db.close();
+    await admin.page.waitForSelector(`[data-testid=queued]:text-is("${queued + 1}")`, { timeout: 10_000 });
+    await admin.page.setViewportSize({ width: 390, height: 844 });
+    await admin.page.screenshot({ path: shot('overview-phone'), fullPage: true });
+    // Nothing sticks out sideways on a phone.
+    expect(await admin.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await admin.page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   test('settings show the configuration read-only, the trunk state, and say a text', async () => {
     await admin.page.goto(`${server.url}/panel/settings`);
     const table = await admin.page.textContent('#settings-table');
@@ -236,7 +267,8 @@ describe('web panel in chromium', () => {
     const owner = await launchBrowser({ width: 390, height: 844 }); // a phone screen
     try {
       await login(owner, OWNER.email, OWNER.password);
-      expect(owner.page.url()).toBe(`${server.url}/panel/a/${accountId}/keys`);
+      expect(owner.page.url()).toBe(`${server.url}/panel/overview`);
+      await owner.page.goto(`${server.url}/panel/a/${accountId}/keys`);
       await owner.page.screenshot({ path: shot('owner-keys-phone'), fullPage: true });
       await owner.page.goto(`${server.url}/panel/a/${accountId}/calls`);
       await owner.page.screenshot({ path: shot('owner-calls-phone'), fullPage: true });
@@ -286,7 +318,7 @@ describe('web panel in chromium', () => {
       expect((await login(owner, OWNER.email, OWNER.password)).status()).toBe(401);
       const res = await login(owner, OWNER.email, 'owner-password-2');
       expect(res.status()).toBe(200);
-      expect(owner.page.url()).toBe(`${server.url}/panel/a/${accountId}/keys`);
+      expect(owner.page.url()).toBe(`${server.url}/panel/overview`);
     } finally {
       await owner.close();
     }

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { logPanelAction } from './action-log';
 import { canSeeAccount, isAdmin } from '../../panel';
 import { clientIp } from '../client-ip';
 import { bodyProblemOf } from './body';
@@ -7,6 +8,7 @@ import type { PanelCtx, PanelEnv } from './env';
 import { createFormatter } from './format';
 import { redirect } from './html';
 import { messagesFor, type Messages } from './i18n';
+import { languageOf } from './language';
 import type { PanelUser } from '../../store';
 import { errorPage } from './views/error-page';
 
@@ -52,12 +54,13 @@ export function bodyProblemPage(t: Messages, status: 400 | 413, user?: PanelUser
 
 /**
  * Wraps a panel handler: a valid session (else the login page), the CSRF token on every
- * POST (else 403), the role, and the account in the path.
+ * POST (else 403), the role, and the account in the path. Every write that got that far
+ * is logged once here (action-log.ts), whatever the route.
  */
 export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: PanelCtx) => Response | Promise<Response>) {
   return async (input: RouteInput): Promise<Response> => {
     const { request } = input;
-    const t = messagesFor(env.deps.config.panel.language);
+    const t = messagesFor(languageOf(request, env.deps.config.panel.language));
     const token = readCookie(request, SESSION_COOKIE);
     const active = env.sessions.resolve(token);
     const fmt = createFormatter(t, env.deps.config.credit.timezone);
@@ -83,7 +86,7 @@ export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: Panel
     }
     const query: Record<string, string> = {};
     for (const [k, v] of Object.entries(input.query ?? {})) if (typeof v === 'string') query[k] = v;
-    return handler({
+    const response = await handler({
       env,
       request,
       t,
@@ -97,5 +100,7 @@ export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: Panel
       form,
       ip: ipOf(env, input),
     });
+    if (request.method !== 'GET' && request.method !== 'HEAD') logPanelAction(env.deps.log, active.user, request, response.status);
+    return response;
   };
 }

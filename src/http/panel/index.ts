@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth-routes';
 import { callDetailRoutes } from './routes/call-detail-routes';
 import { callbacksRoutes } from './routes/callbacks-routes';
 import { keysRoutes } from './routes/keys-routes';
+import { overviewRoutes } from './routes/overview-routes';
 import { policiesRoutes } from './routes/policies-routes';
 import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
@@ -29,6 +30,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .onParse(panelBodyParser(env.deps.log))
     .use(assetsRoutes())
     .use(authRoutes(env))
+    .use(overviewRoutes(env))
     .use(accountsRoutes(env))
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))

@@ -21,7 +21,8 @@ async function setup(panel = {}, more: Record<string, unknown> = {}) {
 describe('panel pages over HTTP', () => {
   test("an owner gets 404 for every page of another account and 403 for the admin's pages", async () => {
     const { a, b, ownerA } = await setup();
-    expect((await ownerA.get('/panel')).headers.get('location')).toBe(`/panel/a/${a.id}/keys`);
+    // Everyone lands on the overview (issue 15 §5), scoped to the own account.
+    expect((await ownerA.get('/panel')).headers.get('location')).toBe('/panel/overview');
     for (const p of ['keys', 'credit', 'calls', 'history', 'test-call']) {
       expect((await ownerA.get(`/panel/a/${a.id}/${p}`)).status, p).toBe(200);
       expect((await ownerA.get(`/panel/a/${b.id}/${p}`)).status, p).toBe(404);

@@ -1,8 +1,10 @@
 import type { Children } from '@kitajs/html';
 import type { Account, PanelUser } from '../../../store';
 import type { Messages } from '../i18n';
+import { overviewWords } from '../i18n/overview-words';
+import { FAVICON, LanguageSwitch } from './language-switch';
 
-export type NavId = 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks';
 
 export interface LayoutProps {
   t: Messages;
@@ -27,6 +29,7 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {csrf ? <meta name="csrf-token" content={csrf} /> : ''}
         <title>{`${title} · ${t.appName}`}</title>
+        <link rel="icon" type="image/svg+xml" href={FAVICON} />
         <link rel="stylesheet" href="/panel/assets/panel.css" />
         <script src="/panel/assets/htmx.min.js" defer></script>
         <script src="/panel/assets/panel.js" defer></script>
@@ -59,6 +62,9 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
           )}
           {user ? (
             <>
+              <a href="/panel/overview" aria-current={current(active, 'overview')}>
+                {overviewWords(t).title}
+              </a>
               <span class="who">
                 {t.signedInAs} <span safe>{user.login}</span>
               </span>
@@ -71,6 +77,7 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
           ) : (
             ''
           )}
+          <LanguageSwitch t={t} />
         </header>
         {account ? (
           <nav class="sub" aria-label={t.accountNav}>

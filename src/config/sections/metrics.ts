@@ -1,0 +1,12 @@
+import * as z from 'zod';
+
+/** GET /metrics (contract.md "Operations"): Prometheus text format. */
+export const metricsSection = z
+  .object({
+    /**
+     * When set, /metrics answers only `Authorization: Bearer <token>` (401 otherwise); empty:
+     * open, for a scraper on a private network. The counts name accounts' traffic, not secrets.
+     */
+    token: z.string().default(''),
+  })
+  .strict();

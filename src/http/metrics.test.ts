@@ -1,0 +1,156 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { parsePromText, sampleValue } from '../../test/helpers/prom-text';
+import type { TrunkStatus } from '../calls';
+import { configSchema } from '../config';
+import { silentLogger } from '../log';
+import type { Store } from '../store';
+import { createHttpApp } from './app';
+import { createRateLimiter } from './rate-limit';
+
+let store: Store | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+function app(o: { token?: string; trunk?: TrunkStatus } = {}) {
+  const clock = manualClock('2026-11-15T12:00:00Z');
+  const s = tempStore(clock);
+  store = s;
+  const http = createHttpApp({
+    store: s,
+    clock,
+    log: silentLogger(),
+    config: configSchema.parse({ metrics: { token: o.token ?? '' } }),
+    intake: { store: s, clock, timeZone: 'Europe/Istanbul' },
+    rateLimiter: createRateLimiter(0, clock),
+    trunkStatus: o.trunk ? () => o.trunk! : undefined,
+  });
+  return { http, clock, store: s };
+}
+
+const scrape = async (a: ReturnType<typeof app>, headers: Record<string, string> = {}) => {
+  const r = await a.http.handle(new Request('http://localhost/metrics', { headers }));
+  return { status: r.status, type: r.headers.get('content-type'), text: await r.text() };
+};
+
+/** An alert with a queued call to each number, as the intake makes them. */
+async function alertWithCalls(s: Store, clock: () => number, numbers: string[]) {
+  const acc = s.accounts.create({ name: 't', plan: 'starter' });
+  return s.writes.run(() => {
+    const alertId = s.alerts.create({ accountId: acc.id, credentialId: null, key: 'k', source: 'api', message: 'Disk dolu' }, clock());
+    s.calls.enqueue(numbers.map((phoneNumber) => ({ accountId: acc.id, credentialId: null, source: 'api' as const, phoneNumber, message: 'm', alertId })), clock());
+    return alertId;
+  });
+}
+
+describe('GET /metrics', () => {
+  it('answers the Prometheus text format that a strict reader accepts, every family typed and documented', async () => {
+    const a = app();
+    const r = await scrape(a);
+    expect(r.status).toBe(200);
+    expect(r.type).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const families = parsePromText(r.text);
+    for (const name of [
+      'voice_alert_http_requests_total',
+      'voice_alert_calls',
+      'voice_alert_alerts',
+      'voice_alert_call_attempts_total',
+      'voice_alert_call_transitions_total',
+      'voice_alert_queue_depth',
+      'voice_alert_queue_oldest_seconds',
+      'voice_alert_trunk_up',
+      'voice_alert_trunk_registered',
+      'voice_alert_speech_render_seconds',
+      'voice_alert_speech_cache_lookups_total',
+      'voice_alert_group_commit_batch_writes',
+      'voice_alert_group_commit_seconds',
+      'voice_alert_outbox_backlog',
+    ]) {
+      expect(families.get(name)?.help, name).toBeTruthy();
+    }
+    expect(families.get('voice_alert_group_commit_seconds')?.type).toBe('histogram');
+    expect(families.get('voice_alert_calls')?.type).toBe('gauge');
+  });
+
+  it('reads calls and alerts by state, the queue depth and its oldest age from the store at scrape time', async () => {
+    const a = app();
+    await alertWithCalls(a.store, a.clock, ['5321111111', '5322222222']);
+    a.clock.advance(90_000);
+    const f = parsePromText((await scrape(a)).text);
+    expect(sampleValue(f, 'voice_alert_calls', { state: 'queued' })).toBe(2);
+    // Every state is present, at 0 when empty: alerting rules on a missing series see nothing.
+    expect(sampleValue(f, 'voice_alert_calls', { state: 'completed' })).toBe(0);
+    expect(sampleValue(f, 'voice_alert_alerts', { state: 'open' })).toBe(1);
+    expect(sampleValue(f, 'voice_alert_alerts', { state: 'acknowledged' })).toBe(0);
+    expect(sampleValue(f, 'voice_alert_queue_depth')).toBe(2);
+    expect(sampleValue(f, 'voice_alert_queue_oldest_seconds')).toBe(90);
+    expect(sampleValue(f, 'voice_alert_outbox_backlog')).toBe(0);
+  });
+
+  it('trunk up and registered follow telephony.status(); no telephony here is 0 and 0', async () => {
+    const up = parsePromText((await scrape(app({ trunk: { state: 'up', registered: true, lastError: null } }))).text);
+    expect([sampleValue(up, 'voice_alert_trunk_up'), sampleValue(up, 'voice_alert_trunk_registered')]).toEqual([1, 1]);
+    const starting = parsePromText((await scrape(app({ trunk: { state: 'starting', registered: null, lastError: 'x' } }))).text);
+    expect([sampleValue(starting, 'voice_alert_trunk_up'), sampleValue(starting, 'voice_alert_trunk_configured')]).toEqual([0, 1]);
+    const none = parsePromText((await scrape(app())).text);
+    expect([sampleValue(none, 'voice_alert_trunk_up'), sampleValue(none, 'voice_alert_trunk_configured')]).toEqual([0, 0]);
+  });
+
+  it('counts requests by route pattern and status, ids and unknown paths folded', async () => {
+    const a = app();
+    const before = parsePromText((await scrape(a)).text);
+    const count = (f: typeof before, endpoint: string, status: string) => sampleValue(f, 'voice_alert_http_requests_total', { endpoint, status, method: 'GET' }) ?? 0;
+    const health = (await a.http.handle(new Request('http://localhost/healthz'))).status;
+    await a.http.handle(new Request('http://localhost/api/calls/call_nope'));
+    await a.http.handle(new Request('http://localhost/no/such/path'));
+    await a.http.handle(new Request('http://localhost/another/unknown'));
+    // afterResponse runs once the answer is out: give it its turn.
+    await new Promise((r) => setTimeout(r, 10));
+    const after = parsePromText((await scrape(a)).text);
+    expect(count(after, '/healthz', String(health)) - count(before, '/healthz', String(health))).toBe(1);
+    expect(count(after, '/api/calls/:id', '401') - count(before, '/api/calls/:id', '401')).toBe(1);
+    expect(count(after, 'unmatched', '404') - count(before, 'unmatched', '404')).toBe(2);
+    expect(after.get('voice_alert_http_requests_total')!.samples.some((s) => s.labels.endpoint!.includes('call_nope'))).toBe(false);
+  });
+
+  it('observes each group commit: its batch size and its seconds', async () => {
+    const a = app();
+    const before = parsePromText((await scrape(a)).text);
+    const acc = a.store.accounts.create({ name: 't', plan: 'starter' });
+    // Three writes in one turn of the event loop: one transaction carrying three.
+    await Promise.all([1, 2, 3].map((i) => a.store.writes.run(() => a.store.usage.charge(acc.id, '2026-11', i))));
+    const after = parsePromText((await scrape(a)).text);
+    const delta = (name: string, labels: Record<string, string> = {}) => (sampleValue(after, name, labels) ?? 0) - (sampleValue(before, name, labels) ?? 0);
+    expect(delta('voice_alert_group_commit_batch_writes_count')).toBeGreaterThanOrEqual(1);
+    expect(delta('voice_alert_group_commit_batch_writes_sum')).toBeGreaterThanOrEqual(3);
+    // The batch of three lands above the "2" bucket.
+    expect(delta('voice_alert_group_commit_batch_writes_bucket', { le: '5' }) - delta('voice_alert_group_commit_batch_writes_bucket', { le: '2' })).toBeGreaterThanOrEqual(1);
+    expect(delta('voice_alert_group_commit_seconds_count')).toBe(delta('voice_alert_group_commit_batch_writes_count'));
+  });
+
+  it('with metrics.token set: 401 JSON without the bearer token or with another, 200 with it', async () => {
+    const a = app({ token: 's3cret-token' });
+    const refused = { status: 'error', message: 'Metrics token required', code: 'metrics_token_required' };
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: 's3cret-token' }, { authorization: 'Basic s3cret-token' }]) {
+      const r = await scrape(a, headers);
+      expect(r.status).toBe(401);
+      expect(r.type).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(r.text)).toEqual(refused);
+    }
+    const ok = await scrape(a, { authorization: 'Bearer s3cret-token' });
+    expect(ok.status).toBe(200);
+    expect(parsePromText(ok.text).has('voice_alert_calls')).toBe(true);
+  });
+});
+
+describe('the strict text-format reader the tests above rely on', () => {
+  it('rejects what a scraper would: a sample before its TYPE, a bad escape, a histogram whose +Inf is not its count', () => {
+    expect(() => parsePromText('x 1\n')).toThrow(/before its TYPE/);
+    expect(() => parsePromText('# TYPE x gauge\nx{a="b\\q"} 1\n')).toThrow(/bad escape/);
+    expect(() => parsePromText('# TYPE x gauge\nx 1')).toThrow(/newline/);
+    expect(() => parsePromText('# TYPE h histogram\nh_bucket{le="1"} 1\nh_bucket{le="+Inf"} 2\nh_sum 1\nh_count 3\n')).toThrow(/_count/);
+    expect(parsePromText('# TYPE x gauge\nx{a="q\\"\\n"} 1.5e3\n').get('x')!.samples[0]).toEqual({ name: 'x', labels: { a: 'q"\n' }, value: 1500 });
+  });
+});

@@ -1,0 +1,65 @@
+import { Elysia } from 'elysia';
+import { periodOf } from '../../../credit';
+import type { Account, PanelUser } from '../../../store';
+import { wantsSecureCookie } from '../cookies';
+import type { PanelCtx, PanelEnv } from '../env';
+import { startOfDay } from '../format';
+import { guarded } from '../guard';
+import { fragmentResponse, htmlResponse, redirect } from '../html';
+import { isLanguage, languageCookie } from '../language';
+import { OverviewLive, OverviewPage, type OverviewData } from '../views/overview-page';
+
+const FAILURES_SHOWN = 8;
+
+/**
+ * The first page after login (issue 15 §5): the trunk, the queue, today's outcomes, open
+ * alerts, the last failures, an owner's credit. Figures come from grouped queries
+ * (store.opsCounts), so the page and its 5 s refresh stay cheap on a large history.
+ */
+export function overviewRoutes(env: PanelEnv) {
+  const { store, clock, config } = env.deps;
+  const tz = config.credit.timezone;
+
+  const dataFor = (c: PanelCtx, account: Account | null): OverviewData => {
+    const now = clock();
+    const scope = account?.id ?? null;
+    const calls = store.opsCounts.callsByState(scope);
+    const alerts = store.opsCounts.alertsByState(scope);
+    // The whole queue's age for an administrator; an owner's own oldest call otherwise.
+    const oldest = scope === null ? store.health.queue().oldestCreatedAt : null;
+    const today = startOfDay(c.fmt.isoDate(now), tz) ?? now;
+    return {
+      trunk: env.deps.trunkStatus ? env.deps.trunkStatus() : config.sip.server === '' ? { state: 'not_configured', registered: null, lastError: null } : null,
+      lastSip: store.panelQueries.lastSipOutcome(),
+      inProgress: (calls.dialing ?? 0) + (calls.ringing ?? 0) + (calls.answered ?? 0),
+      queued: calls.queued ?? 0,
+      oldestQueuedS: oldest === null ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
+      openAlerts: alerts.open ?? 0,
+      unacknowledged: alerts.unacknowledged ?? 0,
+      today: store.opsCounts.finishedSince(today, scope),
+      failures: store.opsCounts.recentFailures(FAILURES_SHOWN, scope),
+      credit: account ? { left: Math.max(0, account.monthlyCredit - store.usage.usedIn(account.id, periodOf(now, tz))), total: account.monthlyCredit } : null,
+    };
+  };
+  const accountOf = (user: PanelUser) => (user.role === 'admin' || !user.accountId ? null : store.accounts.get(user.accountId));
+
+  return new Elysia({ name: 'panel-overview' })
+    .get(
+      '/panel/overview',
+      guarded(env, {}, (c) => {
+        const account = accountOf(c.user);
+        return htmlResponse(OverviewPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: account ?? undefined, data: dataFor(c, account) }));
+      }),
+    )
+    .get(
+      '/panel/overview/live',
+      guarded(env, {}, (c) => fragmentResponse(OverviewLive({ t: c.t, fmt: c.fmt, user: c.user, data: dataFor(c, accountOf(c.user)) }))),
+    )
+    .get('/panel/language/:language', ({ params, request }) => {
+      // A preference, not a write to anything of ours: a plain link on every page sets it
+      // (no referrer is sent, see html.ts, so it lands on the overview).
+      if (!isLanguage(params.language)) return redirect('/panel');
+      const secure = wantsSecureCookie(config.panel.secure_cookie, request, config.http.trust_proxy);
+      return redirect('/panel', { 'set-cookie': languageCookie(params.language, secure) });
+    });
+}

@@ -1,0 +1,2 @@
+export { metrics, instrumentRegistry } from './instruments';
+export { createScrapeRegistry, type ScrapeSources } from './scrape-gauges';

@@ -1,0 +1,63 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/**
+ * The counters and histograms the appliance's parts move as things happen. A leaf: it
+ * imports nothing of ours, so store/, tts/ and calls/ may each add their one line. What
+ * is better read from the database at scrape time (queue depth, calls and alerts by
+ * state, outbox backlog) is not here but in scrape-gauges.ts.
+ *
+ * One registry per process: the figures describe this process since it started, which is
+ * what Prometheus' rate() expects of a counter (a restart resets it; rate() copes).
+ */
+export const instrumentRegistry = new Registry();
+
+const registers = [instrumentRegistry];
+
+export const metrics = {
+  /** Every HTTP answer; `endpoint` is the route pattern (never the raw path: ids would explode the series). */
+  httpRequests: new Counter({
+    name: 'voice_alert_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames: ['endpoint', 'method', 'status'] as const,
+    registers,
+  }),
+  /** Each edge a call takes, by the state it reached. */
+  callTransitions: new Counter({
+    name: 'voice_alert_call_transitions_total',
+    help: 'Call state changes, by the state reached',
+    labelNames: ['to'] as const,
+    registers,
+  }),
+  /** One per dial attempt that ended, by the final SIP response code ("none": no response, e.g. a timeout). */
+  callAttempts: new Counter({
+    name: 'voice_alert_call_attempts_total',
+    help: 'Call attempts that ended, by final SIP response code',
+    labelNames: ['sip_code'] as const,
+    registers,
+  }),
+  speechRenderSeconds: new Histogram({
+    name: 'voice_alert_speech_render_seconds',
+    help: 'Time to render one utterance to telephone audio (cache misses only)',
+    labelNames: ['engine'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  }),
+  speechCache: new Counter({
+    name: 'voice_alert_speech_cache_lookups_total',
+    help: 'Speech render cache lookups, by result (hit or miss)',
+    labelNames: ['result'] as const,
+    registers,
+  }),
+  groupCommitBatchSize: new Histogram({
+    name: 'voice_alert_group_commit_batch_writes',
+    help: 'Writes carried by one group-commit transaction',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    registers,
+  }),
+  groupCommitSeconds: new Histogram({
+    name: 'voice_alert_group_commit_seconds',
+    help: 'Time from BEGIN to COMMIT of one group-commit transaction (the fsync included)',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers,
+  }),
+};

@@ -1,0 +1,106 @@
+import { Gauge, Registry } from 'prom-client';
+import { ALERT_STATES, CALL_STATES } from '../call-model';
+import type { Clock } from '../clock';
+import type { Store } from '../store';
+
+/** What the scrape-time gauges read: the store, the clock, the trunk's live state when telephony runs here. */
+export interface ScrapeSources {
+  store: Store;
+  clock: Clock;
+  trunkStatus?: () => { state: string; registered: boolean | null };
+}
+
+const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
+
+/**
+ * Gauges computed when Prometheus scrapes, one grouped query each, so they are exact at
+ * that moment (and cost nothing between scrapes). Every known state is set, 0 included:
+ * a series that vanishes at zero breaks `sum()` and alerting rules on it.
+ *
+ * A registry of their own, per HTTP app, because they read that app's store; the route
+ * merges it with the process-wide instruments.
+ */
+export function createScrapeRegistry(src: ScrapeSources): Registry {
+  const registry = new Registry();
+  const registers = [registry];
+  const now = () => src.clock();
+
+  new Gauge({
+    name: 'voice_alert_calls',
+    help: 'Calls in the database, by state',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const counts = src.store.opsCounts.callsByState();
+      for (const state of CALL_STATES) this.set({ state }, counts[state] ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_alerts',
+    help: 'Alerts in the database, by state',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const counts = src.store.opsCounts.alertsByState();
+      for (const state of ALERT_STATES) this.set({ state }, counts[state] ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_queue_depth',
+    help: 'Calls waiting to be dialled',
+    registers,
+    collect() {
+      this.set(src.store.health.queue().queued);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_queue_oldest_seconds',
+    help: 'How long the oldest queued call has waited (0: none queued)',
+    registers,
+    collect() {
+      this.set(ageS(now(), src.store.health.queue().oldestCreatedAt));
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_outbox_backlog',
+    help: 'Callback events not yet delivered nor given up',
+    registers,
+    collect() {
+      this.set(src.store.opsCounts.outboxBacklog().pending);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_outbox_oldest_seconds',
+    help: 'Age of the oldest undelivered callback event (0: none)',
+    registers,
+    collect() {
+      this.set(ageS(now(), src.store.opsCounts.outboxBacklog().oldestCreatedAt));
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_trunk_configured',
+    help: '1 when sip.server is set and telephony runs in this process',
+    registers,
+    collect() {
+      const s = src.trunkStatus?.();
+      this.set(s && s.state !== 'not_configured' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_trunk_up',
+    help: '1 while the SIP trunk is up',
+    registers,
+    collect() {
+      this.set(src.trunkStatus?.().state === 'up' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_trunk_registered',
+    help: '1 while the trunk holds a REGISTER binding (0 for an IP trunk or when down)',
+    registers,
+    collect() {
+      this.set(src.trunkStatus?.().registered === true ? 1 : 0);
+    },
+  });
+  return registry;
+}

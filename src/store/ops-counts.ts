@@ -1,0 +1,60 @@
+import type { Database } from 'bun:sqlite';
+
+/** Rows per state, e.g. `{ queued: 3, completed: 10 }`; states with no rows are absent. */
+export type StateCounts = Record<string, number>;
+
+export interface RecentFailure {
+  id: string;
+  accountId: string;
+  phoneNumber: string;
+  state: string;
+  at: number;
+  sipCode: number | null;
+  reason: string | null;
+}
+
+/**
+ * What an operator watches: GET /metrics (computed at scrape time) and the panel's
+ * overview. One grouped query per figure, so a scrape costs a handful of index scans
+ * whatever the size of the history. `accountId` null: the whole appliance.
+ */
+export interface OpsCountsStore {
+  callsByState(accountId?: string | null): StateCounts;
+  alertsByState(accountId?: string | null): StateCounts;
+  /** Finished calls created since `since`, by final state (the overview's "today"). */
+  finishedSince(since: number, accountId?: string | null): StateCounts;
+  /** The newest calls that ended without reaching anyone, with their last SIP answer. */
+  recentFailures(limit: number, accountId?: string | null): RecentFailure[];
+  /** Callback events not yet delivered nor given up, and when the oldest was made (null: none). */
+  outboxBacklog(): { pending: number; oldestCreatedAt: number | null };
+}
+
+// The states a call ends in without a person having heard it (src/call-model FINAL_STATES
+// minus completed, acknowledged, cancelled: a cancellation is someone's decision, not a failure).
+const FAILED = `('busy','no_answer','rejected','failed','expired')`;
+
+const byState = (rows: { state: string; n: number }[]): StateCounts => Object.fromEntries(rows.map((r) => [r.state, r.n]));
+
+export function createOpsCountsStore(db: Database): OpsCountsStore {
+  // `$a IS NULL OR account_id = $a`: one prepared statement serves both scopes.
+  const calls = db.query(`SELECT state, count(*) AS n FROM calls WHERE ($a IS NULL OR account_id = $a) GROUP BY state`);
+  const alerts = db.query(`SELECT state, count(*) AS n FROM alerts WHERE ($a IS NULL OR account_id = $a) GROUP BY state`);
+  const finished = db.query(
+    `SELECT state, count(*) AS n FROM calls
+     WHERE created_at >= $since AND finished_at IS NOT NULL AND ($a IS NULL OR account_id = $a) GROUP BY state`,
+  );
+  const failures = db.query(
+    `SELECT id, account_id AS accountId, phone_number AS phoneNumber, state, updated_at AS at,
+            last_sip_code AS sipCode, last_reason AS reason
+     FROM calls WHERE state IN ${FAILED} AND ($a IS NULL OR account_id = $a)
+     ORDER BY updated_at DESC, id DESC LIMIT $limit`,
+  );
+  const outbox = db.query(`SELECT count(*) AS pending, min(created_at) AS oldestCreatedAt FROM callback_outbox WHERE state = 'pending'`);
+  return {
+    callsByState: (a = null) => byState(calls.all({ a }) as { state: string; n: number }[]),
+    alertsByState: (a = null) => byState(alerts.all({ a }) as { state: string; n: number }[]),
+    finishedSince: (since, a = null) => byState(finished.all({ since, a }) as { state: string; n: number }[]),
+    recentFailures: (limit, a = null) => failures.all({ limit, a }) as RecentFailure[],
+    outboxBacklog: () => outbox.get() as { pending: number; oldestCreatedAt: number | null },
+  };
+}

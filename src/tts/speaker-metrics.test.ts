@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../log';
+import { metrics } from '../metrics';
+import { createRenderCache } from './render-cache';
+import type { Renderer } from './renderer';
+import { createCachedSpeaker } from './speaker';
+import { tempDir } from './test-support';
+
+/** A renderer that "speaks" 100 ms of a 22,050 Hz ramp, counting its renders. */
+function fakeRenderer(): Renderer & { renders: number } {
+  const r = {
+    engine: 'fake',
+    fingerprint: 'fake-1',
+    renders: 0,
+    async render() {
+      r.renders++;
+      return { samples: Int16Array.from({ length: 2205 }, (_, i) => (i % 200) * 100), sampleRate: 22_050 };
+    },
+  };
+  return r;
+}
+
+const series = async <T extends { get(): Promise<{ values: { labels: Record<string, unknown>; value: number; metricName?: string }[] }> }>(
+  m: T,
+  labels: Record<string, string>,
+  metricName?: string,
+) =>
+  (await m.get()).values.find((v) => (!metricName || v.metricName === metricName) && Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
+
+describe('speech metrics', () => {
+  it('a render is timed into voice_alert_speech_render_seconds and counted a miss; the same text again is a hit, not timed', async () => {
+    const renderer = fakeRenderer();
+    const speaker = createCachedSpeaker(renderer, 'sox', createRenderCache({ dir: join(tempDir(), 'cache'), maxBytes: 10_000_000, log: silentLogger() }));
+    await speaker.speak('disk dolu');
+    await speaker.speak('disk dolu');
+    expect(renderer.renders).toBe(1);
+    expect(await series(metrics.speechCache, { result: 'miss' })).toBe(1);
+    expect(await series(metrics.speechCache, { result: 'hit' })).toBe(1);
+    expect(await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_count')).toBe(1);
+    expect(await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_sum')).toBeGreaterThan(0);
+  });
+});
