@@ -35,7 +35,8 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   // Fields before credentials: contract row 4 comes before row 5. A resolve names its alert
   // by key and may leave the number and text out (contract.md "Alerts" → Resolve); under a
   // policy (named, or the key's default) phone_number may be left out.
-  const underPolicy = alert.policy !== null || (!!apiKey && defaultPolicyOfKey(deps, apiKey));
+  // (The key's default is looked up only when the number is missing: plain requests pay nothing.)
+  const underPolicy = alert.policy !== null || (!phone && !!apiKey && defaultPolicyOfKey(deps, apiKey));
   const missing = missingFields({
     api_key: apiKey,
     api_secret: apiSecret || signed,
@@ -66,7 +67,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const number = phone ? normalizePhoneNumber(phone, deps.numberForms) : null;
   if (phone && !number) return done({ code: 'invalid_phone_number', accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
   const numbers = number ? [number] : [];
-  const choice = choosePolicy(deps.store, auth.account.id, cred.id, alert.policy, numbers);
+  const choice = choosePolicy(deps.store, auth.account.id, cred, alert.policy, numbers);
   if (!choice.ok) return done({ code: choice.code });
   return queueAccepted(deps, 'api', auth.account, cred.id, {
     phoneNumbers: numbers,
@@ -82,6 +83,6 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
  * checked only to know if a missing phone_number is allowed; it answers nothing by itself.
  */
 function defaultPolicyOfKey(deps: IntakeDeps, apiKey: string): boolean {
-  const cred = deps.store.credentials.findByApiKey(apiKey);
-  return cred !== null && hasDefaultPolicy(deps.store, cred.id);
+  const cred = lookupsFor(deps.store).fresh().credentialByApiKey(apiKey);
+  return cred !== null && hasDefaultPolicy(cred);
 }

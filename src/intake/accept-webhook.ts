@@ -51,7 +51,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const entries = splitPhoneNumbers(body.fields.phone_number);
   const message = textField(body.fields.error_message);
   // Under a policy (named, or the key's default) the numbers may be left out.
-  const underPolicy = alert.policy !== null || hasDefaultPolicy(deps.store, cred.id);
+  const underPolicy = alert.policy !== null || hasDefaultPolicy(cred);
   if ((entries.length === 0 && !underPolicy) || !message) {
     return done({ code: 'missing_fields', missing: missingFields({ phone_number: entries.length > 0, error_message: message }) });
   }
@@ -71,7 +71,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw, accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
 
   const numbers = [...unique.values()].map((e) => e.number!);
-  const choice = choosePolicy(deps.store, auth.account.id, cred.id, alert.policy, numbers);
+  const choice = choosePolicy(deps.store, auth.account.id, cred, alert.policy, numbers);
   if (!choice.ok) return done({ code: choice.code });
   return queueAccepted(deps, 'webhook', auth.account, cred.id, {
     phoneNumbers: numbers,

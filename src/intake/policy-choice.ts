@@ -1,5 +1,5 @@
 import { escalationPlan } from '../escalation';
-import type { EscalationPlan, Policy, Store } from '../store';
+import type { Credential, EscalationPlan, Policy, Store } from '../store';
 
 export type PolicyChoice =
   | { ok: true; escalation: { policy: Policy; plan: EscalationPlan } | null }
@@ -10,13 +10,14 @@ export type PolicyChoice =
  * default one; then the numbers it gives (if any) are called with the first step.
  * A named policy that the account does not have is refused (never silently ignored).
  */
-export function choosePolicy(store: Store, accountId: string, credentialId: string, named: string | null, numbers: readonly string[]): PolicyChoice {
-  const policy = named ? store.policies.find(accountId, named) : store.policies.defaultOf(credentialId);
+export function choosePolicy(store: Store, accountId: string, cred: Credential, named: string | null, numbers: readonly string[]): PolicyChoice {
+  // The default comes with the (cached) credential: a plain request costs no policy query.
+  const policy = named ? store.policies.find(accountId, named) : cred.defaultPolicyId ? store.policies.get(cred.defaultPolicyId) : null;
   if (named && !policy) return { ok: false, code: 'unknown_policy' };
   return { ok: true, escalation: policy ? { policy, plan: escalationPlan(policy, numbers) } : null };
 }
 
 /** Whether a credential follows a default policy (so its requests may omit phone_number). */
-export function hasDefaultPolicy(store: Store, credentialId: string): boolean {
-  return store.policies.defaultOf(credentialId) !== null;
+export function hasDefaultPolicy(cred: Credential): boolean {
+  return cred.defaultPolicyId !== null;
 }

@@ -12,6 +12,8 @@ export interface Credential {
   requireSignature: boolean;
   createdAt: number;
   revokedAt: number | null;
+  /** The escalation policy its requests follow when they name none (src/escalation). */
+  defaultPolicyId: string | null;
 }
 
 /** What `keys create` hands out once; never readable again in this form. */
@@ -33,6 +35,7 @@ interface CredentialRow {
   require_signature: number;
   created_at: number;
   revoked_at: number | null;
+  default_policy_id?: string | null;
 }
 
 function toCredential(row: CredentialRow): Credential {
@@ -44,6 +47,7 @@ function toCredential(row: CredentialRow): Credential {
     requireSignature: row.require_signature === 1,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    defaultPolicyId: row.default_policy_id ?? null,
   };
 }
 

@@ -118,12 +118,12 @@ describe('native payloads become calls with words made for listening', () => {
 
   it('without numbers anywhere a native payload is 400 Missing fields', async () => {
     const r = await post(hook('x=1'), raw('alertmanager-firing.alertmanager-0.25-captured.json'), { 'content-type': 'application/json' });
-    expect(r).toMatchObject({ status: 400, json: { message: 'Missing fields' } });
+    expect(r).toMatchObject({ status: 400, json: { message: 'Missing fields', missing: ['phone_number'] } });
   });
 
   it('a known shape with nothing to say is 400 Missing fields, never a silent call; truncated JSON is 400 Malformed request', async () => {
     const empty = { version: '4', groupKey: '{}:{}', status: 'firing', receiver: 'voice', alerts: [{ status: 'firing', labels: {}, annotations: {} }] };
-    expect(await post(hook(), empty)).toMatchObject({ status: 400, json: { message: 'Missing fields' } });
+    expect(await post(hook(), empty)).toMatchObject({ status: 400, json: { message: 'Missing fields', missing: ['error_message'] } });
     const truncated = raw('alertmanager-firing.alertmanager-0.25-captured.json').slice(0, 200);
     expect(await post(hook(), truncated, { 'content-type': 'application/json' })).toMatchObject({ status: 400, json: { message: 'Malformed request' } });
   });
