@@ -35,6 +35,10 @@
  *     `registerer.dispose()` wait for transactions a silent PBX never ends; both are bounded.
  * 11. A BYE's end (ua/place-call.ts): sip.js calls the session Terminated as soon as the BYE
  *     is sent; we wait for its final response so a shutdown never cuts the BYE short.
+ * 12. REGISTER (ua/registration.ts): sip.js's Registerer is not used. It follows 423 by
+ *     itself without bound and without telling its caller, and leaves register() unsettled
+ *     on a 200 it cannot match, so the trunk never came up; our client over sip.js's core
+ *     reports every outcome and bounds the 423 loop (RFC 3261 §10.2.8).
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */

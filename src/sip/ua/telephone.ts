@@ -40,6 +40,8 @@ export interface Telephone {
   localPort(): number;
   /** Registered with the PBX right now; null for an IP trunk (sip.register = false). */
   registered(): boolean | null;
+  /** Why the last REGISTER failed (423 loop, 403, local 408…); null when registered or an IP trunk. */
+  registrationError(): string | null;
   stop(): Promise<void>;
 }
 
@@ -107,7 +109,13 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       ua.contact.uri.port = (ua.transport as SipTransportBase).localPort();
       log.info({ server: sip.server, transport: sip.transport, address, port: ua.contact.uri.port }, 'sip trunk ready');
       if (sip.register) {
-        registration = createRegistration(ua, sip.register_expires_s, log);
+        registration = createRegistration(ua, {
+          user: sip.username,
+          domain,
+          expiresS: sip.register_expires_s,
+          transactionMs: 64 * sip.t1_ms,
+          log,
+        });
         await registration.start();
       }
     },
@@ -117,7 +125,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       return placeCall(ua, target, { ...request, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
-    registered: () => (sip.register ? (registration?.isRegistered() ?? false) : null),
+    registered: () => (sip.register ? (registration?.status().registered ?? false) : null),
+    registrationError: () => registration?.status().error ?? null,
     async stop() {
       await registration?.stop();
       // sip.js waits for open transactions to end; bounded so SIGTERM never hangs on a silent PBX.
