@@ -39,9 +39,13 @@
  *     itself without bound and without telling its caller, and leaves register() unsettled
  *     on a 200 it cannot match, so the trunk never came up; our client over sip.js's core
  *     reports every outcome and bounds the 423 loop (RFC 3261 §10.2.8).
+ * 13. Digest per realm (digest-realms.ts): sip.js answered one challenge per request and
+ *     called a 401 (registrar realm) followed by a 407 (proxy realm) an "authentication
+ *     loop"; credentials are now kept per header and realm and both are sent (§22.3).
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */
+import './digest-realms';
 import { TcpTransport } from './tcp-transport';
 import { UdpTransport } from './udp-transport';
 
