@@ -35,3 +35,34 @@ describe('digest for two realms (RFC 3261 §22.3)', () => {
     expect(header(invites[2]!, 'Proxy-Authorization')).toContain('realm="proxy"');
   });
 });
+
+describe('302 redirects (RFC 3261 §8.1.3.4)', () => {
+  it('calls the Contact of a 302 through the same trunk and plays there', async () => {
+    const { peer, phone, lines } = await against('redirect.xml', {}, { calls: 2, fill: { target: '05559876543' } });
+    const { events, progress } = recorder();
+    const t0 = Date.now();
+    expect(await dialTest(phone, progress)).toMatchObject({ code: 'COMPLETED', status: 200 });
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(await peer.exited).toBe(0);
+    // The tel: Contact (q=0.9) is not SIP: the sip: one is called.
+    expect(lines().filter((l) => l.startsWith('out INVITE'))).toEqual([
+      'out INVITE sip:5321234567@127.0.0.1 SIP/2.0',
+      `out INVITE sip:05559876543@127.0.0.1:${peer.port} SIP/2.0`,
+    ]);
+    expect(events).toEqual(['ringing 180 Ringing', 'answered PCMU']);
+  });
+
+  it('a redirect loop ends after 3 hops at once with the 302, not after the ring timeout', async () => {
+    const { peer, phone, sent } = await against('redirect-loop.xml', {}, { calls: 4 });
+    const { progress } = recorder();
+    const t0 = Date.now();
+    expect(await dialTest(phone, progress, { ringTimeoutMs: 20_000 })).toEqual({
+      code: 'SIP_FINAL',
+      status: 302,
+      reason: 'Moved Temporarily (redirect not followed: more than 3 redirects)',
+    });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(sent('INVITE')).toHaveLength(4);
+    expect(await peer.exited).toBe(0);
+  });
+});

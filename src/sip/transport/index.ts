@@ -42,6 +42,9 @@
  * 13. Digest per realm (digest-realms.ts): sip.js answered one challenge per request and
  *     called a 401 (registrar realm) followed by a 407 (proxy realm) an "authentication
  *     loop"; credentials are now kept per header and realm and both are sent (§22.3).
+ * 14. 3xx Contacts (redirect-contacts.ts): sip.js drops a whole response whose Contact is
+ *     not sip:/sips: (a carrier's `tel:` in a 302), so the redirect was never seen; only the
+ *     SIP Contacts of a 3xx reach it.
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */

@@ -21,6 +21,8 @@ export interface PlaceCallOptions {
   hangUpSignal?: AbortSignal;
   log: Logger;
   onPacketSent?: (callId: string, at: number) => void;
+  /** A 3xx's Contact (RFC 3261 §8.1.3.4), most preferred first; the attempt ends SIP_FINAL with the 3xx. */
+  onRedirect?: (contacts: URI[]) => void;
 }
 
 /**
@@ -181,6 +183,14 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
               media()?.confirm();
               settle('accepted');
             }),
+            // A 3xx ends this INVITE at once (sip.js ACKs it); ua/follow-redirects.ts may try the Contact.
+            onRedirect: guarded((r) => {
+              if (attempt.state === 'cancelling') return;
+              const status = r.message.statusCode ?? 302;
+              attempt.transition('ended', `${status}`);
+              o.onRedirect?.(redirectContacts(r.message));
+              settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
+            }),
             onReject: guarded((r) => {
               if (attempt.state === 'cancelling') return; // the 487 to our CANCEL
               const status = r.message.statusCode ?? 500;
@@ -231,4 +241,14 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
     else if (inviter.state === SessionState.Initial || inviter.state === SessionState.Establishing) inviter.cancel().catch(() => undefined);
     media()?.close();
   }
+}
+
+/** Contacts of a 3xx, highest `q` first (RFC 3261 §20.10: absent q counts as 1). */
+function redirectContacts(m: { getHeaders(n: string): string[]; parseHeader(n: string, i?: number): unknown }): URI[] {
+  const all = m
+    .getHeaders('contact')
+    .map((_, i) => m.parseHeader('contact', i) as { uri: URI; getParam(n: string): string | undefined } | undefined)
+    .filter((c) => c !== undefined && (c.uri.scheme === 'sip' || c.uri.scheme === 'sips'));
+  const q = (c: (typeof all)[number]) => Number(c?.getParam('q') ?? 1);
+  return all.sort((a, b) => q(b) - q(a)).map((c) => c!.uri);
 }

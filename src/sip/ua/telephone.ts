@@ -7,7 +7,7 @@ import { until } from '../../until';
 import { VERSION } from '../../version';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { MediaHandler } from './media-handler';
-import { placeCall } from './place-call';
+import { dialFollowingRedirects } from './follow-redirects';
 import { createRegistration, type Registration } from './registration';
 import { createRtpEngine } from '../rtp/engine';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
@@ -122,7 +122,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     dial(request) {
       if (!ua) throw new Error('telephone not started');
       const target = new URI('sip', `${sip.dial_prefix}${request.number}`, domain);
-      return placeCall(ua, target, { ...request, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
+      return dialFollowingRedirects(ua, target, { ...request, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
     registered: () => (sip.register ? (registration?.status().registered ?? false) : null),
