@@ -172,7 +172,8 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
               const s = r.message.statusCode;
               // Only from inviting: a 180 after the 200 (reordered by a busy PBX) or after our
               // CANCEL must not move the call back.
-              if (attempt.state === 'inviting' && (s === 180 || s === 183)) {
+              // 181 (being forwarded) and 182 (queued) are progress like 180 (RFC 3261 §21.1), kept with their code.
+              if (attempt.state === 'inviting' && s !== undefined && s >= 180 && s <= 183) {
                 attempt.transition('ringing', `${s}`);
                 o.progress.ringing(s, r.message.reasonPhrase ?? '');
               }
@@ -195,7 +196,10 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
               if (attempt.state === 'cancelling') return; // the 487 to our CANCEL
               const status = r.message.statusCode ?? 500;
               attempt.transition('ended', `${status}`);
-              settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
+              // Retry-After: "120" or "120 (maintenance);duration=…" (RFC 3261 §20.33); the lifecycle weighs it.
+              const retryAfterS = Number.parseInt(r.message.getHeader('retry-after') ?? '', 10);
+              const outcome: CallOutcome = { code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' };
+              settle(Number.isFinite(retryAfterS) && retryAfterS > 0 ? { ...outcome, retryAfterS } : outcome);
             }),
           },
         })
