@@ -66,3 +66,32 @@ describe('302 redirects (RFC 3261 §8.1.3.4)', () => {
     expect(await peer.exited).toBe(0);
   });
 });
+
+describe('caller identity and outbound proxy (issue 11 item 9)', () => {
+  it('sends INVITE to sip.outbound_proxy with Route ;lr, P-Asserted-Identity and Privacy', async () => {
+    const peer = await startSipp({ scenario: 'identity.xml', fill: { domain: 'pbx.example.net' } });
+    peers.push(peer);
+    const p = await testPhone(0, {
+      server: 'pbx.example.net:5060',
+      outbound_proxy: `127.0.0.1:${peer.port}`,
+      pai: '+902120000000',
+      privacy: 'id',
+    });
+    phones.push(p);
+    const { progress } = recorder();
+    expect(await dialTest(p.phone, progress)).toMatchObject({ code: 'COMPLETED', status: 200 });
+    expect(await peer.exited).toBe(0); // it checked the Request-URI, Route, P-Asserted-Identity and Privacy
+    const invite = p.sent('INVITE')[0]!;
+    expect(header(invite, 'Route')).toBe(`<sip:127.0.0.1:${peer.port};lr>`);
+    expect(header(invite, 'P-Asserted-Identity')).toBe('"Voice Alert" <sip:+902120000000@pbx.example.net>');
+    expect(header(invite, 'Privacy')).toBe('id');
+  });
+
+  it('sends no identity headers and no Route when none are configured', async () => {
+    const { phone, sent } = await against('answer.xml');
+    const { progress } = recorder();
+    expect(await dialTest(phone, progress)).toMatchObject({ code: 'COMPLETED' });
+    const invite = sent('INVITE')[0]!;
+    expect([header(invite, 'Route'), header(invite, 'P-Asserted-Identity'), header(invite, 'Privacy')]).toEqual([null, null, null]);
+  });
+});

@@ -21,6 +21,8 @@ export interface PlaceCallOptions {
   hangUpSignal?: AbortSignal;
   log: Logger;
   onPacketSent?: (callId: string, at: number) => void;
+  /** Headers added to the INVITE (P-Asserted-Identity, Privacy: ua/telephone.ts identityHeaders). */
+  extraHeaders?: string[];
   /** A 3xx's Contact (RFC 3261 §8.1.3.4), most preferred first; the attempt ends SIP_FINAL with the 3xx. */
   onRedirect?: (contacts: URI[]) => void;
 }
@@ -34,7 +36,7 @@ export interface PlaceCallOptions {
  * IllegalTransitionError (the dialer ends the call `failed` with it).
  */
 export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions): Promise<CallOutcome> {
-  const inviter = new Inviter(ua, target, { earlyMedia: false });
+  const inviter = new Inviter(ua, target, { earlyMedia: false, extraHeaders: o.extraHeaders });
   const callId = inviter.request.callId;
   const log = o.log.child({ callId, target: target.user });
   const attempt = createAttempt(log);

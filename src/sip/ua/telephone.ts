@@ -53,10 +53,14 @@ export interface TelephoneDeps {
 }
 
 export function createTelephone(sip: SipConfig, silenceMs: number, deps: TelephoneDeps): Telephone {
-  const server = parseHostPort(sip.server);
-  if (!server) throw new Error('sip.server is not set');
+  const registrar = parseHostPort(sip.server);
+  if (!registrar) throw new Error('sip.server is not set');
   // In URIs an IPv6 host is written in brackets (RFC 3261 §25.1): sip:user@[::1].
-  const domain = bracketHost(sip.domain || server.host);
+  const domain = bracketHost(sip.domain || registrar.host);
+  // Every request goes to the outbound proxy when there is one, else to the server (§8.1.2).
+  const proxy = sip.outbound_proxy ? parseHostPort(sip.outbound_proxy) : null;
+  const server = proxy ?? registrar;
+  const identity = identityHeaders(sip, domain);
   const [low, high] = rtpPortRange(sip.rtp_ports);
   const log = deps.log.child({ component: 'sip' });
   // Media runs in its own thread (rtp/worker.ts), started with the first call.
@@ -84,6 +88,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         authorizationPassword: sip.password,
         transportConstructor: transportFor(sip.transport),
         transportOptions,
+        // A loose route to the proxy ahead of every request (RFC 3261 §8.1.2, §16.12: `lr`).
+        preloadedRouteSet: proxy ? [`<sip:${bracketHost(proxy.host)}:${proxy.port}${sip.transport === 'tcp' ? ';transport=tcp' : ''};lr>`] : [],
         sessionDescriptionHandlerFactory: () => new MediaHandler(rtp, address),
         // Via sent-by and the Contact host; sip.js compares responses' Via host to it as written.
         viaHost: bracketHost(address),
@@ -122,7 +128,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     dial(request) {
       if (!ua) throw new Error('telephone not started');
       const target = new URI('sip', `${sip.dial_prefix}${request.number}`, domain);
-      return dialFollowingRedirects(ua, target, { ...request, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
+      return dialFollowingRedirects(ua, target, { ...request, extraHeaders: identity, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
     registered: () => (sip.register ? (registration?.status().registered ?? false) : null),
@@ -137,3 +143,14 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   };
 }
 
+/** P-Asserted-Identity (RFC 3325 §9.1) and Privacy (RFC 3323 §4.2) for our INVITEs, when configured. */
+export function identityHeaders(sip: Pick<SipConfig, 'pai' | 'privacy' | 'from_display'>, domain: string): string[] {
+  const headers: string[] = [];
+  if (sip.pai) {
+    const uri = /^(sips?|tel):/.test(sip.pai) ? sip.pai : `sip:${sip.pai}@${domain}`;
+    const name = sip.from_display ? `"${sip.from_display.replace(/["\\]/g, '')}" ` : '';
+    headers.push(`P-Asserted-Identity: ${name}<${uri}>`);
+  }
+  if (sip.privacy) headers.push(`Privacy: ${sip.privacy}`);
+  return headers;
+}
