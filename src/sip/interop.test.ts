@@ -2,7 +2,9 @@
  * PBX behaviours of issue 11 (items 5, 6, 7, 9), each against a sipp scenario that sends
  * what the real PBX sends; asserting on the wire and on the reported outcome.
  */
+import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testAudio } from '../../test/helpers/test-audio';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { dialTest, header, recorder, testPhone, type TestPhone } from './test-phone';
 
@@ -93,5 +95,44 @@ describe('caller identity and outbound proxy (issue 11 item 9)', () => {
     expect(await dialTest(phone, progress)).toMatchObject({ code: 'COMPLETED' });
     const invite = sent('INVITE')[0]!;
     expect([header(invite, 'Route'), header(invite, 'P-Asserted-Identity'), header(invite, 'Privacy')]).toEqual([null, null, null]);
+  });
+});
+
+describe('requests from the PBX (RFC 3261 §18.2.2, §17.2.2)', () => {
+  it('answers a BYE from another address where its Via/rport says, and its retransmission with the same 200', async () => {
+    const { peer, phone, messages } = await against('answer-bye-elsewhere.xml');
+    // The cluster's other node: its own socket and port, not sip.server.
+    const node = createSocket('udp4');
+    const got: string[] = [];
+    node.on('message', (m) => got.push(m.toString()));
+    await new Promise<void>((r) => node.bind(0, '127.0.0.1', r));
+    const { progress } = recorder();
+    const call = dialTest(phone, progress, { audio: async () => testAudio(500) });
+    await expect.poll(() => messages.some((m) => m.startsWith('in SIP/2.0 200')), { timeout: 3000 }).toBe(true);
+    const ok = messages.find((m) => m.startsWith('in SIP/2.0 200'))!.slice(3);
+    const contact = /<(sip:[^>]+)>/.exec(header(messages.find((m) => m.startsWith('out INVITE'))!, 'Contact')!)![1];
+    const bye = [
+      `BYE ${contact} SIP/2.0`,
+      `Via: SIP/2.0/UDP 127.0.0.1:${node.address().port};branch=z9hG4bKnode2bye;rport`,
+      'Max-Forwards: 70',
+      `From: ${header(ok, 'To')}`,
+      `To: ${header(ok, 'From')}`,
+      `Call-ID: ${header(ok, 'Call-ID')}`,
+      'CSeq: 102 BYE',
+      'Content-Length: 0',
+      '',
+      '',
+    ].join('\r\n');
+    const send = () => new Promise<void>((r) => node.send(bye, phone.localPort(), '127.0.0.1', () => r()));
+    await send();
+    await expect.poll(() => got.length, { timeout: 2000 }).toBe(1);
+    // Our 200 got lost on the way: the node sends the BYE again and must get the same 200.
+    await send();
+    await expect.poll(() => got.length, { timeout: 2000 }).toBe(2);
+    expect(got.map((m) => m.split('\r\n')[0])).toEqual(['SIP/2.0 200 OK', 'SIP/2.0 200 OK']);
+    expect(got[1]).toBe(got[0]);
+    expect(await call).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
+    node.close();
+    expect(await peer.exited).toBe(0);
   });
 });

@@ -45,6 +45,10 @@
  * 14. 3xx Contacts (redirect-contacts.ts): sip.js drops a whole response whose Contact is
  *     not sip:/sips: (a carrier's `tel:` in a 302), so the redirect was never seen; only the
  *     SIP Contacts of a 3xx reach it.
+ * 15. Responses to the PBX's requests over UDP (udp-transport.ts, via-return.ts): sip.js
+ *     hands them to send() like any message; they go where the request's Via/rport says
+ *     (§18.2.2, RFC 3581), not to sip.server, and a retransmitted BYE gets our same 200
+ *     (retransmit.ts, Timer J §17.2.2) instead of sip.js's 481 for a dialog it has ended.
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */
