@@ -2,7 +2,11 @@
  * PBX behaviours of issue 11 (items 5, 6, 7, 9), each against a sipp scenario that sends
  * what the real PBX sends; asserting on the wire and on the reported outcome.
  */
+import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testAudio } from '../../test/helpers/test-audio';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
@@ -133,6 +137,31 @@ describe('requests from the PBX (RFC 3261 §18.2.2, §17.2.2)', () => {
     expect(got[1]).toBe(got[0]);
     expect(await call).toMatchObject({ code: 'COMPLETED', remoteHangup: true });
     node.close();
+    expect(await peer.exited).toBe(0);
+  });
+});
+
+describe('inband DTMF (issue 11 item 8)', () => {
+  /** sox-made tones as the far end's audio: silence, then each key 200 ms with 300 ms between. */
+  function toneFile(codec: 'PCMU' | 'PCMA', keys: string[]): string {
+    const pairs: Record<string, [number, number]> = { '1': [697, 1209], '2': [697, 1336], '3': [697, 1477] };
+    const encoding = codec === 'PCMA' ? 'a-law' : 'u-law';
+    const raw = (seconds: number, f?: [number, number]) =>
+      execFileSync('sox', ['-n', '-r', '8000', '-c', '1', '-e', encoding, '-t', 'raw', '-', ...(f ? ['synth', `${seconds}`, 'sine', `${f[0]}`, 'synth', `${seconds}`, 'sine', 'mix', `${f[1]}`, 'gain', '-10'] : ['trim', '0', `${seconds}`])]);
+    const file = join(mkdtempSync(join(tmpdir(), 'va-tones-')), `keys.${codec === 'PCMA' ? 'al' : 'ul'}`);
+    writeFileSync(file, Buffer.concat([raw(0.4), ...keys.flatMap((k) => [raw(0.2, pairs[k]!), raw(0.3)])]));
+    return file;
+  }
+
+  it.each([
+    ['PCMU', 0],
+    ['PCMA', 8],
+  ] as const)('hears keypad 2 then 1 as tones in %s audio when no telephone-event was negotiated', async (codec, pt) => {
+    const { peer, phone } = await against('inband-dtmf.xml', {}, { keys: { codec_pt: pt, codec_name: codec }, fill: { tone_file: toneFile(codec, ['2', '1']) } });
+    const { events, progress } = recorder();
+    const outcome = await dialTest(phone, progress, { audio: async () => testAudio(400) });
+    expect(outcome).toMatchObject({ code: 'ACKNOWLEDGED' });
+    expect(events).toEqual(['ringing 180 Ringing', `answered ${codec}`, 'digit 2', 'digit 1']);
     expect(await peer.exited).toBe(0);
   });
 });

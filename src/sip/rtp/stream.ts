@@ -1,5 +1,6 @@
 import type { Socket } from 'node:dgram';
 import { createDtmfDetector } from './dtmf';
+import { createInbandDtmfDetector } from './inband-dtmf';
 import { decodeRtp, encodeRtp } from './packet';
 import type { Pacer } from './pacer';
 import { PAYLOAD_TYPE, TELEPHONE_EVENT_PT, type Codec } from './sdp';
@@ -67,6 +68,8 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   const queue: { audio: Uint8Array; offset: number; done: (r: StreamPlayResult) => void }[] = [];
   const dtmf = createDtmfDetector();
   const tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
+  // No telephone-event negotiated: the far end can only send keys as tones in its audio.
+  const tones = o.telephoneEventPts.length === 0 ? createInbandDtmfDetector(o.codec) : null;
   let stopped = false;
   let failed = false;
   let held = false;
@@ -77,7 +80,13 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
       remote = { address: rinfo.address, port: rinfo.port };
     }
     const p = decodeRtp(data);
-    if (!p || !tePts.has(p.payloadType)) return;
+    if (!p) return;
+    if (tones && p.payloadType === pt) {
+      const tone = tones.push(p.payload);
+      if (tone) o.onDigit(tone);
+      return;
+    }
+    if (!tePts.has(p.payloadType)) return;
     const digit = dtmf.push(p.timestamp, p.payload);
     if (digit) o.onDigit(digit);
   });
