@@ -76,4 +76,23 @@ describe('trunk status (shown on the panel settings page)', () => {
     await t.stop();
     registrar.close();
   });
+
+  it('a silent registrar (production Timer F, 32 s) holds neither start nor stop', async () => {
+    const registrar = createSocket('udp4');
+    await new Promise<void>((r) => registrar.bind(0, '127.0.0.1', r));
+    const rtp = await freePort();
+    const config = configSchema.parse({
+      sip: { server: `127.0.0.1:${registrar.address().port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 10}`, register: true },
+    });
+    const t = createTelephony(config, { store: tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
+    const t0 = Date.now();
+    t.start();
+    await expect.poll(() => t.status().state, { timeout: 6000 }).toBe('up');
+    expect(Date.now() - t0).toBeLessThan(5500);
+    expect(t.status()).toEqual({ state: 'up', registered: false, lastError: null }); // no outcome yet
+    const t1 = Date.now();
+    await t.stop();
+    expect(Date.now() - t1).toBeLessThan(4500);
+    registrar.close();
+  });
 });

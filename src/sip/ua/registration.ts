@@ -25,7 +25,7 @@ export interface RegistrationStatus {
  * backoff; a 5xx's Retry-After lengthens the wait, §20.33).
  */
 export interface Registration {
-  /** Resolves after the first attempt's outcome, registered or not (calls are tried anyway). */
+  /** Resolves after the first attempt's outcome, registered or not (calls are tried anyway), or on stop(). */
   start(): Promise<void>;
   status(): RegistrationStatus;
   /** Un-REGISTERs when registered; bounded (`stopBoundMs`) whatever the registrar does. */
@@ -55,6 +55,8 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
   let timer: ReturnType<typeof setTimeout> | null = null;
   let current: RegistrationStatus = { registered: false, error: null };
   let logged = '';
+  /** Ends the REGISTER in flight as unanswered: stop() must not wait for a silent registrar's Timer F. */
+  let giveUpPending: (() => void) | null = null;
 
   const report = (next: RegistrationStatus, fields: Record<string, unknown> = {}) => {
     current = next;
@@ -77,6 +79,7 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
       };
       // Timer F gives a local 408 after 64·T1; this bound only covers a core that never reports.
       const bound = setTimeout(() => settle(null), o.transactionMs + 1000);
+      giveUpPending = () => settle(null);
       params.cseq += 1;
       const contact = `${ua.contact.toString({ register: true })};expires=${expires}`;
       const request: Core.OutgoingRequestMessage = core.makeOutgoingRequestMessage(Core.C.REGISTER, registrar, aor, aor, params, [
@@ -143,6 +146,7 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
     async stop() {
       stopping = true;
       if (timer) clearTimeout(timer);
+      giveUpPending?.();
       if (!current.registered) return;
       current = { registered: false, error: null };
       // A registrar that never answers the un-REGISTER must not hold a stopping appliance.

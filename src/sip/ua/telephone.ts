@@ -12,6 +12,9 @@ import { createRegistration, type Registration } from './registration';
 import { createRtpEngine } from '../rtp/engine';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
 
+/** How long start() waits for the first REGISTER's outcome. */
+const FIRST_REGISTER_WAIT_MS = 4000;
+
 export interface DialRequest {
   /** The stored 10-digit number; sip.dial_prefix is put in front here. */
   number: string;
@@ -122,7 +125,10 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
           transactionMs: 64 * sip.t1_ms,
           log,
         });
-        await registration.start();
+        // A registrar that answers does so in milliseconds; a silent one must not hold the trunk
+        // (and a SIGTERM waiting for it) for Timer F's 32 s: calls are tried meanwhile and the
+        // outcome reaches the trunk status when it comes.
+        await until(registration.start(), FIRST_REGISTER_WAIT_MS);
       }
     },
     dial(request) {
