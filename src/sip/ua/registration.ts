@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Core, URI, type UserAgent } from 'sip.js';
 import type { Logger } from '../../log';
 import { until } from '../../until';
@@ -48,7 +49,7 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
   const aor = new URI('sip', o.user, o.domain);
   const registrar = new URI('sip', '', o.domain);
   // One Call-ID and From tag for every REGISTER to this registrar (RFC 3261 §10.2).
-  const params = { callId: Math.random().toString(36).slice(2, 14), cseq: 0, fromTag: Math.random().toString(36).slice(2, 12) };
+  const params = { callId: randomUUID(), cseq: 0, fromTag: randomUUID().slice(0, 8) };
   let expiresS = o.expiresS;
   let stopping = false;
   let failures = 0;
@@ -85,7 +86,7 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
       const request: Core.OutgoingRequestMessage = core.makeOutgoingRequestMessage(Core.C.REGISTER, registrar, aor, aor, params, [
         `Contact: ${contact}`,
         `Expires: ${expires}`,
-        'Allow: ACK,CANCEL,INVITE,BYE,OPTIONS,INFO,UPDATE,PRACK',
+        'Allow: ACK,CANCEL,INVITE,BYE,OPTIONS,INFO,PRACK',
       ]);
       const final = (r: { message: Core.IncomingResponseMessage }) => {
         params.cseq = request.cseq; // the digest retry raised it (RFC 3261 §10.2: CSeq rises)
@@ -122,7 +123,9 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
           expiresS = min;
           continue;
         }
-        return failed(`${reason} loop (Min-Expires ${r?.getHeader('min-expires') ?? 'missing'})`, null);
+        // §10.3 step 7: a 423 MUST carry Min-Expires; without one there is nothing to follow.
+        const minText = r?.getHeader('min-expires');
+        return failed(minText ? `${reason} loop (Min-Expires ${minText})` : `${reason} without Min-Expires`, null);
       }
       return failed(reason, code === 500 || code === 503 ? Number.parseInt(r?.getHeader('retry-after') ?? '', 10) : null);
     }
