@@ -17,8 +17,11 @@ export type CallOutcome =
   | { code: 'ACKNOWLEDGED'; status: 200; reason: string }
   /** Answered and the callee pressed 3: not me, call the next step of the escalation now. */
   | { code: 'PASSED'; status: 200; reason: string }
-  /** A final non-2xx to the INVITE: the far end's or the PBX's answer, or a local 408 timeout. */
-  | { code: 'SIP_FINAL'; status: number; reason: string }
+  /**
+   * A final non-2xx to the INVITE: the far end's or the PBX's answer, or a local 408 timeout.
+   * `retryAfterS`: the response's Retry-After in seconds (RFC 3261 §20.33), when it had one.
+   */
+  | { code: 'SIP_FINAL'; status: number; reason: string; retryAfterS?: number }
   /** Rang for calls.ring_timeout_s, then we sent CANCEL. */
   | { code: 'NO_ANSWER'; status: 487; reason: string }
   /** The request could not be sent, or media could not be set up. */

@@ -39,7 +39,7 @@ export interface TrunkStatus {
   state: 'not_configured' | 'starting' | 'up' | 'stopped';
   /** null for an IP trunk or when not up. */
   registered: boolean | null;
-  /** Why the last start failed, while it is being retried. */
+  /** Why the last start failed, while it is being retried; once up, why the last REGISTER failed. */
   lastError: string | null;
 }
 
@@ -118,7 +118,8 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     status: () => ({
       state: stopping ? 'stopped' : up ? 'up' : 'starting',
       registered: up && !stopping ? telephone.registered() : null,
-      lastError,
+      // A registrar's refusal (423 loop, 403, no answer) is shown while it lasts, never hidden behind "up".
+      lastError: up && !stopping ? telephone.registrationError() : lastError,
     }),
     async stop() {
       stopping = true;

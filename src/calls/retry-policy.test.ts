@@ -45,4 +45,12 @@ describe('retry policy (one place)', () => {
     expect(decide({ code: 'COMPLETED', status: 200, reason: 'ok', remoteHangup: false }, 1, 0, config)).toMatchObject({ final: true, state: 'completed' });
     expect(decide({ code: 'ACKNOWLEDGED', status: 200, reason: 'ok' }, 3, 0, config)).toMatchObject({ final: true, state: 'acknowledged' });
   });
+  it('488 and 606 (our offer refused) fail at once: a retry would send the identical offer', () => {
+    for (const s of [488, 606]) expect(decide(final(s), 1, 0, config)).toEqual({ final: true, state: 'failed', sipCode: s, reason: `${s} x` });
+  });
+  it('a 503 Retry-After longer than our delay is honoured; a shorter one leaves our delay', () => {
+    const unavailable = (retryAfterS: number): CallOutcome => ({ code: 'SIP_FINAL', status: 503, reason: 'Service Unavailable', retryAfterS });
+    expect(decide(unavailable(300), 1, 1000, config)).toMatchObject({ final: false, kind: 'failed', runAfter: 301_000 });
+    expect(decide(unavailable(10), 1, 1000, config)).toMatchObject({ final: false, kind: 'failed', runAfter: 61_000 });
+  });
 });

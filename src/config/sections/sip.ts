@@ -20,7 +20,7 @@ export const sipSection = z
       .default(''),
     /** Domain in the Request-URI, From and To; empty: the server's host. */
     domain: z.string().default(''),
-    /** Our SIP user (From, Contact, REGISTER). */
+    /** Our SIP user (Contact; the REGISTER's address-of-record, always; From unless from_user). */
     username: z.string().default('voice-alert'),
     /** Digest password for 401/407 challenges; empty: no credentials (IP-authenticated trunk). */
     password: z.string().default(''),
@@ -34,6 +34,28 @@ export const sipSection = z
     from_user: z.string().default(''),
     /** Caller name shown on the phone. */
     from_display: z.string().default('Voice Alert'),
+    /**
+     * P-Asserted-Identity on our INVITEs (RFC 3325 §9.1), the number a carrier trunk presents:
+     * a user part ("+902120000000", written `<sip:user@domain>`) or a whole sip:/tel: URI.
+     * Empty: no such header.
+     */
+    pai: z
+      .string()
+      .refine((v) => v === '' || /^(sips?|tel):[^\s<>]+$/.test(v) || /^[0-9A-Za-z+*#._-]+$/.test(v), 'expected a number or a sip:/tel: URI, e.g. +902120000000')
+      .default(''),
+    /** Privacy header on our INVITEs (RFC 3323 §4.2), e.g. "id" to hide the caller; empty: none. */
+    privacy: z
+      .string()
+      .regex(/^$|^(none|header|session|user|id|critical)(;(none|header|session|user|id|critical))*$/, 'expected privacy values joined by ";", e.g. id or header;id')
+      .default(''),
+    /**
+     * `host:port` every request is sent to, with a `Route: <sip:host:port;lr>` (RFC 3261 §8.1.2)
+     * while `server`/`domain` stay the registrar and the Request-URI's domain. Empty: send to `server`.
+     */
+    outbound_proxy: z
+      .string()
+      .refine((v) => v === '' || parseHostPort(v) !== null, 'expected host:port, e.g. 192.0.2.20:5060')
+      .default(''),
     /** Dialed before the 10-digit number, e.g. "0". */
     dial_prefix: z.string().regex(/^[0-9*#+]*$/).default(''),
     transport: z.enum(['udp', 'tcp']).default('udp'),

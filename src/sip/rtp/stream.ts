@@ -1,5 +1,6 @@
 import type { Socket } from 'node:dgram';
 import { createDtmfDetector } from './dtmf';
+import { createInbandDtmfDetector } from './inband-dtmf';
 import { decodeRtp, encodeRtp } from './packet';
 import type { Pacer } from './pacer';
 import { inLaw } from './law';
@@ -87,6 +88,9 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   const queue: { audio: Uint8Array; law: Codec; offset: number; done: (r: StreamPlayResult) => void }[] = [];
   const dtmf = createDtmfDetector();
   let tePts = new Set([TELEPHONE_EVENT_PT, ...o.telephoneEventPts]);
+  // No telephone-event negotiated: the far end can only send keys as tones in its audio.
+  const tonesFor = (m: StreamMedia) => (m.telephoneEventPts.length === 0 ? createInbandDtmfDetector(m.codec) : null);
+  let tones = tonesFor(media);
   let stopped = false;
   let failed = false;
   let held = false;
@@ -97,7 +101,13 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
       remote = { address: rinfo.address, port: rinfo.port };
     }
     const p = decodeRtp(data);
-    if (!p || !tePts.has(p.payloadType)) return;
+    if (!p) return;
+    if (tones && p.payloadType === media.payloadType) {
+      const tone = tones.push(p.payload);
+      if (tone) o.onDigit(tone);
+      return;
+    }
+    if (!tePts.has(p.payloadType)) return;
     const digit = dtmf.push(p.timestamp, p.payload);
     if (digit) o.onDigit(digit);
   });
@@ -172,6 +182,8 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
         remote = next.remote;
         latched = false;
       }
+      // A changed codec or telephone-event offer changes how keys arrive (and in which law).
+      if (next.codec !== media.codec || next.telephoneEventPts.length !== media.telephoneEventPts.length) tones = tonesFor(next);
       media = next;
       tePts = new Set([TELEPHONE_EVENT_PT, ...next.telephoneEventPts]);
     },

@@ -46,9 +46,24 @@
  *     next CSeq through `params` (untyped, read by sip.js at run time).
  * 16. The media handler (ua/media-handler.ts) implements `rollbackDescription`, so sip.js's
  *     488 to an offer we cannot take leaves the offer/answer state as it was.
+ * 17. REGISTER (ua/registration.ts): sip.js's Registerer is not used. It follows 423 by
+ *     itself without bound and without telling its caller, and leaves register() unsettled
+ *     on a 200 it cannot match, so the trunk never came up; our client over sip.js's core
+ *     reports every outcome and bounds the 423 loop (RFC 3261 §10.2.8).
+ * 18. Digest per realm (digest-realms.ts): sip.js answered one challenge per request and
+ *     called a 401 (registrar realm) followed by a 407 (proxy realm) an "authentication
+ *     loop"; credentials are now kept per header and realm and both are sent (§22.3).
+ * 19. 3xx Contacts (redirect-contacts.ts): sip.js drops a whole response whose Contact is
+ *     not sip:/sips: (a carrier's `tel:` in a 302), so the redirect was never seen; only the
+ *     SIP Contacts of a 3xx reach it.
+ * 20. Responses to the PBX's requests over UDP (udp-transport.ts, via-return.ts): sip.js
+ *     hands them to send() like any message; they go where the request's Via/rport says
+ *     (§18.2.2, RFC 3581), not to sip.server, and a retransmitted BYE gets our same 200
+ *     (retransmit.ts, Timer J §17.2.2) instead of sip.js's 481 for a dialog it has ended.
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */
+import './digest-realms';
 import { TcpTransport } from './tcp-transport';
 import { UdpTransport } from './udp-transport';
 

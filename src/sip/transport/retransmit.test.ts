@@ -114,3 +114,27 @@ describe('RFC 3261 §17 client retransmission', () => {
     r.close();
   });
 });
+
+describe('RFC 3261 §17.2.2 our finals to far-end non-INVITE requests (Timer J)', () => {
+  it('a retransmitted BYE gets our same 200 again, never reaching sip.js, until 64*T1', () => {
+    const { r, resent } = harness();
+    expect(r.received(req('BYE', 'z9hG4bKbye', 5))).toBe(true);
+    const ok = res(200, 'BYE', 'z9hG4bKbye', 5);
+    r.sent(ok);
+    vi.advanceTimersByTime(500);
+    expect(r.received(req('BYE', 'z9hG4bKbye', 5))).toBe(false);
+    expect(resent).toEqual([{ at: 500, m: ok }]);
+    vi.advanceTimersByTime(64 * 20);
+    expect(r.received(req('BYE', 'z9hG4bKbye', 5))).toBe(true); // Timer J ran out: a new request
+    r.close();
+  });
+
+  it('on TCP nothing is kept: the stream does not duplicate', () => {
+    const { r, resent } = harness(true);
+    r.received(req('BYE', 'z9hG4bKbye', 5));
+    r.sent(res(200, 'BYE', 'z9hG4bKbye', 5));
+    expect(r.received(req('BYE', 'z9hG4bKbye', 5))).toBe(true);
+    expect(resent).toEqual([]);
+    r.close();
+  });
+});

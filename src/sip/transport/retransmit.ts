@@ -14,6 +14,9 @@ import { peek, type Peek } from './message-peek';
  *               ACK we sent is sent again (§17.1.1.2 for non-2xx, §13.2.2.4 for 2xx).
  *   our 2xx     to an INVITE from the far end (a re-INVITE, e.g. hold) is resent after T1,
  *               doubling up to T2, until its ACK arrives or 64·T1 passed (§13.3.1.4; UDP only)
+ *   our final   to a far-end non-INVITE (BYE, OPTIONS, INFO…) is kept for Timer J, 64·T1: a
+ *               retransmitted request gets it again and never reaches sip.js, which after a
+ *               BYE has no dialog left and would answer 481 (§17.2.2; UDP only)
  *
  * On TCP (reliable) only Timers B and F run: the stream does the resending (§17.1.1.2).
  */
@@ -64,6 +67,8 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
   const acks = new Map<string, string>();
   /** Our 2xx answers to INVITEs awaiting their ACK, by `Call-ID CSeq-number`. */
   const answers = new Map<string, { resend: ReturnType<typeof setTimeout> | null; giveUp: ReturnType<typeof setTimeout> }>();
+  /** Our finals to far-end non-INVITE requests, by branch and method (Timer J). */
+  const served = new Map<string, string>();
   const expiring = new Set<ReturnType<typeof setTimeout>>();
   const settleAnswer = (id: string) => {
     const a = answers.get(id);
@@ -98,6 +103,12 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
       const p = peek(message);
       if (!p) return;
       if (p.kind === 'response') {
+        if (!o.reliable && p.method !== 'INVITE' && p.status >= 200 && !served.has(key(p))) {
+          const k = key(p);
+          served.set(k, message);
+          later(64 * o.t1Ms, () => served.delete(k));
+          return;
+        }
         if (o.reliable || p.method !== 'INVITE' || p.status < 200 || p.status >= 300) return;
         const id = `${p.callId} ${p.cseq}`;
         if (answers.has(id)) return;
@@ -139,6 +150,11 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
       if (!p) return true;
       if (p.kind === 'request') {
         if (p.method === 'ACK') settleAnswer(`${p.callId} ${p.cseq}`);
+        const answered = served.get(key(p));
+        if (answered) {
+          o.resend(answered);
+          return false;
+        }
         return true;
       }
       const k = key(p);
@@ -185,6 +201,7 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
       for (const id of [...answers.keys()]) settleAnswer(id);
       for (const t of expiring) clearTimeout(t);
       expiring.clear();
+      served.clear();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '../../log';
 import { addViaPort, dropContactOb, dropOutboundTag, stripViaPort } from './message-peek';
+import { sipOnlyRedirectContacts } from './redirect-contacts';
 import { createRetransmitter, type Retransmitter } from './retransmit';
 import { EmitterImpl, TransportState, type Transport } from './sip-js';
 
@@ -114,7 +115,7 @@ export abstract class SipTransportBase implements Transport {
 
   private deliver(message: string): void {
     try {
-      this.onMessage?.(stripViaPort(message));
+      this.onMessage?.(sipOnlyRedirectContacts(stripViaPort(message)));
     } catch (e) {
       this.opts.log.error({ err: e }, 'sip.js failed on an incoming message');
     }

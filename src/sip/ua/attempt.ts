@@ -8,7 +8,7 @@ import type { Logger } from '../../log';
  *
  *         ┌──────────────────── 200 ────────────────────┐
  *         │                                             v
- *   inviting ──180/183──> ringing ──200──> answered ──media up──> playing ──done──> hanging_up ──> ended
+ *   inviting ──180..183─> ringing ──200──> answered ──media up──> playing ──done──> hanging_up ──> ended
  *     │ │                   │ │              │  │                    │                  ^            ^
  *     │ │                   │ │              │  └── no usable SDP ───┼──────────────────┘            │
  *     │ │                   │ │              └──────── far end's BYE ┴───────────────────────────────┤

@@ -28,6 +28,10 @@ export interface PlaceCallOptions {
   sessionExpiresS: number;
   minSeS: number;
   updates: UpdateServer;
+  /** Headers added to the INVITE (P-Asserted-Identity, Privacy: ua/telephone.ts identityHeaders). */
+  extraHeaders?: string[];
+  /** A 3xx's Contact (RFC 3261 §8.1.3.4), most preferred first; the attempt ends SIP_FINAL with the 3xx. */
+  onRedirect?: (contacts: URI[]) => void;
 }
 
 /** A 421/422 asked for another INVITE (ua/invite-extensions.ts): same Call-ID, next CSeq. */
@@ -62,7 +66,7 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
 async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: InviteExtensions, previous: InviteAgain | null): Promise<CallOutcome | InviteAgain> {
   // A retry keeps the Call-ID with the next CSeq (sip.js takes them from params at run time).
   const params = previous ? ({ callId: previous.callId, cseq: previous.cseq + 1 } as InviterOptions['params']) : undefined;
-  const inviter = new Inviter(ua, target, { earlyMedia: false, extraHeaders: inviteHeaders(x), params });
+  const inviter = new Inviter(ua, target, { earlyMedia: false, extraHeaders: [...inviteHeaders(x), ...(o.extraHeaders ?? [])], params });
   const allow = inviter.request.extraHeaders.findIndex((h) => /^Allow:/i.test(h));
   if (allow >= 0) inviter.request.extraHeaders[allow] = `Allow: ${withOurAllow(inviter.request.extraHeaders[allow]!.slice(6))}`;
   const callId = inviter.request.callId;
@@ -220,7 +224,8 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
               const s = r.message.statusCode;
               // Only from inviting: a 180 after the 200 (reordered by a busy PBX) or after our
               // CANCEL must not move the call back.
-              if (attempt.state === 'inviting' && (s === 180 || s === 183)) {
+              // 181 (being forwarded) and 182 (queued) are progress like 180 (RFC 3261 §21.1), kept with their code.
+              if (attempt.state === 'inviting' && s !== undefined && s >= 180 && s <= 183) {
                 attempt.transition('ringing', `${s}`);
                 o.progress.ringing(s, r.message.reasonPhrase ?? '');
               }
@@ -232,13 +237,27 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
               media()?.confirm();
               settle('accepted');
             }),
+            // A 3xx ends this INVITE at once (sip.js ACKs it); ua/follow-redirects.ts may try the Contact.
+            onRedirect: guarded((r) => {
+              if (attempt.state === 'cancelling') return;
+              const status = r.message.statusCode ?? 302;
+              attempt.transition('ended', `${status}`);
+              o.onRedirect?.(redirectContacts(r.message));
+              settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
+            }),
             onReject: guarded((r) => {
               if (attempt.state === 'cancelling') return; // the 487 to our CANCEL
               const status = r.message.statusCode ?? 500;
               attempt.transition('ended', `${status}`);
               const again = retryAfter(status, (name) => r.message.getHeader(name), x);
-              if (again) settle({ again, callId, cseq: r.message.cseq });
-              else settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
+              if (again) {
+                settle({ again, callId, cseq: r.message.cseq });
+                return;
+              }
+              // Retry-After: "120" or "120 (maintenance);duration=…" (RFC 3261 §20.33); the lifecycle weighs it.
+              const retryAfterS = Number.parseInt(r.message.getHeader('retry-after') ?? '', 10);
+              const outcome: CallOutcome = { code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' };
+              settle(Number.isFinite(retryAfterS) && retryAfterS > 0 ? { ...outcome, retryAfterS } : outcome);
             }),
           },
         })
@@ -290,4 +309,14 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     else if (inviter.state === SessionState.Initial || inviter.state === SessionState.Establishing) inviter.cancel().catch(() => undefined);
     media()?.close();
   }
+}
+
+/** Contacts of a 3xx, highest `q` first (RFC 3261 §20.10: absent q counts as 1). */
+function redirectContacts(m: { getHeaders(n: string): string[]; parseHeader(n: string, i?: number): unknown }): URI[] {
+  const all = m
+    .getHeaders('contact')
+    .map((_, i) => m.parseHeader('contact', i) as { uri: URI; getParam(n: string): string | undefined } | undefined)
+    .filter((c) => c !== undefined && (c.uri.scheme === 'sip' || c.uri.scheme === 'sips'));
+  const q = (c: (typeof all)[number]) => Number(c?.getParam('q') ?? 1);
+  return all.sort((a, b) => q(b) - q(a)).map((c) => c!.uri);
 }

@@ -1,82 +1,170 @@
-import { Registerer, RegistererState, type UserAgent } from 'sip.js';
+import { randomUUID } from 'node:crypto';
+import { Core, URI, type UserAgent } from 'sip.js';
 import type { Logger } from '../../log';
 import { until } from '../../until';
 
 const BACKOFF_S = [1, 2, 5, 10, 30, 60];
+/** 423 answers followed in a row before we call it a loop (RFC 3261 §10.2.8 allows a retry). */
+const MAX_423 = 3;
+
+/** What the trunk shows about registration (TrunkStatus): registered, or why not. */
+export interface RegistrationStatus {
+  registered: boolean;
+  /** The last failure ("423 Interval Too Brief loop (Min-Expires 3600)", "408 …"); null once registered. */
+  error: string | null;
+}
 
 /**
- * `sip.register = true`: REGISTER (401 digest handled by sip.js), refreshed by sip.js before
- * expiry, and registered again with backoff after any failure or lapse, until stopped.
+ * `sip.register = true`: our own REGISTER client over sip.js's core (not sip.js's Registerer:
+ * it follows a 423 by itself with no way to bound it or to learn the outcome, and a 200 whose
+ * Contact it cannot match leaves its register() promise unsettled, so our start hung).
+ * Digest (401/407) is answered by sip.js's UserAgentClient (transport/digest-realms.ts).
+ *
+ * Every attempt ends in exactly one outcome, reported by `status()` and logged once per
+ * change: 2xx (registered, refreshed before expiry), 423 (retried with Min-Expires, at most
+ * MAX_423 times, §10.2.8), any other final or our Timer F's local 408 (registered again with
+ * backoff; a 5xx's Retry-After lengthens the wait, §20.33).
  */
 export interface Registration {
-  /** Resolves after the first attempt, registered or not (calls are tried anyway). */
+  /** Resolves after the first attempt's outcome, registered or not (calls are tried anyway), or on stop(). */
   start(): Promise<void>;
-  isRegistered(): boolean;
+  status(): RegistrationStatus;
+  /** Un-REGISTERs when registered; bounded (`stopBoundMs`) whatever the registrar does. */
   stop(): Promise<void>;
 }
 
-export function createRegistration(ua: UserAgent, expiresS: number, log: Logger): Registration {
-  const registerer = new Registerer(ua, { expires: expiresS });
+export interface RegistrationOptions {
+  /** The address-of-record's user: always sip.username (RFC 3261 §10.2: To is the AOR). */
+  user: string;
+  domain: string;
+  expiresS: number;
+  /** 64·T1: how long one REGISTER may stay unanswered before we give it up ourselves. */
+  transactionMs: number;
+  stopBoundMs?: number;
+  log: Logger;
+}
+
+export function createRegistration(ua: UserAgent, o: RegistrationOptions): Registration {
+  const core = ua.userAgentCore;
+  const aor = new URI('sip', o.user, o.domain);
+  const registrar = new URI('sip', '', o.domain);
+  // One Call-ID and From tag for every REGISTER to this registrar (RFC 3261 §10.2).
+  const params = { callId: randomUUID(), cseq: 0, fromTag: randomUUID().slice(0, 8) };
+  let expiresS = o.expiresS;
   let stopping = false;
   let failures = 0;
-  let retry: ReturnType<typeof setTimeout> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let current: RegistrationStatus = { registered: false, error: null };
+  let logged = '';
+  /** Ends the REGISTER in flight as unanswered: stop() must not wait for a silent registrar's Timer F. */
+  let giveUpPending: (() => void) | null = null;
 
-  const attempt = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      registerer
-        .register({
-          requestDelegate: {
-            onAccept: () => {
-              failures = 0;
-              log.info({ expiresS }, 'sip registered');
-              resolve();
-            },
-            onReject: (r) => {
-              log.warn({ code: r.message.statusCode, reason: r.message.reasonPhrase }, 'sip registration refused');
-              schedule();
-              resolve();
-            },
-          },
-        })
-        .catch((e) => {
-          log.warn({ err: e }, 'sip registration could not be sent');
-          schedule();
-          resolve();
-        });
-    });
-
-  const schedule = () => {
-    if (stopping || retry) return;
-    const delay = BACKOFF_S[Math.min(failures++, BACKOFF_S.length - 1)]!;
-    log.info({ delayS: delay }, 'sip registration retry scheduled');
-    retry = setTimeout(() => {
-      retry = null;
-      void attempt();
-    }, delay * 1000);
+  const report = (next: RegistrationStatus, fields: Record<string, unknown> = {}) => {
+    current = next;
+    const key = `${next.registered}|${next.error}`;
+    if (key === logged) return;
+    logged = key;
+    if (next.registered) o.log.info({ expiresS, ...fields }, 'sip registered');
+    else o.log.warn({ error: next.error, ...fields }, 'sip registration failed');
   };
 
-  // A refresh that fails or a registration that lapses ends in Unregistered: start over.
-  registerer.stateChange.addListener((s) => {
-    if (s === RegistererState.Unregistered && !stopping) schedule();
-  });
+  /** One REGISTER transaction (digest included), settled once by its final response or our bound. */
+  const send = (expires: number): Promise<Core.IncomingResponseMessage | null> =>
+    new Promise((resolve) => {
+      let done = false;
+      const settle = (m: Core.IncomingResponseMessage | null) => {
+        if (done) return;
+        done = true;
+        clearTimeout(bound);
+        resolve(m);
+      };
+      // Timer F gives a local 408 after 64·T1; this bound only covers a core that never reports.
+      const bound = setTimeout(() => settle(null), o.transactionMs + 1000);
+      giveUpPending = () => settle(null);
+      params.cseq += 1;
+      const contact = `${ua.contact.toString({ register: true })};expires=${expires}`;
+      const request: Core.OutgoingRequestMessage = core.makeOutgoingRequestMessage(Core.C.REGISTER, registrar, aor, aor, params, [
+        `Contact: ${contact}`,
+        `Expires: ${expires}`,
+        'Allow: ACK,CANCEL,INVITE,BYE,OPTIONS,INFO,PRACK',
+      ]);
+      const final = (r: { message: Core.IncomingResponseMessage }) => {
+        params.cseq = request.cseq; // the digest retry raised it (RFC 3261 §10.2: CSeq rises)
+        settle(r.message);
+      };
+      try {
+        core.register(request, { onAccept: final, onReject: final, onRedirect: final });
+      } catch (e) {
+        o.log.warn({ err: e }, 'sip REGISTER could not be sent');
+        settle(null);
+      }
+    });
+
+  const attempt = async (): Promise<void> => {
+    timer = null;
+    let tooBrief = 0;
+    for (;;) {
+      const r = await send(expiresS);
+      if (stopping) return;
+      const code = r?.statusCode ?? 408;
+      const reason = r ? `${code} ${r.reasonPhrase ?? ''}`.trim() : '408 no response to REGISTER';
+      if (r && code >= 200 && code < 300) {
+        failures = 0;
+        const granted = grantedExpires(r, ua.contact.uri, expiresS);
+        report({ registered: true, error: null }, { grantedS: granted });
+        // Refresh ahead of the lifetime (RFC 3261 §10.2.4): halfway for short ones, 30 s early for long ones.
+        schedule(granted > 60 ? granted - 30 : granted / 2);
+        return;
+      }
+      if (code === 423) {
+        const min = Number(r?.getHeader('min-expires'));
+        if (++tooBrief <= MAX_423 && Number.isFinite(min) && min > expiresS) {
+          o.log.info({ from: expiresS, to: min }, 'sip registrar wants a longer lifetime (423): registering again');
+          expiresS = min;
+          continue;
+        }
+        // §10.3 step 7: a 423 MUST carry Min-Expires; without one there is nothing to follow.
+        const minText = r?.getHeader('min-expires');
+        return failed(minText ? `${reason} loop (Min-Expires ${minText})` : `${reason} without Min-Expires`, null);
+      }
+      return failed(reason, code === 500 || code === 503 ? Number.parseInt(r?.getHeader('retry-after') ?? '', 10) : null);
+    }
+  };
+
+  const failed = (error: string, retryAfterS: number | null) => {
+    report({ registered: false, error });
+    const backoff = BACKOFF_S[Math.min(failures++, BACKOFF_S.length - 1)]!;
+    schedule(retryAfterS && retryAfterS > backoff ? retryAfterS : backoff);
+  };
+
+  const schedule = (delayS: number) => {
+    if (stopping) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void attempt(), delayS * 1000);
+  };
 
   return {
     start: attempt,
-    isRegistered: () => registerer.state === RegistererState.Registered,
+    status: () => current,
     async stop() {
       stopping = true;
-      if (retry) clearTimeout(retry);
-      if (registerer.state === RegistererState.Registered) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, 2000);
-          registerer
-            .unregister({ requestDelegate: { onAccept: () => resolve(), onReject: () => resolve() } })
-            .catch(() => resolve());
-          void t;
-        });
-      }
-      // dispose() can wait on a transaction the PBX never answers; stopping must not hang.
-      await until(registerer.dispose().catch(() => undefined), 2000);
+      if (timer) clearTimeout(timer);
+      giveUpPending?.();
+      if (!current.registered) return;
+      current = { registered: false, error: null };
+      // A registrar that never answers the un-REGISTER must not hold a stopping appliance.
+      await until(send(0), o.stopBoundMs ?? 2000);
     },
   };
+}
+
+/** The lifetime the registrar granted us: our Contact's expires, else Expires, else what we asked. */
+function grantedExpires(r: Core.IncomingResponseMessage, ours: URI, asked: number): number {
+  // The 200 lists every binding of the AOR (§10.3 step 8); ours is the one with our user and port.
+  const bindings = r.getHeaders('contact').map((_: string, i: number) => r.parseHeader('contact', i) as { uri: URI; getParam(n: string): string | undefined } | undefined);
+  const mine = bindings.find((c) => c?.uri.user === ours.user && (c?.uri.port ?? 5060) === (ours.port ?? 5060)) ?? bindings[0];
+  const e = Number(mine?.getParam('expires'));
+  if (Number.isFinite(e) && e > 0) return e;
+  const header = Number(r.getHeader('expires'));
+  return Number.isFinite(header) && header > 0 ? header : asked;
 }

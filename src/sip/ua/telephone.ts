@@ -8,12 +8,15 @@ import { until } from '../../until';
 import { VERSION } from '../../version';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { MediaHandler } from './media-handler';
-import { placeCall } from './place-call';
+import { dialFollowingRedirects } from './follow-redirects';
 import { SUPPORTED_EXTENSIONS } from './invite-extensions';
 import { createRegistration, type Registration } from './registration';
 import { createUpdateServer, type UpdateServer } from './update-server';
 import { createRtpEngine } from '../rtp/engine';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
+
+/** How long start() waits for the first REGISTER's outcome. */
+const FIRST_REGISTER_WAIT_MS = 4000;
 
 export interface DialRequest {
   /** The stored number; sip.dial_prefix is put in front here (not of an extension). */
@@ -43,6 +46,8 @@ export interface Telephone {
   localPort(): number;
   /** Registered with the PBX right now; null for an IP trunk (sip.register = false). */
   registered(): boolean | null;
+  /** Why the last REGISTER failed (423 loop, 403, local 408…); null when registered or an IP trunk. */
+  registrationError(): string | null;
   stop(): Promise<void>;
 }
 
@@ -54,10 +59,14 @@ export interface TelephoneDeps {
 }
 
 export function createTelephone(sip: SipConfig, silenceMs: number, deps: TelephoneDeps): Telephone {
-  const server = parseHostPort(sip.server);
-  if (!server) throw new Error('sip.server is not set');
+  const registrar = parseHostPort(sip.server);
+  if (!registrar) throw new Error('sip.server is not set');
   // In URIs an IPv6 host is written in brackets (RFC 3261 §25.1): sip:user@[::1].
-  const domain = bracketHost(sip.domain || server.host);
+  const domain = bracketHost(sip.domain || registrar.host);
+  // Every request goes to the outbound proxy when there is one, else to the server (§8.1.2).
+  const proxy = sip.outbound_proxy ? parseHostPort(sip.outbound_proxy) : null;
+  const server = proxy ?? registrar;
+  const identity = identityHeaders(sip, domain);
   const [low, high] = rtpPortRange(sip.rtp_ports);
   const log = deps.log.child({ component: 'sip' });
   // Media runs in its own thread (rtp/worker.ts), started with the first call.
@@ -86,6 +95,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         authorizationPassword: sip.password,
         transportConstructor: transportFor(sip.transport),
         transportOptions,
+        // A loose route to the proxy ahead of every request (RFC 3261 §8.1.2, §16.12: `lr`).
+        preloadedRouteSet: proxy ? [`<sip:${bracketHost(proxy.host)}:${proxy.port}${sip.transport === 'tcp' ? ';transport=tcp' : ''};lr>`] : [],
         sessionDescriptionHandlerFactory: () => new MediaHandler(rtp, address),
         // Via sent-by and the Contact host; sip.js compares responses' Via host to it as written.
         viaHost: bracketHost(address),
@@ -115,8 +126,17 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       ua.contact.uri.port = (ua.transport as SipTransportBase).localPort();
       log.info({ server: sip.server, transport: sip.transport, address, port: ua.contact.uri.port }, 'sip trunk ready');
       if (sip.register) {
-        registration = createRegistration(ua, sip.register_expires_s, log);
-        await registration.start();
+        registration = createRegistration(ua, {
+          user: sip.username,
+          domain,
+          expiresS: sip.register_expires_s,
+          transactionMs: 64 * sip.t1_ms,
+          log,
+        });
+        // A registrar that answers does so in milliseconds; a silent one must not hold the trunk
+        // (and a SIGTERM waiting for it) for Timer F's 32 s: calls are tried meanwhile and the
+        // outcome reaches the trunk status when it comes.
+        await until(registration.start(), FIRST_REGISTER_WAIT_MS);
       }
     },
     dial(request) {
@@ -124,8 +144,9 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       // An extension is dialled as it is (numbers.accept "extension"): the prefix is for the outside line.
       const prefix = numberFormOf(request.number) === 'extension' ? '' : sip.dial_prefix;
       const target = new URI('sip', `${prefix}${request.number}`, domain);
-      return placeCall(ua, target, {
+      return dialFollowingRedirects(ua, target, {
         ...request,
+        extraHeaders: identity,
         maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000,
         silenceMs,
         t1Ms: sip.t1_ms,
@@ -137,7 +158,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
-    registered: () => (sip.register ? (registration?.isRegistered() ?? false) : null),
+    registered: () => (sip.register ? (registration?.status().registered ?? false) : null),
+    registrationError: () => registration?.status().error ?? null,
     async stop() {
       await registration?.stop();
       // sip.js waits for open transactions to end; bounded so SIGTERM never hangs on a silent PBX.
@@ -148,3 +170,14 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   };
 }
 
+/** P-Asserted-Identity (RFC 3325 §9.1) and Privacy (RFC 3323 §4.2) for our INVITEs, when configured. */
+export function identityHeaders(sip: Pick<SipConfig, 'pai' | 'privacy' | 'from_display'>, domain: string): string[] {
+  const headers: string[] = [];
+  if (sip.pai) {
+    const uri = /^(sips?|tel):/.test(sip.pai) ? sip.pai : `sip:${sip.pai}@${domain}`;
+    const name = sip.from_display ? `"${sip.from_display.replace(/["\\]/g, '')}" ` : '';
+    headers.push(`P-Asserted-Identity: ${name}<${uri}>`);
+  }
+  if (sip.privacy) headers.push(`Privacy: ${sip.privacy}`);
+  return headers;
+}

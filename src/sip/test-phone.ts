@@ -1,0 +1,66 @@
+/**
+ * Test fixture (imported by *.test.ts only): a Telephone on loopback pointed at a peer, with
+ * every SIP message it sends or receives kept whole, and a CallProgress that records.
+ */
+import { sipSection } from '../config/sections/sip';
+import { silentLogger, type Logger } from '../log';
+import { freePort } from '../../test/helpers/ports';
+import { testAudio } from '../../test/helpers/test-audio';
+import type { CallProgress } from '../call-model';
+import { createTelephone, type DialRequest, type Telephone } from '.';
+
+export interface TestPhone {
+  phone: Telephone;
+  /** Whole messages, `out …` or `in …`. */
+  messages: string[];
+  /** First lines only, as telephone.test.ts writes them. */
+  lines(): string[];
+  sent(method: string): string[];
+}
+
+export async function testPhone(serverPort: number, extra: Record<string, unknown> = {}, log: Logger = silentLogger()): Promise<TestPhone> {
+  const rtp = await freePort();
+  const sip = sipSection.parse({
+    server: `127.0.0.1:${serverPort}`,
+    local_address: '127.0.0.1',
+    local_port: 0,
+    rtp_ports: `${rtp}-${rtp + 20}`,
+    t1_ms: 50,
+    t2_ms: 400,
+    ...extra,
+  });
+  const messages: string[] = [];
+  const phone = createTelephone(sip, 100, { log, onWire: (d, m) => messages.push(`${d} ${m}`) });
+  await phone.start();
+  return {
+    phone,
+    messages,
+    lines: () => messages.map((m) => m.split('\r\n')[0]!),
+    sent: (method) => messages.filter((m) => m.startsWith(`out ${method} `)),
+  };
+}
+
+export function recorder() {
+  const events: string[] = [];
+  const progress: CallProgress = {
+    ringing: (s, r) => events.push(`ringing ${s} ${r}`),
+    answered: (codec) => events.push(`answered ${codec}`),
+    digit: (d) => events.push(`digit ${d}`),
+  };
+  return { events, progress };
+}
+
+export const dialTest = (phone: Telephone, progress: CallProgress, extra: Partial<DialRequest> = {}) =>
+  phone.dial({
+    number: '5321234567',
+    audio: async () => testAudio(25),
+    acknowledgedAudio: async () => testAudio(5, 2),
+    ringTimeoutMs: 5000,
+    answerDelayMs: 100,
+    progress,
+    ...extra,
+  });
+
+/** `Name: value` of the first such header in a whole message (case-insensitive name). */
+export const header = (message: string, name: string) =>
+  new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(message)?.[1]?.trim() ?? null;
