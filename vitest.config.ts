@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const PEER_SUITES = [
   'src/calls/dialer.test.ts',
+  'src/calls/trunk-monitor.test.ts',
   'src/sip/telephone.test.ts',
   'src/sip/telephone-ipv6.test.ts',
   'test/integration/telephony.test.ts',

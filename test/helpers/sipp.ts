@@ -32,6 +32,8 @@ export async function startSipp(o: {
   extra?: string[];
   /** `{{name}}` in the scenario: sipp checks status lines when it loads, so [keys] cannot fill them. */
   fill?: Record<string, string | number>;
+  /** The SIP port to bind (a peer coming back where the appliance already points); else a free one. */
+  port?: number;
 }): Promise<SippPeer> {
   const keys = { codec_pt: 0, codec_name: 'PCMU', ring_ms: 100, listen_ms: 500, digit: 1, ...o.keys };
   // [keys] are filled per message; pauses, status lines and file names need {{keys}} at load.
@@ -40,7 +42,7 @@ export async function startSipp(o: {
   const scenario = join(mkdtempSync(join(tmpdir(), 'va-sipp-')), o.scenario);
   writeFileSync(scenario, text);
   const ip = o.ip ?? '127.0.0.1';
-  const port = await freePort(ip);
+  const port = o.port ?? (await freePort(ip));
   const mediaPort = await freePort(ip);
   const args = [
     '-sf', scenario,

@@ -7,6 +7,7 @@ import { until } from '../../until';
 import { VERSION } from '../../version';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { MediaHandler } from './media-handler';
+import { sendOptions, sendRegisterCheck, serverUri, type ProbeResult } from './options-probe';
 import { placeCall } from './place-call';
 import { createRegistration, type Registration } from './registration';
 import { createRtpEngine } from '../rtp/engine';
@@ -40,6 +41,10 @@ export interface Telephone {
   localPort(): number;
   /** Registered with the PBX right now; null for an IP trunk (sip.register = false). */
   registered(): boolean | null;
+  /** One OPTIONS to the server (trunk monitoring, doctor); never rejects. */
+  probe(): Promise<ProbeResult>;
+  /** One REGISTER with expires=0 for our own Contact: are the credentials accepted (doctor)? */
+  checkRegister(): Promise<ProbeResult>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +67,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   let ua: UserAgent | null = null;
   let registration: Registration | null = null;
   let address = sip.local_address;
+  // Timer F (64·T1) ends every transaction; the bound only catches a report that never comes.
+  const probeBoundMs = 64 * sip.t1_ms + 1000;
 
   return {
     async start() {
@@ -117,6 +124,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       return placeCall(ua, target, { ...request, maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000, silenceMs, t1Ms: sip.t1_ms, log, onPacketSent: deps.onPacketSent });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
+    probe: () => (ua ? sendOptions(ua, serverUri(bracketHost(server.host), server.port), { boundMs: probeBoundMs }) : notStarted()),
+    checkRegister: () => (ua ? sendRegisterCheck(ua, { boundMs: probeBoundMs }) : notStarted()),
     registered: () => (sip.register ? (registration?.isRegistered() ?? false) : null),
     async stop() {
       await registration?.stop();
@@ -128,3 +137,4 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   };
 }
 
+const notStarted = (): Promise<ProbeResult> => Promise.resolve({ answered: false, failure: 'transport', reason: 'telephone not started', rttMs: 0 });
