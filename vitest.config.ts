@@ -12,6 +12,7 @@ const PEER_SUITES = [
   'src/sip/telephone-ipv6.test.ts',
   'test/integration/telephony.test.ts',
   'test/integration/callbacks.test.ts',
+  'test/integration/doctor.test.ts',
   'test/e2e/telephony-pbx.test.ts',
 ];
 
