@@ -72,7 +72,7 @@ export async function checkSpeech(config: Config): Promise<DoctorCheck[]> {
     pcm = await espeak.render(SAMPLE);
   } catch (e) {
     return [
-      fail('espeak-ng', describeError(e), `apt-get install espeak-ng (or set tts.espeak_binary); the voice is tts.voice = "${tts.voice}" (espeak-ng --voices)`),
+      fail('espeak-ng', (e as Error).message, `apt-get install espeak-ng (or set tts.espeak_binary); the voice is tts.voice = "${tts.voice}" (espeak-ng --voices)`),
       skip('sox', 'needs espeak-ng'),
     ];
   }
@@ -81,7 +81,7 @@ export async function checkSpeech(config: Config): Promise<DoctorCheck[]> {
     const samples = await resampleToTelephone(pcm, tts.sox_binary);
     return [spoken, ok('sox', `resampled to 8 kHz: ${samples.length} samples`)];
   } catch (e) {
-    return [spoken, fail('sox', describeError(e), 'apt-get install sox (or set tts.sox_binary)')];
+    return [spoken, fail('sox', (e as Error).message, 'apt-get install sox (or set tts.sox_binary)')];
   }
 }
 

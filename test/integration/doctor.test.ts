@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { applianceDir, type ConfigOverrides } from '../helpers/appliance';
+import { applianceDir, type ApplianceDir, type ConfigOverrides } from '../helpers/appliance';
 import { startKamailio, type Peer } from '../helpers/pbx';
 import { freePort } from '../helpers/ports';
 
@@ -17,12 +17,13 @@ async function kamailio(): Promise<Peer> {
   return peer;
 }
 
-async function doctor(sip: Record<string, unknown>, more: ConfigOverrides = {}) {
+async function doctor(sip: Record<string, unknown>, more: ConfigOverrides = {}, prepare: (dir: ApplianceDir) => void = () => undefined) {
   const rtp = await freePort();
   const dir = applianceDir({
     sip: { local_address: '127.0.0.1', rtp_ports: `${rtp}-${rtp + 6}`, username: 'voice-alert', register: true, ...sip },
     ...more,
   });
+  prepare(dir);
   const json = dir.cli(['doctor', '--json']);
   const text = dir.cli(['doctor']);
   const doc = JSON.parse(json.stdout) as { ok: boolean; checks: { name: string; status: string; detail: string; remedy?: string }[] };
@@ -33,7 +34,8 @@ async function doctor(sip: Record<string, unknown>, more: ConfigOverrides = {}) 
 describe('voice-alert doctor (contract.md "Operations")', () => {
   it('a working install against kamailio: every check ok, REGISTER accepted with the digest, exit 0, one line per check', async () => {
     const pbx = await kamailio();
-    const r = await doctor({ server: `127.0.0.1:${pbx.port}`, password: PASSWORD });
+    // An installation in use: the database exists (made by a CLI command) and must take a write.
+    const r = await doctor({ server: `127.0.0.1:${pbx.port}`, password: PASSWORD }, {}, (dir) => dir.cliJson(['account', 'create', '--name', 'NOC', '--plan', 'starter']));
     expect(r.json.status).toBe(0);
     expect(r.doc.ok).toBe(true);
     expect(r.doc.checks.map((c) => [c.name, c.status])).toEqual([
@@ -47,6 +49,7 @@ describe('voice-alert doctor (contract.md "Operations")', () => {
       ['trunk.register', 'ok'],
       ['rtp.ports', 'ok'],
     ]);
+    expect(r.byName['database']!.detail).toMatch(/voice-alert\.db takes a write$/);
     expect(r.byName['trunk.options']!.detail).toContain('200 OK');
     expect(r.byName['trunk.register']!.detail).toBe('REGISTER accepted: 200 OK');
     // kamailio's log is read once the event loop runs again (the CLI ran synchronously).
@@ -84,7 +87,7 @@ describe('voice-alert doctor (contract.md "Operations")', () => {
     expect(r.byName['espeak-ng']).toMatchObject({ status: 'fail' });
     expect(r.byName['espeak-ng']!.remedy).toMatch(/^apt-get install espeak-ng \(or set tts\.espeak_binary\)/);
     expect(r.byName['sox']!.status).toBe('skip');
-    expect(r.byName['database']!.status).toBe('ok');
+    expect(r.byName['database']!.detail).toMatch(/does not exist yet; its folder is writable/);
   });
 
   it('an invalid configuration fails the first check and skips the rest', async () => {
