@@ -63,6 +63,8 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
   let stopped = false;
 
   const record = async (result: ProbeResult) => {
+    // A probe cut short by stop() (the transport closing under it) says nothing about the PBX.
+    if (stopped) return;
     const at = deps.clock();
     last = { at, result };
     const next: Reachability = result.answered ? 'up' : 'down';

@@ -141,7 +141,13 @@ export async function checkTrunk(config: Config): Promise<DoctorCheck[]> {
       else checks.push(fail('trunk.register', `REGISTER refused: ${describeProbe(register)}`, 'check sip.username, sip.auth_username and sip.password against the PBX'));
     }
   } catch (e) {
-    checks.push(fail('trunk.options', `cannot start SIP: ${describeError(e)}`, 'check sip.local_address (an address of this host) and sip.transport'));
+    checks.push(
+      fail(
+        'trunk.options',
+        `cannot start SIP: ${describeError(e)}`,
+        `check the PBX is up and reachable on ${sip.transport.toUpperCase()} ${server.port} (sip.server, sip.transport), and that sip.local_address is an address of this host`,
+      ),
+    );
   } finally {
     await telephone.stop();
   }

@@ -25,8 +25,9 @@ export function doctorCommand(): Command {
 
 async function runChecks(c: Command): Promise<DoctorCheck[]> {
   let config;
+  const deprecated: string[] = [];
   try {
-    config = configFrom(c, {}, () => undefined);
+    config = configFrom(c, {}, (m) => deprecated.push(m));
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     return [
@@ -38,7 +39,7 @@ async function runChecks(c: Command): Promise<DoctorCheck[]> {
   // The file loadConfig read (load.ts: --config, else $VOICE_ALERT_CONFIG, else the default when it exists).
   const source = path ?? process.env.VOICE_ALERT_CONFIG ?? (existsSync(DEFAULT_CONFIG_PATH) ? DEFAULT_CONFIG_PATH : 'no file: built-in defaults');
   return [
-    { name: 'config', status: 'ok', detail: `valid (${source})` },
+    { name: 'config', status: 'ok', detail: `valid (${source})${deprecated.length ? `; ${deprecated.join('; ')}` : ''}` },
     await checkDatabase(config),
     checkDisk(config),
     ...(await checkSpeech(config)),

@@ -42,7 +42,6 @@ import { TcpTransport } from './tcp-transport';
 import { UdpTransport } from './udp-transport';
 
 export { advertisedAddress, isWildcard } from './local-address';
-export { LOCAL_TIMEOUT_REASON } from './retransmit';
 export type { SipTransportBase, SipTransportOptions } from './transport-base';
 export { TcpTransport, UdpTransport };
 

@@ -1,5 +1,4 @@
 import { Core, Registerer, URI, type UserAgent } from 'sip.js';
-import { LOCAL_TIMEOUT_REASON } from '../transport';
 
 type IncomingResponseMessage = Core.IncomingResponseMessage;
 
@@ -19,16 +18,15 @@ export function describeProbe(r: ProbeResult): string {
 }
 
 /**
- * A final response made up on our side rather than received: sip.js builds bare 408/503
- * messages (no raw text) for its own Timer F and for a transport error; our retransmitter
- * (transport/retransmit.ts) hands up a 408 whose reason phrase says so. A PBX's real 408
- * carries its own text and counts as an answer.
+ * A final response made up on our side rather than received: sip.js hands up bare 408/503
+ * messages (no raw text) for a transaction timeout and a transport error. Every 408 to a
+ * non-INVITE becomes such a timeout inside sip.js, a PBX's own too: RFC 4320 §4.1 forbids
+ * sending one (it only ever arrives after the client gave up), so it says nothing either.
  */
 function classify(message: IncomingResponseMessage, rttMs: number): ProbeResult {
   const code = message.statusCode ?? 0;
   const reason = message.reasonPhrase ?? '';
   if (!message.data) return { answered: false, failure: code === 408 ? 'timeout' : 'transport', reason, rttMs };
-  if (code === 408 && reason === LOCAL_TIMEOUT_REASON) return { answered: false, failure: 'timeout', reason, rttMs };
   return { answered: true, code, reason, rttMs };
 }
 
