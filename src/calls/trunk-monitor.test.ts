@@ -5,6 +5,7 @@ import { tempStore } from '../../test/helpers/memory-store';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { createTelephony, type Telephony } from '.';
+import { createTrunkMonitor } from './trunk-monitor';
 import type { CallAudioSource } from '../call-model';
 
 const tone = async () => ({ pcmu: new Uint8Array(160).fill(0xff), pcma: new Uint8Array(160).fill(0xd5), durationMs: 20 });
@@ -91,5 +92,23 @@ describe('trunk monitoring with SIP OPTIONS', () => {
       ['trunk.down', 'timeout'],
       ['trunk.up', '200 OK'],
     ]);
+  });
+
+  it('sip.options_interval_s = 0: no probe is ever sent, the state stays unknown', async () => {
+    let probes = 0;
+    const store = tempStore(Date.now);
+    const monitor = createTrunkMonitor({
+      probe: async () => (probes++, { answered: true, code: 200, reason: 'OK', rttMs: 1 }),
+      intervalMs: 0,
+      server: '127.0.0.1:5060',
+      store,
+      clock: Date.now,
+      log: createLogger('silent'),
+    });
+    monitor.start(); // with an interval the first probe is sent right here, synchronously
+    expect(probes).toBe(0);
+    expect(monitor.status()).toEqual({ reachable: null, lastProbeAt: null, lastProbeResult: null, lastProbeRttMs: null, changes: { down: 0, up: 0 } });
+    await monitor.stop();
+    await store.close();
   });
 });

@@ -19,6 +19,7 @@ import { until } from '../until';
  * nothing else. Every other edge (… → down, down → up) is counted and written as a
  * callback event (`trunk.down` / `trunk.up`) to every account with a callback_url, in the
  * same transaction. Probes never overlap: the next is timed from the end of the last.
+ * With sip.options_interval_s = 0 nothing is sent and the state stays `unknown`.
  */
 export type Reachability = 'unknown' | 'up' | 'down';
 
@@ -45,6 +46,7 @@ export interface TrunkMonitor {
 
 export interface TrunkMonitorDeps {
   probe: () => Promise<ProbeResult>;
+  /** 0: never probe. */
   intervalMs: number;
   /** sip.server, named in logs and events. */
   server: string;
@@ -98,7 +100,7 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
 
   return {
     start() {
-      if (stopped || timer || running) return;
+      if (deps.intervalMs === 0 || stopped || timer || running) return;
       tick();
     },
     async stop() {

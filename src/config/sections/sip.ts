@@ -55,8 +55,8 @@ export const sipSection = z
     t1_ms: z.number().int().min(10).max(10_000).default(500),
     /** RFC 3261 §17.1.2.2: the cap on the non-INVITE retransmission interval. */
     t2_ms: z.number().int().min(10).max(60_000).default(4000),
-    /** Seconds between SIP OPTIONS probes of the trunk; one unanswered (64·T1) marks it down. */
-    options_interval_s: z.number().int().min(1).max(3600).default(30),
+    /** Seconds between SIP OPTIONS probes of the trunk; one unanswered (64·T1) marks it down. 0: no probes. */
+    options_interval_s: z.number().int().min(0).max(3600).default(30),
     /** Silence after the message, before BYE (calls.answer_delay_ms is the silence before it). */
     silence_ms: z.number().int().min(0).max(5000).default(200),
   })
