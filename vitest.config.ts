@@ -13,6 +13,7 @@ const PEER_SUITES = [
   'test/integration/telephony.test.ts',
   'test/integration/callbacks.test.ts',
   'test/integration/doctor.test.ts',
+  'test/integration/trunk-monitor.test.ts',
   'test/e2e/telephony-pbx.test.ts',
 ];
 
