@@ -15,6 +15,10 @@ const PEER_SUITES = [
   'test/integration/escalation.test.ts',
   'test/integration/alert-restart.test.ts',
   'test/integration/operations.test.ts',
+  'src/calls/trunk-monitor.test.ts',
+  'src/calls/dialer-pbx.test.ts',
+  'test/integration/doctor.test.ts',
+  'test/integration/trunk-monitor.test.ts',
   'test/e2e/telephony-pbx.test.ts',
 ];
 

@@ -4,7 +4,7 @@ import { createAlertActions } from '../alerts';
 import { createCallMover } from '../calls/call-mover';
 import { silentLogger } from '../log';
 import { CALL_STATES } from '../call-model';
-import { callEventFor, emitAlertEvent } from '.';
+import { callEventFor, emitAlertEvent, emitTrunkEvent } from '.';
 
 const TZ = 'Europe/Istanbul';
 
@@ -136,6 +136,29 @@ describe('callback events', () => {
     expect(store.outbox.recent(account.id, 10)).toEqual([]);
     const id = await store.writes.run(() => emitAlertEvent(store, 'alert.escalated', store.alerts.get(alertId)!, clock(), { step: 2, id: 'forged' }));
     expect(JSON.parse(store.outbox.get(id!)!.body)).toMatchObject({ id, type: 'alert.escalated', step: 2 });
+    await store.close();
+  });
+
+  it('trunk events go to every account with a callback, each in its own order: one account waiting on a retry holds up no other', async () => {
+    const { clock, store, account } = rig();
+    const other = store.accounts.create({ name: 'b', plan: 'starter' });
+    const quiet = store.accounts.create({ name: 'c', plan: 'starter' });
+    await store.writes.run(() => {
+      store.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/a', secret: 's' });
+      store.outbox.setTarget(other.id, { url: 'http://127.0.0.1:1/b', secret: 's' });
+    });
+    const trunk = { server: '192.0.2.10:5060', reachable: false, result: 'timeout' };
+    const ids = await store.writes.run(() => emitTrunkEvent(store, 'trunk.down', trunk, clock()));
+    expect(ids).toHaveLength(2);
+    expect(store.outbox.recent(quiet.id, 10)).toEqual([]);
+    const [first] = store.outbox.recent(account.id, 10);
+    expect(JSON.parse(first!.body)).toEqual({ id: first!.eventId, type: 'trunk.down', at: new Date(clock()).toISOString(), account_id: account.id, trunk });
+    // The first account's event is retried later; the other account's is due now all the same.
+    store.outbox.recordAttempt(first!.eventId, { at: clock(), status: 500, error: null, outcome: 'retry', nextAttemptAt: clock() + 60_000 });
+    await store.writes.run(() => emitTrunkEvent(store, 'trunk.up', { ...trunk, reachable: true, result: '200 OK' }, clock()));
+    expect(store.outbox.due(clock(), 10).map((e) => [e.accountId, e.type])).toEqual([
+      [other.id, 'trunk.down'],
+    ]);
     await store.close();
   });
 });

@@ -18,7 +18,8 @@ import type { AlertRecord, CallRecord, Store } from '../store';
  */
 export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged';
 export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed';
-export type CallbackEventType = AlertEventType | CallEventType;
+export type TrunkEventType = 'trunk.down' | 'trunk.up';
+export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType;
 
 /**
  * Final call states reported as `call.failed`: the call ended without reaching anyone who
@@ -74,6 +75,29 @@ export function emitCallEvent(store: Store, type: CallEventType, call: CallRecor
   };
   // In order per alert; a call made without one (a test call, older rows) in order per call.
   return write(store, type, call.accountId, call.alertId ?? call.id, at, fields);
+}
+
+/** What a trunk event says about the trunk: `{ "trunk": { "server", "reachable", "result" } }`. */
+export interface TrunkEventFields {
+  server: string;
+  reachable: boolean;
+  /** The probe's outcome, e.g. "200 OK", "timeout". */
+  result: string;
+}
+
+/**
+ * `trunk.down` / `trunk.up` (contract.md "Operations") to EVERY account with a callback_url:
+ * the trunk is shared, so each customer learns that calls cannot (or can again) go out.
+ * MUST be called inside `store.writes.run`. In order per account (its own order key, so one
+ * account's failing endpoint never holds up another's). Returns the event ids written.
+ */
+export function emitTrunkEvent(store: Store, type: TrunkEventType, trunk: TrunkEventFields, at: number): string[] {
+  const ids: string[] = [];
+  for (const account of store.accounts.list()) {
+    const id = write(store, type, account.id, `trunk/${account.id}`, at, { trunk });
+    if (id) ids.push(id);
+  }
+  return ids;
 }
 
 function write(store: Store, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): string | null {

@@ -1,4 +1,15 @@
-export { callEventFor, emitAlertEvent, emitCallEvent, FAILED_CALL_STATES, type AlertEventType, type CallEventType, type CallbackEventType } from './events';
+export {
+  callEventFor,
+  emitAlertEvent,
+  emitCallEvent,
+  emitTrunkEvent,
+  FAILED_CALL_STATES,
+  type AlertEventType,
+  type CallEventType,
+  type CallbackEventType,
+  type TrunkEventFields,
+  type TrunkEventType,
+} from './events';
 export { createCallbackSender, fetchPost, type CallbackSender, type CallbackSenderDeps, type PostCallback } from './sender';
 export { GIVE_UP_AFTER_MS, nextAttemptAt, RETRY_DELAYS_MS, RETRY_EVERY_MS } from './schedule';
 export { callbackHeaders } from './signing';

@@ -6,10 +6,12 @@ import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
 import { createNoTrunkSweeper } from './expire-stale';
+import { createTrunkMonitor, type TrunkProbeStatus } from './trunk-monitor';
 
 export { createDialer, type Dialer } from './dialer';
 export { decide, classify } from './retry-policy';
 export { NO_TRUNK_REASON, NO_TRUNK_WARNING } from './expire-stale';
+export type { TrunkProbeStatus } from './trunk-monitor';
 export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from '../call-model';
 
 /**
@@ -25,7 +27,7 @@ export interface Telephony {
   wake(): void;
   /** Unanswered calls go back to the queue, answered ones finish; then the trunk closes. */
   stop(): Promise<void>;
-  /** For people (the panel's settings page): is the trunk there, up, registered. */
+  /** For people (the panel) and /healthz: is the trunk there, up, registered, answering OPTIONS. */
   status(): TrunkStatus;
   /**
    * False when sip.server is empty: intake answers then carry `warning: NO_TRUNK_WARNING`.
@@ -34,7 +36,7 @@ export interface Telephony {
   trunkConfigured(): boolean;
 }
 
-export interface TrunkStatus {
+export interface TrunkStatus extends TrunkProbeStatus {
   /** not_configured: sip.server is empty; starting: not up yet (or being retried after a failure). */
   state: 'not_configured' | 'starting' | 'up' | 'stopped';
   /** null for an IP trunk or when not up. */
@@ -42,6 +44,9 @@ export interface TrunkStatus {
   /** Why the last start failed, while it is being retried; once up, why the last REGISTER failed. */
   lastError: string | null;
 }
+
+/** The probe part of a status before any probe ran (and with no trunk at all). */
+export const noProbe = (): TrunkProbeStatus => ({ reachable: null, lastProbeAt: null, lastProbeResult: null, lastProbeRttMs: null, changes: { down: 0, up: 0 } });
 
 export interface TelephonyDeps {
   store: Store;
@@ -71,7 +76,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       },
       wake: () => sweeper.wake(),
       stop: () => sweeper.stop(),
-      status: () => ({ state: 'not_configured', registered: null, lastError: null }),
+      status: () => ({ state: 'not_configured', registered: null, lastError: null, ...noProbe() }),
       trunkConfigured: () => false,
     };
   }
@@ -87,6 +92,15 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     leaseMs: config.calls.lease_s * 1000,
     pollMs: 1000,
   });
+  // Probing starts once the trunk is up: before that, status says `starting` anyway.
+  const monitor = createTrunkMonitor({
+    probe: () => telephone.probe(),
+    intervalMs: config.sip.options_interval_s * 1000,
+    server: config.sip.server,
+    store: deps.store,
+    clock: deps.clock,
+    log: deps.log,
+  });
   let up = false;
   let stopping = false;
   let inFlight: Promise<void> | null = null;
@@ -101,6 +115,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
         up = true;
         lastError = null;
         dialer.start();
+        monitor.start();
       },
       (e) => {
         lastError = e instanceof Error ? e.message : String(e);
@@ -120,11 +135,13 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       registered: up && !stopping ? telephone.registered() : null,
       // A registrar's refusal (423 loop, 403, no answer) is shown while it lasts, never hidden behind "up".
       lastError: up && !stopping ? telephone.registrationError() : lastError,
+      ...monitor.status(),
     }),
     async stop() {
       stopping = true;
       if (retry) clearTimeout(retry);
       await inFlight; // a start in progress finishes (bounded by Timer F) before we stop it
+      await monitor.stop();
       if (up) await dialer.stop();
       await telephone.stop();
     },

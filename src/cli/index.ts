@@ -10,6 +10,7 @@ import { callsCommand } from './calls';
 import { configCommand } from './config';
 import { CliError } from './context';
 import { creditCommand } from './credit';
+import { doctorCommand } from './doctor';
 import { keysCommand } from './keys';
 import { policyCommand } from './policy';
 import { restoreCommand } from './restore';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   program.addCommand(testCallCommand());
   program.addCommand(backupCommand());
   program.addCommand(restoreCommand());
+  program.addCommand(doctorCommand());
   program
     .command('version')
     .description('print the version')

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
-import type { TrunkStatus } from '../calls';
+import { noProbe, type TrunkStatus } from '../calls';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
 import { createStore, type Store } from '../store';
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const MIB = 1024 * 1024;
 
-function app(o: { freeBytes?: number; trunk?: TrunkStatus['state'] } = {}) {
+function app(o: { freeBytes?: number; trunk?: TrunkStatus['state']; reachable?: boolean | null } = {}) {
   const clock = manualClock('2026-11-15T12:00:00Z');
   const path = join(mkdtempSync(join(tmpdir(), 'va-health-')), 'voice-alert.db');
   const s = createStore({ path, busyTimeoutMs: 200, clock });
@@ -34,7 +34,7 @@ function app(o: { freeBytes?: number; trunk?: TrunkStatus['state'] } = {}) {
     config,
     intake: { store: s, clock, timeZone: 'Europe/Istanbul' },
     rateLimiter: createRateLimiter(0, clock),
-    trunkStatus: o.trunk ? () => ({ state: o.trunk!, registered: null, lastError: null }) : undefined,
+    trunkStatus: o.trunk ? () => ({ state: o.trunk!, registered: null, lastError: null, ...noProbe(), reachable: o.reachable ?? null }) : undefined,
     // The injected free-space probe: how a test simulates a full disk (statfs otherwise).
     freeDiskBytes: (dir) => (asked.push(dir), o.freeBytes ?? 10_000 * MIB),
   };
@@ -102,5 +102,14 @@ describe('GET /healthz', () => {
     await store!.close();
     const none = await get(app({ trunk: 'not_configured' }));
     expect(none.body.checks.trunk).toBe('none');
+  });
+
+  it('checks.trunk follows the OPTIONS probe: a started trunk the PBX does not answer is down (still 200)', async () => {
+    const unanswered = await get(app({ trunk: 'up', reachable: false }));
+    expect(unanswered.status).toBe(200);
+    expect(unanswered.body.checks.trunk).toBe('down');
+    await store!.close();
+    const answered = await get(app({ trunk: 'up', reachable: true }));
+    expect(answered.body.checks.trunk).toBe('up');
   });
 });

@@ -63,8 +63,9 @@ export function healthRoutes(deps: HttpDeps) {
   });
 }
 
+/** none: no trunk configured; up: started and not found unreachable by the last OPTIONS probe. */
 function trunkState(deps: HttpDeps): CheckState {
   const s = deps.trunkStatus?.();
   if (!s || s.state === 'not_configured') return 'none';
-  return s.state === 'up' ? 'up' : 'down';
+  return s.state === 'up' && s.reachable !== false ? 'up' : 'down';
 }

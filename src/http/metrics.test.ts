@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { parsePromText, sampleValue } from '../../test/helpers/prom-text';
-import type { TrunkStatus } from '../calls';
+import { noProbe, type TrunkStatus } from '../calls';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
 import type { Store } from '../store';
@@ -90,9 +90,13 @@ describe('GET /metrics', () => {
   });
 
   it('trunk up and registered follow telephony.status(); no telephony here is 0 and 0', async () => {
-    const up = parsePromText((await scrape(app({ trunk: { state: 'up', registered: true, lastError: null } }))).text);
+    const probed = { reachable: true, lastProbeAt: 1, lastProbeResult: '200 OK', lastProbeRttMs: 12, changes: { down: 2, up: 2 } };
+    const up = parsePromText((await scrape(app({ trunk: { state: 'up', registered: true, lastError: null, ...probed } }))).text);
     expect([sampleValue(up, 'voice_alert_trunk_up'), sampleValue(up, 'voice_alert_trunk_registered')]).toEqual([1, 1]);
-    const starting = parsePromText((await scrape(app({ trunk: { state: 'starting', registered: null, lastError: 'x' } }))).text);
+    expect(sampleValue(up, 'voice_alert_trunk_reachable')).toBe(1);
+    expect(sampleValue(up, 'voice_alert_trunk_options_rtt_seconds')).toBe(0.012);
+    expect(sampleValue(up, 'voice_alert_trunk_changes', { to: 'down' })).toBe(2);
+    const starting = parsePromText((await scrape(app({ trunk: { state: 'starting', registered: null, lastError: 'x', ...noProbe() } }))).text);
     expect([sampleValue(starting, 'voice_alert_trunk_up'), sampleValue(starting, 'voice_alert_trunk_configured')]).toEqual([0, 1]);
     const none = parsePromText((await scrape(app())).text);
     expect([sampleValue(none, 'voice_alert_trunk_up'), sampleValue(none, 'voice_alert_trunk_configured')]).toEqual([0, 0]);

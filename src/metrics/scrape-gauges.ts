@@ -7,7 +7,14 @@ import type { Store } from '../store';
 export interface ScrapeSources {
   store: Store;
   clock: Clock;
-  trunkStatus?: () => { state: string; registered: boolean | null };
+  /** The trunk as telephony reports it (src/calls TrunkStatus; typed here so metrics stays a leaf). */
+  trunkStatus?: () => {
+    state: string;
+    registered: boolean | null;
+    reachable?: boolean | null;
+    lastProbeRttMs?: number | null;
+    changes?: { down: number; up: number };
+  };
 }
 
 const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
@@ -92,6 +99,34 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     registers,
     collect() {
       this.set(src.trunkStatus?.().state === 'up' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_trunk_reachable',
+    help: '1 while the last SIP OPTIONS probe of the trunk was answered (0 when not, or not probed yet)',
+    registers,
+    collect() {
+      this.set(src.trunkStatus?.().reachable === true ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_trunk_options_rtt_seconds',
+    help: 'round-trip time of the last answered SIP OPTIONS probe',
+    registers,
+    collect() {
+      const ms = src.trunkStatus?.().lastProbeRttMs;
+      this.set(typeof ms === 'number' ? ms / 1000 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_trunk_changes',
+    help: 'times the trunk went down or came back up (SIP OPTIONS), since start',
+    labelNames: ['to'],
+    registers,
+    collect() {
+      const c = src.trunkStatus?.().changes ?? { down: 0, up: 0 };
+      this.set({ to: 'down' }, c.down);
+      this.set({ to: 'up' }, c.up);
     },
   });
   new Gauge({

@@ -43,6 +43,9 @@ export function applianceDir(overrides: ConfigOverrides = {}): ApplianceDir {
     http: { listen: '127.0.0.1:0', rate_limit_per_minute: 0 },
     store: { path: join(dir, 'data', 'voice-alert.db') },
     log: { level: 'info' },
+    // No SIP OPTIONS probes unless a test asks: sipp takes each OPTIONS as a new call of its
+    // scenario, which uses up its `-m` calls and leaves the real INVITE unanswered.
+    sip: { options_interval_s: 0 },
   };
   for (const [section, values] of Object.entries(overrides)) config[section] = { ...config[section], ...values };
   writeFileSync(configPath, stringifyToml(config));

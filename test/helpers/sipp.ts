@@ -32,6 +32,8 @@ export async function startSipp(o: {
   extra?: string[];
   /** `{{name}}` in the scenario: sipp checks status lines when it loads, so [keys] cannot fill them. */
   fill?: Record<string, string | number>;
+  /** The SIP port to bind (a peer coming back where the appliance already points); else a free one. */
+  port?: number;
 }): Promise<SippPeer> {
   // freePort() finds a port free now; another process may take it before sipp binds it.
   // That race is the harness's, not the appliance's: pick new ports and start sipp again.
@@ -52,7 +54,7 @@ async function startSippOnce(o: Parameters<typeof startSipp>[0]): Promise<SippPe
   const scenario = join(mkdtempSync(join(tmpdir(), 'va-sipp-')), o.scenario);
   writeFileSync(scenario, text);
   const ip = o.ip ?? '127.0.0.1';
-  const port = await freePort(ip);
+  const port = o.port ?? (await freePort(ip));
   const mediaPort = await freePort(ip);
   const args = [
     '-sf', scenario,

@@ -196,7 +196,8 @@ describe('no SIP trunk (issue 10 item 7)', () => {
     const sipp = await startSipp({ scenario: 'final.xml', calls: 1, fill: { code: 486, reason: 'Busy Here' } });
     const rtp = await freePort();
     const config = parseToml(readFileSync(a.configPath, 'utf8')) as Record<string, any>;
-    config.sip = { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 };
+    // No OPTIONS probe: sipp would take it for its one call (test/helpers/appliance.ts).
+    config.sip = { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50, options_interval_s: 0 };
     writeFileSync(a.configPath, stringifyToml(config));
     app = await a.start();
     try {

@@ -84,6 +84,8 @@ export const sipSection = z
     session_expires_s: z.number().int().min(90).max(86_400).default(1800),
     /** The smallest session interval we accept (Min-SE, RFC 4028 §4); a 422's larger Min-SE wins. */
     min_se_s: z.number().int().min(90).max(86_400).default(90),
+    /** Seconds between SIP OPTIONS probes of the trunk; one unanswered (64·T1) marks it down. 0: no probes. */
+    options_interval_s: z.number().int().min(0).max(3600).default(30),
     /** Silence after the message, before BYE (calls.answer_delay_ms is the silence before it). */
     silence_ms: z.number().int().min(0).max(5000).default(200),
   })

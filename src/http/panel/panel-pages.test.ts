@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { noProbe } from '../../calls';
 
 const PW = 'a-long-password-1';
 
@@ -143,9 +144,9 @@ describe('panel pages over HTTP', () => {
   test('settings show the trunk as the running dialer sees it', async () => {
     const { admin, config, deps } = await setup({ language: 'en' });
     (config.sip as { server: string }).server = '192.0.2.10:5060';
-    deps.trunkStatus = () => ({ state: 'up', registered: false, lastError: null });
+    deps.trunkStatus = () => ({ state: 'up', registered: false, lastError: null, ...noProbe() });
     expect(await (await admin.get('/panel/settings')).text()).toContain('Up: calls are being placed. Not registered with the PBX right now.');
-    deps.trunkStatus = () => ({ state: 'starting', registered: null, lastError: 'bind EADDRINUSE 0.0.0.0:5060' });
+    deps.trunkStatus = () => ({ state: 'starting', registered: null, lastError: 'bind EADDRINUSE 0.0.0.0:5060', ...noProbe() });
     expect(await (await admin.get('/panel/settings')).text()).toContain('Last error: bind EADDRINUSE 0.0.0.0:5060.');
   });
 

@@ -10,6 +10,7 @@ import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { MediaHandler } from './media-handler';
 import { dialFollowingRedirects } from './follow-redirects';
 import { SUPPORTED_EXTENSIONS } from './invite-extensions';
+import { sendOptions, sendRegisterCheck, serverUri, type ProbeResult } from './options-probe';
 import { createRegistration, type Registration } from './registration';
 import { createUpdateServer, type UpdateServer } from './update-server';
 import { createRtpEngine } from '../rtp/engine';
@@ -48,6 +49,10 @@ export interface Telephone {
   registered(): boolean | null;
   /** Why the last REGISTER failed (423 loop, 403, local 408…); null when registered or an IP trunk. */
   registrationError(): string | null;
+  /** One OPTIONS to the server (trunk monitoring, doctor); never rejects. */
+  probe(): Promise<ProbeResult>;
+  /** One REGISTER with expires=0 for our own Contact: are the credentials accepted (doctor)? */
+  checkRegister(): Promise<ProbeResult>;
   stop(): Promise<void>;
 }
 
@@ -75,6 +80,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   let registration: Registration | null = null;
   let updates: UpdateServer | null = null;
   let address = sip.local_address;
+  // Timer F (64·T1) ends every transaction; the bound only catches a report that never comes.
+  const probeBoundMs = 64 * sip.t1_ms + 1000;
 
   return {
     async start() {
@@ -158,6 +165,8 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
       });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
+    probe: () => (ua ? sendOptions(ua, serverUri(bracketHost(server.host), server.port), { boundMs: probeBoundMs }) : notStarted()),
+    checkRegister: () => (ua ? sendRegisterCheck(ua, { boundMs: probeBoundMs }) : notStarted()),
     registered: () => (sip.register ? (registration?.status().registered ?? false) : null),
     registrationError: () => registration?.status().error ?? null,
     async stop() {
@@ -181,3 +190,5 @@ export function identityHeaders(sip: Pick<SipConfig, 'pai' | 'privacy' | 'from_d
   if (sip.privacy) headers.push(`Privacy: ${sip.privacy}`);
   return headers;
 }
+
+const notStarted = (): Promise<ProbeResult> => Promise.resolve({ answered: false, failure: 'transport', reason: 'telephone not started', rttMs: 0 });
