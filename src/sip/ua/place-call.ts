@@ -80,6 +80,9 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   let answer: { getHeader(name: string): string | undefined } = { getHeader: () => undefined };
   let upkeep = { stop() {} }; // session timer and UPDATEs, once answered
   let hangingUp: Promise<void> | null = null;
+  /** The PBX answered a refresh with 408/481: the session is gone (RFC 4028 §10). */
+  let sessionLost = false;
+  let stopPlaying = (): void => undefined;
 
   let reportBug: (e: IllegalTransitionError) => void = () => {};
   const bug = new Promise<never>((_, reject) => (reportBug = reject));
@@ -160,11 +163,15 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       log,
       lost: guarded((why: string) => {
         log.warn({ why }, 'the PBX lost the session: hanging up');
+        // Nobody hears the rest: stop playing now, and count it as the far end's end of the call.
+        sessionLost = true;
+        stopPlaying();
         if (attempt.in('answered', 'playing')) void hangUp(why).catch(() => undefined);
       }),
     });
     const perPacket = o.onPacketSent;
     const stream = handler.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
+    stopPlaying = () => stream.interrupt();
     if (attempt.state === 'answered') attempt.transition('playing', 'media up');
     player = createMessagePlayer({
       stream,
@@ -173,7 +180,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       answerDelayMs: o.answerDelayMs,
       maxCallMs: o.maxCallMs,
       hangUpSignal: o.hangUpSignal,
-      farEndGone: () => attempt.state === 'ended',
+      farEndGone: () => attempt.state === 'ended' || sessionLost,
       ended: terminated,
       log,
     });
