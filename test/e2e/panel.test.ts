@@ -261,6 +261,37 @@ describe('web panel in chromium', () => {
     expect(await api.json()).toMatchObject({ message: 'Invalid API credentials' });
   });
 
+  test('every page fits a 1366 px screen and a 390 px phone: no sideways scrolling, every control on screen', async () => {
+    const pages = [
+      '/panel/overview',
+      '/panel/accounts',
+      '/panel/settings',
+      '/panel/password',
+      ...['keys', 'credit', 'calls', 'alerts', 'policies', 'callbacks', 'history', 'test-call'].map((p) => `/panel/a/${accountId}/${p}`),
+    ];
+    for (const width of [1366, 390]) {
+      await admin.page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
+      for (const path of pages) {
+        const res = await admin.page.goto(`${server.url}${path}`);
+        expect(res?.status(), path).toBe(200);
+        const overflow = await admin.page.evaluate(() => {
+          const w = window.innerWidth;
+          const off = [...document.querySelectorAll('main button, main a, main input, main select, main textarea, header a, header button')]
+            .filter((e) => (e as HTMLElement).offsetParent !== null)
+            .map((e) => ({ e, r: e.getBoundingClientRect() }))
+            .filter(({ r }) => r.width > 0 && (r.right > w + 1 || r.left < -1))
+            .map(({ e }) => (e.textContent || (e as HTMLInputElement).name || e.tagName).trim().slice(0, 40));
+          // A table wider than its frame scrolls inside it: its last columns are out of sight.
+          const clipped = [...document.querySelectorAll('.table-wrap')].filter((e) => e.scrollWidth > e.clientWidth + 1).length;
+          return { scroll: document.documentElement.scrollWidth - w, off, clipped };
+        });
+        expect({ path, width, ...overflow }).toEqual({ path, width, scroll: 0, off: [], clipped: 0 });
+        await admin.page.screenshot({ path: shot(`fit-${width}-${path.split('/').at(-1)}`), fullPage: true });
+      }
+    }
+    await admin.page.setViewportSize({ width: 1280, height: 900 });
+  }, 120_000);
+
   test("an owner sees their own account and not another's", async () => {
     const other = dir.cliJson(['account', 'create', '--name', 'Other', '--plan', 'starter', '--owner-email', 'other@x.test']);
     expect(other.owner_password).toHaveLength(20);

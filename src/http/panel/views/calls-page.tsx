@@ -57,10 +57,10 @@ export function CallsPage(p: CallsPageProps) {
                 <th scope="col">{t.state}</th>
                 <th scope="col" class="num">{t.attempts}</th>
                 <th scope="col" class="num">{t.sipCode}</th>
-                <th scope="col">{t.updated}</th>
-                <th scope="col">{t.answered}</th>
-                <th scope="col">{t.finished}</th>
-                <th scope="col">{t.acknowledged}</th>
+                <th scope="col" class="wide">{t.updated}</th>
+                <th scope="col" class="wide">{t.answered}</th>
+                <th scope="col" class="wide">{t.finished}</th>
+                <th scope="col" class="wide">{t.acknowledged}</th>
                 <th scope="col">{t.source}</th>
                 <th scope="col">{t.message}</th>
                 <th scope="col">{t.alertOfCall}</th>
@@ -91,10 +91,10 @@ export function CallsPage(p: CallsPageProps) {
                     </td>
                     <td data-label={t.attempts} class="num">{String(c.attempts)}</td>
                     <td data-label={t.sipCode} class="num">{c.lastSipCode === null ? '—' : String(c.lastSipCode)}</td>
-                    <td data-label={t.updated}>{fmt.dateTime(c.updatedAt)}</td>
-                    <td data-label={t.answered}>{fmt.dateTime(c.answeredAt ?? null)}</td>
-                    <td data-label={t.finished}>{fmt.dateTime(c.finishedAt ?? null)}</td>
-                    <td data-label={t.acknowledged}>{c.acknowledgedAt === null ? t.no : fmt.dateTime(c.acknowledgedAt)}</td>
+                    <td data-label={t.updated} class="wide">{fmt.dateTime(c.updatedAt)}</td>
+                    <td data-label={t.answered} class="wide">{fmt.dateTime(c.answeredAt ?? null)}</td>
+                    <td data-label={t.finished} class="wide">{fmt.dateTime(c.finishedAt ?? null)}</td>
+                    <td data-label={t.acknowledged} class="wide">{c.acknowledgedAt === null ? t.no : fmt.dateTime(c.acknowledgedAt)}</td>
                     <td data-label={t.source}>{t.sources[c.source] ?? c.source}</td>
                     <td data-label={t.message} safe>
                       {c.message}
