@@ -36,11 +36,20 @@ describe('GET /metrics from the binary', () => {
 
     const r = await post(`${app.url}/webhook/receive?key=${webhookKey}`, { phone_number: '5321234567', error_message: 'Disk dolu' });
     expect(r.status).toBe(200);
-    const ok = await scrape({ authorization: `Bearer ${TOKEN}` });
-    expect(ok.status).toBe(200);
-    const text = await ok.text();
+    // A request is counted once its answer has gone out (after the response): scrape until it shows.
+    let text = '';
+    await expect
+      .poll(
+        async () => {
+          const ok = await scrape({ authorization: `Bearer ${TOKEN}` });
+          expect(ok.status).toBe(200);
+          text = await ok.text();
+          return sampleValue(parsePromText(text), 'voice_alert_http_requests_total', { endpoint: '/webhook/receive', method: 'POST', status: '200' });
+        },
+        { timeout: 5_000, interval: 50 },
+      )
+      .toBe(1);
     const f = parsePromText(text);
-    expect(sampleValue(f, 'voice_alert_http_requests_total', { endpoint: '/webhook/receive', method: 'POST', status: '200' })).toBe(1);
     expect(sampleValue(f, 'voice_alert_http_requests_total', { endpoint: '/metrics', status: '401' })).toBe(1);
     expect(sampleValue(f, 'voice_alert_calls', { state: 'queued' })).toBe(1);
     expect(sampleValue(f, 'voice_alert_alerts', { state: 'open' })).toBe(1);
