@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock';
 import { parseHostPort, type Config } from './config';
 import { createHttpApp, createRateLimiter, serveOptions } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
-import { createTelephony } from './calls';
+import { createTelephony, NO_TRUNK_REASON } from './calls';
 import { createEscalationEngine } from './escalation';
 import { createCallbackSender } from './callbacks';
 import type { IntakeDeps } from './intake';
@@ -49,6 +49,8 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
     store,
     clock,
     timeZone: config.credit.timezone,
+    // With no trunk, a call says why it waits from the moment it is queued.
+    waitReason: () => (telephony.trunkConfigured() ? null : NO_TRUNK_REASON),
     dedupeWindowS: config.alerts.dedupe_window_s,
     onQueued: () => telephony.wake(),
     numberForms: config.numbers.accept,

@@ -20,6 +20,8 @@ export interface IntakeDeps {
   language?: Language;
   /** Confirms SNS subscriptions (integrations.sns_*); absent: the URL is only answered and recorded. */
   snsConfirmer?: SnsConfirmer;
+  /** Why a call queued now would wait (no SIP trunk configured): stored with it at once. */
+  waitReason?: () => string | null;
 }
 
 /** An alert request as the intake sees it: no framework types. */

@@ -30,6 +30,8 @@ export interface EnqueueOptions {
   timeZone: string;
   /** alerts.dedupe_window_s in ms; 0: no dedupe. */
   dedupeWindowMs: number;
+  /** Why new calls would wait (no SIP trunk): stored with them, so their status says it at once. */
+  waitReason?: string | null;
 }
 
 /**
@@ -83,6 +85,7 @@ export function enqueueCalls(
         message: req.message,
         alertId,
         escalationOrdinal: req.escalation && !escalating ? FIRST_STEP_ORDINAL : 0,
+        lastReason: options.waitReason ?? null,
       })),
       now,
     );
@@ -145,7 +148,7 @@ export async function resolveAccepted(
 }
 
 function optionsOf(deps: IntakeDeps): EnqueueOptions {
-  return { timeZone: deps.timeZone, dedupeWindowMs: (deps.dedupeWindowS ?? DEFAULT_DEDUPE_WINDOW_S) * 1000 };
+  return { timeZone: deps.timeZone, dedupeWindowMs: (deps.dedupeWindowS ?? DEFAULT_DEDUPE_WINDOW_S) * 1000, waitReason: deps.waitReason?.() ?? null };
 }
 
 /** The account's open alert of this key while an escalation runs for it. */

@@ -100,6 +100,8 @@ export interface NewCall {
   charged?: boolean;
   /** The escalation step placing it (see CallRecord.escalationOrdinal). */
   escalationOrdinal?: number;
+  /** Why it waits, from the start (e.g. no SIP trunk configured). */
+  lastReason?: string | null;
 }
 
 export interface CallsStore {
@@ -223,8 +225,8 @@ export function createCallsStore(db: Database): CallsStore {
     enqueue(calls, now) {
       const insert = db.query(
         `INSERT INTO calls (id, account_id, credential_id, source, phone_number, message, state, attempts,
-                            run_after, created_at, updated_at, alert_id, charged, escalation_ordinal)
-         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert, $charged, $ordinal)`,
+                            run_after, created_at, updated_at, alert_id, charged, escalation_ordinal, last_reason)
+         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert, $charged, $ordinal, $reason)`,
       );
       return calls.map((c) => {
         const id = newId('call');
@@ -239,6 +241,7 @@ export function createCallsStore(db: Database): CallsStore {
           alert: c.alertId ?? null,
           charged: (c.charged ?? c.source !== 'test') ? 1 : 0,
           ordinal: c.escalationOrdinal ?? 0,
+          reason: c.lastReason ?? null,
         });
         return id;
       });
