@@ -22,6 +22,29 @@ const PEER_SUITES = [
   'test/e2e/telephony-pbx.test.ts',
 ];
 
+/**
+ * Suites that run a second time with the store on PostgreSQL (store.url; a throwaway
+ * cluster from test/helpers/global-setup.ts): everything that reads and writes through a
+ * real store (test/helpers/memory-store.ts tempStore follows VOICE_ALERT_TEST_STORE).
+ */
+const POSTGRES_SUITES = [
+  // PostgreSQL only: several appliances on one database.
+  'src/**/*.pg.test.ts',
+  'src/store/history.test.ts',
+  'src/alerts/*.test.ts',
+  'src/accounts/*.test.ts',
+  'src/callbacks/*.test.ts',
+  'src/escalation/*.test.ts',
+  'src/intake/*.test.ts',
+  'src/panel/*.test.ts',
+  'src/sweeper.test.ts',
+  'src/http/*.test.ts',
+  'src/http/panel/*.test.ts',
+  'src/calls/pacing.test.ts',
+  'src/calls/dialer-limits.test.ts',
+  'src/calls/telephony-status.test.ts',
+];
+
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.
 // The forks pool fails under Bun (child.channel?.unref), threads works: see stack-findings.md.
 export default defineConfig({
@@ -37,7 +60,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...PEER_SUITES, '**/node_modules/**'],
+          exclude: [...PEER_SUITES, '**/*.pg.test.ts', '**/node_modules/**'],
           sequence: { groupOrder: 0 },
         },
       },
@@ -50,6 +73,15 @@ export default defineConfig({
           // No retry: a flake is a bug to fix (waits poll for the peer, deadlines run on
           // fake timers), never a test to run twice.
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_SUITES,
+          env: { VOICE_ALERT_TEST_STORE: 'postgres' },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -9,6 +9,7 @@ import { createStore } from '../../src/store';
 import { createCallsStore } from '../../src/store/calls';
 import { createChangeMarker } from '../../src/store/change-marker';
 import { openDatabase } from '../../src/store/database';
+import { sqliteConnection } from '../../src/store/sql/connection';
 import { createHistoryStore } from '../../src/store/history';
 import { createUsageStore } from '../../src/store/usage';
 
@@ -23,8 +24,9 @@ const account = setup.accounts.create({ name: 'bench', plan: 'enterprise', month
 const cred = setup.credentials.create(account.id);
 await setup.close();
 const db = openDatabase({ path, busyTimeoutMs: 5000 });
-const store = { usage: createUsageStore(db), calls: createCallsStore(db), history: createHistoryStore(db) };
-const changeMarker = createChangeMarker(db);
+const conn = sqliteConnection(db);
+const store = { usage: createUsageStore(conn), calls: createCallsStore(conn), history: createHistoryStore(conn) };
+const changeMarker = createChangeMarker(conn);
 const savepoint = db.prepare('SAVEPOINT w');
 const release = db.prepare('RELEASE w');
 const message = 'Core switch sw-core-01 down: 10.0.0.1 unreachable';

@@ -116,6 +116,8 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
 
   /** Fills the free slots with due events; reads again while it finds some (an account filled up meanwhile). */
   const pump = () => {
+    // Another appliance on the same PostgreSQL sends them (store/leadership.ts).
+    if (!d.store.leads()) return;
     const now = d.clock();
     if (now - lastPrune > 3_600_000 && !stopping.signal.aborted) {
       lastPrune = now;

@@ -30,6 +30,7 @@ export async function withStore<T>(cmd: Command, fn: (store: Store, config: Conf
   const config = configFrom(cmd);
   const store = createStore({
     path: config.store.path,
+    url: config.store.url || undefined,
     busyTimeoutMs: config.store.busy_timeout_ms,
     clock: systemClock,
     log: silentLogger(),

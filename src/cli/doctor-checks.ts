@@ -10,7 +10,7 @@ import { rtpPortRange } from '../config/sections/sip';
 import { statfsFreeBytes } from '../http/disk-space';
 import { describeError, silentLogger } from '../log';
 import { createTelephone, describeProbe, type Telephone } from '../sip';
-import { createStore, DatabaseTooNewError } from '../store';
+import { createStore, DatabaseTooNewError, SecretKeyMismatchError } from '../store';
 import { createEspeakRenderer } from '../tts/espeak-ng';
 import { resampleToTelephone } from '../tts/resample';
 
@@ -30,8 +30,27 @@ const MIB = 1024 * 1024;
 const SAMPLE = 'voice alert test';
 
 /** The database takes a write (through the group commit, as /healthz does), or the folder it will be made in is writable. */
+/** store.url: PostgreSQL answers, is migrated (or can be) and takes a write; the key opens its secrets. */
+async function checkPostgres(config: Config, url: string): Promise<DoctorCheck> {
+  const shown = url.replace(/\/\/[^@/]*@/, '//…@');
+  try {
+    const store = createStore({ path: config.store.path, url, busyTimeoutMs: config.store.busy_timeout_ms, clock: systemClock, log: silentLogger() });
+    try {
+      await store.writes.run(() => store.health.probeWrite(systemClock()));
+    } finally {
+      await store.close();
+    }
+    return ok('database', `PostgreSQL at ${shown} takes a write`);
+  } catch (e) {
+    if (e instanceof DatabaseTooNewError) return fail('database', e.message, 'install the voice-alert version that last wrote it, or newer');
+    if (e instanceof SecretKeyMismatchError) return fail('database', e.message, 'copy secret.key from an appliance already on this database');
+    return fail('database', `PostgreSQL at ${shown}: ${describeError(e)}`, 'check store.url (host, port, user, password, database) and that PostgreSQL 15+ accepts this host');
+  }
+}
+
 export async function checkDatabase(config: Config): Promise<DoctorCheck> {
   const path = config.store.path;
+  if (config.store.url) return checkPostgres(config, config.store.url);
   if (!existsSync(path)) {
     const dir = dirname(path);
     try {

@@ -103,6 +103,8 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
   };
 
   const tick = async () => {
+    // Another appliance on the same PostgreSQL advances them (store/leadership.ts).
+    if (!d.store.leads()) return;
     const queued = await d.store.writes.run(() => {
       const now = d.clock();
       return d.store.escalations.due(now).flatMap((e) => look(e, now));

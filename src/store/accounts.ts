@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 import type { Clock } from '../clock';
 import { PLAN_MONTHLY_CREDIT, type Plan } from '../credit';
 import { newId } from './ids';
@@ -45,7 +45,7 @@ export interface AccountsStore {
   setDisabled(id: string, disabled: boolean): Account | null;
 }
 
-export function createAccountsStore(db: Database, clock: Clock): AccountsStore {
+export function createAccountsStore(db: SqlConnection, clock: Clock): AccountsStore {
   const get = (id: string) => {
     const row = db.query('SELECT * FROM accounts WHERE id = $id').get({ id }) as AccountRow | null;
     return row ? toAccount(row) : null;

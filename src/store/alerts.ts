@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 import type { AlertState } from '../call-model';
 import { newId } from './ids';
 
@@ -87,7 +87,7 @@ export interface AlertsStore {
   move(id: string, change: AlertChange): boolean;
 }
 
-export function createAlertsStore(db: Database): AlertsStore {
+export function createAlertsStore(db: SqlConnection): AlertsStore {
   const insert = db.query(
     `INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state, created_at, updated_at)
      VALUES ($id, $account, $cred, $key, $source, $message, 'open', $now, $now)`,

@@ -1,7 +1,11 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 import { CLAIMED_STATE, IN_PROGRESS_STATES, type CallState } from '../call-model';
 import { newId } from './ids';
 import { sqlList } from './sql-list';
+
+/** PostgreSQL advisory lock key of the claim's turn (any number, the same on every appliance). */
+const CLAIM_LOCK = 0x5641_0001;
 
 /** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
 const IN_PROGRESS = sqlList(IN_PROGRESS_STATES);
@@ -191,7 +195,16 @@ export interface CallEvent {
   reason: string | null;
 }
 
-export function createCallsStore(db: Database): CallsStore {
+export function createCallsStore(db: SqlConnection): CallsStore {
+  const sql = dialectOf(db.dialect);
+  // SQLite's `+state` walks the rowid range, not the state index (every queued call).
+  // On PostgreSQL, where several appliances insert at once, a call may commit with a rowid
+  // below a cursor already read: it was inserted with its reason already set (enqueue's
+  // lastReason), so only calls queued before the trunk went away depend on this pass.
+  const noteWaiting = db.query(
+    `UPDATE calls SET last_reason = $reason
+     WHERE rowid > $cursor AND ${db.dialect === 'sqlite' ? '+state' : 'state'} = 'queued' AND ${sql.distinct('last_reason', '$reason')}`,
+  );
   const insertEvent = db.query(
     `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason)
      VALUES ($call, $at, $attempt, $from, $to, $code, $reason)`,
@@ -211,9 +224,16 @@ export function createCallsStore(db: Database): CallsStore {
                         OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)
                             AND ($perHour = 0 OR (SELECT count(*) FROM dials d
                                                   WHERE d.phone_number = c.phone_number AND d.at > $hourSince) < $perHour)))
-                 ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1)
+                 ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1${db.dialect === 'postgres' ? ' FOR UPDATE OF c SKIP LOCKED' : ''})
      RETURNING *`,
   );
+  // Several appliances on one PostgreSQL claim from one queue. SKIP LOCKED: a row another
+  // appliance is taking or moving right now is passed over, not waited for. The lock,
+  // held to the end of the claiming transaction: claims take turns across appliances, so
+  // the per-number checks above (a call in progress, pacing) see every other claim
+  // committed; without it two appliances could each take a call to the same number at
+  // once. SQLite needs neither: its writer is one at a time (BEGIN IMMEDIATE).
+  const takeClaimTurn = db.dialect === 'postgres' ? db.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK}) AS locked`) : null;
   const recordDial = db.query('INSERT INTO dials (phone_number, at, call_id) VALUES ($number, $at, $call)');
   const bundleInto = db.query(
     `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = $lease,
@@ -267,6 +287,7 @@ export function createCallsStore(db: Database): CallsStore {
     claim(now, leaseMs, pacing = { gapMs: 0, perHour: 0 }) {
       // One statement (goqite): the choice and the take cannot be split by another worker.
       // `claimed_from` keeps the state before the claim, which RETURNING cannot show.
+      takeClaimTurn?.get();
       const row = claimNext.get({ now, lease: now + leaseMs, gapSince: now - pacing.gapMs, hourSince: now - 3_600_000, perHour: pacing.perHour }) as CallRow & {
         claimed_from: CallState;
       } | null;
@@ -298,9 +319,9 @@ export function createCallsStore(db: Database): CallsStore {
              last_sip_code = COALESCE($code, last_sip_code), last_reason = COALESCE($reason, last_reason),
              run_after = COALESCE($runAfter, run_after),
              lease_until = CASE WHEN $to IN (${IN_PROGRESS}) THEN lease_until ELSE NULL END,
-             answered_at = CASE WHEN $answered THEN $at ELSE answered_at END,
-             acknowledged_at = CASE WHEN $acknowledged THEN $at ELSE acknowledged_at END,
-             finished_at = CASE WHEN $finished THEN $at ELSE finished_at END
+             answered_at = CASE WHEN $answered = 1 THEN $at ELSE answered_at END,
+             acknowledged_at = CASE WHEN $acknowledged = 1 THEN $at ELSE acknowledged_at END,
+             finished_at = CASE WHEN $finished = 1 THEN $at ELSE finished_at END
            WHERE id = $id AND state = $from AND attempts = $attempt`,
         )
         .run({
@@ -331,13 +352,12 @@ export function createCallsStore(db: Database): CallsStore {
     noteWaiting(reason, cursor) {
       // The rowid grows with every insert and calls are never deleted; one writer at a time,
       // so a call committed after this statement gets a rowid above the returned cursor.
-      // `+state`: walk the rowid range, not the state index (every queued call).
-      db.query(`UPDATE calls SET last_reason = $reason WHERE rowid > $cursor AND +state = 'queued' AND last_reason IS NOT $reason`).run({ reason, cursor });
+      noteWaiting.run({ reason, cursor });
       return (db.query('SELECT COALESCE(max(rowid), 0) AS n FROM calls').get() as { n: number }).n;
     },
     renewLeases(ids, until, now) {
       const q = db.query(
-        `UPDATE calls SET lease_until = MAX(COALESCE(lease_until, 0), $until), updated_at = $now
+        `UPDATE calls SET lease_until = ${sql.greatest('COALESCE(lease_until, 0)', '$until')}, updated_at = $now
          WHERE id = $id AND state IN (${IN_PROGRESS})`,
       );
       for (const id of ids) q.run({ id, until, now });

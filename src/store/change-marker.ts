@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'bun:sqlite';
+import type { SqlConnection, SqlStatement } from './sql/connection';
 
 /**
  * A number that moves whenever the database may have changed since the previous call:
@@ -12,9 +12,10 @@ import type { Database, Statement } from 'bun:sqlite';
  */
 export type ChangeMarker = () => number;
 
-export function createChangeMarker(db: Database): ChangeMarker {
-  let dataVersion: Statement | null = null;
-  let totalChanges: Statement | null = null;
+export function createChangeMarker(db: SqlConnection): ChangeMarker {
+  if (db.dialect === 'postgres') return postgresChangeMarker(db as SqlConnection & { totalChanges(): number });
+  let dataVersion: SqlStatement | null = null;
+  let totalChanges: SqlStatement | null = null;
   let seenVersion = -1;
   let seenChanges = -1;
   let marker = 0;
@@ -29,6 +30,30 @@ export function createChangeMarker(db: Database): ChangeMarker {
     const changes = totalChanges.values()[0]![0] as number;
     if (version !== seenVersion || changes !== seenChanges) {
       seenVersion = version;
+      seenChanges = changes;
+      marker++;
+    }
+    return marker;
+  };
+}
+
+/**
+ * PostgreSQL has no cheap "did another connection commit" counter, and the other
+ * connections are other appliances. So the marker also moves every second: a change made
+ * through another appliance (a key revoked there) is seen here within a second, and one
+ * made through this connection at once (the rows it changed, counted by the connection).
+ */
+export const CROSS_NODE_STALENESS_MS = 1000;
+
+function postgresChangeMarker(db: { totalChanges(): number }, now: () => number = () => performance.now()): ChangeMarker {
+  let seenSlice = -1;
+  let seenChanges = -1;
+  let marker = 0;
+  return () => {
+    const slice = Math.floor(now() / CROSS_NODE_STALENESS_MS);
+    const changes = db.totalChanges();
+    if (slice !== seenSlice || changes !== seenChanges) {
+      seenSlice = slice;
       seenChanges = changes;
       marker++;
     }

@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 import type { Clock } from '../clock';
 import { newId, randomToken } from './ids';
 import { digest, type SecretBox } from './secret-box';
@@ -71,7 +71,7 @@ export const newApiKey = () => `vak_${randomToken(24)}`;
 export const newApiSecret = () => `vas_${randomToken(40)}`;
 export const newWebhookKey = () => `vwk_${randomToken(32)}`;
 
-export function createCredentialsStore(db: Database, box: SecretBox, clock: Clock): CredentialsStore {
+export function createCredentialsStore(db: SqlConnection, box: SecretBox, clock: Clock): CredentialsStore {
   return {
     create(accountId, { requireSignature = false } = {}) {
       const issued: IssuedCredential = {

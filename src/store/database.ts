@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log';
 import { migrate } from './migrations';
+import { sqliteConnection } from './sql/connection';
 
 export interface OpenDatabaseOptions {
   path: string;
@@ -29,6 +30,6 @@ export function openDatabase({ path, busyTimeoutMs, log }: OpenDatabaseOptions):
   db.run('PRAGMA journal_mode = WAL');
   db.run('PRAGMA synchronous = FULL');
   db.run('PRAGMA foreign_keys = ON');
-  migrate(db, log);
+  migrate(sqliteConnection(db), log);
   return db;
 }

@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 import type { PolicyStep } from './policies';
 
 export interface EscalationPlan {
@@ -80,7 +81,7 @@ export interface EscalationsStore {
   finish(alertId: string, reason: string): boolean;
 }
 
-export function createEscalationsStore(db: Database): EscalationsStore {
+export function createEscalationsStore(db: SqlConnection): EscalationsStore {
   return {
     start(e) {
       db.query(
@@ -122,7 +123,7 @@ export function createEscalationsStore(db: Database): EscalationsStore {
       db.query(`UPDATE escalations SET next_at = $n WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, n: nextAt });
     },
     wakeUp(alertId, now) {
-      db.query(`UPDATE escalations SET next_at = MIN(next_at, $now) WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
+      db.query(`UPDATE escalations SET next_at = ${dialectOf(db.dialect).least('next_at', '$now')} WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
     },
     skipWait(alertId, now) {
       db.query(`UPDATE escalations SET skip_wait = 1, next_at = $now WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });

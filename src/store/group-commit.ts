@@ -1,5 +1,6 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 import { metrics } from '../metrics/instruments';
+import { transactionControl } from './sql/transaction-control';
 
 /**
  * Group commit: writes that arrive in the same turn of the event loop share one
@@ -16,7 +17,7 @@ export interface GroupCommitter {
   /**
    * Runs a single-statement write in the next batch with nobody waiting for it
    * (bookkeeping such as the API history). A failure goes to `onError`; SQLite undoes
-   * a failed statement alone, so it needs no savepoint.
+   * a failed statement alone, so it needs no savepoint (PostgreSQL does not: there it gets one).
    */
   runDetached(write: () => void, onError: (e: unknown) => void): void;
   /** Resolves when everything queued so far has committed. */
@@ -33,19 +34,14 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-export function createGroupCommitter(db: Database): GroupCommitter {
+export function createGroupCommitter(db: SqlConnection): GroupCommitter {
   let queue: Pending[] = [];
   let detached: { write: () => void; onError: (e: unknown) => void }[] = [];
   let scheduled = false;
   let closed = false;
   let batches = 0;
   let writes = 0;
-  // Prepared once: this runs for every request under load.
-  const begin = db.prepare('BEGIN IMMEDIATE');
-  const commit = db.prepare('COMMIT');
-  const savepoint = db.prepare('SAVEPOINT w');
-  const release = db.prepare('RELEASE w');
-  const rollbackTo = db.prepare('ROLLBACK TO w');
+  const tx = transactionControl(db);
 
   const commitBatch = () => {
     scheduled = false;
@@ -57,26 +53,33 @@ export function createGroupCommitter(db: Database): GroupCommitter {
     const results: { ok: boolean; value: unknown }[] = [];
     const stopTimer = metrics.groupCommitSeconds.startTimer();
     try {
-      begin.run();
+      tx.begin();
       for (const p of batch) {
-        savepoint.run();
+        tx.savepoint();
         try {
           results.push({ ok: true, value: p.write() });
-          release.run();
+          tx.release();
         } catch (e) {
-          rollbackTo.run();
-          release.run();
+          tx.rollbackToSavepoint();
+          tx.release();
           results.push({ ok: false, value: e });
         }
       }
+      const isolate = tx.failedStatementAbortsTransaction;
       for (const d of sideWrites) {
+        if (isolate) tx.savepoint();
         try {
           d.write();
+          if (isolate) tx.release();
         } catch (e) {
+          if (isolate) {
+            tx.rollbackToSavepoint();
+            tx.release();
+          }
           d.onError(e);
         }
       }
-      commit.run();
+      tx.commit();
       stopTimer();
       metrics.groupCommitBatchSize.observe(batch.length + sideWrites.length);
       batches++;
@@ -84,7 +87,7 @@ export function createGroupCommitter(db: Database): GroupCommitter {
     } catch (e) {
       // BEGIN or COMMIT failed (disk full, lock timeout): nothing in the batch is durable.
       try {
-        if (db.inTransaction) db.run('ROLLBACK');
+        if (db.inTransaction) tx.rollback();
       } catch {
         /* the original error is the one worth reporting */
       }
@@ -130,8 +133,7 @@ export function createGroupCommitter(db: Database): GroupCommitter {
     async close() {
       await this.flush();
       closed = true;
-      // Unfinalized statements would keep SQLite from closing (and checkpointing) the file.
-      for (const st of [begin, commit, savepoint, release, rollbackTo]) st.finalize();
+      tx.finalize();
     },
     stats: () => ({ batches, writes }),
   };

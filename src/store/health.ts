@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 
 /** What GET /healthz reads from the database. */
 export interface HealthStore {
@@ -8,7 +8,7 @@ export interface HealthStore {
   queue(): { queued: number; oldestCreatedAt: number | null };
 }
 
-export function createHealthStore(db: Database): HealthStore {
+export function createHealthStore(db: SqlConnection): HealthStore {
   const probe = db.query('INSERT INTO health_probe (id, at) VALUES (1, $at) ON CONFLICT (id) DO UPDATE SET at = excluded.at');
   const queue = db.query(`SELECT count(*) AS queued, min(created_at) AS oldestCreatedAt FROM calls WHERE state = 'queued'`);
   return {

@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 
 /** One answered API request. Holds no secret and no body, by design. */
 export interface HistoryEntry {
@@ -48,12 +49,12 @@ export interface HistoryStore {
   count(): number;
 }
 
-export function createHistoryStore(db: Database): HistoryStore {
+export function createHistoryStore(db: SqlConnection): HistoryStore {
   // Looked up once: this runs for every answered request.
   const insert = db.query(
     `INSERT INTO api_history (at, first_at, request_id, endpoint, source_ip, status, message, account_id, credential_id, bucket)
      VALUES ($at, $at, $rid, $endpoint, $ip, $status, $message, $account, $cred, $bucket)
-     ON CONFLICT (bucket) WHERE bucket IS NOT NULL DO UPDATE SET count = count + 1, at = max(at, excluded.at)`,
+     ON CONFLICT (bucket) WHERE bucket IS NOT NULL DO UPDATE SET count = api_history.count + 1, at = ${dialectOf(db.dialect).greatest('api_history.at', 'excluded.at')}`,
   );
   const pruneOld = db.query(
     `DELETE FROM api_history WHERE id IN (SELECT id FROM api_history WHERE at < $before ORDER BY at LIMIT $batch)`,

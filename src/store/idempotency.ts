@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 
 /** How long a repeated Idempotency-Key replays the first answer (contract: 24 h). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -10,7 +11,11 @@ export interface IdempotencyStore {
   prune(now: number): number;
 }
 
-export function createIdempotencyStore(db: Database): IdempotencyStore {
+export function createIdempotencyStore(db: SqlConnection): IdempotencyStore {
+  // REPLACE: an expired entry with the same key starts a new window.
+  const replace = db.query(
+    dialectOf(db.dialect).insertOrReplace('idempotency', ['credential_id', 'endpoint', 'key', 'outcome', 'created_at'], ['credential_id', 'endpoint', 'key']),
+  );
   return {
     find(credentialId, endpoint, key, now) {
       const row = db
@@ -23,10 +28,7 @@ export function createIdempotencyStore(db: Database): IdempotencyStore {
       return row ? JSON.parse(row.outcome) : null;
     },
     save(credentialId, endpoint, key, outcome, now) {
-      // REPLACE: an expired entry with the same key starts a new window.
-      db.query(
-        'INSERT OR REPLACE INTO idempotency (credential_id, endpoint, key, outcome, created_at) VALUES ($c, $e, $k, $o, $now)',
-      ).run({ c: credentialId, e: endpoint, k: key, o: JSON.stringify(outcome), now });
+      replace.run({ credential_id: credentialId, endpoint, key, outcome: JSON.stringify(outcome), created_at: now });
     },
     prune(now) {
       return db.query('DELETE FROM idempotency WHERE created_at <= $t').run({ t: now - IDEMPOTENCY_WINDOW_MS }).changes;

@@ -10,6 +10,11 @@ import { createCallsStore, type CallsStore } from './calls';
 import { createChangeMarker } from './change-marker';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
 import { openDatabase } from './database';
+import { assertKeyOpensDatabase } from './key-check';
+import { createLeadership } from './leadership';
+import { migrate } from './migrations';
+import { sqliteConnection, type SqlConnection } from './sql/connection';
+import { postgresConnection } from './sql/postgres/connection';
 import { createGroupCommitter, type GroupCommitter } from './group-commit';
 import { createHealthStore, type HealthStore } from './health';
 import { createHistoryStore, type HistoryStore } from './history';
@@ -38,9 +43,11 @@ export type { RecentFailure, StateCounts } from './ops-counts';
 export type { PanelSession } from './panel-sessions';
 export type { AlertFilter, CallFilter, CallStateCounts, HistoryFilter, Page } from './panel-queries';
 export { DatabaseTooNewError } from './migrations';
+export { SecretKeyMismatchError } from './key-check';
 
 /**
- * Everything persistent, over one SQLite connection. The connection itself stays inside
+ * Everything persistent, over one connection: the SQLite file (default) or PostgreSQL
+ * (store.url), through the same table groups (sql/connection.ts). The connection itself stays inside
  * this folder: callers read and write through the table groups below, writes inside
  * `writes.run`, so every SQL statement lives in src/store.
  */
@@ -73,13 +80,22 @@ export interface Store {
    * enough to call per request.
    */
   changeMarker(): number;
+  /**
+   * True while this appliance is the one that sends callbacks and advances escalations
+   * (several appliances on one PostgreSQL; always true on SQLite). See leadership.ts.
+   */
+  leads(): boolean;
   /** True while the database file is there and answers a query (health check). */
   ping(): boolean;
   close(): Promise<void>;
 }
 
 export interface CreateStoreOptions {
+  /** The SQLite file; with `url` set, only its folder is used (for secret.key). */
   path: string;
+  /** store.url: a postgres:// URL puts the whole store on PostgreSQL instead of the file. */
+  url?: string;
+  /** SQLite: how long to wait for another process's lock. PostgreSQL: how long a statement may take. */
   busyTimeoutMs: number;
   clock: Clock;
   log?: Logger;
@@ -91,9 +107,29 @@ export function keyFileFor(dbPath: string): string {
   return join(dirname(dbPath), 'secret.key');
 }
 
+/** Opens and migrates the store's connection: the SQLite file, or PostgreSQL when `url` is set. */
+export function openConnection(options: Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'log'>): SqlConnection {
+  if (!options.url) return sqliteConnection(openDatabase(options));
+  const db = postgresConnection({ url: options.url, statementTimeoutMs: Math.max(options.busyTimeoutMs, 1000) });
+  try {
+    migrate(db, options.log);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return db;
+}
+
 export function createStore(options: CreateStoreOptions): Store {
-  const db = openDatabase(options);
-  const box = createSecretBox(loadOrCreateKeyFile(options.keyFile ?? keyFileFor(options.path)));
+  const db = openConnection(options);
+  const keyFile = options.keyFile ?? keyFileFor(options.path);
+  const box = createSecretBox(loadOrCreateKeyFile(keyFile));
+  try {
+    assertKeyOpensDatabase(db, box, keyFile);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   const writes = createGroupCommitter(db);
   return {
     accounts: createAccountsStore(db, options.clock),
@@ -114,9 +150,10 @@ export function createStore(options: CreateStoreOptions): Store {
     opsCounts: createOpsCountsStore(db),
     writes,
     changeMarker: createChangeMarker(db),
+    leads: createLeadership(db),
     ping() {
       try {
-        if (options.path !== ':memory:' && !existsSync(options.path)) return false;
+        if (!options.url && options.path !== ':memory:' && !existsSync(options.path)) return false;
         db.query('SELECT 1 FROM accounts LIMIT 1').get();
         return true;
       } catch {

@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 
 export interface LoginFailures {
   failures: number;
@@ -31,7 +32,8 @@ export interface LoginFailuresStore {
   prune(since: number): number;
 }
 
-export function createLoginFailuresStore(db: Database): LoginFailuresStore {
+export function createLoginFailuresStore(db: SqlConnection): LoginFailuresStore {
+  const sql = dialectOf(db.dialect);
   return {
     get(key, since) {
       const r = db
@@ -45,15 +47,15 @@ export function createLoginFailuresStore(db: Database): LoginFailuresStore {
       // also what lets SQLite read ON CONFLICT as the upsert's (sqlite.org/lang_upsert.html).
       const rows = db
         .query(
-          `WITH wanted(key, max) AS (SELECT value ->> 'key', value ->> 'max' FROM json_each($counters))
-           INSERT INTO panel_login_failures (key, failures, first_at, last_at)
+          `WITH wanted(key, max) AS (SELECT value ->> 'key', CAST(value ->> 'max' AS INTEGER) FROM ${sql.jsonObjects('$counters')})
+           INSERT INTO panel_login_failures AS cur (key, failures, first_at, last_at)
            SELECT key, 1, $now, $now FROM wanted
            WHERE NOT EXISTS (
              SELECT 1 FROM panel_login_failures f JOIN wanted w ON f.key = w.key
              WHERE w.max IS NOT NULL AND f.first_at > $since AND f.failures >= w.max)
            ON CONFLICT (key) DO UPDATE SET
-             failures = CASE WHEN first_at > $since THEN failures + 1 ELSE 1 END,
-             first_at = CASE WHEN first_at > $since THEN first_at ELSE $now END,
+             failures = CASE WHEN cur.first_at > $since THEN cur.failures + 1 ELSE 1 END,
+             first_at = CASE WHEN cur.first_at > $since THEN cur.first_at ELSE $now END,
              last_at = $now
            RETURNING key, failures`,
         )
@@ -63,7 +65,7 @@ export function createLoginFailuresStore(db: Database): LoginFailuresStore {
     settle(clear, refund) {
       const del = db.query('DELETE FROM panel_login_failures WHERE key = $key');
       for (const key of clear) del.run({ key });
-      const dec = db.query('UPDATE panel_login_failures SET failures = MAX(0, failures - 1) WHERE key = $key');
+      const dec = db.query(`UPDATE panel_login_failures SET failures = ${sql.greatest('0', 'failures - 1')} WHERE key = $key`);
       for (const key of refund) dec.run({ key });
     },
     prune(since) {

@@ -1,11 +1,78 @@
-import type { Database } from 'bun:sqlite';
 import type { Logger } from '../log';
+import type { SqlConnection } from './sql/connection';
+import { postgresDdl } from './sql/postgres/ddl';
 
 /**
- * Append-only schema history. Never edit a released step: add a new one.
- * `PRAGMA user_version` holds the number of the last step applied.
+ * Append-only schema history, one list for both stores. Never edit a released step: add
+ * a new one. `sql` is SQLite's; PostgreSQL runs `postgres` when a step gives it, else
+ * `sql` translated mechanically (sql/postgres/ddl.ts).
+ * SQLite keeps the number of the last step applied in `PRAGMA user_version`, PostgreSQL in
+ * `schema_version`.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export interface MigrationStep {
+  version: number;
+  name: string;
+  sql: string;
+  postgres?: string;
+}
+
+/** Migration 5 in two parts: PostgreSQL runs the schema only (see the step). */
+const ALERTS_SCHEMA = `
+      -- One accepted request (or native alert) with its key; its calls point at it.
+      CREATE TABLE alerts (
+        id              TEXT PRIMARY KEY,            -- alt_…
+        account_id      TEXT NOT NULL REFERENCES accounts(id),
+        credential_id   TEXT,
+        alert_key       TEXT,                        -- NULL: a plain request, never deduplicated
+        source          TEXT NOT NULL,               -- api | webhook | test | a native source
+        message         TEXT NOT NULL,
+        state           TEXT NOT NULL,               -- src/call-model/alert-states.ts
+        state_reason    TEXT,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL,
+        acknowledged_at INTEGER,
+        acknowledged_by TEXT,                        -- the number that pressed 1, or who used the API/panel
+        resolved_at     INTEGER
+      ) STRICT;
+      CREATE INDEX alerts_account ON alerts(account_id, created_at);
+      CREATE INDEX alerts_key ON alerts(account_id, alert_key, state);
+
+      ALTER TABLE calls ADD COLUMN alert_id TEXT REFERENCES alerts(id);
+      -- Spoken in another call of the same number (pacing): that call's id.
+      ALTER TABLE calls ADD COLUMN bundled_into TEXT;
+      -- Whether queuing it took a credit (a cancelled call never dialled gives it back).
+      ALTER TABLE calls ADD COLUMN charged INTEGER NOT NULL DEFAULT 1;
+      UPDATE calls SET charged = 0 WHERE source = 'test';
+      CREATE INDEX calls_alert ON calls(alert_id);
+
+      -- One row per INVITE sent, by number: calls.per_number_gap_s and _per_hour count these.
+      CREATE TABLE dials (
+        phone_number TEXT NOT NULL,
+        at           INTEGER NOT NULL,
+        call_id      TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX dials_number ON dials(phone_number, at);
+
+`;
+
+const ALERTS_BACKFILL = `
+      -- Every existing call gets an alert: the calls of one request (same account, credential,
+      -- source, text and time) share one. A call not yet finished keeps its alert open.
+      INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state,
+                          created_at, updated_at, acknowledged_at)
+      SELECT 'alt_' || substr(min(id), 6), account_id, credential_id, NULL, source, message,
+             CASE WHEN max(acknowledged_at) IS NOT NULL THEN 'acknowledged'
+                  WHEN sum(finished_at IS NULL) > 0 THEN 'open'
+                  ELSE 'unacknowledged' END,
+             created_at, max(updated_at), max(acknowledged_at)
+      FROM calls GROUP BY account_id, credential_id, source, message, created_at;
+      UPDATE calls SET alert_id = (
+        SELECT a.id FROM alerts a
+        WHERE a.account_id = calls.account_id AND a.created_at = calls.created_at
+          AND a.credential_id IS calls.credential_id AND a.source = calls.source AND a.message = calls.message);
+`;
+
+export const MIGRATIONS: readonly MigrationStep[] = [
   {
     version: 1,
     name: 'accounts, credentials, usage, call queue, api history, idempotency',
@@ -160,57 +227,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   {
     version: 5,
     name: 'alerts: identity, state and calls; per-number dials for pacing',
-    sql: `
-      -- One accepted request (or native alert) with its key; its calls point at it.
-      CREATE TABLE alerts (
-        id              TEXT PRIMARY KEY,            -- alt_…
-        account_id      TEXT NOT NULL REFERENCES accounts(id),
-        credential_id   TEXT,
-        alert_key       TEXT,                        -- NULL: a plain request, never deduplicated
-        source          TEXT NOT NULL,               -- api | webhook | test | a native source
-        message         TEXT NOT NULL,
-        state           TEXT NOT NULL,               -- src/call-model/alert-states.ts
-        state_reason    TEXT,
-        created_at      INTEGER NOT NULL,
-        updated_at      INTEGER NOT NULL,
-        acknowledged_at INTEGER,
-        acknowledged_by TEXT,                        -- the number that pressed 1, or who used the API/panel
-        resolved_at     INTEGER
-      ) STRICT;
-      CREATE INDEX alerts_account ON alerts(account_id, created_at);
-      CREATE INDEX alerts_key ON alerts(account_id, alert_key, state);
-
-      ALTER TABLE calls ADD COLUMN alert_id TEXT REFERENCES alerts(id);
-      -- Spoken in another call of the same number (pacing): that call's id.
-      ALTER TABLE calls ADD COLUMN bundled_into TEXT;
-      -- Whether queuing it took a credit (a cancelled call never dialled gives it back).
-      ALTER TABLE calls ADD COLUMN charged INTEGER NOT NULL DEFAULT 1;
-      UPDATE calls SET charged = 0 WHERE source = 'test';
-      CREATE INDEX calls_alert ON calls(alert_id);
-
-      -- One row per INVITE sent, by number: calls.per_number_gap_s and _per_hour count these.
-      CREATE TABLE dials (
-        phone_number TEXT NOT NULL,
-        at           INTEGER NOT NULL,
-        call_id      TEXT NOT NULL
-      ) STRICT;
-      CREATE INDEX dials_number ON dials(phone_number, at);
-
-      -- Every existing call gets an alert: the calls of one request (same account, credential,
-      -- source, text and time) share one. A call not yet finished keeps its alert open.
-      INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state,
-                          created_at, updated_at, acknowledged_at)
-      SELECT 'alt_' || substr(min(id), 6), account_id, credential_id, NULL, source, message,
-             CASE WHEN max(acknowledged_at) IS NOT NULL THEN 'acknowledged'
-                  WHEN sum(finished_at IS NULL) > 0 THEN 'open'
-                  ELSE 'unacknowledged' END,
-             created_at, max(updated_at), max(acknowledged_at)
-      FROM calls GROUP BY account_id, credential_id, source, message, created_at;
-      UPDATE calls SET alert_id = (
-        SELECT a.id FROM alerts a
-        WHERE a.account_id = calls.account_id AND a.created_at = calls.created_at
-          AND a.credential_id IS calls.credential_id AND a.source = calls.source AND a.message = calls.message);
-    `,
+    sql: ALERTS_SCHEMA + ALERTS_BACKFILL,
+    // A PostgreSQL store is created empty (migrate-to-postgres copies rows in afterwards):
+    // there is nothing to backfill, and the backfill is SQLite's SQL.
+    postgres: postgresDdl(ALERTS_SCHEMA),
   },
   {
     version: 6,
@@ -314,21 +334,66 @@ export class DatabaseTooNewError extends Error {
   override readonly name = 'DatabaseTooNewError';
 }
 
-/** Brings the schema up to date, one transaction per step. Refuses a database newer than the code. */
-export function migrate(db: Database, log?: Logger): void {
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-  const current = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version;
-  if (current > latest) {
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Brings the schema up to date. Refuses a database newer than the code. */
+export function migrate(db: SqlConnection, log?: Logger): void {
+  if (db.dialect === 'postgres') migratePostgres(db, log);
+  else migrateSqlite(db, log);
+}
+
+function refuseTooNew(current: number): void {
+  if (current > LATEST_VERSION) {
     throw new DatabaseTooNewError(
-      `database schema version ${current} is newer than this program understands (${latest}); upgrade voice-alert`,
+      `database schema version ${current} is newer than this program understands (${LATEST_VERSION}); upgrade voice-alert`,
     );
   }
+}
+
+/** One IMMEDIATE transaction per step: another process waits instead of migrating beside us. */
+function migrateSqlite(db: SqlConnection, log?: Logger): void {
+  const current = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version;
+  refuseTooNew(current);
   for (const step of MIGRATIONS) {
     if (step.version <= current) continue;
-    db.transaction(() => {
-      db.run(step.sql);
-      db.run(`PRAGMA user_version = ${step.version}`);
-    }).immediate();
+    inTransaction(db, 'BEGIN IMMEDIATE', () => {
+      db.exec(step.sql);
+      db.exec(`PRAGMA user_version = ${step.version}`);
+    });
     log?.info({ version: step.version, step: step.name }, 'database migrated');
+  }
+}
+
+/**
+ * Every missing step in one transaction under an advisory lock: appliances that start
+ * together on one database migrate it once, the others wait and find it done.
+ */
+function migratePostgres(db: SqlConnection, log?: Logger): void {
+  inTransaction(db, 'BEGIN', () => {
+    db.exec(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)');
+    const row = db.query('SELECT max(version) AS v FROM schema_version').get() as { v: number | null };
+    const current = row.v ?? 0;
+    refuseTooNew(current);
+    for (const step of MIGRATIONS) {
+      if (step.version <= current) continue;
+      db.exec(step.postgres ?? postgresDdl(step.sql));
+      db.query('INSERT INTO schema_version (version) VALUES ($v)').run({ v: step.version });
+      log?.info({ version: step.version, step: step.name }, 'database migrated');
+    }
+  });
+}
+
+/** Any number: it only has to be the same on every appliance ("VA" in ASCII). */
+const MIGRATION_LOCK = 0x5641;
+
+function inTransaction(db: SqlConnection, begin: string, work: () => void): void {
+  db.exec(begin);
+  try {
+    work();
+    db.exec('COMMIT');
+  } catch (e) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw e;
   }
 }

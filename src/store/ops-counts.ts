@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 
 /** Rows per state, e.g. `{ queued: 3, completed: 10 }`; states with no rows are absent. */
 export type StateCounts = Record<string, number>;
@@ -35,18 +35,19 @@ const FAILED = `('busy','no_answer','rejected','failed','expired')`;
 
 const byState = (rows: { state: string; n: number }[]): StateCounts => Object.fromEntries(rows.map((r) => [r.state, r.n]));
 
-export function createOpsCountsStore(db: Database): OpsCountsStore {
-  // `$a IS NULL OR account_id = $a`: one prepared statement serves both scopes.
-  const calls = db.query(`SELECT state, count(*) AS n FROM calls WHERE ($a IS NULL OR account_id = $a) GROUP BY state`);
-  const alerts = db.query(`SELECT state, count(*) AS n FROM alerts WHERE ($a IS NULL OR account_id = $a) GROUP BY state`);
+export function createOpsCountsStore(db: SqlConnection): OpsCountsStore {
+  // `$a IS NULL OR account_id = $a`: one prepared statement serves both scopes (the CAST
+  // tells PostgreSQL the parameter's type, which IS NULL alone does not).
+  const calls = db.query(`SELECT state, count(*) AS n FROM calls WHERE (CAST($a AS TEXT) IS NULL OR account_id = $a) GROUP BY state`);
+  const alerts = db.query(`SELECT state, count(*) AS n FROM alerts WHERE (CAST($a AS TEXT) IS NULL OR account_id = $a) GROUP BY state`);
   const finished = db.query(
     `SELECT state, count(*) AS n FROM calls
-     WHERE created_at >= $since AND finished_at IS NOT NULL AND ($a IS NULL OR account_id = $a) GROUP BY state`,
+     WHERE created_at >= $since AND finished_at IS NOT NULL AND (CAST($a AS TEXT) IS NULL OR account_id = $a) GROUP BY state`,
   );
   const failures = db.query(
     `SELECT id, account_id AS accountId, phone_number AS phoneNumber, state, updated_at AS at,
             last_sip_code AS sipCode, last_reason AS reason
-     FROM calls WHERE state IN ${FAILED} AND ($a IS NULL OR account_id = $a)
+     FROM calls WHERE state IN ${FAILED} AND (CAST($a AS TEXT) IS NULL OR account_id = $a)
      ORDER BY updated_at DESC, id DESC LIMIT $limit`,
   );
   const outbox = db.query(`SELECT count(*) AS pending, min(created_at) AS oldestCreatedAt FROM callback_outbox WHERE state = 'pending'`);

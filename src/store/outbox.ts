@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 import type { SecretBox } from './secret-box';
 
 /** Where an account's outcome events go, with the key that signs them. */
@@ -109,7 +110,7 @@ export interface OutboxStore {
   prune(before: number): number;
 }
 
-export function createOutboxStore(db: Database, box: SecretBox): OutboxStore {
+export function createOutboxStore(db: SqlConnection, box: SecretBox): OutboxStore {
   const insert = db.query(
     `INSERT INTO callback_outbox (event_id, account_id, order_key, type, body, state, created_at, next_attempt_at)
      VALUES ($eventId, $accountId, $orderKey, $type, $body, 'pending', $at, $at)`,
@@ -118,7 +119,7 @@ export function createOutboxStore(db: Database, box: SecretBox): OutboxStore {
   const dueQuery = db.query(
     `SELECT * FROM callback_outbox o
      WHERE o.state = 'pending' AND o.next_attempt_at <= $now
-       AND o.account_id NOT IN (SELECT value FROM json_each($skip))
+       AND o.account_id NOT IN (SELECT value FROM ${dialectOf(db.dialect).jsonTexts('$skip')})
        AND NOT EXISTS (SELECT 1 FROM callback_outbox p
                        WHERE p.order_key = o.order_key AND p.state = 'pending' AND p.id < o.id)
      ORDER BY o.next_attempt_at, o.id LIMIT $limit`,

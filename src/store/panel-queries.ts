@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 import type { AlertState, CallState } from '../call-model';
 import { toAlert, type AlertRecord, type AlertRow } from './alerts';
 import { toCall, type CallRecord, type CallRow } from './calls';
@@ -69,7 +70,7 @@ function where(clauses: [boolean, string][]): string {
   return used.length ? `WHERE ${used.join(' AND ')}` : '';
 }
 
-export function createPanelQueries(db: Database): PanelQueries {
+export function createPanelQueries(db: SqlConnection): PanelQueries {
   return {
     calls(f) {
       const params: Params = { a: f.accountId };
@@ -131,7 +132,7 @@ export function createPanelQueries(db: Database): PanelQueries {
         const grouped = db
           .query(
             `SELECT alert_id AS alertId, state, count(*) AS n FROM calls
-             WHERE alert_id IN (SELECT value FROM json_each($ids)) GROUP BY alert_id, state`,
+             WHERE alert_id IN (SELECT value FROM ${dialectOf(db.dialect).jsonTexts('$ids')}) GROUP BY alert_id, state`,
           )
           .all({ ids: JSON.stringify(rows.map((r) => r.id)) }) as { alertId: string; state: CallState; n: number }[];
         for (const g of grouped) counts.get(g.alertId)![g.state] = g.n;

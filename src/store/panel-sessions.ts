@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 import { digest } from './secret-box';
 
 export interface PanelSession {
@@ -29,7 +29,7 @@ export interface PanelSessionsStore {
   prune(now: number, idleMs: number): number;
 }
 
-export function createPanelSessionsStore(db: Database): PanelSessionsStore {
+export function createPanelSessionsStore(db: SqlConnection): PanelSessionsStore {
   return {
     create(token, s) {
       db.query(

@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 import type { Clock } from '../clock';
 import { randomToken } from './ids';
 
@@ -43,7 +44,7 @@ export interface PanelUsersStore {
   setPasswordHash(id: string, passwordHash: string): boolean;
 }
 
-export function createPanelUsersStore(db: Database, clock: Clock): PanelUsersStore {
+export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUsersStore {
   const get = (id: string) => {
     const r = db.query('SELECT * FROM panel_users WHERE id = $id').get({ id }) as Row | null;
     return r ? toUser(r) : null;
@@ -59,7 +60,7 @@ export function createPanelUsersStore(db: Database, clock: Clock): PanelUsersSto
     },
     get,
     findByLogin(login) {
-      const r = db.query('SELECT * FROM panel_users WHERE login = $login').get({ login }) as Row | null;
+      const r = db.query(`SELECT * FROM panel_users WHERE ${dialectOf(db.dialect).equalsNoCase('login', '$login')}`).get({ login }) as Row | null;
       return r ? toUser(r) : null;
     },
     listForAccount(accountId) {

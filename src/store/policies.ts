@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
 import { newId } from './ids';
 
 export interface PolicyStep {
@@ -59,7 +59,7 @@ export interface PoliciesStore {
   defaultOf(credentialId: string): Policy | null;
 }
 
-export function createPoliciesStore(db: Database): PoliciesStore {
+export function createPoliciesStore(db: SqlConnection): PoliciesStore {
   return {
     create(p, now) {
       const id = newId('pol');

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
 import { createStore, DatabaseTooNewError, keyFileFor } from '.';
+import { sqliteConnection } from './sql/connection';
 import { openDatabase } from './database';
 import { createGroupCommitter } from './group-commit';
 import { MIGRATIONS } from './migrations';
@@ -84,7 +85,7 @@ describe('database file', () => {
 
 /** A group committer on its own connection (the store keeps its connection to itself), with a table to write. */
 function committer() {
-  const db = openDatabase({ path: newPath(), busyTimeoutMs: 100 });
+  const db = sqliteConnection(openDatabase({ path: newPath(), busyTimeoutMs: 100 }));
   const writes = createGroupCommitter(db);
   const acc = createAccountsStore(db, Date.now).create({ name: 'a', plan: 'starter' });
   const close = async () => {
@@ -135,7 +136,7 @@ describe('detached writes', () => {
     const { db, writes, usage, acc, close } = committer();
     const errors: unknown[] = [];
     writes.runDetached(() => usage.charge(acc.id, 'p', 1), (e) => errors.push(e));
-    writes.runDetached(() => db.run('INSERT INTO no_such_table VALUES (1)'), (e) => errors.push(e));
+    writes.runDetached(() => db.exec('INSERT INTO no_such_table VALUES (1)'), (e) => errors.push(e));
     await writes.run(() => usage.charge(acc.id, 'p', 1));
     expect(usage.usedIn(acc.id, 'p')).toBe(2);
     expect(errors).toHaveLength(1);

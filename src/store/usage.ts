@@ -1,4 +1,5 @@
-import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
 
 /** Calls charged per account and credit period (`YYYY-MM`). */
 export interface UsageStore {
@@ -15,13 +16,13 @@ export interface UsageStore {
   refund(accountId: string, period: string, calls: number): void;
 }
 
-export function createUsageStore(db: Database): UsageStore {
+export function createUsageStore(db: SqlConnection): UsageStore {
   // An INSERT … SELECT before ON CONFLICT needs a WHERE clause, or SQLite may read ON as a
   // join's (sqlite.org/lang_upsert.html); ours is the credit check for a new period's row.
   const tryCharge = db.query(
     `INSERT INTO usage (account_id, period, used) SELECT $a, $p, $n WHERE $n <= $credit
-     ON CONFLICT (account_id, period) DO UPDATE SET used = used + excluded.used
-       WHERE used + excluded.used <= $credit`,
+     ON CONFLICT (account_id, period) DO UPDATE SET used = usage.used + excluded.used
+       WHERE usage.used + excluded.used <= $credit`,
   );
   return {
     usedIn(accountId, period) {
@@ -33,11 +34,11 @@ export function createUsageStore(db: Database): UsageStore {
     charge(accountId, period, calls) {
       db.query(
         `INSERT INTO usage (account_id, period, used) VALUES ($a, $p, $n)
-         ON CONFLICT (account_id, period) DO UPDATE SET used = used + excluded.used`,
+         ON CONFLICT (account_id, period) DO UPDATE SET used = usage.used + excluded.used`,
       ).run({ a: accountId, p: period, n: calls });
     },
     refund(accountId, period, calls) {
-      db.query('UPDATE usage SET used = MAX(0, used - $n) WHERE account_id = $a AND period = $p').run({ a: accountId, p: period, n: calls });
+      db.query(`UPDATE usage SET used = ${dialectOf(db.dialect).greatest('0', 'used - $n')} WHERE account_id = $a AND period = $p`).run({ a: accountId, p: period, n: calls });
     },
     tryCharge(accountId, period, calls, credit) {
       return tryCharge.run({ a: accountId, p: period, n: calls, credit }).changes === 1;

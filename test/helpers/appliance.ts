@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as stringifyToml } from 'smol-toml';
 import { BINARY } from './paths';
+import { onPostgres, testStoreUrl } from './postgres';
 
 /**
  * The compiled binary, run as an operator would: its own folder, a TOML config, real
@@ -41,7 +42,8 @@ export function applianceDir(overrides: ConfigOverrides = {}): ApplianceDir {
   const configPath = join(dir, 'config.toml');
   const config: ConfigOverrides = {
     http: { listen: '127.0.0.1:0', rate_limit_per_minute: 0 },
-    store: { path: join(dir, 'data', 'voice-alert.db') },
+    // On the vitest project "postgres", a fresh PostgreSQL database instead of the file.
+    store: { path: join(dir, 'data', 'voice-alert.db'), ...(onPostgres ? { url: testStoreUrl() } : {}) },
     log: { level: 'info' },
     // No SIP OPTIONS probes unless a test asks: sipp takes each OPTIONS as a new call of its
     // scenario, which uses up its `-m` calls and leaves the real INVITE unanswered.

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { IntakeDeps, IntakeRequest } from '../../src/intake';
 import { sign } from '../../src/intake';
 import { createStore, type Store } from '../../src/store';
+import { testStoreUrl } from './postgres';
 
 /** A clock the test moves by hand. */
 export function manualClock(start: string | number = '2026-11-15T12:00:00Z') {
@@ -14,10 +15,13 @@ export function manualClock(start: string | number = '2026-11-15T12:00:00Z') {
   return clock;
 }
 
-/** A real store on a temporary file (WAL and group commit behave as in production). */
+/**
+ * A real store on a temporary file (WAL and group commit behave as in production), or on
+ * a fresh PostgreSQL database when the suite runs in the PostgreSQL project.
+ */
 export function tempStore(clock: () => number): Store {
   const dir = mkdtempSync(join(tmpdir(), 'va-store-'));
-  return createStore({ path: join(dir, 'voice-alert.db'), busyTimeoutMs: 1000, clock });
+  return createStore({ path: join(dir, 'voice-alert.db'), url: testStoreUrl(), busyTimeoutMs: 1000, clock });
 }
 
 export function intakeDeps(store: Store, clock: () => number, timeZone = 'Europe/Istanbul'): IntakeDeps {

@@ -4,6 +4,15 @@ export const storeSection = z
   .object({
     /** SQLite database file; its folder is created and also holds the secret key file. */
     path: z.string().min(1).default('./data/voice-alert.db'),
+    /**
+     * PostgreSQL instead of the file (contract.md "High availability"): every appliance
+     * given the same URL shares one store. secret.key (beside `path`) must then be the
+     * same file on every appliance. Empty: the SQLite file.
+     */
+    url: z
+      .string()
+      .regex(/^$|^postgres(ql)?:\/\/[^\s]+$/, 'must be a postgres:// URL, e.g. postgres://voicealert:secret@db/voicealert')
+      .default(''),
     /** How long SQLite waits for a lock held by another process (the CLI) before failing. */
     busy_timeout_ms: z.number().int().min(0).default(5000),
     /** API history rows older than this are pruned in the background (issue 10 §1). */

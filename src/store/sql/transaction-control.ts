@@ -1,0 +1,52 @@
+import type { SqlConnection } from './connection';
+
+/**
+ * BEGIN, COMMIT and savepoints for the group committer, per store. SQLite's are prepared
+ * once (they run for every request under load) and BEGIN IMMEDIATE takes the write lock
+ * up front; PostgreSQL's go as plain commands (its row locks make IMMEDIATE meaningless).
+ */
+export interface TransactionControl {
+  begin(): void;
+  commit(): void;
+  rollback(): void;
+  savepoint(): void;
+  release(): void;
+  rollbackToSavepoint(): void;
+  /**
+   * PostgreSQL aborts the whole transaction when one statement fails; SQLite undoes that
+   * statement alone. Where it does, even a single statement needs a savepoint of its own.
+   */
+  readonly failedStatementAbortsTransaction: boolean;
+  finalize(): void;
+}
+
+export function transactionControl(db: SqlConnection): TransactionControl {
+  if (db.dialect === 'postgres') {
+    return {
+      begin: () => db.exec('BEGIN'),
+      commit: () => db.exec('COMMIT'),
+      rollback: () => db.exec('ROLLBACK'),
+      savepoint: () => db.exec('SAVEPOINT w'),
+      release: () => db.exec('RELEASE w'),
+      rollbackToSavepoint: () => db.exec('ROLLBACK TO w'),
+      failedStatementAbortsTransaction: true,
+      finalize: () => undefined,
+    };
+  }
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const savepoint = db.prepare('SAVEPOINT w');
+  const release = db.prepare('RELEASE w');
+  const rollbackTo = db.prepare('ROLLBACK TO w');
+  return {
+    begin: () => void begin.run(),
+    commit: () => void commit.run(),
+    rollback: () => db.exec('ROLLBACK'),
+    savepoint: () => void savepoint.run(),
+    release: () => void release.run(),
+    rollbackToSavepoint: () => void rollbackTo.run(),
+    failedStatementAbortsTransaction: false,
+    // Unfinalized statements would keep SQLite from closing (and checkpointing) the file.
+    finalize: () => [begin, commit, savepoint, release, rollbackTo].forEach((s) => s.finalize()),
+  };
+}

@@ -1,0 +1,103 @@
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postgresConnection } from '../../src/store/sql/postgres/connection';
+import { migrate } from '../../src/store/migrations';
+
+/**
+ * A throwaway PostgreSQL cluster for the tests and benchmarks: initdb in a temporary folder,
+ * pg_ctl on a free port of 127.0.0.1, trust authentication for one role. PostgreSQL refuses
+ * to run as root, so under root it runs as Debian's `postgres` user.
+ */
+export interface PostgresCluster {
+  /** postgres://voicealert@127.0.0.1:PORT/ (add a database name). */
+  baseUrl: string;
+  dir: string;
+  port: number;
+  stop(): void;
+}
+
+export const PG_ROLE = 'voicealert';
+/** A migrated, empty database every test database is copied from (CREATE DATABASE … TEMPLATE). */
+export const PG_TEMPLATE = 'va_template';
+
+export function postgresBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .map(Number)
+    .filter((v) => v >= 15)
+    .sort((a, b) => b - a);
+  return versions.length ? join(root, String(versions[0]), 'bin') : null;
+}
+
+const asRoot = process.getuid?.() === 0;
+
+function run(bin: string, args: string[]): void {
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  const r = spawnSync(cmd, argv, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
+}
+
+export function startPostgresCluster(port: number, settings: Record<string, string> = {}): PostgresCluster {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL 15 or later is not installed (apt install postgresql)');
+  const dir = mkdtempSync(join(tmpdir(), 'va-pg-'));
+  if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()), -1);
+  const data = join(dir, 'data');
+  run(join(bin, 'initdb'), ['-D', data, '-U', PG_ROLE, '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
+  run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
+  const baseUrl = `postgres://${PG_ROLE}@127.0.0.1:${port}/`;
+  return {
+    baseUrl,
+    dir,
+    port,
+    stop() {
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Creates the migrated template database the test databases are copied from. */
+export function createTemplate(baseUrl: string): void {
+  const admin = postgresConnection({ url: `${baseUrl}postgres`, statementTimeoutMs: 30_000 });
+  try {
+    admin.exec(`CREATE DATABASE ${PG_TEMPLATE}`);
+  } finally {
+    admin.close();
+  }
+  const template = postgresConnection({ url: `${baseUrl}${PG_TEMPLATE}`, statementTimeoutMs: 30_000 });
+  try {
+    migrate(template);
+  } finally {
+    template.close();
+  }
+}
+
+let admin: ReturnType<typeof postgresConnection> | null = null;
+let counter = 0;
+
+/** A new, migrated, empty database on the test cluster; its URL. */
+export function freshDatabaseUrl(baseUrl: string): string {
+  admin ??= postgresConnection({ url: `${baseUrl}postgres`, statementTimeoutMs: 30_000 });
+  const name = `t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  admin.exec(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
+  return `${baseUrl}${name}`;
+}
+
+/** Set by the vitest project that runs suites on PostgreSQL (vitest.config.ts). */
+export const onPostgres = process.env.VOICE_ALERT_TEST_STORE === 'postgres';
+
+/** store.url for a test's own store: a fresh database on the PostgreSQL project, none (SQLite) otherwise. */
+export function testStoreUrl(): string | undefined {
+  if (!onPostgres) return undefined;
+  const base = process.env.VOICE_ALERT_TEST_PG;
+  if (!base) throw new Error('VOICE_ALERT_TEST_PG is not set: the global setup starts the PostgreSQL cluster');
+  return freshDatabaseUrl(base);
+}
