@@ -43,6 +43,17 @@ const POSTGRES_SUITES = [
   'src/calls/pacing.test.ts',
   'src/calls/dialer-limits.test.ts',
   'src/calls/telephony-status.test.ts',
+  // The binary over HTTP and its CLI, on a PostgreSQL store (test/helpers/appliance.ts).
+  'test/integration/alerts.test.ts',
+  'test/integration/api-call.test.ts',
+  'test/integration/cli.test.ts',
+  'test/integration/durability.test.ts',
+  'test/integration/http-edges.test.ts',
+  'test/integration/native-sources.test.ts',
+  'test/integration/panel-cli.test.ts',
+  'test/integration/policy-cli.test.ts',
+  'test/integration/webhook.test.ts',
+  'test/integration/metrics.test.ts',
 ];
 
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.

@@ -4,6 +4,10 @@ import { keyFileFor } from '../store';
 import { BackupError, writeBackup } from '../store/backup';
 import { CliError, configFrom, print } from './context';
 
+/** backup and restore copy the SQLite file; a PostgreSQL store has its own tools. */
+export const POSTGRES_BACKUP =
+  'store.url is set: the store is PostgreSQL, which this command does not copy; back it up with pg_dump or pg_basebackup, and keep a copy of secret.key (README "High availability")';
+
 /**
  * `voice-alert backup DEST`: a consistent copy of the live database and secret.key into a
  * new (or empty) folder, while the service runs. Safe to run from cron; exit 1 on failure.
@@ -15,6 +19,7 @@ export function backupCommand(): Command {
     .option('--json', 'print JSON')
     .action((dest: string, opts, c: Command) => {
       const config = configFrom(c);
+      if (config.store.url) throw new CliError(POSTGRES_BACKUP);
       const started = performance.now();
       const path = resolve(dest);
       let summary;

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { dirname, resolve } from 'node:path';
 import { keyFileFor } from '../store';
 import { BackupError, restoreBackup } from '../store/backup';
+import { POSTGRES_BACKUP } from './backup';
 import { CliError, configFrom, print } from './context';
 
 /**
@@ -16,6 +17,7 @@ export function restoreCommand(): Command {
     .option('--json', 'print JSON')
     .action((src: string, opts, c: Command) => {
       const config = configFrom(c);
+      if (config.store.url) throw new CliError(POSTGRES_BACKUP);
       const from = resolve(src);
       const dbPath = resolve(config.store.path);
       let summary;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as stringifyToml } from 'smol-toml';
 import { BINARY } from './paths';
+import { openApplianceDatabase, type ApplianceDatabase } from './appliance-database';
 import { onPostgres, testStoreUrl } from './postgres';
 
 /**
@@ -29,6 +30,10 @@ export interface ApplianceDir {
   cli(args: string[]): { status: number | null; stdout: string; stderr: string };
   cliJson<T = any>(args: string[]): T;
   start(extraArgs?: string[], env?: Record<string, string>): Promise<RunningAppliance>;
+  /** Where its store is: the SQLite file, and the PostgreSQL URL on the vitest project "postgres". */
+  store: { path: string; url?: string };
+  /** A look into its database (appliance-database.ts); close it when done. */
+  database(): ApplianceDatabase;
 }
 
 export type ConfigOverrides = Record<string, Record<string, unknown>>;
@@ -50,6 +55,7 @@ export function applianceDir(overrides: ConfigOverrides = {}): ApplianceDir {
     sip: { options_interval_s: 0 },
   };
   for (const [section, values] of Object.entries(overrides)) config[section] = { ...config[section], ...values };
+  const store = config.store as { path: string; url?: string };
   writeFileSync(configPath, stringifyToml(config));
   const cli = (args: string[]) => {
     const r = spawnSync(BINARY, ['--config', configPath, ...args], { cwd: dir, encoding: 'utf8' });
@@ -65,6 +71,8 @@ export function applianceDir(overrides: ConfigOverrides = {}): ApplianceDir {
       return JSON.parse(r.stdout);
     },
     start: (extraArgs = [], env = {}) => startServer(dir, configPath, extraArgs, env),
+    store: { path: store.path, url: store.url || undefined },
+    database: () => openApplianceDatabase(store),
   };
 }
 

@@ -15,6 +15,10 @@ export interface PostgresCluster {
   baseUrl: string;
   dir: string;
   port: number;
+  /** Stops the server and keeps its data (the database going away). */
+  halt(): void;
+  /** Starts it again on the same data and port. */
+  resume(): void;
   stop(): void;
 }
 
@@ -48,12 +52,15 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
   const data = join(dir, 'data');
   run(join(bin, 'initdb'), ['-D', data, '-U', PG_ROLE, '--auth=trust', '-E', 'UTF8', '--no-instructions']);
   const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
-  run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
+  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
+  start();
   const baseUrl = `postgres://${PG_ROLE}@127.0.0.1:${port}/`;
   return {
     baseUrl,
     dir,
     port,
+    halt: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    resume: start,
     stop() {
       try {
         run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);

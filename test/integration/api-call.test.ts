@@ -135,8 +135,7 @@ describe('POST /api/call', () => {
     expect(r.status).toBe(200);
     const rows = dir.cliJson(['calls', 'list', '--account', cred.accountId, '--limit', '1']);
     expect(rows[0].id).toBe(r.json.call_id);
-    const { Database } = await import('bun:sqlite');
-    const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+    const db = dir.database();
     expect(db.query('SELECT message FROM calls WHERE id = ?').get(r.json.call_id)).toEqual({ message: text });
     db.close();
   });
@@ -169,8 +168,7 @@ describe('POST /api/call', () => {
     await post(url(), body({ error_message: marker }));
     await post(url(), body({ api_secret: 'vas_wrong', error_message: marker }));
     await new Promise((r) => setTimeout(r, 50)); // history joins the next batch
-    const { Database } = await import('bun:sqlite');
-    const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+    const db = dir.database();
     // Rows touched since t0: the refusal (no account known) may have joined the row of
     // earlier refusals from this address in the same minute (issue 10 §1), so not "the last two ids".
     const rows = db.query('SELECT * FROM api_history WHERE at >= ? ORDER BY status DESC').all(t0) as Record<string, unknown>[];

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { Database } from 'bun:sqlite';
 import { describe, expect, it } from 'vitest';
 import { applianceDir } from '../helpers/appliance';
 import { BINARY } from '../helpers/paths';
@@ -70,12 +69,22 @@ describe('voice-alert CLI (contract.md, stable for scripts)', () => {
   it('refuses a database newer than the program, exit 2', () => {
     const dir = applianceDir();
     dir.cliJson(['account', 'list']);
-    const db = new Database(`${dir.dir}/data/voice-alert.db`);
-    db.run('PRAGMA user_version = 999');
+    const db = dir.database();
+    db.run(db.dialect === 'postgres' ? 'INSERT INTO schema_version (version) VALUES (999)' : 'PRAGMA user_version = 999');
     db.close();
     const r = dir.cli(['account', 'list', '--json']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/newer than this program/);
+  });
+
+  it('backup and restore refuse a PostgreSQL store, pointing at its own tools, before connecting to it', () => {
+    const dir = applianceDir({ store: { url: 'postgres://nobody@127.0.0.1:9/none' } });
+    for (const args of [['backup', `${dir.dir}/copy`], ['restore', `${dir.dir}/copy`]]) {
+      const r = dir.cli(args);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/store\.url is set: the store is PostgreSQL.*pg_dump.*secret\.key/);
+    }
   });
 
   it('version prints the version', () => {

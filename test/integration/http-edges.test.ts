@@ -1,4 +1,3 @@
-import { Database } from 'bun:sqlite';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
@@ -66,8 +65,7 @@ describe('HTTP edges', () => {
   });
 
   it('an unexpected failure is 500 "Internal error" with no SQL in the body, and the process keeps serving', async () => {
-    const db = new Database(`${dir.dir}/data/voice-alert.db`);
-    db.run('PRAGMA busy_timeout = 2000');
+    const db = dir.database();
     db.run('ALTER TABLE usage RENAME TO usage_away'); // the store's queries now fail
     const url = `${app.url}/webhook/receive?key=${cred.webhookKey}`;
     const alert = { phone_number: '5321234567', error_message: 'x' };
@@ -174,7 +172,7 @@ describe('raw requests against the binary (issue 10 §2)', () => {
     // 60 bad keys (403), then the rate limit (429): two statuses, each one row a minute.
     const statuses = Array.from({ length: 300 }, () => curlFrom('127.0.0.9', url, '{}').status);
     expect(new Set(statuses)).toEqual(new Set([403, 429]));
-    const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+    const db = dir.database();
     const rowsNow = () => db.query(`SELECT count, status FROM api_history WHERE source_ip = '127.0.0.9'`).all() as { count: number; status: number }[];
     // History is written after the answer (detached, next group commit): wait for the last one.
     const deadline = Date.now() + 3000;

@@ -15,8 +15,7 @@ const raw = (name: string) => readFileSync(join(fixtures, name), 'utf8');
 const hook = (query = 'to=5321234567') => `${app.url}/webhook/receive?key=${encodeURIComponent(cred.webhookKey)}&${query}`;
 
 async function db() {
-  const { Database } = await import('bun:sqlite');
-  return new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+  return dir.database();
 }
 async function calls(ids: string[]) {
   const d = await db();

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { verifyPassword } from '../../src/panel';
 import { createStore } from '../../src/store';
@@ -35,7 +34,7 @@ describe('panel users from the command line', () => {
     const owner = run('passwd', ['--username', 'o@a.test', '--password-stdin'], 'the-new-password\n');
     expect(owner.status).toBe(1);
     expect(owner.stderr).toContain('no administrator');
-    const store = createStore({ path: join(dir.dir, 'data', 'voice-alert.db'), busyTimeoutMs: 1000, clock: Date.now });
+    const store = createStore({ ...dir.store, busyTimeoutMs: 1000, clock: Date.now });
     const hash = store.panelUsers.findByLogin('root')!.passwordHash;
     expect(await verifyPassword('the-new-password', hash)).toBe(true);
     expect(await verifyPassword('the-old-password', hash)).toBe(false);

@@ -11,8 +11,7 @@ const hook = (key = cred.webhookKey) => `${app.url}/webhook/receive?key=${encode
 const alert = (over: Record<string, unknown> = {}) => ({ phone_number: '5321234567', error_message: 'Disk dolu', ...over });
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `53212345${String(i).padStart(2, '0')}`);
 const storedMessages = async (ids: string[]) => {
-  const { Database } = await import('bun:sqlite');
-  const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+  const db = dir.database();
   const rows = ids.map((id) => (db.query('SELECT message FROM calls WHERE id = ?').get(id) as { message: string }).message);
   db.close();
   return rows;

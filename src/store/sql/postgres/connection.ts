@@ -3,6 +3,9 @@ import { bindOrder, toPositional, type PositionalSql } from '../named-params';
 import { createPostgresBridge, type PostgresBridge } from './bridge';
 import type { BridgeAnswer, BridgeRequest, QueryMode } from './protocol';
 
+/** How long statements fail at once after the server could not be reached. */
+export const UNREACHABLE_BACKOFF_MS = 1000;
+
 /** An error PostgreSQL answered, with its SQLSTATE (e.g. 23505 for a unique violation). */
 export class PostgresError extends Error {
   override readonly name = 'PostgresError';
@@ -28,10 +31,34 @@ export function postgresConnection(o: PostgresConnectionOptions): SqlConnection 
   /** Rows changed through this connection, as SQLite's total_changes() (change-marker.ts). */
   let totalChanges = 0;
 
+  /**
+   * After the server could not be reached, statements fail at once for a while instead of
+   * each waiting for its own connection attempt: the main thread waits for every round
+   * trip, so a database that is gone must not cost every request `statementTimeoutMs`.
+   * ROLLBACK always goes through: the worker waits for it after a lost transaction.
+   */
+  let unreachableUntil = 0;
+  let unreachableBecause = '';
   const call = (request: BridgeRequest): BridgeAnswer & { ok: true } => {
-    const answer = bridge.call(request);
-    if (!answer.ok) throw new PostgresError(answer.message, answer.sqlState);
+    const rollback = request.op === 'exec' && request.sql.trim().toUpperCase() === 'ROLLBACK';
+    if (!rollback && performance.now() < unreachableUntil) throw new PostgresError(`database unreachable: ${unreachableBecause}`, undefined);
+    let answer: BridgeAnswer;
+    try {
+      answer = bridge.call(request);
+    } catch (e) {
+      // The bridge gave up waiting (bridge.ts): the server did not answer in time.
+      unreachable((e as Error).message);
+      throw e;
+    }
+    if (!answer.ok) {
+      if (answer.lost) unreachable(answer.message);
+      throw new PostgresError(answer.message, answer.sqlState);
+    }
     return answer;
+  };
+  const unreachable = (why: string) => {
+    unreachableBecause = why;
+    unreachableUntil = performance.now() + UNREACHABLE_BACKOFF_MS;
   };
 
   const statement = (text: string): SqlStatement => {

@@ -29,7 +29,8 @@ export type BridgeRequest =
 
 export type BridgeAnswer =
   | { ok: true; rows?: unknown[]; changes?: number }
-  | { ok: false; message: string; sqlState?: string };
+  /** `lost`: the server could not be reached, or the connection broke (not an answer from it). */
+  | { ok: false; message: string; sqlState?: string; lost?: boolean };
 
 /** Sent once with postMessage when the worker starts. */
 export interface BridgeInit {

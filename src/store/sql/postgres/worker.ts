@@ -79,15 +79,19 @@ async function answerTo(r: BridgeRequest): Promise<BridgeAnswer> {
   } catch (e) {
     const err = e as { message?: string; errno?: string; code?: string };
     const serverError = typeof err.errno === 'string' && /^[0-9A-Z]{5}$/.test(err.errno);
-    if (!serverError) {
+    const lost = !serverError && CONNECTION_TROUBLE.test(`${err.code ?? ''} ${err.message ?? ''}`);
+    if (lost) {
       // Not an answer from the server: the connection is gone. A fresh one next time.
       connection?.release();
       connection = null;
       if (inTransaction) lostTransaction = true;
     }
-    return { ok: false, message: err.message ?? String(e), sqlState: serverError ? err.errno : undefined };
+    return { ok: false, message: err.message ?? String(e), sqlState: serverError ? err.errno : undefined, lost };
   }
 }
+
+/** Errors of the connection rather than of a statement (Bun.SQL's codes, the OS's). */
+const CONNECTION_TROUBLE = /CONNECTION|ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|SOCKET|closed|connect/i;
 
 /** Values as bun:sqlite gives them: int8 as number, booleans as 0/1. */
 function plain(v: unknown): unknown {
