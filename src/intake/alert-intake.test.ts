@@ -40,6 +40,26 @@ const endUnanswered = (callId: string) => {
   store.calls.move(callId, { from: 'dialing', to: 'no_answer', at: clock(), attempt: claimed.attempts, finished: true });
 };
 
+describe('copies at several appliances (one PostgreSQL)', () => {
+  it('a keyed request and a resolve serialize on the Idempotency-Key, then on the alert key', async () => {
+    const taken: string[] = [];
+    const serializeOn = store.serializeOn;
+    store.serializeOn = (key) => {
+      taken.push(key);
+      serializeOn(key);
+    };
+    await hook(alarm({ alert_key: 'disk/db1' }), { idempotencyKey: 'delivery-1' });
+    await hook({ status: 'resolved', alert_key: 'disk/db1' });
+    await hook(alarm()); // plain: nothing to serialize on
+    const credentialId = store.credentials.listForAccount(cred.accountId)[0]!.id;
+    expect(taken).toEqual([
+      `idempotency ${credentialId} webhook delivery-1`,
+      `alert ${cred.accountId} disk/db1`,
+      `alert ${cred.accountId} disk/db1`,
+    ]);
+  });
+});
+
 describe('alert records', () => {
   it('every accepted request opens one alert with its source, key and text; its calls point at it', async () => {
     const a = queued((await api(alarm({ alert_key: ' disk/db1 ' }))).outcome);

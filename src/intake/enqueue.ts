@@ -49,6 +49,7 @@ export function enqueueCalls(
 ): Promise<{ outcome: Outcome; replayed: boolean }> {
   return store.writes.run(() => {
     const now = clock();
+    serializeCopies(store, req.accountId, req.credentialId, req.endpoint, req.idempotencyKey, req.alertKey);
     if (req.idempotencyKey) {
       // Checked again inside the transaction: two copies racing in one batch queue once.
       const earlier = store.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
@@ -134,6 +135,7 @@ export async function resolveAccepted(
 ): Promise<IntakeResult> {
   const r = await deps.store.writes.run((): { outcome: Outcome; replayed: boolean } => {
     const now = deps.clock();
+    serializeCopies(deps.store, account.id, credentialId, endpoint, idempotencyKey, alertKey);
     if (idempotencyKey) {
       const earlier = deps.store.idempotency.find(credentialId, endpoint, idempotencyKey, now);
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
@@ -145,6 +147,16 @@ export async function resolveAccepted(
     return { outcome, replayed: false };
   });
   return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
+}
+
+/**
+ * Copies of one delivery (same Idempotency-Key) or of one alert (same key) that reach two
+ * appliances on one PostgreSQL at once are decided one after the other, as they are on one
+ * appliance's group commit. Always in this order, so two of them never wait on each other.
+ */
+function serializeCopies(store: Store, accountId: string, credentialId: string, endpoint: string, idempotencyKey: string | null, alertKey: string | null) {
+  if (idempotencyKey) store.serializeOn(`idempotency ${credentialId} ${endpoint} ${idempotencyKey}`);
+  if (alertKey) store.serializeOn(`alert ${accountId} ${alertKey}`);
 }
 
 function optionsOf(deps: IntakeDeps): EnqueueOptions {

@@ -11,6 +11,7 @@ import { createChangeMarker } from './change-marker';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
 import { openDatabase } from './database';
 import { assertKeyOpensDatabase } from './key-check';
+import { createKeyLock } from './key-lock';
 import { createLeadership } from './leadership';
 import { migrate } from './migrations';
 import { sqliteConnection, type SqlConnection } from './sql/connection';
@@ -85,6 +86,8 @@ export interface Store {
    * (several appliances on one PostgreSQL; always true on SQLite). See leadership.ts.
    */
   leads(): boolean;
+  /** Serializes the rest of this write transaction with others on the same key, across appliances (key-lock.ts). */
+  serializeOn(key: string): void;
   /** True while the database file is there and answers a query (health check). */
   ping(): boolean;
   close(): Promise<void>;
@@ -151,6 +154,7 @@ export function createStore(options: CreateStoreOptions): Store {
     writes,
     changeMarker: createChangeMarker(db),
     leads: createLeadership(db),
+    serializeOn: createKeyLock(db),
     ping() {
       try {
         if (!options.url && options.path !== ':memory:' && !existsSync(options.path)) return false;

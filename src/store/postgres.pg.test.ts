@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
 import { testStoreUrl } from '../../test/helpers/postgres';
 import { createStore, SecretKeyMismatchError, type Store } from '.';
+import { postgresConnection } from './sql/postgres/connection';
 
 // Several appliances on one PostgreSQL database (contract.md "High availability"): each
 // store here is one appliance's connection. Runs in the vitest project "postgres" only.
@@ -96,6 +97,25 @@ describe('several appliances on one PostgreSQL', () => {
     open.splice(open.indexOf(a), 1);
     // Rechecked at most once a second.
     await expect.poll(() => b.leads(), { timeout: 5_000, interval: 200 }).toBe(true);
+  });
+
+  it('a key serialized in one write transaction is held against every other connection until COMMIT', async () => {
+    const clock = manualClock();
+    const { url, stores } = appliances(1, clock);
+    const [a] = stores as [Store];
+    const other = postgresConnection({ url, statementTimeoutMs: 5000 });
+    const tryKey = (key: string) =>
+      (other.query('SELECT pg_try_advisory_xact_lock(hashtextextended($key, 0)) AS got').get({ key }) as { got: number }).got === 1;
+    try {
+      const seenInside = await a.writes.run(() => {
+        a.serializeOn('alert acc_1 disk-full');
+        return { same: tryKey('alert acc_1 disk-full'), another: tryKey('alert acc_1 cpu') };
+      });
+      expect(seenInside).toEqual({ same: false, another: true });
+      expect(tryKey('alert acc_1 disk-full')).toBe(true);
+    } finally {
+      other.close();
+    }
   });
 
   it("refuses to start an appliance whose secret.key cannot decrypt the database's secrets", async () => {
