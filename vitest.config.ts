@@ -31,6 +31,7 @@ const POSTGRES_SUITES = [
   // PostgreSQL only: several appliances on one database.
   'src/**/*.pg.test.ts',
   'src/store/history.test.ts',
+  'src/store/tables.test.ts',
   'src/alerts/*.test.ts',
   'src/accounts/*.test.ts',
   'src/callbacks/*.test.ts',
