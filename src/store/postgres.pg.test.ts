@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
 import { testStoreUrl } from '../../test/helpers/postgres';
 import { createStore, SecretKeyMismatchError, type Store } from '.';
+import { openDatabase } from './database';
+import { LATEST_VERSION } from './migrations';
 import { postgresConnection } from './sql/postgres/connection';
 
 // Several appliances on one PostgreSQL database (contract.md "High availability"): each
@@ -30,6 +32,29 @@ const queue = async (store: Store, accountId: string, numbers: string[], now: nu
       now,
     ),
   );
+
+describe('one list of migrations for both stores', () => {
+  it('gives PostgreSQL the same tables and columns as SQLite, at the same version', () => {
+    const sqlite = openDatabase({ path: join(mkdtempSync(join(tmpdir(), 'va-schema-')), 'voice-alert.db'), busyTimeoutMs: 1000 });
+    const pg = postgresConnection({ url: testStoreUrl()!, statementTimeoutMs: 5000 });
+    try {
+      const tables = (sqlite.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+      const sqliteColumns = Object.fromEntries(tables.map((t) => [t, (sqlite.query(`SELECT name FROM pragma_table_info('${t}') ORDER BY name`).all() as { name: string }[]).map((c) => c.name)]));
+      const pgColumns: Record<string, string[]> = {};
+      for (const r of pg
+        .query(`SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_version' AND column_name <> 'rowid' ORDER BY table_name, column_name`)
+        .all() as { t: string; c: string }[]) {
+        (pgColumns[r.t] ??= []).push(r.c);
+      }
+      expect(pgColumns).toEqual(sqliteColumns);
+      expect((pg.query('SELECT max(version) AS v FROM schema_version').get() as { v: number }).v).toBe(LATEST_VERSION);
+      expect((sqlite.query('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(LATEST_VERSION);
+    } finally {
+      sqlite.close();
+      pg.close();
+    }
+  });
+});
 
 describe('several appliances on one PostgreSQL', () => {
   it('each queued call is claimed by exactly one appliance, and a number never has two calls at once across them', async () => {
