@@ -57,6 +57,14 @@ const POSTGRES_SUITES = [
   'test/integration/metrics.test.ts',
 ];
 
+/** Peer suites (see PEER_SUITES) that run a second time on PostgreSQL, one file at a time. */
+const POSTGRES_PEER_SUITES = [
+  'test/integration/telephony.test.ts',
+  'test/integration/escalation.test.ts',
+  'test/integration/callbacks.test.ts',
+  'test/integration/alert-restart.test.ts',
+];
+
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.
 // The forks pool fails under Bun (child.channel?.unref), threads works: see stack-findings.md.
 export default defineConfig({
@@ -94,6 +102,16 @@ export default defineConfig({
           include: POSTGRES_SUITES,
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-peers',
+          include: POSTGRES_PEER_SUITES,
+          env: { VOICE_ALERT_TEST_STORE: 'postgres' },
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

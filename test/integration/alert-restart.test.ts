@@ -1,4 +1,3 @@
-import { Database } from 'bun:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
@@ -30,9 +29,8 @@ describe('alerts survive a power cut', () => {
     running.push(first);
     const raise = (text: string) => post(`${first.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: text });
     const ids = [(await raise('alert one')).json.call_id as string];
-    const db = () => new Database(`${a.dir}/data/voice-alert.db`, { readonly: true });
     const stateOf = (id: string) => {
-      const d = db();
+      const d = a.database();
       const row = d.query('SELECT state FROM calls WHERE id = ?').get(id) as { state: string };
       d.close();
       return row.state;
