@@ -328,6 +328,14 @@ export const MIGRATIONS: readonly MigrationStep[] = [
       CREATE INDEX callback_outbox_account ON callback_outbox(account_id, id);
     `,
   },
+  {
+    version: 9,
+    name: 'panel: each user\'s language',
+    sql: `
+      -- The panel's language as this person last chose it (tr, en); NULL: panel.language.
+      ALTER TABLE panel_users ADD COLUMN language TEXT;
+    `,
+  },
 ];
 
 export class DatabaseTooNewError extends Error {

@@ -14,6 +14,8 @@ export interface PanelUser {
   accountId: string | null;
   passwordHash: string;
   createdAt: number;
+  /** The panel language this person chose; null: the appliance's panel.language. */
+  language: string | null;
 }
 
 interface Row {
@@ -23,6 +25,7 @@ interface Row {
   account_id: string | null;
   password_hash: string;
   created_at: number;
+  language: string | null;
 }
 
 const toUser = (r: Row): PanelUser => ({
@@ -32,6 +35,7 @@ const toUser = (r: Row): PanelUser => ({
   accountId: r.account_id,
   passwordHash: r.password_hash,
   createdAt: r.created_at,
+  language: r.language ?? null,
 });
 
 export interface PanelUsersStore {
@@ -42,6 +46,8 @@ export interface PanelUsersStore {
   findByLogin(login: string): PanelUser | null;
   listForAccount(accountId: string): PanelUser[];
   setPasswordHash(id: string, passwordHash: string): boolean;
+  /** Remembers the panel language this person chose; false when there is no such user. */
+  setLanguage(id: string, language: string): boolean;
 }
 
 export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUsersStore {
@@ -67,6 +73,9 @@ export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUse
       return (db.query('SELECT * FROM panel_users WHERE account_id = $a ORDER BY created_at').all({ a: accountId }) as Row[]).map(
         toUser,
       );
+    },
+    setLanguage(id, language) {
+      return db.query('UPDATE panel_users SET language = $language WHERE id = $id').run({ id, language }).changes === 1;
     },
     setPasswordHash(id, passwordHash) {
       return db.query('UPDATE panel_users SET password_hash = $h WHERE id = $id').run({ id, h: passwordHash }).changes === 1;

@@ -160,3 +160,21 @@ describe('alerts', () => {
     await store.close();
   });
 });
+
+describe('panel users', () => {
+  it('a version 8 database keeps its users through migration 9; their language starts unset and is remembered once chosen', async () => {
+    const path = newPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const raw = new Database(path, { create: true });
+    for (const step of MIGRATIONS.filter((m) => m.version <= 8)) raw.run(step.sql);
+    raw.run('PRAGMA user_version = 8');
+    raw.run(`INSERT INTO panel_users (id, login, role, account_id, password_hash, created_at) VALUES ('usr_1', 'root', 'admin', NULL, 'h', 1)`);
+    raw.close();
+    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    expect(store.panelUsers.findByLogin('ROOT')).toMatchObject({ id: 'usr_1', role: 'admin', language: null });
+    expect(store.panelUsers.setLanguage('usr_1', 'en')).toBe(true);
+    expect(store.panelUsers.setLanguage('usr_none', 'en')).toBe(false);
+    expect(store.panelUsers.get('usr_1')!.language).toBe('en');
+    await store.close();
+  });
+});

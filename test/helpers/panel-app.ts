@@ -10,6 +10,7 @@ import type { CallAudioSource } from '../../src/call-model';
 import { silentLogger } from '../../src/log';
 import { createPanelUsersService } from '../../src/panel';
 import { createStore } from '../../src/store';
+import { testStoreUrl } from './postgres';
 
 /**
  * The whole HTTP app in process (no binary) on a temporary database, for panel tests
@@ -24,7 +25,8 @@ export function panelApp(
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'va-panel-'));
   const config = configSchema.parse({ ...more, store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
-  const store = createStore({ path: config.store.path, busyTimeoutMs: 1000, clock: now });
+  // On the vitest project "postgres", a fresh PostgreSQL database (test/helpers/postgres.ts).
+  const store = createStore({ path: config.store.path, url: testStoreUrl(), busyTimeoutMs: 1000, clock: now });
   const deps: HttpDeps = {
     store,
     clock: now,

@@ -60,9 +60,9 @@ export function bodyProblemPage(t: Messages, status: 400 | 413, user?: PanelUser
 export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: PanelCtx) => Response | Promise<Response>) {
   return async (input: RouteInput): Promise<Response> => {
     const { request } = input;
-    const t = messagesFor(languageOf(request, env.deps.config.panel.language));
     const token = readCookie(request, SESSION_COOKIE);
     const active = env.sessions.resolve(token);
+    const t = messagesFor(languageOf(request, env.deps.config.panel.language, active?.user));
     const fmt = createFormatter(t, env.deps.config.credit.timezone);
     // Before the session check: a refused body is refused for everyone, and the same way.
     const problem = bodyProblemOf(input.body);

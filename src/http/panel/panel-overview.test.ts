@@ -122,6 +122,29 @@ describe('panel overview', () => {
     expect(login).toContain('href="/panel/language/tr"'); // the switch is there before logging in too
   });
 
+  test('the language is remembered per user: it follows them to another browser, and a shared browser speaks each one\'s own', async () => {
+    const { owner, users, a, app, store } = await setup();
+    await users.createOwner(a.id, 'b@acme.test', PW);
+    await owner.get('/panel/language/en'); // a@acme.test chooses English
+    expect(store.panelUsers.findByLogin('a@acme.test')!.language).toBe('en');
+    // A new browser knows nobody yet: the configured language.
+    const fresh = browser(app);
+    expect(await (await fresh.get('/panel/login')).text()).toContain('<html lang="tr"');
+    // The same person on it: English, and the cookie follows.
+    const login = await fresh.login('a@acme.test', PW);
+    expect(login.headers.getSetCookie().some((c) => c.startsWith('va_lang=en;'))).toBe(true);
+    expect(await (await fresh.get(`/panel/a/${a.id}/keys`)).text()).toContain('<html lang="en"');
+    // b@acme.test chose Turkish on their own browser…
+    const bBrowser = browser(app);
+    await bBrowser.login('b@acme.test', PW);
+    await bBrowser.get('/panel/language/tr');
+    // …and logs in on a's browser, whose cookie says English: b's pages speak Turkish.
+    const csrf = await fresh.csrf('/panel/overview');
+    await fresh.post('/panel/logout', { _csrf: csrf });
+    await fresh.login('b@acme.test', PW);
+    expect(await (await fresh.get(`/panel/a/${a.id}/keys`)).text()).toContain('<html lang="tr"');
+  });
+
   test('every page has a favicon the CSP allows (a data: image)', async () => {
     const { admin } = await setup();
     const res = await admin.get('/panel/overview');

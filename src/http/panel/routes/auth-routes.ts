@@ -5,8 +5,8 @@ import type { PanelEnv } from '../env';
 import { bodyProblemOf } from '../body';
 import { bodyProblemPage, formOf, guarded, ipOf, sameToken, type RouteInput } from '../guard';
 import { htmlResponse, redirect } from '../html';
-import { fill, messagesFor } from '../i18n';
-import { languageOf } from '../language';
+import { fill, messagesFor, type Language } from '../i18n';
+import { isLanguage, languageCookie, languageOf } from '../language';
 import { LoginPage } from '../views/login-page';
 
 // Before a session exists the CSRF token lives in its own short cookie (double submit):
@@ -59,6 +59,8 @@ export function authRoutes(env: PanelEnv) {
       const headers = new Headers({ location: '/panel', 'cache-control': 'no-store' });
       headers.append('set-cookie', sessionCookie(token, maxAgeS, secure(request)));
       headers.append('set-cookie', `${LOGIN_CSRF_COOKIE}=; Path=/panel/login; HttpOnly; SameSite=Strict; Max-Age=0`);
+      // Their own language from now on, and on this browser's login page next time.
+      if (isLanguage(result.user.language ?? undefined)) headers.append('set-cookie', languageCookie(result.user.language as Language, secure(request)));
       return new Response(null, { status: 303, headers });
     })
     .post(

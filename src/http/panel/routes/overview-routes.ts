@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { periodOf } from '../../../credit';
 import type { Account, PanelUser } from '../../../store';
-import { wantsSecureCookie } from '../cookies';
+import { readCookie, SESSION_COOKIE, wantsSecureCookie } from '../cookies';
 import type { PanelCtx, PanelEnv } from '../env';
 import { startOfDay } from '../format';
 import { guarded } from '../guard';
@@ -55,11 +55,15 @@ export function overviewRoutes(env: PanelEnv) {
       '/panel/overview/live',
       guarded(env, {}, (c) => fragmentResponse(OverviewLive({ t: c.t, fmt: c.fmt, user: c.user, data: dataFor(c, accountOf(c.user)) }))),
     )
-    .get('/panel/language/:language', ({ params, request }) => {
-      // A preference, not a write to anything of ours: a plain link on every page sets it
-      // (no referrer is sent, see html.ts, so it lands on the overview).
+    .get('/panel/language/:language', async ({ params, request }) => {
+      // A plain link on every page sets it (no referrer is sent, see html.ts, so it lands on
+      // the overview). A GET that writes: only a preference of the person who follows it,
+      // which another site could at worst flip, the same as the cookie alone could be.
       if (!isLanguage(params.language)) return redirect('/panel');
+      const language = params.language;
+      const active = env.sessions.resolve(readCookie(request, SESSION_COOKIE));
+      if (active) await env.deps.store.writes.run(() => env.deps.store.panelUsers.setLanguage(active.user.id, language));
       const secure = wantsSecureCookie(config.panel.secure_cookie, request, config.http.trust_proxy);
-      return redirect('/panel', { 'set-cookie': languageCookie(params.language, secure) });
+      return redirect('/panel', { 'set-cookie': languageCookie(language, secure) });
     });
 }
