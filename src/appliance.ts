@@ -62,7 +62,7 @@ export function startAppliance({ config, log, clock = systemClock }: StartOption
     }),
   };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
-  const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status() };
+  const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);
 
   const { host, port } = parseHostPort(config.http.listen)!;

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { createTelephone, type Telephone } from '../sip';
+import { createTelephone, type MediaCounts, type Telephone } from '../sip';
 import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
@@ -29,6 +29,8 @@ export interface Telephony {
   stop(): Promise<void>;
   /** For people (the panel) and /healthz: is the trunk there, up, registered, answering OPTIONS. */
   status(): TrunkStatus;
+  /** RTP packets sent and late pacer ticks since start; zero without a trunk. */
+  mediaCounts(): MediaCounts;
   /**
    * False when sip.server is empty: intake answers then carry `warning: NO_TRUNK_WARNING`.
    * Fixed for the life of the process (the config is read at start).
@@ -77,6 +79,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       wake: () => sweeper.wake(),
       stop: () => sweeper.stop(),
       status: () => ({ state: 'not_configured', registered: null, lastError: null, ...noProbe() }),
+      mediaCounts: () => ({ packetsSent: 0, lateTicks: 0 }),
       trunkConfigured: () => false,
     };
   }
@@ -130,6 +133,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       if (up) dialer.wake();
     },
     trunkConfigured: () => true,
+    mediaCounts: () => telephone.mediaCounts(),
     status: () => ({
       state: stopping ? 'stopped' : up ? 'up' : 'starting',
       registered: up && !stopping ? telephone.registered() : null,

@@ -17,6 +17,8 @@ export interface HttpDeps {
   rateLimiter: RateLimiter;
   /** The SIP trunk's live state, when telephony runs in this process. */
   trunkStatus?: () => TrunkStatus;
+  /** RTP packets sent and late pacer ticks (telephony's mediaCounts) for /metrics. */
+  mediaCounts?: () => { packetsSent: number; lateTicks: number };
   /** Free bytes on the file system holding `dir`; statfs unless a test simulates a full disk. */
   freeDiskBytes?: (dir: string) => number;
 }

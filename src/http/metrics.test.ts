@@ -14,7 +14,7 @@ afterEach(async () => {
   store = undefined;
 });
 
-function app(o: { token?: string; trunk?: TrunkStatus } = {}) {
+function app(o: { token?: string; trunk?: TrunkStatus; media?: { packetsSent: number; lateTicks: number } } = {}) {
   const clock = manualClock('2026-11-15T12:00:00Z');
   const s = tempStore(clock);
   store = s;
@@ -26,6 +26,7 @@ function app(o: { token?: string; trunk?: TrunkStatus } = {}) {
     intake: { store: s, clock, timeZone: 'Europe/Istanbul' },
     rateLimiter: createRateLimiter(0, clock),
     trunkStatus: o.trunk ? () => o.trunk! : undefined,
+    mediaCounts: o.media ? () => o.media! : undefined,
   });
   return { http, clock, store: s };
 }
@@ -67,6 +68,8 @@ describe('GET /metrics', () => {
       'voice_alert_group_commit_batch_writes',
       'voice_alert_group_commit_seconds',
       'voice_alert_outbox_backlog',
+      'voice_alert_rtp_packets_sent_total',
+      'voice_alert_rtp_late_ticks_total',
     ]) {
       expect(families.get(name)?.help, name).toBeTruthy();
     }
@@ -87,6 +90,15 @@ describe('GET /metrics', () => {
     expect(sampleValue(f, 'voice_alert_queue_depth')).toBe(2);
     expect(sampleValue(f, 'voice_alert_queue_oldest_seconds')).toBe(90);
     expect(sampleValue(f, 'voice_alert_outbox_backlog')).toBe(0);
+  });
+
+  it("RTP packets sent and late ticks are the RTP worker's counters, as counters", async () => {
+    const f = parsePromText((await scrape(app({ media: { packetsSent: 12_345, lateTicks: 3 } }))).text);
+    expect(f.get('voice_alert_rtp_packets_sent_total')?.type).toBe('counter');
+    expect(sampleValue(f, 'voice_alert_rtp_packets_sent_total')).toBe(12_345);
+    expect(sampleValue(f, 'voice_alert_rtp_late_ticks_total')).toBe(3);
+    const none = parsePromText((await scrape(app())).text);
+    expect(sampleValue(none, 'voice_alert_rtp_packets_sent_total')).toBe(0);
   });
 
   it('trunk up and registered follow telephony.status(); no telephony here is 0 and 0', async () => {

@@ -1,4 +1,4 @@
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { ALERT_STATES, CALL_STATES } from '../call-model';
 import type { Clock } from '../clock';
 import type { Store } from '../store';
@@ -15,6 +15,8 @@ export interface ScrapeSources {
     lastProbeRttMs?: number | null;
     changes?: { down: number; up: number };
   };
+  /** RTP packets sent and late pacer ticks since start (the RTP worker's counters). */
+  mediaCounts?: () => { packetsSent: number; lateTicks: number };
 }
 
 const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
@@ -127,6 +129,25 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
       const c = src.trunkStatus?.().changes ?? { down: 0, up: 0 };
       this.set({ to: 'down' }, c.down);
       this.set({ to: 'up' }, c.up);
+    },
+  });
+  // Counters kept by the RTP worker (src/sip/rtp/media-counters.ts), read at scrape time.
+  new Counter({
+    name: 'voice_alert_rtp_packets_sent_total',
+    help: 'RTP packets sent to callees since start',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(src.mediaCounts?.().packetsSent ?? 0);
+    },
+  });
+  new Counter({
+    name: 'voice_alert_rtp_late_ticks_total',
+    help: 'RTP pacer ticks that fired more than half a packet interval (10 ms) late since start',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(src.mediaCounts?.().lateTicks ?? 0);
     },
   });
   new Gauge({

@@ -11,4 +11,5 @@
  * or retries a call (src/calls does) and never imports calls/, http/, panel/ or cli/.
  */
 export { createTelephone, type DialRequest, type Telephone, type TelephoneDeps } from './ua/telephone';
+export type { MediaCounts } from './rtp/media-counters';
 export { describeProbe, type ProbeResult } from './ua/options-probe';

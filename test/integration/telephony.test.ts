@@ -90,7 +90,11 @@ describe('telephony through the compiled binary', () => {
     expect((await signed(`/api/calls/${id}`, String(Number(ts) - 3600))).status).toBe(403);
     expect(a.cliJson(['calls', 'show', id])).toMatchObject({ state: 'completed', last_sip_code: 200 });
     expect(await sipp.exited).toBe(0);
-  });
+    // The message went out as RTP, and /metrics counts it (the RTP worker's counter).
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const sent = Number(/^voice_alert_rtp_packets_sent_total (\d+)$/m.exec(metrics)?.[1]);
+    expect(sent).toBeGreaterThan(10);
+  }, 40_000);
 
   it('SIGKILL while ringing: after a restart the call ends final, dialed again only after the lease ran out', async () => {
     // The far end rings 4 s before answering; all four attempts (2 numbers × 2) reach it.

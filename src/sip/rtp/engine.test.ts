@@ -61,6 +61,8 @@ describe('RTP engine (media in a worker thread)', () => {
     // Times come back on this thread's clock, although the worker's clock has another origin.
     expect(sentAt[0]!).toBeGreaterThan(before - 25);
     expect(sentAt.at(-1)!).toBeLessThan(performance.now());
+    // /metrics reads the worker's count without a message: every packet it sent.
+    expect(engine.counts().packetsSent).toBe(sentAt.length);
   });
 
   it('reports a keypad event (RFC 4733) that arrives on the stream port', async () => {

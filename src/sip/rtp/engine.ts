@@ -1,4 +1,5 @@
 import type { Logger } from '../../log';
+import { createMediaCounters, type MediaCounts } from './media-counters';
 import type { FromRtpWorker, ToRtpWorker } from './protocol';
 import type { Codec } from './sdp';
 import type { StreamMedia } from './stream';
@@ -42,6 +43,8 @@ export interface StreamOptions extends StreamMedia {
  */
 export interface RtpEngine {
   take(): Promise<RtpPort | { code: 'RTP_PORTS_EXHAUSTED' | 'RTP_WORKER_FAILED' }>;
+  /** Packets sent and late ticks since the engine was made, across worker restarts. */
+  counts(): MediaCounts;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export function createRtpEngine(o: {
 }): RtpEngine {
   let worker: Worker | null = null;
   let waiting = nobodyWaiting();
+  const counters = createMediaCounters();
   const streams = new Map<number, StreamOptions>();
   let nextId = 1;
   /** Counts workers: a port belongs to the one that handed it out. */
@@ -142,7 +146,7 @@ export function createRtpEngine(o: {
       if (worker === w) died('exited');
     });
     worker = w;
-    w.postMessage({ t: 'init', address: o.address, low: o.low, high: o.high } satisfies ToRtpWorker);
+    w.postMessage({ t: 'init', address: o.address, low: o.low, high: o.high, counters: counters.buffer } satisfies ToRtpWorker);
     return w;
   }
 
@@ -197,6 +201,7 @@ export function createRtpEngine(o: {
   };
 
   return {
+    counts: counters.read,
     take() {
       const request = nextId++;
       const gen = generation; // the worker that answers: the current one, or the one send() starts

@@ -26,7 +26,18 @@ export interface PacerOptions {
    * call must not stop them all, nor flood the log at every tick).
    */
   onError?: (error: unknown) => void;
+  /**
+   * A tick fired more than half a period after its grid instant (LATE_AFTER_PERIODS). Its
+   * streams still send everything due, so nothing is lost, but the phone gets those packets
+   * bunched: past half a packet's time its jitter buffer starts to notice. Counted for
+   * /metrics (voice_alert_rtp_late_ticks_total).
+   */
+  onLate?: (lateMs: number) => void;
+  /** The monotonic clock (performance.now); tests shift it to make a tick late. */
+  now?: () => number;
 }
+
+export const LATE_AFTER_PERIODS = 0.5;
 
 const sleepCell = () => new Int32Array(new SharedArrayBuffer(4));
 
@@ -34,23 +45,25 @@ export function createPacer(o: PacerOptions = {}): Pacer {
   const periodMs = o.periodMs ?? 20;
   const blockMs = o.blockLastMs ?? 0;
   const cell = blockMs > 0 ? sleepCell() : null;
-  const origin = performance.now();
+  const clock = o.now ?? (() => performance.now());
+  const origin = clock();
   const senders = new Set<(now: number) => void>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let due = 0;
   const gridAfter = (t: number) => origin + Math.floor((t - origin) / periodMs + 1) * periodMs;
   const schedule = () => {
-    const now = performance.now();
+    const now = clock();
     due = gridAfter(now);
     timer = setTimeout(tick, Math.max(0, due - now - blockMs));
   };
   const tick = () => {
-    let now = performance.now();
+    let now = clock();
     // A wait may end a hair early (its clock rounds): wait again for the remainder.
     while (cell && due - now > 0) {
       Atomics.wait(cell, 0, 0, due - now);
-      now = performance.now();
+      now = clock();
     }
+    if (now - due > periodMs * LATE_AFTER_PERIODS) o.onLate?.(now - due);
     for (const s of senders) {
       try {
         s(now);
@@ -63,7 +76,7 @@ export function createPacer(o: PacerOptions = {}): Pacer {
     else timer = null;
   };
   return {
-    nextTick: () => gridAfter(performance.now()),
+    nextTick: () => gridAfter(clock()),
     add(send) {
       senders.add(send);
       if (!timer) schedule();

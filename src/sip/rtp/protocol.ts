@@ -6,7 +6,8 @@ import type { StreamMedia } from './stream';
  * Streams are named by their local RTP port: unique while a call holds it.
  */
 export type ToRtpWorker =
-  | { t: 'init'; address: string; low: number; high: number }
+  /** `counters`: media-counters.ts, the same buffer for every worker the engine starts. */
+  | { t: 'init'; address: string; low: number; high: number; counters: SharedArrayBuffer }
   | { t: 'take'; request: number }
   | ({
       t: 'start';

@@ -204,6 +204,21 @@ describe('RTP stream pacing', () => {
       expect(vi.getTimerCount()).toBe(0);
     });
 
+    it('counts a tick that fires more than half a period late, and only those', () => {
+      let lag = 0;
+      const lates: number[] = [];
+      const pacer = createPacer({ now: () => performance.now() + lag, onLate: (ms) => lates.push(ms) });
+      const remove = pacer.add(() => undefined);
+      vi.advanceTimersByTime(20);
+      lag = 9; // the next tick runs 9 ms after its instant: bunched, but within half a period
+      vi.advanceTimersByTime(20);
+      lag = 24; // 15 ms more: this one is late
+      vi.advanceTimersByTime(20);
+      vi.advanceTimersByTime(60); // back on the grid
+      remove();
+      expect(lates).toEqual([15]);
+    });
+
     it('keeps ticking for every other stream when one sender throws', () => {
       const errors: unknown[] = [];
       const pacer = createPacer({ onError: (e) => errors.push(e) });

@@ -6,6 +6,7 @@
  * This file is an entry point of its own: scripts/build lists it next to src/main.ts.
  */
 import type { Socket } from 'node:dgram';
+import { mediaCounterWriter } from './media-counters';
 import { createPacer } from './pacer';
 import { createPortPool, type PortPool } from './port-pool';
 import type { FromRtpWorker, ToRtpWorker } from './protocol';
@@ -25,7 +26,12 @@ const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToRtpWorker>) => void) | null;
 };
 const post = (m: FromRtpWorker) => scope.postMessage(m);
-const pacer = createPacer({ blockLastMs: 2, onError: (e) => post({ t: 'error', message: `rtp send failed: ${String(e)}` }) });
+let counters: ReturnType<typeof mediaCounterWriter> | null = null;
+const pacer = createPacer({
+  blockLastMs: 2,
+  onError: (e) => post({ t: 'error', message: `rtp send failed: ${String(e)}` }),
+  onLate: () => counters?.lateTick(),
+});
 const channels = new Map<number, Channel>();
 let pool: PortPool | null = null;
 
@@ -39,6 +45,7 @@ async function handle(m: ToRtpWorker): Promise<void> {
   switch (m.t) {
     case 'init':
       pool = createPortPool(m.address, m.low, m.high);
+      counters = mediaCounterWriter(m.counters);
       return;
     case 'take': {
       const taken = await pool!.take();
@@ -60,12 +67,12 @@ async function handle(m: ToRtpWorker): Promise<void> {
         pacer,
         onDigit: (digit) => post({ t: 'digit', port, digit }),
         onFailed: (e) => post({ t: 'error', message: `rtp stream on port ${port} stopped: ${String(e)}` }),
-        onPacketSent: c.sendTimes
-          ? (at) => {
-              c.sendTimes!.push(performance.timeOrigin + at);
-              if (c.sendTimes!.length >= SEND_TIMES_BATCH) flushSendTimes(port, c);
-            }
-          : undefined,
+        onPacketSent: (at) => {
+          counters?.packetSent();
+          if (!c.sendTimes) return;
+          c.sendTimes.push(performance.timeOrigin + at);
+          if (c.sendTimes.length >= SEND_TIMES_BATCH) flushSendTimes(port, c);
+        },
       });
       return;
     }

@@ -21,6 +21,7 @@ function fakeEngine() {
       release: async () => undefined,
     }),
     close: async () => undefined,
+    counts: () => ({ packetsSent: 0, lateTicks: 0 }),
   };
   return { engine, updates, holds };
 }

@@ -14,6 +14,7 @@ import { sendOptions, sendRegisterCheck, serverUri, type ProbeResult } from './o
 import { createRegistration, type Registration } from './registration';
 import { createUpdateServer, type UpdateServer } from './update-server';
 import { createRtpEngine } from '../rtp/engine';
+import type { MediaCounts } from '../rtp/media-counters';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
 
 /** How long start() waits for the first REGISTER's outcome. */
@@ -53,6 +54,8 @@ export interface Telephone {
   probe(): Promise<ProbeResult>;
   /** One REGISTER with expires=0 for our own Contact: are the credentials accepted (doctor)? */
   checkRegister(): Promise<ProbeResult>;
+  /** RTP packets sent and late pacer ticks since start (for /metrics). */
+  mediaCounts(): MediaCounts;
   stop(): Promise<void>;
 }
 
@@ -84,6 +87,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   const probeBoundMs = 64 * sip.t1_ms + 1000;
 
   return {
+    mediaCounts: () => rtp.counts(),
     async start() {
       address = await advertisedAddress({ publicAddress: sip.public_address, localAddress: sip.local_address, server });
       const transportOptions: SipTransportOptions = {
