@@ -12,6 +12,7 @@ import { CliError } from './context';
 import { creditCommand } from './credit';
 import { doctorCommand } from './doctor';
 import { keysCommand } from './keys';
+import { migrateToPostgresCommand } from './migrate-to-postgres';
 import { policyCommand } from './policy';
 import { restoreCommand } from './restore';
 import { sayCommand } from './say';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   program.addCommand(testCallCommand());
   program.addCommand(backupCommand());
   program.addCommand(restoreCommand());
+  program.addCommand(migrateToPostgresCommand());
   program.addCommand(doctorCommand());
   program
     .command('version')
