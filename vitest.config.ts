@@ -63,6 +63,8 @@ const POSTGRES_PEER_SUITES = [
   'test/integration/escalation.test.ts',
   'test/integration/callbacks.test.ts',
   'test/integration/alert-restart.test.ts',
+  // PostgreSQL only: two appliances on one database, one killed (issue 16 §4).
+  'test/integration/failover.pg.test.ts',
 ];
 
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.
