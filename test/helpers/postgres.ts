@@ -71,6 +71,16 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
   };
 }
 
+/** Stops a cluster started by another process (the benchmarks), by its folder. */
+export function stopPostgresClusterAt(dir: string): void {
+  const bin = postgresBin();
+  try {
+    if (bin) run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Creates the migrated template database the test databases are copied from. */
 export function createTemplate(baseUrl: string): void {
   const admin = postgresConnection({ url: `${baseUrl}postgres`, statementTimeoutMs: 30_000 });

@@ -3,6 +3,9 @@ import { bindOrder, toPositional, type PositionalSql } from '../named-params';
 import { createPostgresBridge, type PostgresBridge } from './bridge';
 import type { BridgeAnswer, BridgeRequest, QueryMode } from './protocol';
 
+/** Transaction control that waits for the next statement (see `deferred`). */
+const DEFERRABLE = new Set(['BEGIN', 'SAVEPOINT W', 'RELEASE W']);
+
 /** How long statements fail at once after the server could not be reached. */
 export const UNREACHABLE_BACKOFF_MS = 1000;
 
@@ -39,7 +42,18 @@ export function postgresConnection(o: PostgresConnectionOptions): SqlConnection 
    */
   let unreachableUntil = 0;
   let unreachableBecause = '';
+  /**
+   * BEGIN, SAVEPOINT and RELEASE answer nothing we wait for: they travel with the next
+   * statement instead of costing a round trip of their own (the main thread waits for every
+   * round trip; under load these were half of them). A failure of one is the failure of
+   * that next statement. COMMIT and the rollbacks go at once: the caller acts on their outcome.
+   */
+  let deferred: string[] = [];
   const call = (request: BridgeRequest): BridgeAnswer & { ok: true } => {
+    if (deferred.length > 0) {
+      request.before = deferred;
+      deferred = [];
+    }
     const rollback = request.op === 'exec' && request.sql.trim().toUpperCase() === 'ROLLBACK';
     if (!rollback && performance.now() < unreachableUntil) throw new PostgresError(`database unreachable: ${unreachableBecause}`, undefined);
     let answer: BridgeAnswer;
@@ -90,6 +104,11 @@ export function postgresConnection(o: PostgresConnectionOptions): SqlConnection 
     prepare: statement,
     exec(sql) {
       const word = sql.trim().toUpperCase();
+      if (DEFERRABLE.has(word)) {
+        deferred.push(sql);
+        if (word === 'BEGIN') inTransaction = true;
+        return;
+      }
       try {
         call({ op: 'exec', sql });
         if (word.startsWith('BEGIN')) inTransaction = true;

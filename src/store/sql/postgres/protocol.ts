@@ -22,10 +22,14 @@ export const NEXT = 4;
 
 export type QueryMode = 'run' | 'get' | 'all' | 'values';
 
+/**
+ * `before`: transaction control the main thread deferred (connection.ts): run first, in
+ * order; if one fails, the request is not run and the answer is that failure.
+ */
 export type BridgeRequest =
-  | { op: 'query'; sql: string; params: unknown[]; mode: QueryMode }
+  | { op: 'query'; sql: string; params: unknown[]; mode: QueryMode; before?: string[] }
   /** No parameters, simple protocol: DDL, several statements, BEGIN/COMMIT. */
-  | { op: 'exec'; sql: string };
+  | { op: 'exec'; sql: string; before?: string[] };
 
 export type BridgeAnswer =
   | { ok: true; rows?: unknown[]; changes?: number }

@@ -65,10 +65,13 @@ async function answerTo(r: BridgeRequest): Promise<BridgeAnswer> {
   }
   try {
     connection ??= await sql.reserve();
+    for (const command of r.before ?? []) {
+      await connection.unsafe(command).simple();
+      track(command.toUpperCase());
+    }
     if (r.op === 'exec') {
       await connection.unsafe(r.sql).simple();
-      if (control.startsWith('BEGIN')) inTransaction = true;
-      else if (control === 'COMMIT' || control === 'ROLLBACK') inTransaction = false;
+      track(control);
       return { ok: true };
     }
     const q = connection.unsafe(r.sql, r.params);
@@ -88,6 +91,11 @@ async function answerTo(r: BridgeRequest): Promise<BridgeAnswer> {
     }
     return { ok: false, message: err.message ?? String(e), sqlState: serverError ? err.errno : undefined, lost };
   }
+}
+
+function track(control: string): void {
+  if (control.startsWith('BEGIN')) inTransaction = true;
+  else if (control === 'COMMIT' || control === 'ROLLBACK') inTransaction = false;
 }
 
 /** Errors of the connection rather than of a statement (Bun.SQL's codes, the OS's). */

@@ -1,0 +1,24 @@
+// A throwaway PostgreSQL cluster for the benchmarks (test/helpers/postgres.ts):
+//   bun scripts/bench/postgres-cluster.ts start        prints "<base url> <folder>"
+//   bun scripts/bench/postgres-cluster.ts create URL NAME   creates database NAME
+//   bun scripts/bench/postgres-cluster.ts stop FOLDER
+// synchronous_commit stays on (the default): an accepted alert is on disk at the server.
+import { freePort } from '../../test/helpers/ports';
+import { startPostgresCluster, stopPostgresClusterAt } from '../../test/helpers/postgres';
+import { postgresConnection } from '../../src/store/sql/postgres/connection';
+
+const [command, a, b] = process.argv.slice(2);
+if (command === 'start') {
+  const cluster = startPostgresCluster(await freePort(), { synchronous_commit: 'on' });
+  console.log(`${cluster.baseUrl} ${cluster.dir}`);
+} else if (command === 'create') {
+  const admin = postgresConnection({ url: `${a}postgres`, statementTimeoutMs: 30_000 });
+  admin.exec(`CREATE DATABASE ${b}`);
+  admin.close();
+} else if (command === 'stop') {
+  stopPostgresClusterAt(a!);
+} else {
+  console.error('usage: postgres-cluster.ts start | create BASE_URL NAME | stop FOLDER');
+  process.exit(2);
+}
+process.exit(0);

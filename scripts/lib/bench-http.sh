@@ -1,0 +1,50 @@
+# Shared by the HTTP ingest benchmarks (scripts/bench-ingest, scripts/bench/ingest-postgres).
+# Needs WORK (a temporary folder), CONNECTIONS, DURATION and the pids array set by the caller.
+
+cat > "$WORK/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"phone_number":"5321234567","error_message":"Core switch sw-core-01 down: 10.0.0.1 unreachable"}'
+LUA
+
+# Starts "$@" in the background, waits for its READY/listening line, sets URL and PID.
+start_server() {
+  local log="$WORK/server.$RANDOM.log"
+  "$@" >"$log" 2>&1 &
+  PID=$!
+  pids+=("$PID")
+  for _ in $(seq 100); do
+    URL=$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$log" | head -1 || true)
+    [ -n "$URL" ] && return 0
+    sleep 0.1
+  done
+  echo "server did not start: $(cat "$log")" >&2
+  exit 1
+}
+
+# Server CPU time (user + system) so far, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# Runs wrk; prints "accepted_per_s p50_ms p99_ms peak_rss_mb cpu_us_per_request".
+# CPU per request is the steadier figure on a shared machine: throughput swings with
+# whatever else runs, the work a request costs much less.
+measure() {
+  local url=$1 pid=$2
+  wrk -t2 -c$CONNECTIONS -d2s -s "$WORK/post.lua" "$url" >/dev/null # warm-up
+  local out c0 c1
+  c0=$(cpu_ticks "$pid")
+  out=$(wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency -s "$WORK/post.lua" "$url")
+  c1=$(cpu_ticks "$pid")
+  local total secs non2xx p50 p99 rss
+  total=$(echo "$out" | awk '/requests in/ {print $1}')
+  secs=$(echo "$out" | awk '/requests in/ {gsub(/s,/,"",$4); print $4}')
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $5}')
+  p50=$(echo "$out" | awk '$1=="50%" {print $2}')
+  p99=$(echo "$out" | awk '$1=="99%" {print $2}')
+  rss=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' "/proc/$pid/status")
+  awk -v t="$total" -v s="$secs" -v n="${non2xx:-0}" -v a="$p50" -v b="$p99" -v r="$rss" \
+      -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" '
+    function ms(x) { if (x ~ /us$/) return x/1000; if (x ~ /ms$/) return x+0; if (x ~ /s$/) return x*1000; return x }
+    BEGIN { printf "%.0f %.2f %.2f %s %.0f\n", (t-n)/s, ms(a), ms(b), r, c/hz*1e6/t }'
+}
+
