@@ -48,3 +48,8 @@ measure() {
     BEGIN { printf "%.0f %.2f %.2f %s %.0f\n", (t-n)/s, ms(a), ms(b), r, c/hz*1e6/t }'
 }
 
+
+# The whole machine's CPU so far, from /proc/stat: "busy_ticks total_ticks".
+machine_ticks() { awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat; }
+# busy_percent "B0 T0" "B1 T1": how busy the machine's cores were between two machine_ticks.
+busy_percent() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "%.0f", 100 * (y[1] - x[1]) / (y[2] - x[2]) }'; }
