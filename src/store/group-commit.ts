@@ -9,7 +9,11 @@ import { transactionControl } from './sql/transaction-control';
  * before its write is durable.
  *
  * Each write runs under its own SAVEPOINT: one that throws is rolled back alone and
- * rejects alone; the others in its batch still commit.
+ * rejects alone; the others in its batch still commit. On PostgreSQL, where each statement
+ * is a round trip, a batch is first tried without savepoints and with its writes held back
+ * (transaction-control.ts `optimistic`); if anything in it fails, it is rolled back and run
+ * again that careful way. So a write may run twice: writes touch only the store (their
+ * callers act on the result once it resolves).
  */
 export interface GroupCommitter {
   /** Runs `write` inside the next batch; resolves with its result once committed. */
@@ -25,7 +29,7 @@ export interface GroupCommitter {
   /** Commits what is queued, refuses new writes, releases its prepared statements. */
   close(): Promise<void>;
   /** Counters since start: transactions committed and writes they carried. */
-  stats(): { batches: number; writes: number };
+  stats(): { batches: number; writes: number; runAgain: number };
 }
 
 interface Pending {
@@ -34,13 +38,19 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+interface Detached {
+  write: () => void;
+  onError: (e: unknown) => void;
+}
+
 export function createGroupCommitter(db: SqlConnection): GroupCommitter {
   let queue: Pending[] = [];
-  let detached: { write: () => void; onError: (e: unknown) => void }[] = [];
+  let detached: Detached[] = [];
   let scheduled = false;
   let closed = false;
   let batches = 0;
   let writes = 0;
+  let runAgain = 0;
   const tx = transactionControl(db);
 
   const commitBatch = () => {
@@ -50,6 +60,47 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
     queue = [];
     detached = [];
     if (batch.length === 0 && sideWrites.length === 0) return;
+    if (tx.optimistic && commitOptimistically(tx.optimistic, batch, sideWrites)) return;
+    commitCarefully(batch, sideWrites);
+  };
+
+  const committed = (n: number, stopTimer: () => void) => {
+    stopTimer();
+    metrics.groupCommitBatchSize.observe(n);
+    batches++;
+    writes += n;
+  };
+
+  /** False when the batch failed and may be run again carefully (nothing of it committed). */
+  const commitOptimistically = (o: NonNullable<typeof tx.optimistic>, batch: Pending[], sideWrites: Detached[]): boolean => {
+    const results: unknown[] = [];
+    const stopTimer = metrics.groupCommitSeconds.startTimer();
+    try {
+      o.begin();
+      for (const p of batch) results.push(p.write());
+      for (const d of sideWrites) d.write();
+      tx.commit();
+    } catch (e) {
+      try {
+        o.end();
+      } catch {
+        /* the original error is the one worth reporting */
+      }
+      if (o.canRunAgain(e)) {
+        runAgain++;
+        return false;
+      }
+      for (const p of batch) p.reject(e);
+      for (const d of sideWrites) d.onError(e);
+      return true;
+    }
+    o.end();
+    committed(batch.length + sideWrites.length, stopTimer);
+    batch.forEach((p, i) => p.resolve(results[i]));
+    return true;
+  };
+
+  const commitCarefully = (batch: Pending[], sideWrites: Detached[]) => {
     const results: { ok: boolean; value: unknown }[] = [];
     const stopTimer = metrics.groupCommitSeconds.startTimer();
     try {
@@ -80,10 +131,7 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
         }
       }
       tx.commit();
-      stopTimer();
-      metrics.groupCommitBatchSize.observe(batch.length + sideWrites.length);
-      batches++;
-      writes += batch.length + sideWrites.length;
+      committed(batch.length + sideWrites.length, stopTimer);
     } catch (e) {
       // BEGIN or COMMIT failed (disk full, lock timeout): nothing in the batch is durable.
       try {
@@ -135,6 +183,6 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
       closed = true;
       tx.finalize();
     },
-    stats: () => ({ batches, writes }),
+    stats: () => ({ batches, writes, runAgain }),
   };
 }

@@ -153,3 +153,17 @@ describe('several appliances on one PostgreSQL', () => {
     expect(() => createStore({ path: join(tmpdir(), 'unused.db'), url, keyFile: ownKey, busyTimeoutMs: 5000, clock })).toThrow(SecretKeyMismatchError);
   });
 });
+
+describe('credit on PostgreSQL batches', () => {
+  it('charges are taken to succeed and checked before COMMIT; an exhausted account is then answered at once, not by running batches again', async () => {
+    const { stores } = appliances(1, Date.now);
+    const store = stores[0]!;
+    const account = store.accounts.create({ name: 'acme', plan: 'starter' });
+    const charge = () => store.writes.run(() => store.usage.tryCharge(account.id, '2026-11', 1, 2));
+    expect(await Promise.all([charge(), charge(), charge()])).toEqual([true, true, false]);
+    expect(store.writes.stats().runAgain).toBe(1); // the third's check failed: the batch ran again carefully
+    expect(await Promise.all([charge(), charge()])).toEqual([false, false]);
+    expect(store.writes.stats().runAgain).toBe(1); // known short: asked at once
+    expect(store.usage.usedIn(account.id, '2026-11')).toBe(2);
+  });
+});

@@ -13,6 +13,8 @@ export interface RunResult {
 /** One SQL statement, prepared once and run many times. */
 export interface SqlStatement {
   run(params?: SqlParams): RunResult;
+  /** See `changedAsExpected`; only PostgreSQL's statements have it. */
+  runExpecting?(params: SqlParams, changes: number): boolean;
   get(params?: SqlParams): unknown;
   all(params?: SqlParams): unknown[];
   values(params?: SqlParams): unknown[][];
@@ -35,6 +37,16 @@ export interface SqlConnection {
   exec(sql: string): void;
   readonly inTransaction: boolean;
   close(): void;
+}
+
+/**
+ * Runs a write that should change `changes` rows; true when it did. On PostgreSQL under
+ * write-behind (postgres/connection.ts) it is held back like any write and taken to have:
+ * the server refuses the transaction before its COMMIT if it did not, and the group
+ * committer runs the batch again carefully, where this answers the truth.
+ */
+export function changedAsExpected(statement: SqlStatement, params: SqlParams, changes: number): boolean {
+  return statement.runExpecting ? statement.runExpecting(params, changes) : statement.run(params).changes === changes;
 }
 
 /** The SQLite store's connection: bun:sqlite itself, which already has this shape. */

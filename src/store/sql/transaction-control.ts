@@ -1,4 +1,5 @@
 import type { SqlConnection } from './connection';
+import { PostgresError, type WriteBehindConnection } from './postgres/connection';
 
 /**
  * BEGIN, COMMIT and savepoints for the group committer, per store. SQLite's are prepared
@@ -17,11 +18,25 @@ export interface TransactionControl {
    * statement alone. Where it does, even a single statement needs a savepoint of its own.
    */
   readonly failedStatementAbortsTransaction: boolean;
+  /**
+   * PostgreSQL: a batch may first be tried without savepoints, its writes held back until
+   * the next statement waited for (write-behind), so a batch costs a few round trips
+   * instead of several per write. Any failure rolls the whole batch back; `canRunAgain`
+   * says whether it may then be run again carefully (nothing of it can have committed).
+   * Absent for SQLite, whose statements cost no round trip.
+   */
+  readonly optimistic?: {
+    begin(): void;
+    /** Turns write-behind off; rolls back if the transaction is still open. */
+    end(): void;
+    canRunAgain(e: unknown): boolean;
+  };
   finalize(): void;
 }
 
 export function transactionControl(db: SqlConnection): TransactionControl {
   if (db.dialect === 'postgres') {
+    const pg = db as WriteBehindConnection;
     return {
       begin: () => db.exec('BEGIN'),
       commit: () => db.exec('COMMIT'),
@@ -30,6 +45,19 @@ export function transactionControl(db: SqlConnection): TransactionControl {
       release: () => db.exec('RELEASE w'),
       rollbackToSavepoint: () => db.exec('ROLLBACK TO w'),
       failedStatementAbortsTransaction: true,
+      optimistic: {
+        begin() {
+          db.exec('BEGIN');
+          pg.writeBehind = true;
+        },
+        end() {
+          pg.writeBehind = false;
+          if (db.inTransaction) db.exec('ROLLBACK');
+        },
+        // A connection lost mid-way may have lost it after COMMIT reached the server: the
+        // batch may be durable, and running it again could queue its calls twice.
+        canRunAgain: (e) => !(e instanceof PostgresError && e.lost),
+      },
       finalize: () => undefined,
     };
   }

@@ -23,18 +23,38 @@ export const NEXT = 4;
 export type QueryMode = 'run' | 'get' | 'all' | 'values';
 
 /**
- * `before`: transaction control the main thread deferred (connection.ts): run first, in
- * order; if one fails, the request is not run and the answer is that failure.
+ * One statement of a request: with parameters and a mode (extended protocol), or `simple`
+ * (no parameters, simple protocol: DDL, several statements, transaction control).
  */
-export type BridgeRequest =
-  | { op: 'query'; sql: string; params: unknown[]; mode: QueryMode; before?: string[] }
-  /** No parameters, simple protocol: DDL, several statements, BEGIN/COMMIT. */
-  | { op: 'exec'; sql: string; before?: string[] };
+export type BridgeStep =
+  /** `expect`: the rows it must change, or the request fails at it (connection.ts `runExpecting`). */
+  | { sql: string; params: unknown[]; mode: QueryMode; expect?: number }
+  | { sql: string; mode: 'simple' };
+
+/**
+ * A request is the statements the main thread waits for at once: those it deferred
+ * (connection.ts: transaction control, and writes nobody reads the answer of), then
+ * usually one it needs the answer of. The worker pipelines them on its connection; a
+ * COMMIT waits until everything before it has succeeded (PostgreSQL would answer a COMMIT
+ * of a failed transaction with a rollback, not an error).
+ */
+export interface BridgeRequest {
+  steps: BridgeStep[];
+}
+
+export interface StepAnswer {
+  rows?: unknown[];
+  changes?: number;
+}
 
 export type BridgeAnswer =
-  | { ok: true; rows?: unknown[]; changes?: number }
-  /** `lost`: the server could not be reached, or the connection broke (not an answer from it). */
-  | { ok: false; message: string; sqlState?: string; lost?: boolean };
+  /** One answer per step, in order. */
+  | { ok: true; answers: StepAnswer[] }
+  /**
+   * `failedAt`: the first step that failed (those after it did not run, or failed because
+   * it did). `lost`: the server could not be reached, or the connection broke (not an answer from it).
+   */
+  | { ok: false; message: string; failedAt: number; sqlState?: string; lost?: boolean };
 
 /** Sent once with postMessage when the worker starts. */
 export interface BridgeInit {

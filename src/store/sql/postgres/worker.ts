@@ -1,17 +1,17 @@
 import { SQL } from 'bun';
 import { deserialize, serialize } from 'bun:jsc';
-import { CHUNK, LAST, LENGTH, NEXT, REQUEST, STATE, type BridgeAnswer, type BridgeInit, type BridgeRequest } from './protocol';
+import { CHUNK, LAST, LENGTH, NEXT, REQUEST, STATE, type BridgeAnswer, type BridgeInit, type BridgeRequest, type BridgeStep, type StepAnswer } from './protocol';
 
 /**
  * The PostgreSQL worker: owns one connection and runs the main thread's statements on it,
- * one at a time, in order (protocol.ts). One connection, because the store above is a
+ * in order, a request's statements pipelined (protocol.ts). One connection, because the store above is a
  * single writer per appliance like SQLite's: its transactions are plain BEGIN … COMMIT on
  * this connection.
  */
 declare const self: Worker;
 
 let sql: SQL;
-let connection: Awaited<ReturnType<SQL['reserve']>> | null = null;
+let connection: Connection | null = null;
 /** Between BEGIN and COMMIT/ROLLBACK. A connection lost inside one must not silently continue outside it. */
 let inTransaction = false;
 let lostTransaction = false;
@@ -53,32 +53,44 @@ async function waitFor(control: Int32Array, state: number): Promise<void> {
 }
 
 async function answerTo(r: BridgeRequest): Promise<BridgeAnswer> {
-  const control = r.op === 'exec' ? r.sql.trim().toUpperCase() : '';
   if (lostTransaction) {
     // The connection died inside a transaction: refuse everything until the store rolls back.
-    if (control === 'ROLLBACK') {
+    if (r.steps.length === 1 && controlWord(r.steps[0]!) === 'ROLLBACK') {
       lostTransaction = false;
       inTransaction = false;
-      return { ok: true };
+      return { ok: true, answers: [{}] };
     }
-    return { ok: false, message: 'database connection lost inside a transaction' };
+    return { ok: false, failedAt: 0, message: 'database connection lost inside a transaction' };
   }
+  let at = 0;
   try {
     connection ??= await sql.reserve();
-    for (const command of r.before ?? []) {
-      await connection.unsafe(command).simple();
-      track(command.toUpperCase());
+    const answers: StepAnswer[] = [];
+    // Sent without waiting, so they share round trips to the server; awaited in order, and
+    // the first failure is the answer (PostgreSQL fails the ones after it in the transaction).
+    let inflight: Promise<StepAnswer>[] = [];
+    const settle = async () => {
+      const settled = await Promise.allSettled(inflight);
+      inflight = [];
+      for (const s of settled) {
+        if (s.status === 'rejected') throw s.reason;
+        answers.push(s.value);
+        at++;
+      }
+    };
+    for (const step of r.steps) {
+      const word = controlWord(step);
+      if (word === 'COMMIT' || word === 'ROLLBACK' || (step.mode === 'simple' && !TRANSACTION_CONTROL.test(word))) {
+        await settle();
+        answers.push(await start(connection, step));
+        track(word);
+        at++;
+      } else {
+        inflight.push(start(connection, step).then((a) => (track(word), a)));
+      }
     }
-    if (r.op === 'exec') {
-      await connection.unsafe(r.sql).simple();
-      track(control);
-      return { ok: true };
-    }
-    const q = connection.unsafe(r.sql, r.params);
-    if (r.mode === 'values') return { ok: true, rows: ((await q.values()) as unknown[][]).map((row) => row.map(plain)) };
-    const result = await q;
-    const rows = r.mode === 'run' ? undefined : (result as unknown[]).slice(0, r.mode === 'get' ? 1 : undefined).map(plainRow);
-    return { ok: true, rows, changes: (result as unknown as { count: number }).count ?? 0 };
+    await settle();
+    return { ok: true, answers };
   } catch (e) {
     const err = e as { message?: string; errno?: string; code?: string };
     const serverError = typeof err.errno === 'string' && /^[0-9A-Z]{5}$/.test(err.errno);
@@ -89,8 +101,40 @@ async function answerTo(r: BridgeRequest): Promise<BridgeAnswer> {
       connection = null;
       if (inTransaction) lostTransaction = true;
     }
-    return { ok: false, message: err.message ?? String(e), sqlState: serverError ? err.errno : undefined, lost };
+    return { ok: false, failedAt: at, message: err.message ?? String(e), sqlState: serverError ? err.errno : undefined, lost };
   }
+}
+
+type Connection = Awaited<ReturnType<SQL['reserve']>>;
+
+/**
+ * Transaction control goes by the extended protocol like the statements around it: Bun.SQL
+ * sends a simple-protocol query only after the pipelined ones before it were answered
+ * (measured), which would move a SAVEPOINT after the write it was meant to precede. Other
+ * simple steps (DDL, several statements) run alone, after everything before them.
+ */
+const TRANSACTION_CONTROL = /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/;
+
+function start(connection: Connection, step: BridgeStep): Promise<StepAnswer> {
+  if (step.mode === 'simple') {
+    const q = connection.unsafe(step.sql);
+    return (TRANSACTION_CONTROL.test(controlWord(step)) ? q.execute() : q.simple()).then(() => ({}));
+  }
+  const q = connection.unsafe(step.sql, step.params);
+  if (step.mode === 'values') return q.values().then((rows: unknown[][]) => ({ rows: rows.map((row) => row.map(plain)) }));
+  const { mode, expect } = step;
+  return q.execute().then((result: unknown) => {
+    const changes = (result as { count?: number }).count ?? 0;
+    // Not a PostgreSQL error, so the statements after it still ran: the COMMIT after them
+    // waits for this answer (answerTo), so the transaction is left for the store to roll back.
+    if (expect !== undefined && changes !== expect) throw new Error(`a held-back write changed ${changes} rows, ${expect} expected`);
+    return { rows: mode === 'run' ? undefined : (result as unknown[]).slice(0, mode === 'get' ? 1 : undefined).map(plainRow), changes };
+  });
+}
+
+/** BEGIN, COMMIT, ROLLBACK … of a simple step, upper case; '' for anything else. */
+function controlWord(step: BridgeStep): string {
+  return step.mode === 'simple' ? step.sql.trim().toUpperCase() : '';
 }
 
 function track(control: string): void {
