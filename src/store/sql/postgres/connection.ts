@@ -77,7 +77,7 @@ export function postgresConnection(o: PostgresConnectionOptions): WriteBehindCon
 
   /** Sends what is pending, then `steps`; returns the answers to `steps`. */
   const send = (steps: BridgeStep[]): StepAnswer[] => {
-    const sent = pending;
+    const sent = checksLast(pending);
     pending = [];
     const all = sent.length === 0 ? steps : [...sent.map((p) => p.step), ...steps];
     const rollback = steps.length === 1 && steps[0]!.mode === 'simple' && steps[0]!.sql.trim().toUpperCase() === 'ROLLBACK';
@@ -191,6 +191,23 @@ export function postgresConnection(o: PostgresConnectionOptions): WriteBehindCon
     close: () => bridge.close(),
   };
 }
+
+/**
+ * Held-back checks (`runExpecting`: the credit charge) go after the other held-back writes,
+ * in their own order. The row a check updates is locked until COMMIT, and under load it is
+ * the same row for every request of an account (its usage this period): taken last, it is
+ * held for the checks and the COMMIT only, not for the whole batch, so another appliance's
+ * batch waits that much less for it. Nothing held back reads what a check writes (reads
+ * are never held back, and everything held back is sent before them), so answers are
+ * unchanged; a refund held back after a check now comes before it, so the check counts
+ * credit given back in its own transaction.
+ */
+function checksLast(held: Pending[]): Pending[] {
+  if (!held.some(isCheck)) return held;
+  return [...held.filter((p) => !isCheck(p)), ...held.filter(isCheck)];
+}
+
+const isCheck = (p: Pending) => p.step.mode !== 'simple' && p.step.expect !== undefined;
 
 interface Pending {
   step: BridgeStep;

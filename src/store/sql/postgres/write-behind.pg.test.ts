@@ -92,6 +92,23 @@ describe('write-behind (PostgreSQL)', () => {
     expect(db.query('SELECT used FROM credit').values()).toEqual([[1]]);
   });
 
+  it('held-back checks run after the other held-back writes, in their own order', async () => {
+    const db = connect();
+    const writes = createGroupCommitter(db);
+    const insert = db.query('INSERT INTO t (id, n) VALUES ($id, 0)');
+    const bump = db.query('UPDATE t SET n = n + 1 WHERE id = $id');
+    const ok = await writes.run(() => {
+      // In the order written, the first check would find no row; it is sent after the insert.
+      const first = changedAsExpected(bump, { id: 'late' }, 1);
+      insert.run({ id: 'late' });
+      const second = changedAsExpected(bump, { id: 'late' }, 1);
+      return [first, second];
+    });
+    expect(ok).toEqual([true, true]);
+    expect(writes.stats().runAgain).toBe(0);
+    expect(db.query(`SELECT n FROM t WHERE id = 'late'`).values()).toEqual([[2]]);
+  });
+
   it('outside write-behind a check answers at once, and a plain write is sent at once', () => {
     const db = connect();
     db.exec(`INSERT INTO credit (id, used, max) VALUES ('acc', 1, 1)`);
