@@ -43,7 +43,8 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
 
-  const look = (e: Escalation, now: number): string[] => {
+  /** `say`: log lines, spoken once the transaction committed (a write may run twice: group-commit.ts). */
+  const look = (e: Escalation, now: number, say: (() => void)[]): string[] => {
     const alert = d.store.alerts.get(e.alertId);
     if (!alert || alert.state !== 'open') {
       d.store.escalations.finish(e.alertId, `alert ${alert?.state ?? 'missing'}`);
@@ -70,7 +71,7 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     if (round > e.plan.rounds) {
       const reason = `every step called ${e.plan.rounds} time(s), nobody pressed 1`;
       if (d.store.escalations.finish(e.alertId, reason)) markUnacknowledged({ store: d.store, timeZone: d.timeZone }, alert, now, reason);
-      log.info({ alert: e.alertId }, reason);
+      say.push(() => log.info({ alert: e.alertId }, reason));
       return [];
     }
     const next = e.plan.steps[step]!;
@@ -80,7 +81,7 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       const reason = 'Insufficient call credit';
       d.store.escalations.finish(e.alertId, reason);
       markUnacknowledged({ store: d.store, timeZone: d.timeZone }, alert, now, reason);
-      log.warn({ alert: e.alertId, round, step }, 'escalation stopped: insufficient call credit');
+      say.push(() => log.warn({ alert: e.alertId, round, step }, 'escalation stopped: insufficient call credit'));
       return [];
     }
     const source: CallSource = alert.source === 'api' || alert.source === 'test' ? alert.source : 'webhook';
@@ -98,17 +99,20 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     );
     // The outcome callback `alert.escalated`, in this transaction (at least once, in order).
     emitAlertEvent(d.store, 'alert.escalated', alert, now, { escalation: { round, step: step + 1, numbers: next.numbers, call_ids: callIds } });
-    log.info({ alert: e.alertId, round, step, calls: callIds }, 'escalated to the next step');
+    say.push(() => log.info({ alert: e.alertId, round, step, calls: callIds }, 'escalated to the next step'));
     return callIds;
   };
 
   const tick = async () => {
     // Another appliance on the same PostgreSQL advances them (store/leadership.ts).
     if (!d.store.leads()) return;
+    let said: (() => void)[] = [];
     const queued = await d.store.writes.run(() => {
+      said = [];
       const now = d.clock();
-      return d.store.escalations.due(now).flatMap((e) => look(e, now));
+      return d.store.escalations.due(now).flatMap((e) => look(e, now, said));
     });
+    said.forEach((say) => say());
     if (queued.length > 0) d.onQueued?.(queued);
   };
 
