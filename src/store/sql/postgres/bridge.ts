@@ -8,7 +8,9 @@ import { CHUNK, CONTROL_SLOTS, IDLE, LAST, LENGTH, NEXT, REQUEST, STATE, type Br
  * written against bun:sqlite's synchronous API (a write transaction is a plain function
  * run by the group committer). Keeping that shape lets both stores share every query and
  * every rule above them; the price is that the main thread waits for each round trip to
- * PostgreSQL, as it already waits for SQLite's fsync at each commit. Media is unaffected
+ * PostgreSQL, as it already waits for SQLite's fsync at each commit. What keeps that
+ * price low: a request carries every statement held back until then (connection.ts), so a
+ * batch of writes costs one round trip, its COMMIT. Media is unaffected
  * (RTP runs in its own worker). A round trip that takes longer than `timeoutMs` (the
  * server is gone) fails the statement and restarts the worker, so the process keeps
  * serving its errors instead of hanging.
