@@ -20,6 +20,11 @@ export interface PostgresBridge {
   close(): void;
 }
 
+/** Refused before anything was sent: the server was not asked, nor is it gone. */
+export class RequestTooLargeError extends Error {
+  override readonly name = 'RequestTooLargeError';
+}
+
 export interface BridgeOptions {
   url: string;
   /** How long one statement may take before it fails (ms). */
@@ -70,7 +75,7 @@ export function createPostgresBridge(o: BridgeOptions): PostgresBridge {
   return {
     call(request) {
       const bytes = serialize(request, { binaryType: 'nodebuffer' }) as Buffer;
-      if (bytes.length > buffer.length) throw new Error(`SQL request of ${bytes.length} bytes exceeds the bridge's ${buffer.length}`);
+      if (bytes.length > buffer.length) throw new RequestTooLargeError(`SQL request of ${bytes.length} bytes exceeds the bridge's ${buffer.length}`);
       const deadline = performance.now() + o.timeoutMs;
       buffer.set(bytes);
       Atomics.store(control, LENGTH, bytes.length);

@@ -1,10 +1,16 @@
 import type { RunResult, SqlConnection, SqlParams, SqlStatement } from '../connection';
 import { bindOrder, toPositional, type PositionalSql } from '../named-params';
-import { createPostgresBridge, type PostgresBridge } from './bridge';
+import { createPostgresBridge, RequestTooLargeError, type PostgresBridge } from './bridge';
 import type { BridgeAnswer, BridgeStep, QueryMode, StepAnswer } from './protocol';
 
 /** Transaction control that waits for the next statement (see `deferred`). */
 const DEFERRABLE = new Set(['BEGIN', 'SAVEPOINT W', 'RELEASE W']);
+
+/**
+ * At most this many statements wait for the next round trip: a burst's batch goes in
+ * several, each well inside the bridge's buffer and its time limit.
+ */
+export const HELD_BACK_LIMIT = 400;
 
 /** How long statements fail at once after the server could not be reached. */
 export const UNREACHABLE_BACKOFF_MS = 1000;
@@ -87,6 +93,7 @@ export function postgresConnection(o: PostgresConnectionOptions): WriteBehindCon
     try {
       answer = bridge.call({ steps: all });
     } catch (e) {
+      if (e instanceof RequestTooLargeError) throw new PostgresError(e.message, undefined, all[0]?.sql ?? '');
       // The bridge gave up waiting (bridge.ts): the server did not answer in time.
       unreachable((e as Error).message);
       throw new PostgresError((e as Error).message, undefined, '', true);
@@ -144,6 +151,7 @@ export function postgresConnection(o: PostgresConnectionOptions): WriteBehindCon
     let answer: StepAnswer | null = null;
     const entry: Pending = { step, settle: (a) => onAnswer((answer = a)) };
     pending.push(entry);
+    if (pending.length >= HELD_BACK_LIMIT) send([]);
     return () => {
       if (answer === null && pending.includes(entry)) send([]);
       if (answer === null) throw new Error('the statement did not run: its transaction was rolled back');

@@ -3,7 +3,7 @@ import { testStoreUrl } from '../../../../test/helpers/postgres';
 import { createGroupCommitter } from '../../group-commit';
 import { changedAsExpected } from '../connection';
 import { transactionControl } from '../transaction-control';
-import { PostgresError, postgresConnection } from './connection';
+import { HELD_BACK_LIMIT, PostgresError, postgresConnection } from './connection';
 
 // Write-behind and optimistic batches (connection.ts, group-commit.ts): what makes a
 // PostgreSQL batch cost a round trip or two instead of several per write, and what keeps
@@ -107,6 +107,32 @@ describe('write-behind (PostgreSQL)', () => {
     expect(ok).toEqual([true, true]);
     expect(writes.stats().runAgain).toBe(0);
     expect(db.query(`SELECT n FROM t WHERE id = 'late'`).values()).toEqual([[2]]);
+  });
+
+  it("a burst's batch goes in several round trips, none holding more than HELD_BACK_LIMIT statements", async () => {
+    const db = connect();
+    const writes = createGroupCommitter(db);
+    const insert = db.query('INSERT INTO t (id, n) VALUES ($id, $n)');
+    const before = db.roundTrips();
+    const n = HELD_BACK_LIMIT * 2 + 100;
+    await Promise.all(Array.from({ length: n }, (_, i) => writes.run(() => insert.run({ id: `b${i}`, n: i }))));
+    expect(db.roundTrips() - before).toBe(3); // two full, then the rest with the COMMIT
+    expect(count(db)).toBe(n);
+    expect(writes.stats()).toMatchObject({ batches: 1, runAgain: 0 });
+  });
+
+  it('a request too large for the bridge is an ordinary error: the database is not taken for gone', () => {
+    const db = connect();
+    let error: unknown;
+    try {
+      db.query('SELECT length($big) AS n').get({ big: 'x'.repeat(5 << 20) });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PostgresError);
+    expect((error as PostgresError).message).toMatch(/exceeds the bridge/);
+    expect((error as PostgresError).lost).toBe(false);
+    expect(db.query('SELECT 1 AS one').get()).toEqual({ one: 1 }); // no fail-fast pause
   });
 
   it('outside write-behind a check answers at once, and a plain write is sent at once', () => {
