@@ -164,15 +164,23 @@ describe('POST /api/call', () => {
 
   it('records each answer in the API history: time, endpoint, source, status, message; never a secret or body', async () => {
     const marker = 'Unique body text 7f3a';
+    // The previous test's answer may have been stamped in this very millisecond (loopback is
+    // that fast): start on the next one so "at >= t0" holds only this test's rows.
+    await new Promise((r) => setTimeout(r, 2));
     const t0 = Date.now();
     await post(url(), body({ error_message: marker }));
     await post(url(), body({ api_secret: 'vas_wrong', error_message: marker }));
-    await new Promise((r) => setTimeout(r, 50)); // history joins the next batch
-    const db = dir.database();
     // Rows touched since t0: the refusal (no account known) may have joined the row of
     // earlier refusals from this address in the same minute (issue 10 §1), so not "the last two ids".
-    const rows = db.query('SELECT * FROM api_history WHERE at >= ? ORDER BY status DESC').all(t0) as Record<string, unknown>[];
-    db.close();
+    const touched = () => {
+      const db = dir.database();
+      const found = db.query('SELECT * FROM api_history WHERE at >= ? ORDER BY status DESC').all(t0) as Record<string, unknown>[];
+      db.close();
+      return found;
+    };
+    // History joins the next batch after the answer: wait for both rows, then look at exactly them.
+    await expect.poll(() => touched().length, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(2);
+    const rows = touched();
     expect(rows.map((r) => [r.endpoint, r.source_ip, r.status, r.message, r.account_id])).toEqual([
       ['/api/call', '127.0.0.1', 403, 'Invalid API credentials', null],
       ['/api/call', '127.0.0.1', 200, 'Call queued', cred.accountId],
