@@ -14,6 +14,11 @@ import { transactionControl } from './sql/transaction-control';
  * (transaction-control.ts `optimistic`); if anything in it fails, it is rolled back and run
  * again that careful way. So a write may run twice: writes touch only the store (their
  * callers act on the result once it resolves).
+ *
+ * Two appliances' batches can deadlock on the key locks their writes take in batch order
+ * (key-lock.ts). PostgreSQL then undoes one side's statement; a careful write undone that
+ * way is not refused but run again in the next batch, up to CONFLICT_RUNS times in all, so
+ * a race between appliances costs an alert a second, not a 500.
  */
 export interface GroupCommitter {
   /** Runs `write` inside the next batch; resolves with its result once committed. */
@@ -28,15 +33,23 @@ export interface GroupCommitter {
   flush(): Promise<void>;
   /** Commits what is queued, refuses new writes, releases its prepared statements. */
   close(): Promise<void>;
-  /** Counters since start: transactions committed and writes they carried. */
-  stats(): { batches: number; writes: number; runAgain: number };
+  /**
+   * Counters since start: transactions committed and writes they carried; optimistic batches
+   * run again carefully; careful writes run again after losing a race (conflict).
+   */
+  stats(): { batches: number; writes: number; runAgain: number; conflictRuns: number };
 }
 
 interface Pending {
   write: () => unknown;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  /** Careful runs this write lost to another transaction (tx.isConflict). */
+  conflicts: number;
 }
+
+/** Careful runs a write gets when it keeps losing races; the last conflict rejects it. */
+export const CONFLICT_RUNS = 3;
 
 interface Detached {
   write: () => void;
@@ -51,6 +64,7 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
   let batches = 0;
   let writes = 0;
   let runAgain = 0;
+  let conflictRuns = 0;
   const tx = transactionControl(db);
 
   const commitBatch = () => {
@@ -143,11 +157,20 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
       for (const d of sideWrites) d.onError(e);
       return;
     }
+    let lostRaces = false;
     batch.forEach((p, i) => {
       const r = results[i]!;
-      if (r.ok) p.resolve(r.value);
-      else p.reject(r.value);
+      if (r.ok) return p.resolve(r.value);
+      if (tx.isConflict(r.value) && ++p.conflicts < CONFLICT_RUNS) {
+        // Nothing of it was committed (its savepoint was rolled back): run it again.
+        conflictRuns++;
+        lostRaces = true;
+        queue.push(p);
+        return;
+      }
+      p.reject(r.value);
     });
+    if (lostRaces) schedule();
   };
 
   const schedule = () => {
@@ -158,11 +181,24 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
     setImmediate(commitBatch);
   };
 
+  // Resolves once an empty marker write queued behind everything has committed. A write
+  // that lost a race goes back into the queue behind the marker: wait for it too (not for
+  // writes that arrive meanwhile, so a flush under load still ends).
+  const flush = async (): Promise<void> => {
+    if (queue.length === 0 && detached.length === 0) return;
+    do {
+      await new Promise<void>((resolve, reject) => {
+        queue.push({ write: () => undefined, resolve: () => resolve(), reject, conflicts: 0 });
+        schedule();
+      });
+    } while (queue.some((p) => p.conflicts > 0));
+  };
+
   return {
     run<T>(write: () => T): Promise<T> {
       if (closed) return Promise.reject(new Error('store is closing'));
       return new Promise<T>((resolve, reject) => {
-        queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
+        queue.push({ write, resolve: resolve as (v: unknown) => void, reject, conflicts: 0 });
         schedule();
       });
     },
@@ -171,18 +207,12 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
       detached.push({ write, onError });
       schedule();
     },
-    flush() {
-      if (queue.length === 0 && detached.length === 0) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ write: () => undefined, resolve: () => resolve(), reject });
-        schedule();
-      });
-    },
+    flush,
     async close() {
-      await this.flush();
+      await flush();
       closed = true;
       tx.finalize();
     },
-    stats: () => ({ batches, writes, runAgain }),
+    stats: () => ({ batches, writes, runAgain, conflictRuns }),
   };
 }

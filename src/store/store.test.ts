@@ -109,7 +109,7 @@ describe('group commit', () => {
       ),
     );
     expect(seen.every(Boolean)).toBe(true);
-    expect(writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50, runAgain: 0 });
+    expect(writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50, runAgain: 0, conflictRuns: 0 });
     expect(usage.usedIn(acc.id, '2026-11')).toBe(50);
     await close();
   });

@@ -31,8 +31,17 @@ export interface TransactionControl {
     end(): void;
     canRunAgain(e: unknown): boolean;
   };
+  /**
+   * The write lost a deadlock or a serialization race with another appliance's transaction:
+   * the server undid it, and the same write run again in a later transaction may well pass.
+   * Never on SQLite (one writer at a time).
+   */
+  isConflict(e: unknown): boolean;
   finalize(): void;
 }
+
+/** deadlock_detected, serialization_failure: the SQLSTATEs of a transaction that lost a race. */
+const CONFLICT_STATES = new Set(['40P01', '40001']);
 
 export function transactionControl(db: SqlConnection): TransactionControl {
   if (db.dialect === 'postgres') {
@@ -58,6 +67,7 @@ export function transactionControl(db: SqlConnection): TransactionControl {
         // batch may be durable, and running it again could queue its calls twice.
         canRunAgain: (e) => !(e instanceof PostgresError && e.lost),
       },
+      isConflict: (e) => e instanceof PostgresError && e.sqlState !== undefined && CONFLICT_STATES.has(e.sqlState),
       finalize: () => undefined,
     };
   }
@@ -74,6 +84,7 @@ export function transactionControl(db: SqlConnection): TransactionControl {
     release: () => void release.run(),
     rollbackToSavepoint: () => void rollbackTo.run(),
     failedStatementAbortsTransaction: false,
+    isConflict: () => false,
     // Unfinalized statements would keep SQLite from closing (and checkpointing) the file.
     finalize: () => [begin, commit, savepoint, release, rollbackTo].forEach((s) => s.finalize()),
   };
