@@ -157,20 +157,17 @@ export function createGroupCommitter(db: SqlConnection): GroupCommitter {
       for (const d of sideWrites) d.onError(e);
       return;
     }
-    let lostRaces = false;
     batch.forEach((p, i) => {
       const r = results[i]!;
       if (r.ok) return p.resolve(r.value);
       if (tx.isConflict(r.value) && ++p.conflicts < CONFLICT_RUNS) {
         // Nothing of it was committed (its savepoint was rolled back): run it again.
         conflictRuns++;
-        lostRaces = true;
         queue.push(p);
-        return;
+        return schedule();
       }
       p.reject(r.value);
     });
-    if (lostRaces) schedule();
   };
 
   const schedule = () => {
