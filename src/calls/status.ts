@@ -1,5 +1,6 @@
 import type { Store } from '../store';
-import type { CallEvent, CallRecord } from '../store/calls';
+import type { CallRecord } from '../store/call-record';
+import type { CallEvent } from '../store/calls';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { MIGRATIONS } from './migrations';
+import { MIGRATIONS } from './migration-steps';
 import { createSecretBox } from './secret-box';
 
 /** The files of a backup folder: always these names, whatever store.path is called. */

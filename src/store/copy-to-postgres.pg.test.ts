@@ -9,7 +9,7 @@ import { BINARY } from '../../test/helpers/paths';
 import { testStoreUrl } from '../../test/helpers/postgres';
 import { createStore, keyFileFor, type Store } from '.';
 import { copyToPostgres, CopyRefusedError } from './copy-to-postgres';
-import { MIGRATIONS } from './migrations';
+import { MIGRATIONS } from './migration-steps';
 
 // voice-alert migrate-to-postgres (issue 16 §1): a SQLite appliance's data into an empty PostgreSQL.
 

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
-import { LATEST_VERSION, migrate } from './migrations';
+import { LATEST_VERSION } from './migration-steps';
+import { migrate } from './migrations';
 import type { SqlConnection } from './sql/connection';
 import { postgresConnection } from './sql/postgres/connection';
 

@@ -2,7 +2,7 @@ import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import type { AlertState, CallState } from '../call-model';
 import { toAlert, type AlertRecord, type AlertRow } from './alerts';
-import { toCall, type CallRecord, type CallRow } from './calls';
+import { toCall, type CallRecord, type CallRow } from './call-record';
 import { HISTORY_COLUMNS } from './history';
 import type { HistoryEntry } from './history';
 

@@ -6,7 +6,7 @@ import { manualClock } from '../../test/helpers/memory-store';
 import { testStoreUrl } from '../../test/helpers/postgres';
 import { createStore, SecretKeyMismatchError, type Store } from '.';
 import { openDatabase } from './database';
-import { LATEST_VERSION } from './migrations';
+import { LATEST_VERSION } from './migration-steps';
 import { postgresConnection } from './sql/postgres/connection';
 
 // Several appliances on one PostgreSQL database (contract.md "High availability"): each

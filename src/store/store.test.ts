@@ -8,7 +8,7 @@ import { createStore, DatabaseTooNewError, keyFileFor } from '.';
 import { sqliteConnection } from './sql/connection';
 import { openDatabase } from './database';
 import { createGroupCommitter } from './group-commit';
-import { MIGRATIONS } from './migrations';
+import { MIGRATIONS } from './migration-steps';
 import { createAccountsStore } from './accounts';
 import { createUsageStore } from './usage';
 

@@ -1,6 +1,6 @@
 /**
  * A migration step's SQLite DDL as PostgreSQL DDL, so both stores follow one list of
- * steps (migrations.ts). Mechanical and narrow on purpose: the type names, STRICT and
+ * steps (migration-steps.ts). Mechanical and narrow on purpose: the type names, STRICT and
  * WITHOUT ROWID, and SQLite's implicit `rowid`, which the queue orders by and which a
  * PostgreSQL table gets as an identity column of the same name, and `COLLATE NOCASE`, which
  * becomes a unique index on lower(column) (queries compare with lower(), see dialect.ts).

@@ -1,0 +1,86 @@
+import type { CallState } from '../call-model';
+
+// A call as the store keeps it (CallRow, a `calls` row) and as the program uses it
+// (CallRecord), and the one mapping between them.
+
+export type CallSource = 'api' | 'webhook' | 'test';
+
+export interface CallRecord {
+  id: string;
+  accountId: string;
+  credentialId: string | null;
+  source: CallSource;
+  phoneNumber: string;
+  message: string;
+  state: CallState;
+  attempts: number;
+  runAfter: number;
+  leaseUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+  lastSipCode: number | null;
+  lastReason: string | null;
+  acknowledgedAt: number | null;
+  answeredAt: number | null;
+  finishedAt: number | null;
+  /** The alert this call is for (every call made since migration 5 has one). */
+  alertId: string | null;
+  /** Spoken in that call of the same number instead of its own (per-number pacing). */
+  bundledInto: string | null;
+  /** Queuing it took one credit. */
+  charged: boolean;
+  /** The escalation step that placed it, counted across rounds from 1; 0: no escalation. */
+  escalationOrdinal: number;
+}
+
+/** A `calls` row as SQLite returns it (`SELECT *`). */
+export interface CallRow {
+  id: string;
+  account_id: string;
+  credential_id: string | null;
+  source: CallSource;
+  phone_number: string;
+  message: string;
+  state: CallState;
+  attempts: number;
+  run_after: number;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+  last_sip_code: number | null;
+  last_reason: string | null;
+  acknowledged_at: number | null;
+  answered_at: number | null;
+  finished_at: number | null;
+  alert_id: string | null;
+  bundled_into: string | null;
+  charged: number;
+  escalation_ordinal: number;
+}
+
+/** The one mapping from a row to a CallRecord: a new column is added here only. */
+export function toCall(r: CallRow): CallRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    credentialId: r.credential_id,
+    source: r.source,
+    phoneNumber: r.phone_number,
+    message: r.message,
+    state: r.state,
+    attempts: r.attempts,
+    runAfter: r.run_after,
+    leaseUntil: r.lease_until,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    lastSipCode: r.last_sip_code,
+    lastReason: r.last_reason,
+    acknowledgedAt: r.acknowledged_at,
+    answeredAt: r.answered_at ?? null,
+    finishedAt: r.finished_at ?? null,
+    alertId: r.alert_id ?? null,
+    bundledInto: r.bundled_into ?? null,
+    charged: r.charged === 1,
+    escalationOrdinal: r.escalation_ordinal ?? 0,
+  };
+}
