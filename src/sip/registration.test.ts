@@ -19,6 +19,30 @@ const start = async (scenario: string, extra: Record<string, unknown>, fill: Rec
   return { sipp, ...p };
 };
 
+describe('registration', () => {
+  const registering = async (scenario: string, extra: Record<string, unknown>) => {
+    const sipp = await startSipp({ scenario });
+    peers.push(sipp);
+    const p = await testPhone(sipp.port, { register: true, ...extra });
+    phones.push(p);
+    return { sipp, ...p };
+  };
+
+  it('answers the 401 with digest credentials and refreshes before the lifetime runs out', async () => {
+    const { sipp, sent } = await registering('register.xml', { password: 'secret' });
+    expect(await sipp.exited).toBe(0);
+    expect(sent('REGISTER').length).toBeGreaterThanOrEqual(3); // first, with credentials, refresh
+  });
+
+  it('registers again with backoff after the registrar refused', async () => {
+    const { sipp, sentAt } = await registering('register-retry.xml', {});
+    expect(await sipp.exited).toBe(0);
+    const sent = sentAt('REGISTER');
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(900); // the first backoff step is 1 s
+  });
+});
+
 describe('registration outcomes (RFC 3261 §10.2)', () => {
   it('follows 423 Interval Too Brief with the Min-Expires lifetime and is registered', async () => {
     const { sipp, phone, sent } = await start('register-423.xml', { register_expires_s: 60 });

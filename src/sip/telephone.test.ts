@@ -7,6 +7,7 @@ import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import type { CallProgress } from '../call-model';
 import { createTelephone, type DialRequest, type Telephone } from '.';
+import { dialTest, recorder, testPhone } from './test-phone';
 
 let peers: SippPeer[] = [];
 let phones: Telephone[] = [];
@@ -18,62 +19,26 @@ afterEach(async () => {
 });
 
 async function phoneFor(serverPort: number, extra: Record<string, unknown> = {}) {
-  const rtp = await freePort();
-  const sip = sipSection.parse({
-    server: `127.0.0.1:${serverPort}`,
-    local_address: '127.0.0.1',
-    local_port: 0,
-    rtp_ports: `${rtp}-${rtp + 20}`,
-    t1_ms: 50,
-    t2_ms: 400,
-    ...extra,
-  });
-  const wire: string[] = [];
-  const wireAt: number[] = [];
-  const phone = createTelephone(sip, 100, {
-    log: silentLogger(),
-    onWire: (d, m) => {
-      wire.push(`${d} ${m.split('\r\n')[0]}`);
-      wireAt.push(Date.now());
-    },
-  });
-  await phone.start();
-  phones.push(phone);
-  return { phone, wire, wireAt };
+  const t = await testPhone(serverPort, extra);
+  phones.push(t.phone);
+  return t;
 }
 
-function recorder() {
-  const events: string[] = [];
-  const progress: CallProgress = {
-    ringing: (s) => events.push(`ringing ${s}`),
-    answered: (codec) => events.push(`answered ${codec}`),
-    digit: (d) => events.push(`digit ${d}`),
-  };
-  return { events, progress };
-}
-
+/** `frames` of 20 ms test audio; the other defaults are dialTest's. */
 const dial = (phone: Telephone, progress: CallProgress, frames = 25, ringTimeoutMs = 5000, extra: Partial<DialRequest> = {}) =>
-  phone.dial({
-    number: '5321234567',
-    audio: async () => testAudio(frames),
-    acknowledgedAudio: async () => testAudio(5, 2),
-    ringTimeoutMs,
-    answerDelayMs: 100,
-    progress,
-    ...extra,
-  });
+  dialTest(phone, progress, { audio: async () => testAudio(frames), ringTimeoutMs, ...extra });
 
 describe('dialing sipp over UDP', () => {
   it('rings, answers in PCMA, plays and hangs up', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml', keys: { codec_pt: 8, codec_name: 'PCMA' } });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { events, progress } = recorder();
     const outcome = await dial(phone, progress);
     expect(outcome).toMatchObject({ code: 'COMPLETED', status: 200, remoteHangup: false });
-    expect(events).toEqual(['ringing 180', 'answered PCMA']);
+    expect(events).toEqual(['ringing 180 Ringing', 'answered PCMA']);
     expect(await sipp.exited).toBe(0);
-    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
+    expect(lines().filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
   });
 
   it.each([
@@ -101,43 +66,43 @@ describe('dialing sipp over UDP', () => {
   it('puts sip.dial_prefix before an outside number, never before an extension', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml', calls: 2 });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port, { dial_prefix: '0' });
+    const { phone, lines } = await phoneFor(sipp.port, { dial_prefix: '0' });
     const r = recorder();
     expect((await dial(phone, r.progress, 1)).code).toBe('COMPLETED');
     expect((await dial(phone, r.progress, 1, 5000, { number: '1234' })).code).toBe('COMPLETED');
-    expect(wire.filter((l) => l.startsWith('out INVITE')).map((l) => l.split(' ')[2]!.split('@')[0])).toEqual(['sip:05321234567', 'sip:1234']);
+    expect(lines().filter((l) => l.startsWith('out INVITE')).map((l) => l.split(' ')[2]!.split('@')[0])).toEqual(['sip:05321234567', 'sip:1234']);
   });
 
   it('sends CANCEL after the ring timeout', async () => {
     const sipp = await startSipp({ scenario: 'no-answer.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { progress } = recorder();
     expect(await dial(phone, progress, 25, 600)).toMatchObject({ code: 'NO_ANSWER' });
-    expect(wire).toContain('out CANCEL sip:5321234567@127.0.0.1 SIP/2.0');
+    expect(lines()).toContain('out CANCEL sip:5321234567@127.0.0.1 SIP/2.0');
     expect(await sipp.exited).toBe(0);
   });
 
   it('a 200 that crosses our CANCEL is ACKed and hung up, and the call stays NO_ANSWER', async () => {
     const sipp = await startSipp({ scenario: 'answer-crosses-cancel.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { events, progress } = recorder();
     expect(await dial(phone, progress, 25, 400)).toMatchObject({ code: 'NO_ANSWER' });
     expect(await sipp.exited).toBe(0); // it saw our ACK and BYE
-    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'CANCEL', 'ACK', 'BYE']);
-    expect(events).toEqual(['ringing 180']); // never answered, never played
+    expect(lines().filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'CANCEL', 'ACK', 'BYE']);
+    expect(events).toEqual(['ringing 180 Ringing']); // never answered, never played
   });
 
   it('a shutdown before the answer sends CANCEL and reports ABORTED', async () => {
     const sipp = await startSipp({ scenario: 'no-answer.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const stop = new AbortController();
     const { progress } = recorder();
     const ringing = { ...progress, ringing: (s: number, r: string) => (progress.ringing(s, r), stop.abort()) };
     expect(await dial(phone, ringing, 25, 5000, { signal: stop.signal })).toMatchObject({ code: 'ABORTED' });
-    expect(wire).toContain('out CANCEL sip:5321234567@127.0.0.1 SIP/2.0');
+    expect(lines()).toContain('out CANCEL sip:5321234567@127.0.0.1 SIP/2.0');
     expect(await sipp.exited).toBe(0);
   });
 
@@ -156,13 +121,13 @@ describe('dialing sipp over UDP', () => {
   it('a BYE 1 s into a 5 s message stops playing at once and reports INTERRUPTED (retried), not completed', async () => {
     const sipp = await startSipp({ scenario: 'far-end-bye.xml', keys: { listen_ms: 1000 } });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { progress } = recorder();
     const started = Date.now();
     const outcome = await dial(phone, progress, 250); // a 5 s message
     expect(outcome).toEqual({ code: 'INTERRUPTED', status: 200, reason: 'far end hung up before the message was played once in full' });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(wire.some((l) => l.startsWith('out BYE'))).toBe(false);
+    expect(lines().some((l) => l.startsWith('out BYE'))).toBe(false);
     expect(await sipp.exited).toBe(0);
   });
 
@@ -263,14 +228,14 @@ describe('dialing sipp over UDP', () => {
   it('ignores a 180 that arrives after the 200', async () => {
     const sipp = await startSipp({ scenario: 'late-180.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { events, progress } = recorder();
-    // This has hung once in ~10 full-suite runs and never alone: if it does, show the wire.
+    // This has hung once in ~10 full-suite runs and never alone: if it does, show the lines().
     const hung = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`dial did not finish in 20 s; SIP seen:\n${wire.join('\n')}`)), 20_000).unref(),
+      setTimeout(() => reject(new Error(`dial did not finish in 20 s; SIP seen:\n${lines().join('\n')}`)), 20_000).unref(),
     );
     expect(await Promise.race([dial(phone, progress), hung])).toMatchObject({ code: 'COMPLETED' });
-    const incoming = wire.filter((l) => l.startsWith('in SIP/2.0 1') || l.startsWith('in SIP/2.0 2'));
+    const incoming = lines().filter((l) => l.startsWith('in SIP/2.0 1') || l.startsWith('in SIP/2.0 2'));
     expect(incoming.slice(0, 2)).toEqual(['in SIP/2.0 200 OK', 'in SIP/2.0 180 Ringing']);
     expect(events).toEqual(['answered PCMU']);
     expect(await sipp.exited).toBe(0);
@@ -279,7 +244,7 @@ describe('dialing sipp over UDP', () => {
   it('stops ringing at once when the message cannot be rendered', async () => {
     const sipp = await startSipp({ scenario: 'no-answer.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { progress } = recorder();
     const started = Date.now();
     const outcome = await phone.dial({
@@ -295,27 +260,27 @@ describe('dialing sipp over UDP', () => {
     });
     expect(outcome).toMatchObject({ code: 'AUDIO', errorCode: 'EMPTY_TEXT' });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(wire.some((l) => l.startsWith('out CANCEL'))).toBe(true);
+    expect(lines().some((l) => l.startsWith('out CANCEL'))).toBe(true);
     expect(await sipp.exited).toBe(0);
   });
 
   it('hangs up at calls.max_call_s however long the message is', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { progress } = recorder();
     const started = Date.now();
     const outcome = await dial(phone, progress, 1500, 5000, { maxCallMs: 1000 }); // a 30 s message
     expect(outcome).toMatchObject({ code: 'COMPLETED', reason: 'hung up at calls.max_call_s (1 s)', remoteHangup: false });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(wire.some((l) => l.startsWith('out BYE'))).toBe(true);
+    expect(lines().some((l) => l.startsWith('out BYE'))).toBe(true);
     expect(await sipp.exited).toBe(0);
   });
 
   it('hangs up an answered call when told the appliance is stopping', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const stopping = new AbortController();
     const { progress } = recorder();
     const answered = { ...progress, answered: (c: string) => (progress.answered(c), setTimeout(() => stopping.abort(), 300)) };
@@ -323,17 +288,17 @@ describe('dialing sipp over UDP', () => {
     const outcome = await dial(phone, answered, 1500, 5000, { hangUpSignal: stopping.signal }); // a 30 s message
     expect(outcome).toMatchObject({ code: 'COMPLETED', reason: 'hung up: the appliance is stopping', remoteHangup: false });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(wire.some((l) => l.startsWith('out BYE'))).toBe(true);
+    expect(lines().some((l) => l.startsWith('out BYE'))).toBe(true);
     expect(await sipp.exited).toBe(0);
   });
 
   it('hangs up when the answer rejects the audio stream (port 0): a media failure, not a silent call', async () => {
     const sipp = await startSipp({ scenario: 'rejected-media.xml' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port);
+    const { phone, lines } = await phoneFor(sipp.port);
     const { progress } = recorder();
     expect(await dial(phone, progress)).toMatchObject({ code: 'MEDIA' });
-    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
+    expect(lines().filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
     expect(await sipp.exited).toBe(0);
   });
 
@@ -350,11 +315,11 @@ describe('dialing sipp over TCP', () => {
   it('rings, answers, plays and hangs up on one connection', async () => {
     const sipp = await startSipp({ scenario: 'answer.xml', transport: 'tcp' });
     peers.push(sipp);
-    const { phone, wire } = await phoneFor(sipp.port, { transport: 'tcp' });
+    const { phone, lines } = await phoneFor(sipp.port, { transport: 'tcp' });
     const { events, progress } = recorder();
     expect(await dial(phone, progress)).toMatchObject({ code: 'COMPLETED' });
-    expect(events).toEqual(['ringing 180', 'answered PCMU']);
-    expect(wire.filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
+    expect(events).toEqual(['ringing 180 Ringing', 'answered PCMU']);
+    expect(lines().filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'ACK', 'BYE']);
     expect(await sipp.exited).toBe(0);
   });
 
@@ -365,26 +330,5 @@ describe('dialing sipp over TCP', () => {
     const { progress } = recorder();
     expect(await dial(phone, progress, 500)).toMatchObject({ code: 'INTERRUPTED' });
     expect(await sipp.exited).toBe(0);
-  });
-});
-
-describe('registration', () => {
-  it('answers the 401 with digest credentials and refreshes before the lifetime runs out', async () => {
-    const sipp = await startSipp({ scenario: 'register.xml' });
-    peers.push(sipp);
-    const { wire } = await phoneFor(sipp.port, { register: true, password: 'secret' });
-    expect(await sipp.exited).toBe(0);
-    const registers = wire.filter((l) => l.startsWith('out REGISTER'));
-    expect(registers.length).toBeGreaterThanOrEqual(3); // first, with credentials, refresh
-  });
-
-  it('registers again with backoff after the registrar refused', async () => {
-    const sipp = await startSipp({ scenario: 'register-retry.xml' });
-    peers.push(sipp);
-    const { wire, wireAt } = await phoneFor(sipp.port, { register: true });
-    expect(await sipp.exited).toBe(0);
-    const sent = wireAt.filter((_, i) => wire[i]!.startsWith('out REGISTER'));
-    expect(sent.length).toBeGreaterThanOrEqual(2);
-    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(900); // the first backoff step is 1 s
   });
 });

@@ -13,9 +13,11 @@ export interface TestPhone {
   phone: Telephone;
   /** Whole messages, `out …` or `in …`. */
   messages: string[];
-  /** First lines only, as telephone.test.ts writes them. */
+  /** First lines only: `out INVITE sip:… SIP/2.0`, `in SIP/2.0 180 Ringing`. */
   lines(): string[];
   sent(method: string): string[];
+  /** When each `sent(method)` message went out (ms since the epoch). */
+  sentAt(method: string): number[];
 }
 
 export async function testPhone(serverPort: number, extra: Record<string, unknown> = {}, log: Logger = silentLogger()): Promise<TestPhone> {
@@ -30,13 +32,22 @@ export async function testPhone(serverPort: number, extra: Record<string, unknow
     ...extra,
   });
   const messages: string[] = [];
-  const phone = createTelephone(sip, 100, { log, onWire: (d, m) => messages.push(`${d} ${m}`) });
+  const seenAt: number[] = [];
+  const phone = createTelephone(sip, 100, {
+    log,
+    onWire: (d, m) => {
+      messages.push(`${d} ${m}`);
+      seenAt.push(Date.now());
+    },
+  });
   await phone.start();
+  const isSent = (method: string) => (m: string) => m.startsWith(`out ${method} `);
   return {
     phone,
     messages,
     lines: () => messages.map((m) => m.split('\r\n')[0]!),
-    sent: (method) => messages.filter((m) => m.startsWith(`out ${method} `)),
+    sent: (method) => messages.filter(isSent(method)),
+    sentAt: (method) => seenAt.filter((_, i) => isSent(method)(messages[i]!)),
   };
 }
 
