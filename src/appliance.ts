@@ -40,8 +40,16 @@ export function createSpeech(config: Config, log: Logger): SpeechSource {
 }
 
 /** Wires every part together; the one place that knows them all. */
-export function startAppliance({ config, log, clock = systemClock }: StartOptions): Appliance {
-  const store = createStore({ path: config.store.path, url: config.store.url || undefined, busyTimeoutMs: config.store.busy_timeout_ms, clock, log });
+export async function startAppliance({ config, log, clock = systemClock }: StartOptions): Promise<Appliance> {
+  const store = await createStore({
+    path: config.store.path,
+    url: config.store.url || undefined,
+    busyTimeoutMs: config.store.busy_timeout_ms,
+    timeoutMs: config.store.timeout_ms,
+    poolSize: config.store.pool_size,
+    clock,
+    log,
+  });
   const speech = createSpeech(config, log);
   const telephony = createTelephony(config, { store, clock, log, audio: speech });
   // onQueued: the dialer looks at once instead of at its next poll.

@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 describe('the appliance sweeper', () => {
   it('a round prunes API history past store.history_days and store.history_max_rows', async () => {
     const clock = manualClock('2026-11-15T12:00:00Z');
-    store = tempStore(clock);
+    store = await tempStore(clock);
     const config = configSchema.parse({ store: { history_days: 7, history_max_rows: 1000 } });
     const at = (t: number, i: number): HistoryEntry => ({
       at: t,
@@ -26,14 +26,14 @@ describe('the appliance sweeper', () => {
       accountId: 'acc_1',
       credentialId: null,
     });
-    await store.writes.run(() => {
-      for (let i = 0; i < 5000; i++) store.history.record(at(clock() - 8 * DAY_MS, i)); // too old
-      for (let i = 0; i < 1500; i++) store.history.record(at(clock() - DAY_MS, 5000 + i)); // recent, over the cap
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 5000; i++) await tx.history.record(at(clock() - 8 * DAY_MS, i)); // too old
+      for (let i = 0; i < 1500; i++) await tx.history.record(at(clock() - DAY_MS, 5000 + i)); // recent, over the cap
     });
     const sweeper = startSweeper({ store, rateLimiter: createRateLimiter(60, clock), clock, log: silentLogger(), config });
     try {
       await sweeper.sweep();
-      const rows = store.history.list({ limit: 5000 });
+      const rows = await store.history.list({ limit: 5000 });
       expect(rows).toHaveLength(1000);
       expect(rows.at(-1)!.requestId).toBe('r5500'); // the newest 1000 stay
     } finally {

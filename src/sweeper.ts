@@ -5,7 +5,7 @@ import { describeError, type Logger } from './log';
 import { pruneHistory, type Store } from './store';
 
 export interface Sweeper {
-  /** One round: idle rate-limit entries, expired idempotency keys, API history past its bounds. */
+  /** One round: idle rate-limit entries, expired idempotency keys and signatures, API history past its bounds. */
   sweep(): Promise<void>;
   /** No more rounds; a prune in progress ends after its current batch. Resolves when it has. */
   stop(): Promise<void>;
@@ -30,8 +30,11 @@ export function startSweeper(deps: SweeperDeps, intervalMs = 60_000): Sweeper {
   let stopped = false;
   const sweep = async () => {
     rateLimiter.sweep();
-    const idempotency = store.writes
-      .run(() => store.idempotency.prune(clock()))
+    const idempotency = store
+      .transaction(async (tx) => {
+        await tx.idempotency.prune(clock());
+        await tx.signedRequests.prune(clock());
+      })
       .catch((e) => log.error({ error: describeError(e) }, 'prune failed'));
     if (!pruning) {
       const { history_days: days, history_max_rows: maxRows } = config.store;

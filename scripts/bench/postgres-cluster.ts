@@ -4,17 +4,14 @@
 //   bun scripts/bench/postgres-cluster.ts stop FOLDER
 // synchronous_commit stays on (the default): an accepted alert is on disk at the server.
 import { freePort } from '../../test/helpers/ports';
-import { startPostgresCluster, stopPostgresClusterAt } from '../../test/helpers/postgres';
-import { postgresConnection } from '../../src/store/sql/postgres/connection';
+import { psql, startPostgresCluster, stopPostgresClusterAt } from '../../test/helpers/postgres';
 
 const [command, a, b] = process.argv.slice(2);
 if (command === 'start') {
   const cluster = startPostgresCluster(await freePort(), { synchronous_commit: 'on' });
   console.log(`${cluster.baseUrl} ${cluster.dir}`);
 } else if (command === 'create') {
-  const admin = postgresConnection({ url: `${a}postgres`, statementTimeoutMs: 30_000 });
-  admin.exec(`CREATE DATABASE ${b}`);
-  admin.close();
+  psql(a!, `CREATE DATABASE ${b}`);
 } else if (command === 'stop') {
   stopPostgresClusterAt(a!);
 } else {

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { tempStore } from '../../test/helpers/memory-store';
 import { createAccountServices, parseMonthlyCredit } from '.';
 
-function setup() {
-  const store = tempStore(Date.now);
+async function setup() {
+  const store = await tempStore(Date.now);
   return { store, ...createAccountServices({ store, clock: Date.now }) };
 }
 
@@ -14,42 +14,42 @@ describe('accounts service', () => {
   });
 
   test('create checks name, plan (any case) and credit before writing anything', async () => {
-    const { store, accounts } = setup();
+    const { store, accounts } = await setup();
     expect(await accounts.create({ name: '  ', plan: 'starter' })).toEqual({ ok: false, code: 'NAME_REQUIRED' });
     expect(await accounts.create({ name: 'D', plan: 'gold' })).toEqual({ ok: false, code: 'INVALID_PLAN' });
     expect(await accounts.create({ name: 'D', plan: 'starter', monthlyCredit: 'many' })).toEqual({ ok: false, code: 'INVALID_CREDIT' });
-    expect(store.accounts.count()).toBe(0);
+    expect(await store.accounts.count()).toBe(0);
     const r = await accounts.create({ name: ' NOC ', plan: 'Enterprise', monthlyCredit: '250' });
     expect(r).toMatchObject({ ok: true, owner: null, account: { name: 'NOC', plan: 'enterprise', monthlyCredit: 250 } });
   });
 
   test('an account with an owner: a taken login or bad e-mail leaves no account behind', async () => {
-    const { store, accounts } = setup();
+    const { store, accounts } = await setup();
     const ok = await accounts.create({ name: 'A', plan: 'starter', ownerEmail: 'o@a.test' });
     expect(ok.ok && ok.owner?.generatedPassword).toHaveLength(20);
-    expect(ok.ok && store.panelUsers.findByLogin('o@a.test')?.accountId).toBe(ok.ok && ok.account.id);
+    expect(ok.ok && (await store.panelUsers.findByLogin('o@a.test'))?.accountId).toBe(ok.ok && ok.account.id);
     expect(await accounts.create({ name: 'B', plan: 'starter', ownerEmail: 'O@A.test' })).toEqual({ ok: false, code: 'LOGIN_TAKEN' });
     expect(await accounts.create({ name: 'C', plan: 'starter', ownerEmail: 'not-an-email' })).toEqual({ ok: false, code: 'INVALID_LOGIN' });
     expect(await accounts.create({ name: 'E', plan: 'starter', ownerEmail: 'e@a.test', ownerPassword: 'short' })).toEqual({
       ok: false,
       code: 'PASSWORD_TOO_SHORT',
     });
-    expect(store.accounts.count()).toBe(1);
+    expect(await store.accounts.count()).toBe(1);
   });
 
   test('two creations racing for one owner login: one account with its owner, the other refused, nothing half-made', async () => {
-    const { store, accounts } = setup();
+    const { store, accounts } = await setup();
     const results = await Promise.all([
       accounts.create({ name: 'A', plan: 'starter', ownerEmail: 'same@a.test', ownerPassword: 'long-enough-pw' }),
       accounts.create({ name: 'B', plan: 'starter', ownerEmail: 'same@a.test', ownerPassword: 'long-enough-pw' }),
     ]);
     expect(results.map((r) => (r.ok ? 'ok' : r.code)).sort()).toEqual(['LOGIN_TAKEN', 'ok']);
-    expect(store.accounts.count()).toBe(1);
-    expect(store.panelUsers.listForAccount(store.accounts.list()[0]!.id)).toHaveLength(1);
+    expect(await store.accounts.count()).toBe(1);
+    expect(await store.panelUsers.listForAccount((await store.accounts.list())[0]!.id)).toHaveLength(1);
   });
 
   test("set-plan: the account's own credit is kept when not given, cleared when empty; unknown ids are refused", async () => {
-    const { accounts } = setup();
+    const { accounts } = await setup();
     const created = await accounts.create({ name: 'A', plan: 'starter', monthlyCredit: '40' });
     const id = created.ok ? created.account.id : '';
     expect(await accounts.setPlan(id, { plan: 'professional' })).toMatchObject({ ok: true, account: { plan: 'professional', monthlyCredit: 40 } });
@@ -60,7 +60,7 @@ describe('accounts service', () => {
   });
 
   test('disable and enable; unknown ids are refused', async () => {
-    const { accounts } = setup();
+    const { accounts } = await setup();
     const created = await accounts.create({ name: 'A', plan: 'starter' });
     const id = created.ok ? created.account.id : '';
     expect(await accounts.setDisabled(id, true)).toMatchObject({ ok: true, account: { disabled: true } });

@@ -59,18 +59,21 @@ export function createAccountsService(store: Store): AccountsService {
       let owner: PreparedUser | null = null;
       if (input.ownerEmail?.trim()) {
         // Checked before hashing too: a taken login should not cost an argon2 hash.
-        if (store.panelUsers.findByLogin(input.ownerEmail.trim())) return { ok: false, code: 'LOGIN_TAKEN' };
+        if (await store.panelUsers.findByLogin(input.ownerEmail.trim())) return { ok: false, code: 'LOGIN_TAKEN' };
         const prepared = await preparePanelUser('owner', input.ownerEmail, input.ownerPassword || undefined);
         if (!prepared.ok) return prepared;
         owner = prepared.user;
       }
-      return store.writes.run((): NewAccountResult => {
-        // Checked again inside the write: another request may have taken the login meanwhile.
-        if (owner && store.panelUsers.findByLogin(owner.login)) return { ok: false, code: 'LOGIN_TAKEN' };
-        const account = store.accounts.create({ name, plan, monthlyCredit });
+      return store.transaction(async (tx): Promise<NewAccountResult> => {
+        // Checked again inside the transaction: another request may have taken the login
+        // meanwhile. On PostgreSQL transactions run side by side: the login's key makes a
+        // racing one wait for this one's COMMIT, then see its user (no unique violation).
+        if (owner) await tx.serializeOn(`panel-login/${owner.login.toLowerCase()}`);
+        if (owner && (await tx.panelUsers.findByLogin(owner.login))) return { ok: false, code: 'LOGIN_TAKEN' };
+        const account = await tx.accounts.create({ name, plan, monthlyCredit });
         if (!owner) return { ok: true, account, owner: null };
-        const created = insertPanelUser(store, owner, account.id);
-        // Cannot happen after the check above in the same write; a throw undoes the account too.
+        const created = await insertPanelUser(tx, owner, account.id);
+        // Cannot happen after the check above in the same transaction; a throw undoes the account too.
         if (!created.ok) throw new Error(`owner not created: ${created.code}`);
         return { ok: true, account, owner: { login: created.user.login, generatedPassword: created.generatedPassword } };
       });
@@ -81,12 +84,12 @@ export function createAccountsService(store: Store): AccountsService {
       if (!plan) return { ok: false, code: 'INVALID_PLAN' };
       const credit = change.monthlyCredit === undefined ? undefined : parseMonthlyCredit(change.monthlyCredit);
       if (credit === undefined && change.monthlyCredit !== undefined) return { ok: false, code: 'INVALID_CREDIT' };
-      const account = await store.writes.run(() => store.accounts.setPlan(accountId, plan, credit));
+      const account = await store.transaction((tx) => tx.accounts.setPlan(accountId, plan, credit));
       return account ? { ok: true, account } : { ok: false, code: 'NO_ACCOUNT' };
     },
 
     async setDisabled(accountId, disabled) {
-      const account = await store.writes.run(() => store.accounts.setDisabled(accountId, disabled));
+      const account = await store.transaction((tx) => tx.accounts.setDisabled(accountId, disabled));
       return account ? { ok: true, account } : { ok: false, code: 'NO_ACCOUNT' };
     },
   };

@@ -35,27 +35,28 @@ export interface CallbacksService {
   set(accountId: string, url: string): Promise<SetCallbackResult>;
   clear(accountId: string): Promise<ClearCallbackResult>;
   /** The URL set (never the secret) and the newest deliveries, newest first. */
-  show(accountId: string, limit?: number): { url: string | null; recent: OutboxEvent[] } | null;
+  show(accountId: string, limit?: number): Promise<{ url: string | null; recent: OutboxEvent[] } | null>;
 }
 
 export function createCallbacksService(store: Store): CallbacksService {
   return {
     set(accountId, raw) {
       const url = parseCallbackUrl(raw);
-      return store.writes.run((): SetCallbackResult => {
-        if (!store.accounts.get(accountId)) return { ok: false, code: 'NO_ACCOUNT' };
+      return store.transaction(async (tx): Promise<SetCallbackResult> => {
+        if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'NO_ACCOUNT' };
         if (!url) return { ok: false, code: 'INVALID_CALLBACK_URL' };
         const secret = newCallbackSecret();
-        store.outbox.setTarget(accountId, { url, secret });
+        await tx.outbox.setTarget(accountId, { url, secret });
         return { ok: true, url, secret };
       });
     },
     clear(accountId) {
-      return store.writes.run((): ClearCallbackResult => (store.outbox.clearTarget(accountId) ? { ok: true } : { ok: false, code: 'NO_ACCOUNT' }));
+      return store.transaction(async (tx): Promise<ClearCallbackResult> => ((await tx.outbox.clearTarget(accountId)) ? { ok: true } : { ok: false, code: 'NO_ACCOUNT' }));
     },
-    show(accountId, limit = 50) {
-      if (!store.accounts.get(accountId)) return null;
-      return { url: store.outbox.urlOf(accountId), recent: store.outbox.recent(accountId, limit) };
+    async show(accountId, limit = 50) {
+      if (!(await store.accounts.get(accountId))) return null;
+      const [url, recent] = await Promise.all([store.outbox.urlOf(accountId), store.outbox.recent(accountId, limit)]);
+      return { url, recent };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { IssuedCredential, Store } from '../store';
+import type { IssuedCredential, Store, Tx } from '../store';
 
 /**
  * Which credential set an operation is about. `accountId` set (the panel, where the path
@@ -31,31 +31,31 @@ export interface CredentialsService {
 }
 
 export function createCredentialsService(store: Store): CredentialsService {
-  // Inside the write, so the check and the change see the same row.
-  const found = (ref: CredentialRef): boolean => {
-    const credential = store.credentials.findByApiKey(ref.apiKey);
+  // Inside the transaction, so the check and the change see the same row.
+  const found = async (tx: Tx, ref: CredentialRef): Promise<boolean> => {
+    const credential = await tx.credentials.findByApiKey(ref.apiKey);
     return credential !== null && (ref.accountId === undefined || credential.accountId === ref.accountId);
   };
   return {
     create(accountId, { requireSignature = false } = {}) {
-      return store.writes.run((): IssueResult => {
-        if (!store.accounts.get(accountId)) return { ok: false, code: 'NO_ACCOUNT' };
-        return { ok: true, issued: store.credentials.create(accountId, { requireSignature }) };
+      return store.transaction(async (tx): Promise<IssueResult> => {
+        if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'NO_ACCOUNT' };
+        return { ok: true, issued: await tx.credentials.create(accountId, { requireSignature }) };
       });
     },
     revoke(ref) {
-      return store.writes.run((): CredentialResult =>
-        found(ref) && store.credentials.revoke(ref.apiKey) ? { ok: true } : { ok: false, code: 'NO_CREDENTIAL' },
+      return store.transaction(async (tx): Promise<CredentialResult> =>
+        (await found(tx, ref)) && (await tx.credentials.revoke(ref.apiKey)) ? { ok: true } : { ok: false, code: 'NO_CREDENTIAL' },
       );
     },
     setRequireSignature(ref, required) {
-      return store.writes.run((): CredentialResult =>
-        found(ref) && store.credentials.setRequireSignature(ref.apiKey, required) ? { ok: true } : { ok: false, code: 'NO_CREDENTIAL' },
+      return store.transaction(async (tx): Promise<CredentialResult> =>
+        (await found(tx, ref)) && (await tx.credentials.setRequireSignature(ref.apiKey, required)) ? { ok: true } : { ok: false, code: 'NO_CREDENTIAL' },
       );
     },
     rotateWebhookKey(ref) {
-      return store.writes.run((): RotateResult => {
-        const webhookKey = found(ref) ? store.credentials.rotateWebhookKey(ref.apiKey) : null;
+      return store.transaction(async (tx): Promise<RotateResult> => {
+        const webhookKey = (await found(tx, ref)) ? await tx.credentials.rotateWebhookKey(ref.apiKey) : null;
         return webhookKey ? { ok: true, webhookKey } : { ok: false, code: 'NO_CREDENTIAL' };
       });
     },

@@ -80,20 +80,22 @@ export function createTestCallsService({ store, clock, onQueued, testCalls: opti
       if (!options?.trunkConfigured()) return { ok: false, code: 'no_trunk' };
       const owner = input.role !== 'admin';
       // Checked and written in one transaction: racing test calls cannot all pass the rate
-      // or the last credit.
-      const result = await store.writes.run((): TestCallResult => {
-        const account = store.accounts.get(input.accountId);
+      // or the last credit. On PostgreSQL transactions run side by side (and on several
+      // appliances): the account's key makes them take their turn before the checks.
+      const result = await store.transaction(async (tx): Promise<TestCallResult> => {
+        await tx.serializeOn(`test-calls/${input.accountId}`);
+        const account = await tx.accounts.get(input.accountId);
         if (!account || account.disabled) return { ok: false, code: 'account_disabled' };
         const now = clock();
         if (owner) {
-          if (!store.panelQueries.hasCalled(account.id, phone)) return { ok: false, code: 'number_not_allowed' };
-          if (store.panelQueries.testCallsSince(account.id, now - windowMs) >= perWindow) return { ok: false, code: 'rate_limited' };
-          if (!store.usage.tryCharge(account.id, periodOf(now, options.timeZone), 1, account.monthlyCredit)) {
+          if (!(await tx.panelQueries.hasCalled(account.id, phone))) return { ok: false, code: 'number_not_allowed' };
+          if ((await tx.panelQueries.testCallsSince(account.id, now - windowMs)) >= perWindow) return { ok: false, code: 'rate_limited' };
+          if (!(await tx.usage.tryCharge(account.id, periodOf(now, options.timeZone), 1, account.monthlyCredit))) {
             return { ok: false, code: 'insufficient_credit' };
           }
         }
-        const alertId = store.alerts.create({ accountId: account.id, credentialId: null, key: null, source: 'test', message }, now);
-        const [callId] = store.calls.enqueue(
+        const alertId = await tx.alerts.create({ accountId: account.id, credentialId: null, key: null, source: 'test', message }, now);
+        const [callId] = await tx.calls.enqueue(
           [{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: phone, message, alertId, charged: owner }],
           now,
         );

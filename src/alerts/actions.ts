@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { AlertRecord, Store } from '../store';
+import type { AlertRecord, Store, Tx } from '../store';
 import { acknowledgeAlert, resolveAlert, type AlertLifecycleDeps } from './lifecycle';
 
 export type AlertActionResult =
@@ -27,39 +27,40 @@ export interface AlertActionsDeps {
 }
 
 export function createAlertActions(d: AlertActionsDeps): AlertActions {
-  const lifecycle = { store: d.store, timeZone: d.timeZone };
+  const lifecycle = (tx: Tx): AlertLifecycleDeps => ({ store: tx, timeZone: d.timeZone });
   /** accountId null: the administrator (CLI), who may act on any account's alert. */
-  const find = (accountId: string | null, alertId: string) => {
-    const alert = d.store.alerts.get(alertId);
+  const find = async (tx: Tx, accountId: string | null, alertId: string) => {
+    const alert = await tx.alerts.get(alertId);
     return alert && (accountId === null || alert.accountId === accountId) ? alert : null;
   };
-  const act = (accountId: string | null, alertId: string, close: (a: AlertRecord, now: number) => ReturnType<typeof resolveAlert>) =>
-    d.store.writes.run((): AlertActionResult => {
-      const alert = find(accountId, alertId);
+  const act = (accountId: string | null, alertId: string, close: (tx: Tx, a: AlertRecord, now: number) => ReturnType<typeof resolveAlert>) =>
+    d.store.transaction(async (tx): Promise<AlertActionResult> => {
+      const alert = await find(tx, accountId, alertId);
       if (!alert) return { ok: false, code: 'alert_not_found' };
-      const r = close(alert, d.clock());
+      const r = await close(tx, alert, d.clock());
       return { ok: true, alert: r.alert, cancelledCallIds: r.cancelledCallIds, changed: r.closed };
     });
   return {
-    acknowledge: (accountId, alertId, by) => act(accountId, alertId, (a, now) => acknowledgeAlert(lifecycle, a, by, now)),
-    resolve: (accountId, alertId, by) => act(accountId, alertId, (a, now) => resolveAlert(lifecycle, a, now, by)),
-    resolveByKey: (accountId, key, by) => d.store.writes.run(() => resolveOpenAlertByKey(lifecycle, accountId, key, d.clock(), by)),
+    acknowledge: (accountId, alertId, by) => act(accountId, alertId, (tx, a, now) => acknowledgeAlert(lifecycle(tx), a, by, now)),
+    resolve: (accountId, alertId, by) => act(accountId, alertId, (tx, a, now) => resolveAlert(lifecycle(tx), a, now, by)),
+    resolveByKey: (accountId, key, by) => d.store.transaction((tx) => resolveOpenAlertByKey(lifecycle(tx), accountId, key, d.clock(), by)),
   };
 }
 
 /**
- * The body of `resolveByKey`, for a caller that already is inside a write transaction and
- * needs other writes in the same one (the intake saves the Idempotency-Key answer beside it).
+ * The body of `resolveByKey`, for a caller that already is inside a transaction
+ * (`store.transaction`, whose `tx` is `d.store`) and needs other writes in the same one
+ * (the intake saves the Idempotency-Key answer beside it).
  */
-export function resolveOpenAlertByKey(
+export async function resolveOpenAlertByKey(
   d: AlertLifecycleDeps,
   accountId: string,
   key: string,
   now: number,
   by: string,
-): { alert: AlertRecord | null; cancelledCallIds: string[] } {
-  const alert = d.store.alerts.findOpen(accountId, key);
+): Promise<{ alert: AlertRecord | null; cancelledCallIds: string[] }> {
+  const alert = await d.store.alerts.findOpen(accountId, key);
   if (!alert) return { alert: null, cancelledCallIds: [] };
-  const r = resolveAlert(d, alert, now, by);
+  const r = await resolveAlert(d, alert, now, by);
   return { alert: r.alert, cancelledCallIds: r.cancelledCallIds };
 }

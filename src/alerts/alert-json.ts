@@ -8,7 +8,9 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * acknowledge/resolve answers, and what `voice-alert alerts show|list --json` prints.
  * Each call is the call status JSON (GET /api/calls/{id}). Fields may be added, never renamed.
  */
-export function alertJson(store: Store, a: AlertRecord) {
+export async function alertJson(store: Store, a: AlertRecord) {
+  const calls = await store.calls.ofAlert(a.id);
+  const events = await Promise.all(calls.map((c) => store.calls.events(c.id)));
   return {
     id: a.id,
     account_id: a.accountId,
@@ -22,17 +24,17 @@ export function alertJson(store: Store, a: AlertRecord) {
     acknowledged_at: iso(a.acknowledgedAt),
     acknowledged_by: a.acknowledgedBy,
     resolved_at: iso(a.resolvedAt),
-    calls: store.calls.ofAlert(a.id).map((c) => callStatusJson(c, store.calls.events(c.id))),
+    calls: calls.map((c, i) => callStatusJson(c, events[i]!)),
   };
 }
 
-export type AlertJson = ReturnType<typeof alertJson>;
+export type AlertJson = Awaited<ReturnType<typeof alertJson>>;
 
 /**
  * An alert for the account that owns it; `accountId` null: the administrator (CLI). Another
  * account's alert is null exactly like a missing one, so ids cannot be probed across accounts.
  */
-export function ownAlertJson(store: Store, accountId: string | null, alertId: string): AlertJson | null {
-  const a = store.alerts.get(alertId);
+export async function ownAlertJson(store: Store, accountId: string | null, alertId: string): Promise<AlertJson | null> {
+  const a = await store.alerts.get(alertId);
   return a && (accountId === null || a.accountId === accountId) ? alertJson(store, a) : null;
 }

@@ -1,6 +1,6 @@
 import type { CallState } from '../call-model';
 import { newId } from '../store/ids';
-import type { AlertRecord, CallRecord, Store } from '../store';
+import type { AlertRecord, CallRecord, Tx } from '../store';
 
 /**
  * The events an account's callback_url receives (contract.md "Outcome callbacks").
@@ -42,25 +42,25 @@ const alertFields = (a: AlertRecord) => ({ id: a.id, key: a.key, state: a.state,
 
 /**
  * Writes an alert event to the outbox when the alert's account has a callback_url (read
- * now, in the same transaction). MUST be called inside `store.writes.run`, beside the
- * change it reports, so the event exists exactly when the change does. Returns the event
- * id, or null when the account has no callback. Exported for the escalation engine
- * (`alert.escalated`, with `details` such as the step).
+ * now, in the same transaction). MUST be called inside `store.transaction`, with its `tx`,
+ * beside the change it reports, so the event exists exactly when the change does. Returns
+ * the event id, or null when the account has no callback. Exported for the escalation
+ * engine (`alert.escalated`, with `details` such as the step).
  */
 export function emitAlertEvent(
-  store: Store,
+  tx: Tx,
   type: AlertEventType,
   alert: AlertRecord,
   at: number,
   details: Record<string, unknown> = {},
-): string | null {
+): Promise<string | null> {
   const extra = type === 'alert.acknowledged' ? { acknowledged_by: alert.acknowledgedBy } : {};
-  return write(store, type, alert.accountId, alert.id, at, { ...details, alert: alertFields(alert), ...extra });
+  return write(tx, type, alert.accountId, alert.id, at, { ...details, alert: alertFields(alert), ...extra });
 }
 
 /** As emitAlertEvent, for a call's edge; the call record is read after its move. */
-export function emitCallEvent(store: Store, type: CallEventType, call: CallRecord, at: number): string | null {
-  const alert = call.alertId ? store.alerts.get(call.alertId) : null;
+export async function emitCallEvent(tx: Tx, type: CallEventType, call: CallRecord, at: number): Promise<string | null> {
+  const alert = call.alertId ? await tx.alerts.get(call.alertId) : null;
   const fields = {
     alert: alert ? alertFields(alert) : null,
     call: {
@@ -74,7 +74,7 @@ export function emitCallEvent(store: Store, type: CallEventType, call: CallRecor
     ...(type === 'call.acknowledged' ? { acknowledged_by: call.phoneNumber } : {}),
   };
   // In order per alert; a call made without one (a test call, older rows) in order per call.
-  return write(store, type, call.accountId, call.alertId ?? call.id, at, fields);
+  return write(tx, type, call.accountId, call.alertId ?? call.id, at, fields);
 }
 
 /** What a trunk event says about the trunk: `{ "trunk": { "server", "reachable", "result" } }`. */
@@ -88,24 +88,25 @@ export interface TrunkEventFields {
 /**
  * `trunk.down` / `trunk.up` (contract.md "Operations") to EVERY account with a callback_url:
  * the trunk is shared, so each customer learns that calls cannot (or can again) go out.
- * MUST be called inside `store.writes.run`. In order per account (its own order key, so one
- * account's failing endpoint never holds up another's). Returns the event ids written.
+ * MUST be called inside `store.transaction`, with its `tx`. In order per account (its own
+ * order key, so one account's failing endpoint never holds up another's). Returns the
+ * event ids written.
  */
-export function emitTrunkEvent(store: Store, type: TrunkEventType, trunk: TrunkEventFields, at: number): string[] {
+export async function emitTrunkEvent(tx: Tx, type: TrunkEventType, trunk: TrunkEventFields, at: number): Promise<string[]> {
   const ids: string[] = [];
-  for (const account of store.accounts.list()) {
-    const id = write(store, type, account.id, `trunk/${account.id}`, at, { trunk });
+  for (const account of await tx.accounts.list()) {
+    const id = await write(tx, type, account.id, `trunk/${account.id}`, at, { trunk });
     if (id) ids.push(id);
   }
   return ids;
 }
 
-function write(store: Store, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): string | null {
-  if (!store.outbox.urlOf(accountId)) return null;
+async function write(tx: Tx, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): Promise<string | null> {
+  if (!(await tx.outbox.urlOf(accountId))) return null;
   const eventId = newId('evt', at);
   const head = { id: eventId, type, at: new Date(at).toISOString(), account_id: accountId };
   // head twice: first for the key order, last so an emitter's details never overwrite it.
   const body = JSON.stringify({ ...head, ...fields, ...head });
-  store.outbox.add({ eventId, accountId, orderKey, type, body, at });
+  await tx.outbox.add({ eventId, accountId, orderKey, type, body, at });
   return eventId;
 }

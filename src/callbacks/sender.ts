@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
+import { randomToken } from '../store/ids';
 import type { AttemptRecord, OutboxEvent, Store } from '../store';
 import { nextAttemptAt } from './schedule';
 import { callbackHeaders } from './signing';
@@ -29,6 +30,11 @@ export interface CallbackSenderDeps {
   pollMs?: number;
   /** Delivered and given-up events are kept this long for the panel (default 7 days). */
   keepMs?: number;
+  /**
+   * How long an event being sent is this sender's alone (calls.lease_s, default 30 s): another
+   * appliance's sender takes it over once that ran out without a result (this one hung or died).
+   */
+  leaseMs?: number;
 }
 
 /**
@@ -37,16 +43,23 @@ export interface CallbackSenderDeps {
  * never sends an event it already has in flight), retried on the schedule in schedule.ts.
  *
  * It runs beside intake and dialling and MUST never slow them: the network is only ever
- * awaited outside any transaction (results are written afterwards, one small write each,
- * through the group commit), every request has a timeout, and the requests in flight are
- * bounded in all and per account. A restart loses nothing: an event is pending until its
- * delivery is recorded, so one in flight when the process stopped is simply sent again.
+ * awaited outside any transaction (results are written afterwards, one small transaction
+ * each), every request has a timeout, and the requests in flight are bounded in all and per
+ * account. A restart loses nothing: an event is pending until its delivery is recorded, so
+ * one in flight when the process stopped is simply sent again.
+ *
+ * Every appliance on one PostgreSQL runs a sender; none leads. An event is leased to the
+ * sender about to send it (outbox.claim, `leaseMs` by the database's clock), so two never
+ * send it at once; one that hangs or dies leaves it to another when the lease runs out. A
+ * sender sends only while its lease holds, and records a result only if the event is still
+ * leased to it: one that wakes up after another took over neither sends again nor writes
+ * over the other's result.
  */
 export interface CallbackSender {
   start(): void;
-  /** Sends whatever is due now (the poll calls this; tests too). */
-  pump(): void;
-  /** Resolves when nothing is in flight. */
+  /** Claims and sends whatever is due now (the poll calls this; tests too); resolves once the claims are made. */
+  pump(): Promise<void>;
+  /** Resolves when nothing is in flight (nor being claimed). */
   idle(): Promise<void>;
   /** Stops polling and aborts requests in flight without recording them (they stay pending). */
   stop(): Promise<void>;
@@ -59,6 +72,7 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
   const perAccount = d.perAccount ?? 2;
   const timeoutMs = d.timeoutMs ?? 10_000;
   const keepMs = d.keepMs ?? 7 * 24 * 3_600_000;
+  const lease = { owner: `sender_${randomToken(16)}`, ms: d.leaseMs ?? 30_000 };
   const inFlight = new Map<string, { accountId: string; done: Promise<void> }>();
   const stopping = new AbortController();
   let poll: ReturnType<typeof setInterval> | null = null;
@@ -68,7 +82,9 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
   const saturatedAccounts = () => [...new Set([...inFlight.values()].map((f) => f.accountId))].filter((a) => busyAccounts(a) >= perAccount);
 
   const attempt = async (event: OutboxEvent): Promise<AttemptRecord | null> => {
-    const target = d.store.outbox.target(event.accountId);
+    // Still ours? This sender may have hung between the claim and now, and another sent it.
+    if (!(await d.store.outbox.leasedTo(event.eventId, lease.owner, d.clock()))) return null;
+    const target = await d.store.outbox.target(event.accountId);
     if (!target) return { at: d.clock(), status: null, error: 'the account has no callback_url any more', outcome: 'given_up' };
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
@@ -95,9 +111,12 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
 
   const send = async (event: OutboxEvent): Promise<void> => {
     const result = await attempt(event);
-    if (!result) return; // stopped mid-request: still pending, sent again after the restart
-    await d.store.writes.run(() => d.store.outbox.recordAttempt(event.eventId, result));
+    if (!result) return; // stopped mid-request or no longer ours: still pending, sent again (by whoever holds it)
     const fields = { event: event.eventId, type: event.type, account: event.accountId, attempt: event.attempts + 1, status: result.status };
+    if (!(await d.store.transaction((tx) => tx.outbox.recordAttempt(event.eventId, result, lease.owner)))) {
+      log.warn(fields, 'callback lease was taken over by another appliance; its result stands');
+      return;
+    }
     if (result.outcome === 'delivered') log.info(fields, 'callback delivered');
     else if (result.outcome === 'retry') log.warn({ ...fields, error: result.error, next: new Date(result.nextAttemptAt).toISOString() }, 'callback failed; will retry');
     else log.error({ ...fields, error: result.error }, 'callback given up');
@@ -109,53 +128,80 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
       .finally(() => {
         inFlight.delete(event.eventId);
         // The alert's next event may be due now that this one is settled.
-        pump();
+        void pump();
       });
     inFlight.set(event.eventId, { accountId: event.accountId, done });
   };
 
-  /** Fills the free slots with due events; reads again while it finds some (an account filled up meanwhile). */
-  const pump = () => {
-    // Another appliance on the same PostgreSQL sends them (store/leadership.ts).
-    if (!d.store.leads()) return;
+  /** Fills the free slots with due events; claims again while it finds some (an account filled up meanwhile). */
+  const fill = async () => {
     const now = d.clock();
     if (now - lastPrune > 3_600_000 && !stopping.signal.aborted) {
       lastPrune = now;
-      d.store.writes.run(() => d.store.outbox.prune(now - keepMs)).catch((e) => log.error({ err: e }, 'pruning the outbox failed'));
+      d.store.transaction((tx) => tx.outbox.prune(now - keepMs)).catch((e) => log.error({ err: e }, 'pruning the outbox failed'));
     }
     for (let started = -1; started !== 0; ) {
-      if (stopping.signal.aborted || inFlight.size >= concurrency) return;
-      let due: OutboxEvent[];
-      try {
-        due = d.store.outbox.due(now, concurrency * 4 + inFlight.size, saturatedAccounts());
-      } catch (e) {
-        log.error({ err: e }, 'reading the outbox failed');
-        return;
-      }
+      const free = concurrency - inFlight.size;
+      if (stopping.signal.aborted || free <= 0) return;
+      const skip = saturatedAccounts();
+      // A plain read first: most polls find nothing, and cost no transaction.
+      if ((await d.store.outbox.due(now, 1, skip)).length === 0) return;
+      const claimed = await d.store.transaction((tx) => tx.outbox.claim(now, free, skip, lease));
       started = 0;
-      for (const event of due) {
-        if (inFlight.size >= concurrency) break;
-        if (inFlight.has(event.eventId) || busyAccounts(event.accountId) >= perAccount) continue;
+      const unsent: string[] = [];
+      for (const event of claimed.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.seq - b.seq)) {
+        if (stopping.signal.aborted || inFlight.size >= concurrency || inFlight.has(event.eventId) || busyAccounts(event.accountId) >= perAccount) {
+          unsent.push(event.eventId);
+          continue;
+        }
         startSending(event);
         started++;
       }
+      // Claimed but not started (an account's slots filled meanwhile): let them go at once.
+      if (unsent.length > 0) await d.store.transaction((tx) => tx.outbox.releaseLeases(lease.owner, unsent));
     }
+  };
+
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  /** One fill at a time; a pump asked for meanwhile runs once more after it. */
+  const pump = (): Promise<void> => {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    pumping = fill()
+      .catch((e) => log.error({ err: e }, 'reading the outbox failed'))
+      .finally(() => {
+        pumping = null;
+        if (again && !stopping.signal.aborted) {
+          again = false;
+          void pump();
+        }
+      });
+    return pumping;
   };
 
   return {
     start() {
-      poll = setInterval(pump, d.pollMs ?? 1000);
-      pump();
+      poll = setInterval(() => void pump(), d.pollMs ?? 1000);
+      void pump();
     },
     pump,
     async idle() {
-      while (inFlight.size > 0) await Promise.all([...inFlight.values()].map((f) => f.done));
+      while (pumping || inFlight.size > 0) {
+        if (pumping) await pumping;
+        await Promise.all([...inFlight.values()].map((f) => f.done));
+      }
     },
     async stop() {
       if (poll) clearInterval(poll);
       poll = null;
       stopping.abort();
+      await pumping;
       await Promise.all([...inFlight.values()].map((f) => f.done));
+      // What was aborted stays pending: anyone may send it at once, not only after the lease.
+      await d.store.transaction((tx) => tx.outbox.releaseLeases(lease.owner)).catch((e) => log.warn({ err: e }, 'letting go of callback leases failed'));
     },
   };
 }

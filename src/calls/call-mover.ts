@@ -4,7 +4,7 @@ import { IllegalTransitionError, isFinal, isInProgress, transition, type CallSta
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { metrics } from '../metrics/instruments';
-import type { CallChange, CallRecord, Store } from '../store';
+import type { CallChange, CallRecord, Store, Tx } from '../store';
 
 export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt'> & {
   /** Keypad 3: the escalations of the alerts spoken pass to their next step without waiting. */
@@ -49,22 +49,23 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
   let held: Held[] = [call, ...bundled];
   // A mover is made once per claim: the claim (the store's UPDATE) was the edge into `start`.
   metrics.callTransitions.inc({ to: start }, held.length);
-  const alerts = { store: d.store, timeZone: d.timeZone };
 
   /** Where each held call goes: a retry of a call whose alert closed ends instead. */
-  const targetOf = (c: Held, to: CallState): CallState => {
+  const targetOf = async (tx: Tx, c: Held, to: CallState): Promise<CallState> => {
     if (to !== 'queued' || !c.alertId) return to;
-    const alert = d.store.alerts.get(c.alertId);
+    const alert = await tx.alerts.get(c.alertId);
     return alert && alert.state !== 'open' ? 'cancelled' : to;
   };
 
   const write = async (to: CallState, { passToNextStep, ...details }: MoveDetails) => {
     const at = d.clock();
-    const moved = await d.store.writes.run(() => {
+    // One transaction; everything in it goes through `tx` (it may run again as a whole).
+    const { still: moved, reached } = await d.store.transaction(async (tx) => {
+      const alerts = { store: tx, timeZone: d.timeZone };
       const still: Held[] = [];
       for (const c of held) {
-        const target = targetOf(c, to);
-        const ok = d.store.calls.move(c.id, {
+        const target = await targetOf(tx, c, to);
+        const ok = await tx.calls.move(c.id, {
           from: state,
           to: target,
           at,
@@ -79,21 +80,22 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
         still.push(c);
         // Outcome callback, in this same transaction (which edges: src/callbacks/events.ts).
         const event = callEventFor(target);
-        if (event) emitCallEvent(d.store, event, d.store.calls.get(c.id)!, at);
+        if (event) await emitCallEvent(tx, event, (await tx.calls.get(c.id))!, at);
       }
-      if (still.length === 0 || still[0] !== call) return still;
+      if (still.length === 0 || still[0] !== call) return { still, reached: to };
       const alertIds = [...new Set(still.map((c) => c.alertId).filter((a): a is string => a !== null))];
       if (to === 'acknowledged') {
         for (const id of alertIds) {
-          const alert = d.store.alerts.get(id);
-          if (alert) acknowledgeAlert(alerts, alert, call.phoneNumber, at);
+          const alert = await tx.alerts.get(id);
+          if (alert) await acknowledgeAlert(alerts, alert, call.phoneNumber, at);
         }
       }
-      for (const id of alertIds) settleAlert(alerts, id, at);
+      for (const id of alertIds) await settleAlert(alerts, id, at);
       // A call of an escalation ended: its engine looks again now, not at its next poll.
-      if (isFinal(to)) for (const id of alertIds) d.store.escalations.wakeUp(id, at);
-      if (passToNextStep) for (const id of alertIds) d.store.escalations.skipWait(id, at);
-      return still;
+      if (isFinal(to)) for (const id of alertIds) await tx.escalations.wakeUp(id, at);
+      if (passToNextStep) for (const id of alertIds) await tx.escalations.skipWait(id, at);
+      // The state the call reached as this transaction leaves it (a retry may have become `cancelled`).
+      return { still, reached: (await tx.calls.get(call.id))?.state ?? to };
     });
     if (moved[0] !== call) {
       d.log.warn({ call: call.id, from: state, to }, 'call changed under us (lease taken over); leaving it');
@@ -101,7 +103,6 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
     }
     if (moved.length < held.length) d.log.warn({ call: call.id, left: held.length - moved.length }, 'bundled calls changed under us; leaving them');
     held = moved;
-    const reached = d.store.calls.get(call.id)?.state ?? to;
     d.log.info({ call: call.id, bundled: held.length - 1, attempt: call.attempts, from: state, to: reached, sipCode: details.sipCode ?? null, reason: details.reason }, 'call state');
     metrics.callTransitions.inc({ to: reached }, held.length);
     state = reached;

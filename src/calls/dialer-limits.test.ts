@@ -23,19 +23,19 @@ afterEach(async () => {
 const commits = () => new Promise<void>((r) => setImmediate(r));
 
 /** Moves fake time in small steps, letting commits land, until `done()` or `limitMs` passed. */
-async function advanceUntil(done: () => boolean, limitMs = 10_000, stepMs = 10): Promise<number> {
+async function advanceUntil(done: () => boolean | Promise<boolean>, limitMs = 10_000, stepMs = 10): Promise<number> {
   for (let spent = 0; spent <= limitMs; spent += stepMs) {
     await commits();
-    if (done()) return spent;
+    if (await done()) return spent;
     await vi.advanceTimersByTimeAsync(stepMs);
   }
   throw new Error(`not done within ${limitMs} ms of fake time`);
 }
 
 /** A dialer over a stand-in trunk (`dial`), with one call queued for 5321234567. */
-function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: Record<string, unknown> } & Partial<Omit<DialerDeps, 'calls'>> = {}) {
+async function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: Record<string, unknown> } & Partial<Omit<DialerDeps, 'calls'>> = {}) {
   const { calls, ...deps } = o;
-  const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-limits-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
+  const store: Store = await createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-limits-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
   const dialer: Dialer = createDialer({
     store,
     dial,
@@ -59,10 +59,12 @@ function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: Record
     await stop();
     await store.close();
   });
-  const account = store.accounts.create({ name: 't', plan: 'starter' });
-  const [id] = store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now());
+  const account = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
+  const [id] = await store.transaction((tx) =>
+    tx.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'test', phoneNumber: '5321234567', message: 'disk full' }], Date.now()),
+  );
   dialer.start();
-  const state = () => store.calls.get(id!)!.state;
+  const state = async () => (await store.calls.get(id!))!.state;
   return { store, dialer, stop, id: id!, state };
 }
 
@@ -70,19 +72,19 @@ describe('dialer limits: stuck attempts and the shutdown grace', () => {
   it('gives up an attempt that never settles: the channel is freed and the call retried, then failed', async () => {
     const dials: DialRequest[] = [];
     // A trunk that swallows the call: the promise never settles.
-    const { store, dialer, id, state } = rig(
+    const { store, dialer, id, state } = await rig(
       (r) => {
         dials.push(r);
         return new Promise(() => undefined);
       },
       { calls: { retry_delays_s: [0], max_attempts: 2, max_concurrent: 1 }, attemptLimitMs: 300 },
     );
-    const spent = await advanceUntil(() => state() === 'failed');
+    const spent = await advanceUntil(async () => (await state()) === 'failed');
     // Two attempts, each given up at the limit, not before.
     expect(spent).toBeGreaterThanOrEqual(600);
     expect(dials).toHaveLength(2);
     expect(dialer.active()).toBe(0);
-    const reasons = store.calls.events(id).map((e) => e.reason ?? '');
+    const reasons = (await store.calls.events(id)).map((e) => e.reason ?? '');
     expect(reasons.filter((r) => r.includes('attempt did not finish within'))).toHaveLength(2);
     // The limit handed to the trunk for the answered part is calls.max_call_s.
     expect(dials[0]!.maxCallMs).toBe(300_000);
@@ -91,7 +93,7 @@ describe('dialer limits: stuck attempts and the shutdown grace', () => {
   it('on stop, an answered call is told to hang up once the shutdown grace ran out, not before', async () => {
     let hungUpAt: number | null = null;
     // Answers at once and talks until told to hang up, as a long message would.
-    const { dialer, state } = rig(
+    const { dialer, state } = await rig(
       async (r) => {
         r.progress.answered('PCMU');
         await new Promise<void>((resolve) => r.hangUpSignal!.addEventListener('abort', () => resolve()));
@@ -100,7 +102,7 @@ describe('dialer limits: stuck attempts and the shutdown grace', () => {
       },
       { shutdownGraceMs: 300 },
     );
-    await advanceUntil(() => state() === 'answered');
+    await advanceUntil(async () => (await state()) === 'answered');
     const stoppingAt = Date.now();
     let stopped = false;
     const stopping = dialer.stop().then(() => (stopped = true));
@@ -110,7 +112,7 @@ describe('dialer limits: stuck attempts and the shutdown grace', () => {
     await advanceUntil(() => stopped, 1000);
     await stopping;
     expect(hungUpAt! - stoppingAt).toBe(300);
-    expect(state()).toBe('completed');
+    expect(await state()).toBe('completed');
   });
 });
 
@@ -118,7 +120,7 @@ describe('dialer: an illegal transition is a bug and fails the call loudly', () 
   it('a progress report that would move the call backwards ends it failed, never retried', async () => {
     let dials = 0;
     // A trunk that reports ringing after the answer: answered -> ringing is not drawn.
-    const { store, state, id } = rig(
+    const { store, state, id } = await rig(
       async (r) => {
         dials++;
         r.progress.answered('PCMU');
@@ -127,16 +129,16 @@ describe('dialer: an illegal transition is a bug and fails the call loudly', () 
       },
       { calls: { retry_delays_s: [0], max_attempts: 3 } },
     );
-    await advanceUntil(() => state() === 'failed');
+    await advanceUntil(async () => (await state()) === 'failed');
     expect(dials).toBe(1);
-    const call = store.calls.get(id)!;
+    const call = (await store.calls.get(id))!;
     expect(call.lastReason).toBe('internal error: illegal call transition answered -> ringing');
-    expect(store.calls.events(id).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>answered', 'answered>failed']);
+    expect((await store.calls.events(id)).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>answered', 'answered>failed']);
   });
 
   it("an illegal edge in the attempt's own machine (a rejected dial) ends the call failed, never retried", async () => {
     let dials = 0;
-    const { store, state, id } = rig(
+    const { store, state, id } = await rig(
       async (r) => {
         dials++;
         r.progress.ringing(180, 'Ringing');
@@ -144,22 +146,22 @@ describe('dialer: an illegal transition is a bug and fails the call loudly', () 
       },
       { calls: { retry_delays_s: [0], max_attempts: 3 } },
     );
-    await advanceUntil(() => state() === 'failed');
+    await advanceUntil(async () => (await state()) === 'failed');
     expect(dials).toBe(1);
-    expect(store.calls.get(id)!.lastReason).toBe('internal error: illegal attempt transition ended -> playing');
-    expect(store.calls.events(id).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>ringing', 'ringing>failed']);
+    expect((await store.calls.get(id))!.lastReason).toBe('internal error: illegal attempt transition ended -> playing');
+    expect((await store.calls.events(id)).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>ringing', 'ringing>failed']);
   });
 
   it('an ordinary dial failure is still retried (the bug path is only for illegal edges)', async () => {
     let dials = 0;
-    const { state } = rig(
+    const { state } = await rig(
       async () => {
         dials++;
         throw new Error('socket closed');
       },
       { calls: { retry_delays_s: [0], max_attempts: 2 } },
     );
-    await advanceUntil(() => state() === 'failed');
+    await advanceUntil(async () => (await state()) === 'failed');
     expect(dials).toBe(2);
   });
 });

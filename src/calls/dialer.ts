@@ -85,7 +85,7 @@ export function createDialer(d: DialerDeps): Dialer {
         again = false;
         while (!stopping && held.size < d.calls.max_concurrent) {
           const claimLeaseMs = d.leaseMs + d.calls.ring_timeout_s * 1000;
-          const call = await d.store.writes.run(() => d.store.calls.claim(d.clock(), claimLeaseMs, pacing));
+          const call = await d.store.transaction((tx) => tx.calls.claim(d.clock(), claimLeaseMs, pacing));
           if (!call) break;
           log.info({ call: call.id, attempt: call.attempts, from: call.from, bundled: call.bundled.map((b) => b.id) }, 'call claimed');
           const cancel = new AbortController();
@@ -109,14 +109,38 @@ export function createDialer(d: DialerDeps): Dialer {
    * A call whose every alert was closed elsewhere (acknowledged by another callee, resolved
    * by the API or another appliance) is cancelled if it has not been answered yet.
    */
-  const cancelClosed = () => {
-    for (const [id, h] of held) {
-      if (h.cancel.signal.aborted || h.alertIds.length === 0) continue;
-      if (h.alertIds.every((a) => d.store.alerts.get(a)?.state !== 'open')) {
+  const checkClosed = async (): Promise<void> => {
+    const looked = [...held].filter(([, h]) => !h.cancel.signal.aborted && h.alertIds.length > 0);
+    if (looked.length === 0) return;
+    // Each alert read once, all at once (reads outside any transaction).
+    const ids = [...new Set(looked.flatMap(([, h]) => h.alertIds))];
+    const states = new Map(await Promise.all(ids.map(async (a) => [a, (await d.store.alerts.get(a))?.state] as const)));
+    for (const [id, h] of looked) {
+      if (h.cancel.signal.aborted) continue; // cancelled meanwhile (an overlapping look)
+      if (h.alertIds.every((a) => states.get(a) !== 'open')) {
         log.info({ call: id, alerts: h.alertIds }, 'its alerts were closed: cancelling the call if not answered yet');
         h.cancel.abort();
       }
     }
+  };
+  // One look at a time; a wake during a look asks for one more after it (as pump does).
+  let checking: Promise<void> | null = null;
+  let checkAgain = false;
+  const cancelClosed = (): void => {
+    // Stopping cancels every unanswered call anyway (shutdown); the store may be closing.
+    if (stopping) return;
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    checking = (async () => {
+      do {
+        checkAgain = false;
+        await checkClosed();
+      } while (checkAgain && !stopping);
+    })()
+      .catch((e) => log.error({ err: e }, 'checking the alerts of calls in progress failed'))
+      .finally(() => (checking = null));
   };
 
   return {
@@ -130,7 +154,7 @@ export function createDialer(d: DialerDeps): Dialer {
         if (held.size === 0) return;
         const now = d.clock();
         const ids = [...held.values()].flatMap((h) => h.leased);
-        d.store.writes.run(() => d.store.calls.renewLeases(ids, now + d.leaseMs, now)).catch((e) => log.error({ err: e }, 'lease renewal failed'));
+        d.store.transaction((tx) => tx.calls.renewLeases(ids, now + d.leaseMs, now)).catch((e) => log.error({ err: e }, 'lease renewal failed'));
       }, Math.max(100, Math.floor(d.leaseMs / 3)));
       void pump();
     },
@@ -147,6 +171,7 @@ export function createDialer(d: DialerDeps): Dialer {
       log.info({ active: held.size, graceMs }, 'dialer stopping: unanswered calls go back to the queue, answered ones finish within the grace');
       const grace = setTimeout(() => graceOver.abort(), graceMs);
       await Promise.all([...held.values()].map((h) => h.done));
+      await checking;
       clearTimeout(grace);
       if (heartbeat) clearInterval(heartbeat);
     },

@@ -33,18 +33,18 @@ export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> 
   const expired: string[] = [];
   const reason = `not placed within calls.max_age_s (${d.maxAgeS} s): ${NO_TRUNK_REASON}`;
   for (;;) {
-    const batch = await d.store.writes.run(() => {
+    const batch = await d.store.transaction(async (tx) => {
       const now = d.clock();
-      const stale = d.store.calls.queuedBefore(now - d.maxAgeS * 1000, BATCH);
+      const stale = await tx.calls.queuedBefore(now - d.maxAgeS * 1000, BATCH);
       const moved: string[] = [];
       for (const call of stale) {
         transition(call.state, 'expired');
-        if (d.store.calls.move(call.id, { from: 'queued', to: 'expired', at: now, attempt: call.attempts, reason, finished: true })) {
+        if (await tx.calls.move(call.id, { from: 'queued', to: 'expired', at: now, attempt: call.attempts, reason, finished: true })) {
           moved.push(call.id);
         }
       }
       for (const alertId of new Set(stale.map((c) => c.alertId).filter((a): a is string => a !== null))) {
-        settleAlert({ store: d.store, timeZone: d.timeZone }, alertId, now);
+        await settleAlert({ store: tx, timeZone: d.timeZone }, alertId, now);
       }
       // A batch where nothing moved would come back unchanged: stop rather than spin.
       return { moved, full: stale.length === BATCH && moved.length > 0 };
@@ -63,7 +63,7 @@ export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> 
 export function createWaitingMarker(store: Store): () => Promise<void> {
   let cursor = 0;
   return async () => {
-    cursor = await store.writes.run(() => store.calls.noteWaiting(NO_TRUNK_REASON, cursor));
+    cursor = await store.transaction((tx) => tx.calls.noteWaiting(NO_TRUNK_REASON, cursor));
   };
 }
 

@@ -21,10 +21,10 @@ afterEach(async () => {
 });
 
 const commits = () => new Promise<void>((r) => setImmediate(r));
-async function advanceUntil(done: () => boolean, limitMs: number, stepMs = 250): Promise<void> {
+async function advanceUntil(done: () => boolean | Promise<boolean>, limitMs: number, stepMs = 250): Promise<void> {
   for (let spent = 0; spent <= limitMs; spent += stepMs) {
     await commits();
-    if (done()) return;
+    if (await done()) return;
     await vi.advanceTimersByTimeAsync(stepMs);
   }
   throw new Error(`not done within ${limitMs} ms of fake time`);
@@ -40,8 +40,8 @@ interface Dialled {
  * A dialer whose trunk rings each number `ringMs[number]` (0 by default; a CANCEL ends the
  * ringing), answers, plays for `talkMs`, and reports keypad 1 from `ackFrom`, else played.
  */
-function rig(calls: Record<string, unknown>, o: { talkMs?: number; ackFrom?: string; ringMs?: Record<string, number> } = {}) {
-  const store: Store = createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-pacing-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
+async function rig(calls: Record<string, unknown>, o: { talkMs?: number; ackFrom?: string; ringMs?: Record<string, number> } = {}) {
+  const store: Store = await createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-pacing-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
   const dialled: Dialled[] = [];
   const audio = testAudioSource(5);
   const dialer = createDialer({
@@ -72,21 +72,21 @@ function rig(calls: Record<string, unknown>, o: { talkMs?: number; ackFrom?: str
     await dialer.stop();
     await store.close();
   });
-  const account = store.accounts.create({ name: 'a', plan: 'enterprise' });
+  const account = await store.transaction((tx) => tx.accounts.create({ name: 'a', plan: 'enterprise' }));
   /** An alert with one call, as the intake makes it. */
   const alert = (phoneNumber: string, message: string, accountId = account.id) =>
-    store.writes.run(() => {
-      const alertId = store.alerts.create({ accountId, credentialId: null, key: null, source: 'api', message }, Date.now());
-      const [callId] = store.calls.enqueue([{ accountId, credentialId: null, source: 'api', phoneNumber, message, alertId }], Date.now());
+    store.transaction(async (tx) => {
+      const alertId = await tx.alerts.create({ accountId, credentialId: null, key: null, source: 'api', message }, Date.now());
+      const [callId] = await tx.calls.enqueue([{ accountId, credentialId: null, source: 'api', phoneNumber, message, alertId }], Date.now());
       return { alertId, callId: callId! };
     });
-  const finished = () => store.calls.list({ limit: 1000 }).every((c) => c.finishedAt !== null);
+  const finished = async () => (await store.calls.list({ limit: 1000 })).every((c) => c.finishedAt !== null);
   return { store, dialer, dialled, audio, alert, account, finished };
 }
 
 describe('per-number pacing and bundling', () => {
   it('calls a number at once, then not again before calls.per_number_gap_s; the alerts waiting meanwhile are spoken in one call, each named', async () => {
-    const { store, dialer, dialled, audio, alert, finished } = rig({ per_number_gap_s: 60 });
+    const { store, dialer, dialled, audio, alert, finished } = await rig({ per_number_gap_s: 60 });
     const first = await alert('5321234567', 'disk full on db1');
     dialer.start();
     await advanceUntil(() => dialled.length === 1, 1_000);
@@ -100,19 +100,20 @@ describe('per-number pacing and bundling', () => {
     expect(dialled[1]!.at - t0).toBeLessThan(61_000);
     // The second call spoke all 19 waiting alerts, in the order they came.
     expect(audio.rendered).toEqual(['disk full on db1', rest.map((_, i) => `alert ${i + 2}`).join(' | ')]);
-    const carrier = store.calls.get(rest[0]!.callId)!;
+    const carrier = (await store.calls.get(rest[0]!.callId))!;
     expect(carrier).toMatchObject({ state: 'completed', bundledInto: null });
     for (const r of rest.slice(1)) {
-      expect(store.calls.get(r.callId)).toMatchObject({ state: 'completed', bundledInto: carrier.id, attempts: 1 });
-      expect(store.calls.events(r.callId).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>answered', 'answered>completed']);
+      expect(await store.calls.get(r.callId)).toMatchObject({ state: 'completed', bundledInto: carrier.id, attempts: 1 });
+      expect((await store.calls.events(r.callId)).map((e) => `${e.from}>${e.to}`)).toEqual(['queued>dialing', 'dialing>answered', 'answered>completed']);
     }
     // Nobody pressed 1: every alert ends unacknowledged with its calls.
-    expect(store.alerts.get(first.alertId)!.state).toBe('unacknowledged');
-    expect(rest.every((r) => store.alerts.get(r.alertId)!.state === 'unacknowledged')).toBe(true);
+    expect((await store.alerts.get(first.alertId))!.state).toBe('unacknowledged');
+    const restAlerts = await Promise.all(rest.map((r) => store.alerts.get(r.alertId)));
+    expect(restAlerts.every((a) => a!.state === 'unacknowledged')).toBe(true);
   });
 
   it('paces two numbers independently', async () => {
-    const { dialer, dialled, alert, finished } = rig({ per_number_gap_s: 60 });
+    const { dialer, dialled, alert, finished } = await rig({ per_number_gap_s: 60 });
     await alert('5321111111', 'a1');
     await alert('5322222222', 'b1');
     dialer.start();
@@ -131,7 +132,7 @@ describe('per-number pacing and bundling', () => {
   });
 
   it('calls a number at most calls.per_number_per_hour times an hour', async () => {
-    const { dialer, dialled, alert, finished } = rig({ per_number_gap_s: 0, per_number_per_hour: 2 }, { talkMs: 1_000 });
+    const { dialer, dialled, alert, finished } = await rig({ per_number_gap_s: 0, per_number_per_hour: 2 }, { talkMs: 1_000 });
     dialer.start();
     await alert('5321234567', 'one');
     await advanceUntil(() => dialled.length === 1, 5_000);
@@ -148,23 +149,23 @@ describe('per-number pacing and bundling', () => {
   });
 
   it('keypad 1 in a bundled call acknowledges every alert it spoke; their calls still ringing elsewhere are cancelled', async () => {
-    const { store, dialer, dialled, alert, account, finished } = rig({ per_number_gap_s: 60 }, { ackFrom: '5321234567', ringMs: { '5329999999': 120_000 } });
+    const { store, dialer, dialled, alert, account, finished } = await rig({ per_number_gap_s: 60 }, { ackFrom: '5321234567', ringMs: { '5329999999': 120_000 } });
     dialer.start();
     const first = await alert('5321234567', 'first');
     await advanceUntil(() => dialled.length === 1, 1_000);
     const a = await alert('5321234567', 'second');
     const b = await alert('5321234567', 'third');
     // `b` also calls a second number, which rings (nobody there) while 5321234567 is paced.
-    const bOther = await store.writes.run(
-      () => store.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'api', phoneNumber: '5329999999', message: 'third', alertId: b.alertId }], Date.now())[0]!,
+    const bOther = await store.transaction(
+      async (tx) => (await tx.calls.enqueue([{ accountId: account.id, credentialId: null, source: 'api', phoneNumber: '5329999999', message: 'third', alertId: b.alertId }], Date.now()))[0]!,
     );
     await advanceUntil(finished, 120_000);
-    expect(store.alerts.get(first.alertId)).toMatchObject({ state: 'acknowledged', acknowledgedBy: '5321234567' });
-    for (const x of [a, b]) expect(store.alerts.get(x.alertId)).toMatchObject({ state: 'acknowledged', acknowledgedBy: '5321234567' });
-    expect(store.calls.get(a.callId)!.state).toBe('acknowledged');
-    expect(store.calls.get(b.callId)).toMatchObject({ state: 'acknowledged', bundledInto: a.callId });
+    expect(await store.alerts.get(first.alertId)).toMatchObject({ state: 'acknowledged', acknowledgedBy: '5321234567' });
+    for (const x of [a, b]) expect(await store.alerts.get(x.alertId)).toMatchObject({ state: 'acknowledged', acknowledgedBy: '5321234567' });
+    expect((await store.calls.get(a.callId))!.state).toBe('acknowledged');
+    expect(await store.calls.get(b.callId)).toMatchObject({ state: 'acknowledged', bundledInto: a.callId });
     // Dialled, still ringing when the bundle was acknowledged: CANCEL, then `cancelled`.
     expect(dialled.map((d) => d.number)).toEqual(['5321234567', '5329999999', '5321234567']);
-    expect(store.calls.get(bOther)).toMatchObject({ state: 'cancelled', answeredAt: null });
+    expect(await store.calls.get(bOther)).toMatchObject({ state: 'cancelled', answeredAt: null });
   });
 });

@@ -36,16 +36,16 @@ export function callStatusJson(c: CallRecord, events: CallEvent[]) {
 export type CallStatus = ReturnType<typeof callStatusJson>;
 
 /** A call's status by id, or null when there is no such call. */
-export function callStatusOf(store: Store, callId: string): CallStatus | null {
-  const call = store.calls.get(callId);
-  return call ? callStatusJson(call, store.calls.events(call.id)) : null;
+export async function callStatusOf(store: Store, callId: string): Promise<CallStatus | null> {
+  const call = await store.calls.get(callId);
+  return call ? callStatusJson(call, await store.calls.events(call.id)) : null;
 }
 
 /**
  * A call's status for the account that owns it. Another account's call is null, exactly
  * like a call that does not exist, so ids cannot be probed across accounts.
  */
-export function ownCallStatus(store: Store, accountId: string, callId: string): CallStatus | null {
-  const call = store.calls.get(callId);
-  return call && call.accountId === accountId ? callStatusJson(call, store.calls.events(call.id)) : null;
+export async function ownCallStatus(store: Store, accountId: string, callId: string): Promise<CallStatus | null> {
+  const call = await store.calls.get(callId);
+  return call && call.accountId === accountId ? callStatusJson(call, await store.calls.events(call.id)) : null;
 }

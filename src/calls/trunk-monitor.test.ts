@@ -27,17 +27,17 @@ async function rig(pbxPort: number) {
   });
   const lines: Record<string, unknown>[] = [];
   const log = createLogger('info', { write: (s: string) => lines.push(JSON.parse(s)) });
-  const store = tempStore(Date.now);
-  const withCallback = store.accounts.create({ name: 'noc', plan: 'starter' });
-  const withoutCallback = store.accounts.create({ name: 'quiet', plan: 'starter' });
-  await store.writes.run(() => store.outbox.setTarget(withCallback.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+  const store = await tempStore(Date.now);
+  const withCallback = await store.transaction((tx) => tx.accounts.create({ name: 'noc', plan: 'starter' }));
+  const withoutCallback = await store.transaction((tx) => tx.accounts.create({ name: 'quiet', plan: 'starter' }));
+  await store.transaction((tx) => tx.outbox.setTarget(withCallback.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
   const telephony: Telephony = createTelephony(config, { store, clock: Date.now, log, audio });
   telephony.start();
   cleanup.push(async () => {
     await telephony.stop();
     await store.close();
   });
-  const events = (accountId: string) => store.outbox.recent(accountId, 100).reverse().map((e) => JSON.parse(e.body));
+  const events = async (accountId: string) => (await store.outbox.recent(accountId, 100)).reverse().map((e) => JSON.parse(e.body));
   const changes = () => lines.filter((l) => l.component === 'trunk-monitor').map((l) => l.msg);
   return { telephony, events, changes, withCallback, withoutCallback, server: `127.0.0.1:${pbxPort}` };
 }
@@ -64,7 +64,7 @@ describe('trunk monitoring with SIP OPTIONS', () => {
     // Probed again a second later, still up: one log line for the one edge (unknown -> up).
     await expect.poll(() => r.telephony.status().lastProbeAt, { timeout: 5000 }).toBeGreaterThan(s.lastProbeAt!);
     expect(r.changes()).toEqual(['sip trunk up: OPTIONS answered']);
-    expect(r.events(r.withCallback.id)).toEqual([]);
+    expect(await r.events(r.withCallback.id)).toEqual([]);
   });
 
   it('nothing listening: down after Timer F, logged, counted, trunk.down to every account with a callback; then trunk.up when the PBX is back', async () => {
@@ -73,22 +73,22 @@ describe('trunk monitoring with SIP OPTIONS', () => {
     await expect.poll(() => r.telephony.status().reachable, { timeout: 8000 }).toBe(false);
     expect(r.telephony.status()).toMatchObject({ state: 'up', reachable: false, lastProbeResult: 'timeout', lastProbeRttMs: null, changes: { down: 1, up: 0 } });
     expect(r.changes()).toEqual(['sip trunk down: OPTIONS unanswered']);
-    // The event commits through the group commit just after the state changed.
-    await expect.poll(() => r.events(r.withCallback.id).length).toBe(1);
-    const [down] = r.events(r.withCallback.id);
+    // The event commits in its own transaction just after the state changed.
+    await expect.poll(async () => (await r.events(r.withCallback.id)).length).toBe(1);
+    const [down] = await r.events(r.withCallback.id);
     expect(down).toMatchObject({
       id: expect.stringMatching(/^evt_/),
       type: 'trunk.down',
       account_id: r.withCallback.id,
       trunk: { server: r.server, reachable: false, result: 'timeout' },
     });
-    expect(r.events(r.withoutCallback.id)).toEqual([]);
+    expect(await r.events(r.withoutCallback.id)).toEqual([]);
 
     await sipp({ code: 200, reason: 'OK', port });
     await expect.poll(() => r.telephony.status().reachable, { timeout: 8000 }).toBe(true);
     expect(r.telephony.status()).toMatchObject({ reachable: true, lastProbeResult: '200 OK', changes: { down: 1, up: 1 } });
     expect(r.changes()).toEqual(['sip trunk down: OPTIONS unanswered', 'sip trunk up: OPTIONS answered']);
-    await expect.poll(() => r.events(r.withCallback.id).map((e) => [e.type, e.trunk.result])).toEqual([
+    await expect.poll(async () => (await r.events(r.withCallback.id)).map((e) => [e.type, e.trunk.result])).toEqual([
       ['trunk.down', 'timeout'],
       ['trunk.up', '200 OK'],
     ]);
@@ -96,7 +96,7 @@ describe('trunk monitoring with SIP OPTIONS', () => {
 
   it('sip.options_interval_s = 0: no probe is ever sent, the state stays unknown', async () => {
     let probes = 0;
-    const store = tempStore(Date.now);
+    const store = await tempStore(Date.now);
     const monitor = createTrunkMonitor({
       probe: async () => (probes++, { answered: true, code: 200, reason: 'OK', rttMs: 1 }),
       intervalMs: 0,

@@ -80,7 +80,7 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
     changes[next]++;
     const type: TrunkEventType = next === 'down' ? 'trunk.down' : 'trunk.up';
     try {
-      await deps.store.writes.run(() => emitTrunkEvent(deps.store, type, { server: deps.server, reachable: next === 'up', result: fields.result }, at));
+      await deps.store.transaction((tx) => emitTrunkEvent(tx, type, { server: deps.server, reachable: next === 'up', result: fields.result }, at));
     } catch (e) {
       log.error({ error: describeError(e), type }, 'trunk event not written');
     }

@@ -114,8 +114,8 @@ export function accountCommand(): Command {
     .description('list accounts')
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
-      withStore(c, (store) => {
-        const all = store.accounts.list();
+      withStore(c, async (store) => {
+        const all = await store.accounts.list();
         print(opts.json, all.map(accountJson), () =>
           all.map((a) => `${a.id}\t${a.plan}\t${a.monthlyCredit}\t${a.disabled ? 'disabled' : 'active'}\t${a.name}`).join('\n'),
         );

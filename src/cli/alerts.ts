@@ -29,8 +29,9 @@ export function alertsCommand(): Command {
     .option('--limit <n>', 'at most this many', positiveInt('--limit'), 50)
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
-      withStore(c, (store) => {
-        const alerts = store.alerts.list({ accountId: opts.account, state: opts.state, limit: opts.limit }).map((a) => alertJson(store, a));
+      withStore(c, async (store) => {
+        const records = await store.alerts.list({ accountId: opts.account, state: opts.state, limit: opts.limit });
+        const alerts = await Promise.all(records.map((a) => alertJson(store, a)));
         print(opts.json, alerts, () => alerts.map(line).join('\n'));
       }),
     );
@@ -40,8 +41,8 @@ export function alertsCommand(): Command {
     .argument('<id>', 'alert id (alt_…)')
     .option('--json', 'print JSON')
     .action((id: string, opts, c: Command) =>
-      withStore(c, (store) => {
-        const a = ownAlertJson(store, null, id);
+      withStore(c, async (store) => {
+        const a = await ownAlertJson(store, null, id);
         if (!a) throw new CliError(`no alert ${id}`);
         print(opts.json, a, () =>
           [
@@ -65,7 +66,7 @@ export function alertsCommand(): Command {
           const actions = createAlertActions({ store, clock: systemClock, timeZone: config.credit.timezone });
           const r: AlertActionResult = name === 'ack' ? await actions.acknowledge(null, id, BY) : await actions.resolve(null, id, BY);
           if (!r.ok) throw new CliError(`no alert ${id}`);
-          const out = { changed: r.changed, cancelled_call_ids: r.cancelledCallIds, alert: alertJson(store, r.alert) };
+          const out = { changed: r.changed, cancelled_call_ids: r.cancelledCallIds, alert: await alertJson(store, r.alert) };
           print(opts.json, out, () =>
             r.changed
               ? `${id} ${r.alert.state}; ${r.cancelledCallIds.length} waiting call(s) cancelled`

@@ -30,8 +30,8 @@ export function callsCommand(): Command {
     .option('--limit <n>', 'at most this many', positiveInt('--limit'), 50)
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
-      withStore(c, (store) => {
-        const calls = store.calls.list({ accountId: opts.account, limit: opts.limit });
+      withStore(c, async (store) => {
+        const calls = await store.calls.list({ accountId: opts.account, limit: opts.limit });
         print(opts.json, calls.map(callJson), () =>
           calls.map((x) => `${x.id}\t${x.phoneNumber}\t${x.state}\t${x.attempts}\t${iso(x.createdAt)}`).join('\n'),
         );
@@ -43,9 +43,9 @@ export function callsCommand(): Command {
     .argument('<id>', 'call id (call_…)')
     .option('--json', 'print JSON')
     .action((id: string, opts, c: Command) =>
-      withStore(c, (store) => {
+      withStore(c, async (store) => {
         // The same builder as GET /api/calls/:id's `call` field, so both print the same JSON.
-        const status = callStatusOf(store, id);
+        const status = await callStatusOf(store, id);
         if (!status) throw new CliError(`no call ${id}`);
         print(opts.json, status, () =>
           [

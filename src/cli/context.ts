@@ -28,10 +28,12 @@ export function configFrom(
 /** Opens the store for one command and closes it after, even on failure. */
 export async function withStore<T>(cmd: Command, fn: (store: Store, config: Config) => T | Promise<T>): Promise<T> {
   const config = configFrom(cmd);
-  const store = createStore({
+  const store = await createStore({
     path: config.store.path,
     url: config.store.url || undefined,
     busyTimeoutMs: config.store.busy_timeout_ms,
+    timeoutMs: config.store.timeout_ms,
+    poolSize: config.store.pool_size,
     clock: systemClock,
     log: silentLogger(),
   });

@@ -9,11 +9,11 @@ export function creditCommand(): Command {
     .description("this period's credit: monthly amount, used, remaining")
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, (store, config) => {
-        const a = store.accounts.get(accountId);
+      withStore(c, async (store, config) => {
+        const a = await store.accounts.get(accountId);
         if (!a) throw new CliError(`no account ${accountId}`);
         const period = periodOf(Date.now(), config.credit.timezone);
-        const used = store.usage.usedIn(a.id, period);
+        const used = await store.usage.usedIn(a.id, period);
         const out = { period, monthly_credit: a.monthlyCredit, used, remaining: Math.max(0, a.monthlyCredit - used) };
         print(opts.json, out, () => `${period}: ${out.used} of ${out.monthly_credit} used, ${out.remaining} remaining`);
       }),

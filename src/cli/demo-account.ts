@@ -6,7 +6,7 @@ import type { Store } from '../store';
  * printed once with curl lines that work as they are. Later starts print nothing.
  */
 export async function createDemoAccountIfEmpty(services: AccountServices, store: Store, url: string): Promise<string | null> {
-  if (store.accounts.count() > 0) return null;
+  if ((await store.accounts.count()) > 0) return null;
   const created = await services.accounts.create({ name: 'demo', plan: 'starter' });
   const issued = created.ok ? await services.credentials.create(created.account.id) : null;
   // Neither can be refused (a fixed valid name and plan, an account just made): a refusal is a bug.

@@ -29,14 +29,22 @@ const skip = (name: string, detail: string): DoctorCheck => ({ name, status: 'sk
 const MIB = 1024 * 1024;
 const SAMPLE = 'voice alert test';
 
-/** The database takes a write (through the group commit, as /healthz does), or the folder it will be made in is writable. */
+/** The database takes a write (in a transaction, as /healthz does), or the folder it will be made in is writable. */
 /** store.url: PostgreSQL answers, is migrated (or can be) and takes a write; the key opens its secrets. */
 async function checkPostgres(config: Config, url: string): Promise<DoctorCheck> {
   const shown = url.replace(/\/\/[^@/]*@/, '//…@');
   try {
-    const store = createStore({ path: config.store.path, url, busyTimeoutMs: config.store.busy_timeout_ms, clock: systemClock, log: silentLogger() });
+    const store = await createStore({
+      path: config.store.path,
+      url,
+      busyTimeoutMs: config.store.busy_timeout_ms,
+      timeoutMs: config.store.timeout_ms,
+      poolSize: config.store.pool_size,
+      clock: systemClock,
+      log: silentLogger(),
+    });
     try {
-      await store.writes.run(() => store.health.probeWrite(systemClock()));
+      await store.transaction((tx) => tx.health.probeWrite(systemClock()));
     } finally {
       await store.close();
     }
@@ -61,9 +69,9 @@ export async function checkDatabase(config: Config): Promise<DoctorCheck> {
     }
   }
   try {
-    const store = createStore({ path, busyTimeoutMs: config.store.busy_timeout_ms, clock: systemClock, log: silentLogger() });
+    const store = await createStore({ path, busyTimeoutMs: config.store.busy_timeout_ms, clock: systemClock, log: silentLogger() });
     try {
-      await store.writes.run(() => store.health.probeWrite(systemClock()));
+      await store.transaction((tx) => tx.health.probeWrite(systemClock()));
     } finally {
       await store.close();
     }

@@ -35,8 +35,8 @@ describe('voice-alert doctor on a PostgreSQL store', () => {
   it("fails when this appliance's secret.key cannot open the database's secrets, saying where to get the right one", async () => {
     const url = testStoreUrl()!;
     const first = configWith(url);
-    const store = createStore({ path: first.store.path, url, busyTimeoutMs: 2000, clock: Date.now });
-    store.credentials.create(store.accounts.create({ name: 'a', plan: 'starter' }).id);
+    const store = await createStore({ path: first.store.path, url, busyTimeoutMs: 2000, clock: Date.now });
+    await store.transaction(async (tx) => void (await tx.credentials.create((await tx.accounts.create({ name: 'a', plan: 'starter' })).id)));
     await store.close();
     const other = await checkDatabase(configWith(url));
     expect(other).toMatchObject({ status: 'fail', remedy: 'copy secret.key from an appliance already on this database' });

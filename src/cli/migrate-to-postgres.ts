@@ -1,8 +1,16 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { keyFileFor } from '../store';
-import { copyToPostgres, CopyRefusedError } from '../store/copy-to-postgres';
+import { copyToPostgres, CopyRefusedError, type CopiedTable } from '../store/copy-to-postgres';
+import { openMigratedPostgres, openPostgres } from '../store/sql/postgres/database';
 import { CliError, configFrom, print } from './context';
+
+/**
+ * The copy is one transaction, and the PostgreSQL store bounds a whole transaction (and each
+ * of its statements) by its `timeoutMs`: generous, so a large database's copy is never cut
+ * short. Reaching and migrating the database keeps store.timeout_ms, so a wrong --to fails soon.
+ */
+const COPY_TIMEOUT_MS = 60 * 60_000;
 
 /**
  * `voice-alert migrate-to-postgres --from PATH --to URL`: a SQLite appliance's whole
@@ -16,14 +24,24 @@ export function migrateToPostgresCommand(): Command {
     .requiredOption('--from <path>', 'the SQLite database (store.path of the old appliance)')
     .requiredOption('--to <url>', 'postgres://user:password@host/database, empty')
     .option('--json', 'print JSON')
-    .action((opts: { from: string; to: string; json?: boolean }, c: Command) => {
+    .action(async (opts: { from: string; to: string; json?: boolean }, c: Command) => {
       const config = configFrom(c);
       if (!/^postgres(ql)?:\/\/\S+$/.test(opts.to)) throw new CliError(`--to must be a postgres:// URL, got "${opts.to.replace(/\/\/[^@/]*@/, '//…@')}"`);
       const from = resolve(opts.from);
       const started = performance.now();
-      let tables;
+      let tables: CopiedTable[];
       try {
-        tables = copyToPostgres({ from, to: opts.to, statementTimeoutMs: Math.max(config.store.busy_timeout_ms, 60_000) });
+        // Called only once the file passed its checks: a refused copy never touches PostgreSQL.
+        tables = await copyToPostgres({ from }, async (work) => {
+          // A brand-new database is migrated first (its own transaction), as the appliance would.
+          await (await openMigratedPostgres({ url: opts.to, timeoutMs: config.store.timeout_ms, poolSize: 2 })).close();
+          const target = await openPostgres({ url: opts.to, timeoutMs: Math.max(config.store.timeout_ms, COPY_TIMEOUT_MS), poolSize: 2 });
+          try {
+            return await target.transaction(work);
+          } finally {
+            await target.close();
+          }
+        });
       } catch (e) {
         if (e instanceof CopyRefusedError) throw new CliError(e.message);
         throw new CliError(`copy failed, nothing was written: ${(e as Error).message}`);

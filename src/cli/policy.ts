@@ -49,8 +49,8 @@ export function policyCommand(): Command {
     .command('list <account-id>')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, (store) => {
-        const all = store.policies.list(accountId);
+      withStore(c, async (store) => {
+        const all = await store.policies.list(accountId);
         print(opts.json, all.map(policyJson), () => (all.length ? all.map(human).join('\n') : 'no policies'));
       }),
     );
@@ -59,8 +59,8 @@ export function policyCommand(): Command {
     .description('by id or name')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, (store) => {
-        const p = store.policies.find(accountId, idOrName);
+      withStore(c, async (store) => {
+        const p = await store.policies.find(accountId, idOrName);
         if (!p) throw new CliError(WHY.policy_not_found);
         print(opts.json, policyJson(p), () => human(p));
       }),

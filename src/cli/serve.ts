@@ -25,7 +25,7 @@ export function serveCommand(): Command {
         if (e instanceof SpeechError) throw new CliError(e.message, 2);
         throw e;
       }
-      const appliance = startAppliance({ config, log });
+      const appliance = await startAppliance({ config, log });
       if (opts.demoAccount) {
         const services = createAccountServices({ store: appliance.store, clock: systemClock });
         const text = await createDemoAccountIfEmpty(services, appliance.store, appliance.url);

@@ -4,7 +4,7 @@ import { isFinal } from '../call-model';
 import type { Clock } from '../clock';
 import { periodOf } from '../credit';
 import type { Logger } from '../log';
-import { ordinalOf, type CallSource, type Escalation, type Store } from '../store';
+import { ordinalOf, type CallSource, type Escalation, type Store, type Tx } from '../store';
 
 /** A step whose calls are still going on is looked at again at least this often. */
 const SAFETY_LOOK_MS = 60_000;
@@ -25,6 +25,10 @@ export interface EscalationEngineDeps {
  * "Escalation"). No in-memory timer holds any state: each look reads the escalation, its
  * alert and its step's calls, decides, and writes in one transaction guarded by the step it
  * read, so a restart (or a second engine) never starts a step twice and never skips one.
+ * Every appliance on one PostgreSQL runs an engine; none leads: a look takes the due rows
+ * with FOR UPDATE SKIP LOCKED (escalations.due), so two engines share them out instead of
+ * waiting for each other, and a row held by an appliance that hung is let go when the
+ * server ends its transaction (idle_in_transaction_session_timeout, TCP keepalive).
  *
  *   step n running ──every call of step n ended, no keypad 1,
  *                    and wait_s since step n began (or keypad 3)──> step n+1 (next round after the last)
@@ -43,23 +47,23 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
 
-  /** `say`: log lines, spoken once the transaction committed (a write may run twice: group-commit.ts). */
-  const look = (e: Escalation, now: number, say: (() => void)[]): string[] => {
-    const alert = d.store.alerts.get(e.alertId);
+  /** `say`: log lines, spoken once the transaction committed (it may run twice: sql/database.ts). */
+  const look = async (tx: Tx, e: Escalation, now: number, say: (() => void)[]): Promise<string[]> => {
+    const alert = await tx.alerts.get(e.alertId);
     if (!alert || alert.state !== 'open') {
-      d.store.escalations.finish(e.alertId, `alert ${alert?.state ?? 'missing'}`);
+      await tx.escalations.finish(e.alertId, `alert ${alert?.state ?? 'missing'}`);
       return [];
     }
     const ordinal = ordinalOf(e);
-    const calls = d.store.calls.ofAlert(e.alertId).filter((c) => c.escalationOrdinal === ordinal);
+    const calls = (await tx.calls.ofAlert(e.alertId)).filter((c) => c.escalationOrdinal === ordinal);
     const waitEnd = e.stepStartedAt + e.plan.steps[e.step]!.wait_s * 1000;
     if (calls.some((c) => !isFinal(c.state))) {
       // A call that ends wakes the escalation up (call-mover); this is only a safety net.
-      d.store.escalations.postpone(e.alertId, Math.max(now + SAFETY_LOOK_MS, e.skipWait ? 0 : waitEnd));
+      await tx.escalations.postpone(e.alertId, Math.max(now + SAFETY_LOOK_MS, e.skipWait ? 0 : waitEnd));
       return [];
     }
     if (!e.skipWait && now < waitEnd) {
-      d.store.escalations.postpone(e.alertId, waitEnd);
+      await tx.escalations.postpone(e.alertId, waitEnd);
       return [];
     }
     let round = e.round;
@@ -70,22 +74,22 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     }
     if (round > e.plan.rounds) {
       const reason = `every step called ${e.plan.rounds} time(s), nobody pressed 1`;
-      if (d.store.escalations.finish(e.alertId, reason)) markUnacknowledged({ store: d.store, timeZone: d.timeZone }, alert, now, reason);
+      if (await tx.escalations.finish(e.alertId, reason)) await markUnacknowledged({ store: tx, timeZone: d.timeZone }, alert, now, reason);
       say.push(() => log.info({ alert: e.alertId }, reason));
       return [];
     }
     const next = e.plan.steps[step]!;
-    if (!d.store.escalations.advance(e.alertId, e, { round, step, startedAt: now, nextAt: now + next.wait_s * 1000 })) return [];
-    const account = d.store.accounts.get(e.accountId);
-    if (!account || !d.store.usage.tryCharge(account.id, periodOf(now, d.timeZone), next.numbers.length, account.monthlyCredit)) {
+    if (!(await tx.escalations.advance(e.alertId, e, { round, step, startedAt: now, nextAt: now + next.wait_s * 1000 }))) return [];
+    const account = await tx.accounts.get(e.accountId);
+    if (!account || !(await tx.usage.tryCharge(account.id, periodOf(now, d.timeZone), next.numbers.length, account.monthlyCredit))) {
       const reason = 'Insufficient call credit';
-      d.store.escalations.finish(e.alertId, reason);
-      markUnacknowledged({ store: d.store, timeZone: d.timeZone }, alert, now, reason);
+      await tx.escalations.finish(e.alertId, reason);
+      await markUnacknowledged({ store: tx, timeZone: d.timeZone }, alert, now, reason);
       say.push(() => log.warn({ alert: e.alertId, round, step }, 'escalation stopped: insufficient call credit'));
       return [];
     }
     const source: CallSource = alert.source === 'api' || alert.source === 'test' ? alert.source : 'webhook';
-    const callIds = d.store.calls.enqueue(
+    const callIds = await tx.calls.enqueue(
       next.numbers.map((phoneNumber) => ({
         accountId: e.accountId,
         credentialId: e.credentialId,
@@ -98,19 +102,21 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       now,
     );
     // The outcome callback `alert.escalated`, in this transaction (at least once, in order).
-    emitAlertEvent(d.store, 'alert.escalated', alert, now, { escalation: { round, step: step + 1, numbers: next.numbers, call_ids: callIds } });
+    await emitAlertEvent(tx, 'alert.escalated', alert, now, { escalation: { round, step: step + 1, numbers: next.numbers, call_ids: callIds } });
     say.push(() => log.info({ alert: e.alertId, round, step, calls: callIds }, 'escalated to the next step'));
     return callIds;
   };
 
   const tick = async () => {
-    // Another appliance on the same PostgreSQL advances them (store/leadership.ts).
-    if (!d.store.leads()) return;
+    const now = d.clock();
+    // A plain read first: most looks find nothing due, and cost no transaction.
+    if ((await d.store.escalations.due(now, 1)).length === 0) return;
     let said: (() => void)[] = [];
-    const queued = await d.store.writes.run(() => {
+    const queued = await d.store.transaction(async (tx) => {
       said = [];
-      const now = d.clock();
-      return d.store.escalations.due(now).flatMap((e) => look(e, now, said));
+      const callIds: string[] = [];
+      for (const e of await tx.escalations.due(now)) callIds.push(...(await look(tx, e, now, said)));
+      return callIds;
     });
     said.forEach((say) => say());
     if (queued.length > 0) d.onQueued?.(queued);

@@ -55,45 +55,57 @@ function validate(input: PolicyInput): { ok: true; value: z.output<typeof policy
   return { ok: true, value: { ...parsed.data, steps } };
 }
 
+/**
+ * An account's policies change one transaction at a time: a name is checked free and then
+ * taken, a policy is found and then named as a default. On PostgreSQL transactions run side
+ * by side, so a racing one waits for this one's COMMIT and then sees its change
+ * (policy_name_taken or policy_not_found, not a constraint violation).
+ */
+const policiesLock = (accountId: string) => `policies/${accountId}`;
+
 export function createPoliciesService({ store, clock }: { store: Store; clock: Clock }): PoliciesService {
   return {
     create: (accountId, input) =>
-      store.writes.run((): PolicyResult => {
+      store.transaction(async (tx): Promise<PolicyResult> => {
         const v = validate(input);
         if (!v.ok) return v;
-        if (!store.accounts.get(accountId)) return { ok: false, code: 'account_not_found' };
-        if (store.policies.find(accountId, v.value.name)) return { ok: false, code: 'policy_name_taken' };
-        return { ok: true, policy: store.policies.create({ accountId, ...v.value }, clock()) };
+        await tx.serializeOn(policiesLock(accountId));
+        if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
+        if (await tx.policies.find(accountId, v.value.name)) return { ok: false, code: 'policy_name_taken' };
+        return { ok: true, policy: await tx.policies.create({ accountId, ...v.value }, clock()) };
       }),
     update: (accountId, idOrName, input) =>
-      store.writes.run((): PolicyResult => {
+      store.transaction(async (tx): Promise<PolicyResult> => {
         const v = validate(input);
         if (!v.ok) return v;
-        const p = store.policies.find(accountId, idOrName);
+        await tx.serializeOn(policiesLock(accountId));
+        const p = await tx.policies.find(accountId, idOrName);
         if (!p) return { ok: false, code: 'policy_not_found' };
-        const clash = store.policies.find(accountId, v.value.name);
+        const clash = await tx.policies.find(accountId, v.value.name);
         if (clash && clash.id !== p.id) return { ok: false, code: 'policy_name_taken' };
-        store.policies.update(p.id, v.value, clock());
-        return { ok: true, policy: store.policies.get(p.id)! };
+        await tx.policies.update(p.id, v.value, clock());
+        return { ok: true, policy: (await tx.policies.get(p.id))! };
       }),
     remove: (accountId, idOrName) =>
-      store.writes.run((): PolicyResult => {
-        const p = store.policies.find(accountId, idOrName);
+      store.transaction(async (tx): Promise<PolicyResult> => {
+        await tx.serializeOn(policiesLock(accountId));
+        const p = await tx.policies.find(accountId, idOrName);
         if (!p) return { ok: false, code: 'policy_not_found' };
-        store.policies.delete(p.id);
+        await tx.policies.delete(p.id);
         return { ok: true, policy: p };
       }),
     setDefault: (accountId, apiKey, idOrName) =>
-      store.writes.run(() => {
-        const cred = store.credentials.findByApiKey(apiKey);
+      store.transaction(async (tx) => {
+        await tx.serializeOn(policiesLock(accountId));
+        const cred = await tx.credentials.findByApiKey(apiKey);
         if (!cred || cred.accountId !== accountId) return { ok: false as const, code: 'credential_not_found' as const };
         let policyId: string | null = null;
         if (idOrName !== null) {
-          const p = store.policies.find(accountId, idOrName);
+          const p = await tx.policies.find(accountId, idOrName);
           if (!p) return { ok: false as const, code: 'policy_not_found' as const };
           policyId = p.id;
         }
-        store.policies.setDefault(cred.id, policyId);
+        await tx.policies.setDefault(cred.id, policyId);
         return { ok: true as const };
       }),
   };

@@ -1,4 +1,4 @@
-import type { EscalationPlan, Policy, Store } from '../store';
+import type { EscalationPlan, Policy, Tx } from '../store';
 
 /**
  * The plan an alert follows: the policy as it is now (later edits never change a running
@@ -15,13 +15,13 @@ export const FIRST_STEP_ORDINAL = 1;
 
 /**
  * Records the schedule of an alert whose first step's calls the intake just queued (with
- * FIRST_STEP_ORDINAL), inside the same transaction.
+ * FIRST_STEP_ORDINAL), inside the same transaction (`store.transaction`, with its `tx`).
  */
-export function beginEscalation(
-  store: Store,
+export async function beginEscalation(
+  tx: Tx,
   e: { alertId: string; accountId: string; credentialId: string | null; policy: Policy; plan: EscalationPlan; message: string; now: number },
-): void {
-  store.escalations.start({
+): Promise<void> {
+  await tx.escalations.start({
     alertId: e.alertId,
     accountId: e.accountId,
     credentialId: e.credentialId,

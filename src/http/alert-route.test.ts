@@ -7,11 +7,11 @@ import { handleAlert } from './alert-route';
 import type { HttpDeps } from './deps';
 import { createRateLimiter } from './rate-limit';
 
-function depsWithLogLines() {
+async function depsWithLogLines() {
   const lines: Record<string, unknown>[] = [];
   const log = pino({ level: 'info' }, { write: (s: string) => lines.push(JSON.parse(s)) });
   const clock = manualClock();
-  const store = tempStore(clock);
+  const store = await tempStore(clock);
   const config = configSchema.parse({ http: { rate_limit_per_minute: 0 } });
   const deps: HttpDeps = {
     store,
@@ -36,7 +36,7 @@ const post = (id: string) =>
 
 describe('alert route', () => {
   it('logs the requests queued in one turn in one "calls queued" line, each request id once', async () => {
-    const { deps, lines } = depsWithLogLines();
+    const { deps, lines } = await depsWithLogLines();
     const ctx = (id: string) => ({ request: post(id), socketAddress: '127.0.0.1', query: {} });
     const answers = await Promise.all([
       handleAlert(deps, '/webhook/receive', ctx('req-a'), async () => queued('call_a')),
@@ -50,8 +50,8 @@ describe('alert route', () => {
       { requestId: 'req-a', endpoint: '/webhook/receive', accountId: 'acc_1', callIds: ['call_a'] },
       { requestId: 'req-b', endpoint: '/webhook/receive', accountId: 'acc_1', callIds: ['call_b'] },
     ]);
-    await deps.store.writes.flush();
-    expect(deps.store.history.list().map((h) => h.requestId).sort()).toEqual(['req-a', 'req-b']);
+    await deps.store.flush();
+    expect((await deps.store.history.list()).map((h) => h.requestId).sort()).toEqual(['req-a', 'req-b']);
     await deps.store.close();
   });
 });

@@ -54,9 +54,9 @@ export async function handleAlert(
         reason: refusal.reason,
       });
     }
-    // History is for people; it must never delay or fail an alert. Its write joins the next batch.
-    deps.store.writes.runDetached(
-      () => deps.store.history.record(entry),
+    // History is for people; it must never delay or fail an alert. Nobody waits for its write.
+    deps.store.background(
+      (tx) => tx.history.record(entry),
       (e) => deps.log.error({ error: describeError(e), requestId: entry.requestId }, 'api history not recorded'),
     );
   };

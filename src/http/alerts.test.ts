@@ -14,9 +14,9 @@ let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let app: ReturnType<typeof createHttpApp>;
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = manualClock();
-  store = tempStore(clock);
+  store = await tempStore(clock);
   const config = configSchema.parse({});
   app = createHttpApp({
     store,
@@ -31,12 +31,12 @@ afterEach(() => store.close());
 
 /** An account with one open alert and a charged, queued call to each number, as the intake makes them. */
 async function accountWithAlert(numbers = ['5321111111', '5322222222']) {
-  const acc = store.accounts.create({ name: 't', plan: 'starter' });
-  const cred = store.credentials.create(acc.id);
-  const { alertId, callIds } = await store.writes.run(() => {
-    const alertId = store.alerts.create({ accountId: acc.id, credentialId: cred.id, key: 'disk/db1', source: 'webhook', message: 'Disk dolu' }, clock());
-    store.usage.charge(acc.id, '2026-11', numbers.length);
-    const callIds = store.calls.enqueue(
+  const acc = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
+  const cred = await store.transaction((tx) => tx.credentials.create(acc.id));
+  const { alertId, callIds } = await store.transaction(async (tx) => {
+    const alertId = await tx.alerts.create({ accountId: acc.id, credentialId: cred.id, key: 'disk/db1', source: 'webhook', message: 'Disk dolu' }, clock());
+    await tx.usage.charge(acc.id, '2026-11', numbers.length);
+    const callIds = await tx.calls.enqueue(
       numbers.map((phoneNumber) => ({ accountId: acc.id, credentialId: cred.id, source: 'webhook' as const, phoneNumber, message: 'Disk dolu', alertId })),
       clock(),
     );
@@ -56,7 +56,7 @@ describe('GET /api/alerts/:id', () => {
     const a = await accountWithAlert();
     const r = await send('GET', `/api/alerts/${a.alertId}`, withSecret(a));
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ status: 'success', message: 'Alert found', alert: alertJson(store, store.alerts.get(a.alertId)!) });
+    expect(r.json).toEqual({ status: 'success', message: 'Alert found', alert: await alertJson(store, (await store.alerts.get(a.alertId))!) });
     expect(r.json.alert).toMatchObject({ id: a.alertId, key: 'disk/db1', source: 'webhook', message: 'Disk dolu', state: 'open', acknowledged_by: null });
     expect(r.json.alert.calls.map((c: { id: string }) => c.id).sort()).toEqual([...a.callIds].sort());
     expect(r.json.alert.calls[0]).toMatchObject({ alert_id: a.alertId, bundled_into: null });
@@ -66,7 +66,7 @@ describe('GET /api/alerts/:id', () => {
     const a = await accountWithAlert();
     expect((await send('GET', `/api/alerts/${a.alertId}`, withHookKey(a))).status).toBe(200);
     const call = await send('GET', `/api/calls/${a.callIds[0]}`, withHookKey(a));
-    expect(call).toEqual({ status: 200, json: { status: 'success', message: 'Call found', call: callStatusOf(store, a.callIds[0]!) } });
+    expect(call).toEqual({ status: 200, json: { status: 'success', message: 'Call found', call: await callStatusOf(store, a.callIds[0]!) } });
     expect(call.json.call.alert_id).toBe(a.alertId);
     const wrong = refusal(403, 'Invalid webhook key', 'invalid_webhook_key');
     expect(await send('GET', `/api/alerts/${a.alertId}`, { 'x-webhook-key': 'vwk_wrong' })).toEqual(wrong);
@@ -83,7 +83,7 @@ describe('GET /api/alerts/:id', () => {
     expect(await send('GET', '/api/alerts/alt_nope', withSecret(a))).toEqual(notFound);
     expect(await send('POST', `/api/alerts/${a.alertId}/acknowledge`, withSecret(other))).toEqual(notFound);
     expect(await send('POST', `/api/alerts/${a.alertId}/resolve`, withHookKey(other))).toEqual(notFound);
-    expect(store.alerts.get(a.alertId)!.state).toBe('open');
+    expect((await store.alerts.get(a.alertId))!.state).toBe('open');
   });
 
   it('a signature covers the path: valid passes, one made for another path is "Invalid signature"', async () => {
@@ -93,7 +93,7 @@ describe('GET /api/alerts/:id', () => {
     const path = `/api/alerts/${a.alertId}`;
     expect((await send('GET', path, sig(path))).status).toBe(200);
     expect(await send('POST', `${path}/resolve`, sig(path))).toEqual(refusal(403, 'Invalid signature', 'invalid_signature'));
-    expect(store.alerts.get(a.alertId)!.state).toBe('open');
+    expect((await store.alerts.get(a.alertId))!.state).toBe('open');
   });
 });
 
@@ -106,7 +106,7 @@ describe('POST /api/alerts/:id/acknowledge and /resolve', () => {
     expect([...r.json.cancelled_call_ids].sort()).toEqual([...a.callIds].sort());
     expect(r.json.alert).toMatchObject({ state: 'acknowledged', acknowledged_by: 'api', acknowledged_at: new Date(clock()).toISOString() });
     expect(r.json.alert.calls.map((c: { state: string }) => c.state)).toEqual(['cancelled', 'cancelled']);
-    expect(store.usage.usedIn(a.accountId, '2026-11')).toBe(0);
+    expect(await store.usage.usedIn(a.accountId, '2026-11')).toBe(0);
     const again = await send('POST', `/api/alerts/${a.alertId}/resolve`, withSecret(a));
     expect(again.json).toMatchObject({ status: 'success', message: 'Alert already acknowledged', changed: false, cancelled_call_ids: [] });
   });

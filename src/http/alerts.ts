@@ -20,7 +20,7 @@ const BY = 'api';
 export function alertRoutes(deps: HttpDeps) {
   const actions = createAlertActions({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone });
 
-  const answerAction = (r: AlertActionResult, done: string) => {
+  const answerAction = async (r: AlertActionResult, done: string) => {
     if (!r.ok) return errorResponse(r.code);
     return jsonResponse(200, {
       status: 'success',
@@ -28,21 +28,21 @@ export function alertRoutes(deps: HttpDeps) {
       changed: r.changed,
       alert_id: r.alert.id,
       cancelled_call_ids: r.cancelledCallIds,
-      alert: alertJson(deps.store, r.alert),
+      alert: await alertJson(deps.store, r.alert),
     });
   };
 
   return new Elysia({ name: 'alerts' })
-    .get('/api/alerts/:id', ({ params, request }) => {
-      const auth = authenticateApiRequest(deps, request);
+    .get('/api/alerts/:id', async ({ params, request }) => {
+      const auth = await authenticateApiRequest(deps, request);
       if (!auth.ok) return auth.response;
-      const alert = ownAlertJson(deps.store, auth.account.id, params.id);
+      const alert = await ownAlertJson(deps.store, auth.account.id, params.id);
       return alert ? jsonResponse(200, { status: 'success', message: 'Alert found', alert }) : errorResponse('alert_not_found');
     })
     .post(
       '/api/alerts/:id/acknowledge',
       async ({ params, request }) => {
-        const auth = authenticateApiRequest(deps, request);
+        const auth = await authenticateApiRequest(deps, request);
         if (!auth.ok) return auth.response;
         return answerAction(await actions.acknowledge(auth.account.id, params.id, BY), 'Alert acknowledged');
       },
@@ -52,7 +52,7 @@ export function alertRoutes(deps: HttpDeps) {
     .post(
       '/api/alerts/:id/resolve',
       async ({ params, request }) => {
-        const auth = authenticateApiRequest(deps, request);
+        const auth = await authenticateApiRequest(deps, request);
         if (!auth.ok) return auth.response;
         return answerAction(await actions.resolve(auth.account.id, params.id, BY), 'Alert resolved');
       },

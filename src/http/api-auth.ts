@@ -28,15 +28,18 @@ export function presentedCredentials(h: Headers, signature: SignatureHeaders): P
  * These requests carry no body, so a signature covers `<timestamp>.<request path>`
  * (the path names the call or alert and the action, so a signature cannot be reused for another).
  */
-export function authenticateApiRequest(deps: HttpDeps, request: Request): { ok: true; account: Account } | { ok: false; response: Response } {
+export async function authenticateApiRequest(
+  deps: HttpDeps,
+  request: Request,
+): Promise<{ ok: true; account: Account } | { ok: false; response: Response }> {
   const h = request.headers;
   const signature = { timestamp: h.get('x-timestamp'), signature: h.get('x-signature') };
   const presented = presentedCredentials(h, signature);
   if (!presented) return { ok: false, response: errorResponse('missing_api_credentials') };
-  const lookups = lookupsFor(deps.store).fresh();
-  const authn = authenticate(deps.store, lookups, presented);
+  const lookups = await lookupsFor(deps.store).fresh();
+  const authn = await authenticate(deps.store, lookups, presented);
   if (!authn.ok) return { ok: false, response: errorResponse(authn.code) };
-  const auth = authorize(deps.intake, lookups, authn, { signature, signedPayload: encoder.encode(requestPath(request)) });
+  const auth = await authorize(deps.intake, lookups, authn, { signature, signedPayload: encoder.encode(requestPath(request)) });
   if (!auth.ok) return { ok: false, response: errorResponse(auth.code) };
   return { ok: true, account: auth.account };
 }

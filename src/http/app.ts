@@ -8,6 +8,7 @@ import { metricsRoutes } from './metrics';
 import { createRequestCounter } from './request-metrics';
 import { requestPath, requestUrl } from './request-path';
 import { describeError } from '../log';
+import { DatabaseUnavailableError } from '../store';
 import { errorResponse, requestIdFor } from './respond';
 import { webhookRoutes } from './webhook';
 
@@ -25,6 +26,9 @@ function allowedMethods(routes: { method: string; path: string }[], pathname: st
  * The whole HTTP surface. Features are separate Elysia instances; this adds what every
  * answer shares: X-Request-Id, JSON 404/405, and one onError that turns anything
  * unexpected into a 500 with no internals in the body. The process keeps serving.
+ * A database that did not answer within store.timeout_ms (DatabaseUnavailableError) is not
+ * a bug but the contract's `503 Database unavailable`, on every endpoint: nothing was
+ * promised, and a monitoring tool retries.
  */
 export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
   const requests = createRequestCounter();
@@ -44,6 +48,10 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
       // The message names what failed; the stack only at debug level (issue 10: no stack in
       // a log line by default, it carries source paths and sometimes values).
       const requestId = requestIdFor(request);
+      if (error instanceof DatabaseUnavailableError) {
+        deps.log.warn({ error: describeError(error), requestId, path: requestPath(request) }, 'request refused: database unavailable');
+        return requests.noteError(request, errorResponse('database_unavailable'));
+      }
       deps.log.error({ error: describeError(error), code, requestId, path: requestPath(request) }, 'request failed');
       deps.log.debug({ err: error, requestId }, 'request failed: stack');
       return requests.noteError(request, errorResponse('internal_error'));

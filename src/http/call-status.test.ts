@@ -13,9 +13,9 @@ let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let app: ReturnType<typeof createHttpApp>;
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = manualClock();
-  store = tempStore(clock);
+  store = await tempStore(clock);
   const config = configSchema.parse({});
   app = createHttpApp({
     store,
@@ -28,12 +28,11 @@ beforeEach(() => {
 });
 afterEach(() => store.close());
 
-function accountWithCall(options: { requireSignature?: boolean } = {}) {
-  const acc = store.accounts.create({ name: 't', plan: 'starter' });
-  const cred = store.credentials.create(acc.id, options);
-  const [callId] = store.calls.enqueue(
-    [{ accountId: acc.id, credentialId: cred.id, source: 'api', phoneNumber: '5321234567', message: 'Disk dolu' }],
-    clock(),
+async function accountWithCall(options: { requireSignature?: boolean } = {}) {
+  const acc = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
+  const cred = await store.transaction((tx) => tx.credentials.create(acc.id, options));
+  const [callId] = await store.transaction((tx) =>
+    tx.calls.enqueue([{ accountId: acc.id, credentialId: cred.id, source: 'api', phoneNumber: '5321234567', message: 'Disk dolu' }], clock()),
   );
   return { accountId: acc.id, apiKey: cred.apiKey, apiSecret: cred.apiSecret, callId: callId! };
 }
@@ -50,30 +49,30 @@ const refusal = (status: number, message: string, code: string) => ({ status, js
 
 describe('GET /api/calls/:id', () => {
   it("answers the owner with the call's status, the same JSON as `calls show --json` builds", async () => {
-    const c = accountWithCall();
+    const c = await accountWithCall();
     const r = await get(`/api/calls/${c.callId}`, withSecret(c));
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ status: 'success', message: 'Call found', call: callStatusOf(store, c.callId) });
+    expect(r.json).toEqual({ status: 'success', message: 'Call found', call: await callStatusOf(store, c.callId) });
     expect(r.json.call).toMatchObject({ id: c.callId, state: 'queued', attempts: 0 });
   });
 
   it('signed instead of the secret: a valid signature over the path passes, a stale one is "Invalid signature"', async () => {
-    const c = accountWithCall();
+    const c = await accountWithCall();
     const path = `/api/calls/${c.callId}`;
     expect((await get(path, signed(c, path))).status).toBe(200);
     expect(await get(path, signed(c, path, clock() - 301_000))).toEqual(refusal(403, 'Invalid signature', 'invalid_signature'));
   });
 
   it('a set marked "signature required" is refused unsigned with 403 "Signature required", and answered signed', async () => {
-    const c = accountWithCall({ requireSignature: true });
+    const c = await accountWithCall({ requireSignature: true });
     const path = `/api/calls/${c.callId}`;
     expect(await get(path, withSecret(c))).toEqual(refusal(403, 'Signature required', 'signature_required'));
     expect((await get(path, signed(c, path))).status).toBe(200);
   });
 
   it('no credentials 401, wrong secret or unknown key 403, another account\'s call 404 like a missing one', async () => {
-    const c = accountWithCall();
-    const other = accountWithCall();
+    const c = await accountWithCall();
+    const other = await accountWithCall();
     const path = `/api/calls/${c.callId}`;
     const missing = refusal(401, 'Missing API credentials (X-Api-Key with X-Api-Secret or X-Signature)', 'missing_api_credentials');
     expect(await get(path)).toEqual(missing);
@@ -87,8 +86,8 @@ describe('GET /api/calls/:id', () => {
   });
 
   it('a disabled account has no API access here either: 403 with the plan message', async () => {
-    const c = accountWithCall();
-    store.accounts.setDisabled(c.accountId, true);
+    const c = await accountWithCall();
+    await store.transaction((tx) => tx.accounts.setDisabled(c.accountId, true));
     expect(await get(`/api/calls/${c.callId}`, withSecret(c))).toEqual(
       refusal(403, 'Your plan does not allow API/webhook access', 'plan_refused'),
     );

@@ -10,10 +10,10 @@ import { errorResponse, jsonResponse } from './respond';
  * for another account's).
  */
 export function callStatusRoutes(deps: HttpDeps) {
-  return new Elysia({ name: 'call-status' }).get('/api/calls/:id', ({ params, request }) => {
-    const auth = authenticateApiRequest(deps, request);
+  return new Elysia({ name: 'call-status' }).get('/api/calls/:id', async ({ params, request }) => {
+    const auth = await authenticateApiRequest(deps, request);
     if (!auth.ok) return auth.response;
-    const call = ownCallStatus(deps.store, auth.account.id, params.id);
+    const call = await ownCallStatus(deps.store, auth.account.id, params.id);
     return call ? jsonResponse(200, { status: 'success', message: 'Call found', call }) : errorResponse('call_not_found');
   });
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
-import type { Store } from '../store';
+import { DatabaseUnavailableError, type Store } from '../store';
 import { createHttpApp } from './app';
 import type { HttpDeps } from './deps';
 import { createRateLimiter } from './rate-limit';
@@ -13,16 +13,21 @@ import { createRateLimiter } from './rate-limit';
 let store: Store;
 afterEach(() => store?.close());
 
-function app(ratePerMinute = 0) {
+async function app(ratePerMinute = 0) {
   const clock = manualClock();
-  store = tempStore(clock);
+  store = await tempStore(clock);
+  return appOn(store, clock, ratePerMinute);
+}
+
+/** The app over `seen`: the store itself, or a test's stand-in for a database that does not answer. */
+function appOn(seen: Store, clock: () => number, ratePerMinute = 0) {
   const config = configSchema.parse({ http: { rate_limit_per_minute: ratePerMinute } });
   const deps: HttpDeps = {
-    store,
+    store: seen,
     clock,
     log: silentLogger(),
     config,
-    intake: { store, clock, timeZone: 'Europe/Istanbul' },
+    intake: { store: seen, clock, timeZone: 'Europe/Istanbul' },
     rateLimiter: createRateLimiter(ratePerMinute, clock),
   };
   // Typed loosely like the panel's feature: its route types are of no use to createHttpApp.
@@ -32,18 +37,21 @@ function app(ratePerMinute = 0) {
   return createHttpApp(deps, [boom]);
 }
 
-function account(plan: 'free' | 'starter' = 'starter', monthlyCredit?: number) {
-  const acc = store.accounts.create({ name: 't', plan, monthlyCredit });
-  const { apiKey, apiSecret, webhookKey } = store.credentials.create(acc.id);
+type App = ReturnType<typeof appOn>;
+
+async function account(plan: 'free' | 'starter' = 'starter', monthlyCredit?: number) {
+  const acc = await store.transaction((tx) => tx.accounts.create({ name: 't', plan, monthlyCredit }));
+  const { apiKey, apiSecret, webhookKey } = await store.transaction((tx) => tx.credentials.create(acc.id));
   return { accountId: acc.id, apiKey, apiSecret, webhookKey };
 }
 
-const send = (a: ReturnType<typeof app>, path: string, init: RequestInit = {}) =>
+const send = (a: App, path: string, init: RequestInit = {}) =>
   a.handle(new Request(`http://localhost${path}`, init)).then(async (r) => ({ status: r.status, json: await r.json() }));
-const postJson = (a: ReturnType<typeof app>, path: string, body: unknown) =>
+const postJson = (a: App, path: string, body: unknown) =>
   send(a, path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
-type Cred = ReturnType<typeof account>;
+type Cred = Awaited<ReturnType<typeof account>>;
+
 const apiBody = (c: Cred, over: Record<string, unknown> = {}) => ({
   api_key: c.apiKey,
   api_secret: c.apiSecret,
@@ -75,37 +83,37 @@ const extraFor = (code: string) => (code === 'invalid_phone_number' ? { accepted
 
 describe('every JSON error answer carries its code', () => {
   it.each(apiRows)('POST /api/call %s: %s', async (_row, code, body, status, message, extra = {}) => {
-    const a = app();
-    const r = await postJson(a, '/api/call', body(account()));
+    const a = await app();
+    const r = await postJson(a, '/api/call', body(await account()));
     expect(r).toEqual({ status, json: { status: 'error', message, code, ...extraFor(code), ...extra } });
   });
 
   it.each(hookRows)('POST /webhook/receive %s: %s', async (_row, code, body, status, message, extra = {}) => {
-    const a = app();
-    const c = account();
+    const a = await app();
+    const c = await account();
     const r = await postJson(a, `/webhook/receive?key=${c.webhookKey}`, body());
     expect(r).toEqual({ status, json: { status: 'error', message, code, ...extraFor(code), ...extra } });
   });
 
   it('both endpoints: invalid webhook key, plan, signature, signature required, credit', async () => {
-    const a = app();
+    const a = await app();
     const refusal = (code: string, status: number, message: string) => ({ status, json: { status: 'error', message, code } });
     expect(await postJson(a, '/webhook/receive?key=vwk_nope', alert())).toEqual(refusal('invalid_webhook_key', 403, 'Invalid webhook key'));
-    const free = account('free');
+    const free = await account('free');
     const plan = refusal('plan_refused', 403, 'Your plan does not allow API/webhook access');
     expect(await postJson(a, '/api/call', apiBody(free))).toEqual(plan);
     expect(await postJson(a, `/webhook/receive?key=${free.webhookKey}`, alert())).toEqual(plan);
-    const c = account();
+    const c = await account();
     const badSig = { 'x-timestamp': '1', 'x-signature': 'sha256=00' };
     const signed = (path: string, body: unknown) =>
       send(a, path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...badSig } });
     expect(await signed('/api/call', apiBody(c))).toEqual(refusal('invalid_signature', 403, 'Invalid signature'));
     expect(await signed(`/webhook/receive?key=${c.webhookKey}`, alert())).toEqual(refusal('invalid_signature', 403, 'Invalid signature'));
-    const strict = store.credentials.create(c.accountId, { requireSignature: true });
+    const strict = await store.transaction((tx) => tx.credentials.create(c.accountId, { requireSignature: true }));
     const required = refusal('signature_required', 403, 'Signature required');
     expect(await postJson(a, '/api/call', apiBody({ ...c, apiKey: strict.apiKey, apiSecret: strict.apiSecret }))).toEqual(required);
     expect(await postJson(a, `/webhook/receive?key=${strict.webhookKey}`, alert())).toEqual(required);
-    const poor = account('starter', 1);
+    const poor = await account('starter', 1);
     const credit = refusal('insufficient_credit', 402, 'Insufficient call credit');
     expect((await postJson(a, '/api/call', apiBody(poor))).status).toBe(200);
     expect(await postJson(a, '/api/call', apiBody(poor))).toEqual(credit);
@@ -113,12 +121,28 @@ describe('every JSON error answer carries its code', () => {
   });
 
   it('the edge: 404, 405, 413, 429 and 500', async () => {
-    const a = app(1);
+    const a = await app(1);
     expect(await send(a, '/nope')).toEqual({ status: 404, json: { status: 'error', message: 'Not found', code: 'not_found' } });
     expect(await send(a, '/api/call')).toEqual({ status: 405, json: { status: 'error', message: 'Method not allowed', code: 'method_not_allowed' } });
     expect(await send(a, '/boom')).toEqual({ status: 500, json: { status: 'error', message: 'Internal error', code: 'internal_error' } });
     const big = await postJson(a, '/api/call', { error_message: 'x'.repeat(70_000) });
     expect(big).toEqual({ status: 413, json: { status: 'error', message: 'Request body too large', code: 'body_too_large' } });
     expect(await postJson(a, '/api/call', '{')).toEqual({ status: 429, json: { status: 'error', message: 'Rate limit exceeded', code: 'rate_limited' } });
+  });
+
+  it('503 "Database unavailable" when the store gives up on the database (DatabaseUnavailableError), not a 500', async () => {
+    await app();
+    const c = await account();
+    const gaveUp = () => Promise.reject(new DatabaseUnavailableError('no answer in time'));
+    const unavailable = { status: 503, json: { status: 'error', message: 'Database unavailable', code: 'database_unavailable' } };
+    // The request's transaction (queue the call) gives up: both alert endpoints.
+    const writes = appOn({ ...store, transaction: gaveUp }, manualClock());
+    expect(await postJson(writes, '/api/call', apiBody(c))).toEqual(unavailable);
+    expect(await postJson(writes, `/webhook/receive?key=${c.webhookKey}`, alert())).toEqual(unavailable);
+    // A read gives up (the lookups' change marker): the read-and-act API answers alike.
+    const reads = appOn({ ...store, changeMarker: gaveUp }, manualClock());
+    expect(await send(reads, '/api/calls/call_x', { headers: { 'x-api-key': c.apiKey, 'x-api-secret': c.apiSecret } })).toEqual(unavailable);
+    // The same store answering: the request goes through.
+    expect((await postJson(appOn(store, manualClock()), '/api/call', apiBody(c))).status).toBe(200);
   });
 });

@@ -7,7 +7,7 @@ import { manualClock } from '../../test/helpers/memory-store';
 import { noProbe, type TrunkStatus } from '../calls';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
-import { createStore, type Store } from '../store';
+import { createStore, DatabaseUnavailableError, type Store } from '../store';
 import { createHttpApp } from './app';
 import type { HttpDeps } from './deps';
 import { createRateLimiter } from './rate-limit';
@@ -20,11 +20,13 @@ afterEach(async () => {
 
 const MIB = 1024 * 1024;
 
-function app(o: { freeBytes?: number; trunk?: TrunkStatus['state']; reachable?: boolean | null } = {}) {
+async function app(
+  o: { freeBytes?: number; trunk?: TrunkStatus['state']; reachable?: boolean | null; wrap?: (s: Store) => Store } = {},
+) {
   const clock = manualClock('2026-11-15T12:00:00Z');
   const path = join(mkdtempSync(join(tmpdir(), 'va-health-')), 'voice-alert.db');
-  const s = createStore({ path, busyTimeoutMs: 200, clock });
-  store = s;
+  store = await createStore({ path, busyTimeoutMs: 200, clock });
+  const s = o.wrap ? o.wrap(store) : store;
   const config = configSchema.parse({ store: { path, min_free_mb: 100 } });
   const asked: string[] = [];
   const deps: HttpDeps = {
@@ -41,17 +43,17 @@ function app(o: { freeBytes?: number; trunk?: TrunkStatus['state']; reachable?: 
   return { http: createHttpApp(deps), clock, asked, path, store: s };
 }
 
-async function get(a: ReturnType<typeof app>) {
+async function get(a: Awaited<ReturnType<typeof app>>) {
   const r = await a.http.handle(new Request('http://localhost/healthz'));
   return { status: r.status, body: (await r.json()) as any, requestId: r.headers.get('x-request-id') };
 }
 
 describe('GET /healthz', () => {
   it('200 ok with every check: database, disk, trunk, queue depth and the oldest queued call age', async () => {
-    const a = app({ trunk: 'up' });
-    const acc = a.store.accounts.create({ name: 't', plan: 'starter' });
-    await a.store.writes.run(() =>
-      a.store.calls.enqueue([{ accountId: acc.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'm' }], a.clock()),
+    const a = await app({ trunk: 'up' });
+    const acc = await a.store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
+    await a.store.transaction((tx) =>
+      tx.calls.enqueue([{ accountId: acc.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'm' }], a.clock()),
     );
     a.clock.advance(42_000);
     const r = await get(a);
@@ -66,7 +68,7 @@ describe('GET /healthz', () => {
   });
 
   it('503 naming the disk when free space is under store.min_free_mb (a full disk, simulated by the probe)', async () => {
-    const r = await get(app({ freeBytes: 99 * MIB }));
+    const r = await get(await app({ freeBytes: 99 * MIB }));
     expect(r.status).toBe(503);
     expect(r.body).toEqual({
       status: 'error',
@@ -77,13 +79,13 @@ describe('GET /healthz', () => {
   });
 
   it('503 naming the database when it cannot take a write, although it still answers reads', async () => {
-    const a = app();
+    const a = await app();
     expect((await get(a)).status).toBe(200);
     // Another process holds the write lock past busy_timeout: reads go on, writes fail.
     const other = new Database(a.path);
     other.run('BEGIN IMMEDIATE');
     try {
-      expect(a.store.ping()).toBe(true);
+      expect(await a.store.ping()).toBe(true);
       const r = await get(a);
       expect(r.status).toBe(503);
       expect(r.body).toMatchObject({ status: 'error', message: 'Database unavailable', code: 'database_unavailable' });
@@ -95,21 +97,49 @@ describe('GET /healthz', () => {
     expect((await get(a)).status).toBe(200);
   });
 
+  it('503 with checks.database "down" when the database does not answer (ping false); the probe write is not tried', async () => {
+    let probed = false;
+    const a = await app({
+      wrap: (s) => ({
+        ...s,
+        ping: async () => false,
+        transaction: (work) => ((probed = true), s.transaction(work)),
+      }),
+    });
+    const r = await get(a);
+    expect(r.status).toBe(503);
+    expect(r.body).toEqual({
+      status: 'error',
+      message: 'Database unavailable',
+      code: 'database_unavailable',
+      checks: { database: 'down', disk: 'up', trunk: 'none', queue: 0, oldest_queued_s: null },
+    });
+    expect(probed).toBe(false);
+  });
+
+  it('503 with checks.database "down" when the probe write is refused as DatabaseUnavailableError (store.timeout_ms passed)', async () => {
+    const a = await app({ wrap: (s) => ({ ...s, transaction: () => Promise.reject(new DatabaseUnavailableError('no answer in time')) }) });
+    const r = await get(a);
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ status: 'error', message: 'Database unavailable', code: 'database_unavailable' });
+    expect(r.body.checks).toMatchObject({ database: 'down', disk: 'up' });
+  });
+
   it('a trunk that is down does not fail /healthz; none when no trunk is configured', async () => {
-    const down = await get(app({ trunk: 'starting' }));
+    const down = await get(await app({ trunk: 'starting' }));
     expect(down.status).toBe(200);
     expect(down.body.checks.trunk).toBe('down');
     await store!.close();
-    const none = await get(app({ trunk: 'not_configured' }));
+    const none = await get(await app({ trunk: 'not_configured' }));
     expect(none.body.checks.trunk).toBe('none');
   });
 
   it('checks.trunk follows the OPTIONS probe: a started trunk the PBX does not answer is down (still 200)', async () => {
-    const unanswered = await get(app({ trunk: 'up', reachable: false }));
+    const unanswered = await get(await app({ trunk: 'up', reachable: false }));
     expect(unanswered.status).toBe(200);
     expect(unanswered.body.checks.trunk).toBe('down');
     await store!.close();
-    const answered = await get(app({ trunk: 'up', reachable: true }));
+    const answered = await get(await app({ trunk: 'up', reachable: true }));
     expect(answered.body.checks.trunk).toBe('up');
   });
 });

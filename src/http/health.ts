@@ -23,44 +23,54 @@ const MIB = 1024 * 1024;
 /**
  * GET /healthz (contract.md "Operations"): 200 `ok` while the database takes a write and
  * its file system has at least store.min_free_mb free; else 503 naming the failed check
- * (the database first). The body always carries `checks`. For systemd and load balancers:
- * a full disk makes every alert fail, so it must fail here too (issue 10 §1).
+ * (the database first), `checks.database` then `down`. The body always carries `checks`.
+ * For systemd and load balancers: a full disk makes every alert fail, so it must fail here
+ * too (issue 10 §1). The database's two checks (does it take a write, how deep is the
+ * queue) run at the same time, and a ping that fails skips the write: a database that is
+ * away holds the answer back about store.timeout_ms once, not once per check.
  */
 export function healthRoutes(deps: HttpDeps) {
   const freeBytes = deps.freeDiskBytes ?? statfsFreeBytes;
   const dataDir = dirname(deps.config.store.path);
   return new Elysia({ name: 'health' }).get('/healthz', async () => {
-    const { store, clock } = deps;
-    let database: HealthChecks['database'] = 'down';
-    try {
-      // Through the group commit like every write, so a 200 means a COMMIT (and its fsync) went through.
-      if (store.ping()) {
-        await store.writes.run(() => store.health.probeWrite(clock()));
-        database = 'up';
-      }
-    } catch (e) {
-      deps.log.warn({ error: describeError(e) }, 'health: the database did not take a write');
-    }
+    const { clock } = deps;
+    const [database, q] = await Promise.all([databaseState(deps), queueState(deps)]);
     let disk: HealthChecks['disk'] = 'down';
     try {
       disk = freeBytes(dataDir) >= deps.config.store.min_free_mb * MIB ? 'up' : 'down';
     } catch (e) {
       deps.log.warn({ error: describeError(e) }, 'health: free space unknown');
     }
-    let queue: number | null = null;
-    let oldest: number | null = null;
-    try {
-      const q = store.health.queue();
-      queue = q.queued;
-      oldest = q.oldestCreatedAt === null ? null : Math.max(0, Math.floor((clock() - q.oldestCreatedAt) / 1000));
-    } catch {
-      // the database check already says why
-    }
+    const queue = q?.queued ?? null;
+    const oldest = q && q.oldestCreatedAt !== null ? Math.max(0, Math.floor((clock() - q.oldestCreatedAt) / 1000)) : null;
     const checks: HealthChecks = { database, disk, trunk: trunkState(deps), queue, oldest_queued_s: oldest };
     if (database === 'down') return jsonResponse(503, { ...errorBody('database_unavailable'), checks });
     if (disk === 'down') return jsonResponse(503, { ...errorBody('disk_space_low'), checks });
     return jsonResponse(200, { status: 'success', message: 'ok', checks });
   });
+}
+
+/** up: the database answers and took the probe write. */
+async function databaseState(deps: HttpDeps): Promise<HealthChecks['database']> {
+  const { store, clock } = deps;
+  try {
+    if (!(await store.ping())) return 'down';
+    // A transaction like every write, so a 200 means a COMMIT (and its fsync) went through.
+    await store.transaction((tx) => tx.health.probeWrite(clock()));
+    return 'up';
+  } catch (e) {
+    deps.log.warn({ error: describeError(e) }, 'health: the database did not take a write');
+    return 'down';
+  }
+}
+
+/** The queue's depth, or null when the database does not answer (the database check says why). */
+async function queueState(deps: HttpDeps): Promise<{ queued: number; oldestCreatedAt: number | null } | null> {
+  try {
+    return await deps.store.health.queue();
+  } catch {
+    return null;
+  }
 }
 
 /** none: no trunk configured; up: started and not found unreachable by the last OPTIONS probe. */

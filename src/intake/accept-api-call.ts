@@ -36,7 +36,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   // by key and may leave the number and text out (contract.md "Alerts" → Resolve); under a
   // policy (named, or the key's default) phone_number may be left out.
   // (The key's default is looked up only when the number is missing: plain requests pay nothing.)
-  const underPolicy = alert.policy !== null || (!phone && !!apiKey && defaultPolicyOfKey(deps, apiKey));
+  const underPolicy = alert.policy !== null || (!phone && !!apiKey && (await defaultPolicyOfKey(deps, apiKey)));
   const missing = missingFields({
     api_key: apiKey,
     api_secret: apiSecret || signed,
@@ -45,8 +45,8 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   // (The repeated test only narrows the type for what follows; `missing` decides.)
   if (missing.length > 0 || !apiKey) return done({ code: 'missing_fields', missing });
 
-  const lookups = lookupsFor(deps.store).fresh();
-  const authn = authenticate(
+  const lookups = await lookupsFor(deps.store).fresh();
+  const authn = await authenticate(
     deps.store,
     lookups,
     apiSecret ? { kind: 'api_secret', apiKey, apiSecret } : { kind: 'api_signature', apiKey },
@@ -55,19 +55,19 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const cred = authn.credential;
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
-  const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'api', key: req.idempotencyKey });
+  const auth = await authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'api', key: req.idempotencyKey });
   if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code, reason: auth.reason });
 
   if (alert.resolve) {
     if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
-    return resolveAccepted(deps, 'api', auth.account, cred.id, alert.key!, req.idempotencyKey);
+    return resolveAccepted(deps, 'api', auth.account, cred.id, alert.key!, req.idempotencyKey, auth.signedOnce);
   }
   if (isMessageTooLong(message)) return done({ code: 'message_too_long' });
   if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
   const number = phone ? normalizePhoneNumber(phone, deps.numberForms) : null;
   if (phone && !number) return done({ code: 'invalid_phone_number', accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
   const numbers = number ? [number] : [];
-  const choice = choosePolicy(deps.store, auth.account.id, cred, alert.policy, numbers);
+  const choice = await choosePolicy(deps.store, auth.account.id, cred, alert.policy, numbers);
   if (!choice.ok) return done({ code: choice.code });
   return queueAccepted(deps, 'api', auth.account, cred.id, {
     phoneNumbers: numbers,
@@ -75,6 +75,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
     alertKey: alert.key,
     idempotencyKey: req.idempotencyKey,
     escalation: choice.escalation,
+    signedOnce: auth.signedOnce,
   });
 }
 
@@ -82,7 +83,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
  * Whether this API key's credential follows a default policy: read before the credentials are
  * checked only to know if a missing phone_number is allowed; it answers nothing by itself.
  */
-function defaultPolicyOfKey(deps: IntakeDeps, apiKey: string): boolean {
-  const cred = lookupsFor(deps.store).fresh().credentialByApiKey(apiKey);
+async function defaultPolicyOfKey(deps: IntakeDeps, apiKey: string): Promise<boolean> {
+  const cred = await (await lookupsFor(deps.store).fresh()).credentialByApiKey(apiKey);
   return cred !== null && hasDefaultPolicy(cred);
 }

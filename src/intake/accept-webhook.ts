@@ -25,13 +25,13 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   const done = (outcome: Outcome): IntakeResult => ({ outcome, ...who, replayed: false });
 
   // The key before the body is parsed: contract rows 3–4 come before row 5.
-  const lookups = lookupsFor(deps.store).fresh();
-  const authn = authenticate(deps.store, lookups, { kind: 'webhook_key', webhookKey: req.webhookKey?.trim() ?? '' });
+  const lookups = await lookupsFor(deps.store).fresh();
+  const authn = await authenticate(deps.store, lookups, { kind: 'webhook_key', webhookKey: req.webhookKey?.trim() ?? '' });
   if (!authn.ok) return done({ code: authn.code });
   const cred = authn.credential;
   who.accountId = cred.accountId;
   who.credentialId = cred.id;
-  const auth = authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'webhook', key: req.idempotencyKey });
+  const auth = await authorize(deps, lookups, authn, { signature: req.signature, signedPayload: req.body }, { endpoint: 'webhook', key: req.idempotencyKey });
   if (!auth.ok) return 'replayed' in auth ? { outcome: auth.replayed, ...who, replayed: true } : done({ code: auth.code, reason: auth.reason });
 
   const body = decodeBody(req.body, req.contentType);
@@ -46,7 +46,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
     // Numbers and text may be absent: a resolve names its alert by key and calls nobody.
     if (alert.key === null) return done({ code: 'missing_fields', missing: ['alert_key'] });
     if (isAlertKeyTooLong(alert.key)) return done({ code: 'alert_key_too_long' });
-    return resolveAccepted(deps, 'webhook', auth.account, cred.id, alert.key, req.idempotencyKey);
+    return resolveAccepted(deps, 'webhook', auth.account, cred.id, alert.key, req.idempotencyKey, auth.signedOnce);
   }
   const entries = splitPhoneNumbers(body.fields.phone_number);
   const message = textField(body.fields.error_message);
@@ -71,7 +71,7 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
   if (invalid) return done({ code: 'invalid_phone_number', value: invalid.raw, accepted: deps.numberForms ?? DEFAULT_NUMBER_FORMS });
 
   const numbers = [...unique.values()].map((e) => e.number!);
-  const choice = choosePolicy(deps.store, auth.account.id, cred, alert.policy, numbers);
+  const choice = await choosePolicy(deps.store, auth.account.id, cred, alert.policy, numbers);
   if (!choice.ok) return done({ code: choice.code });
   return queueAccepted(deps, 'webhook', auth.account, cred.id, {
     phoneNumbers: numbers,
@@ -79,5 +79,6 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
     alertKey: alert.key,
     idempotencyKey: req.idempotencyKey,
     escalation: choice.escalation,
+    signedOnce: auth.signedOnce,
   });
 }

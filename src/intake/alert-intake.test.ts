@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonRequest, manualClock, tempStore } from '../../test/helpers/memory-store';
 import type { IntakeDeps } from './deps';
-import type { Store } from '../store';
+import type { Store, Tx } from '../store';
 import { acceptApiCall, acceptWebhook, type Outcome } from '.';
 
 // contract.md "Alerts": alert records, dedupe by (account, key, number), resolve by key.
@@ -12,14 +12,15 @@ let cred: { apiKey: string; apiSecret: string; webhookKey: string; accountId: st
 
 const WINDOW_S = 900;
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = manualClock();
-  store = tempStore(clock);
+  store = await tempStore(clock);
   deps = { store, clock, timeZone: 'Europe/Istanbul', dedupeWindowS: WINDOW_S };
-  const account = store.accounts.create({ name: 't', plan: 'starter' });
-  const k = store.credentials.create(account.id);
+  const account = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
+  const k = await store.transaction((tx) => tx.credentials.create(account.id));
   cred = { apiKey: k.apiKey, apiSecret: k.apiSecret, webhookKey: k.webhookKey, accountId: account.id };
 });
+afterEach(() => store.close());
 
 const api = (fields: Record<string, unknown>, opts: Parameters<typeof jsonRequest>[1] = {}) =>
   acceptApiCall(deps, jsonRequest({ api_key: cred.apiKey, api_secret: cred.apiSecret, ...fields }, opts));
@@ -34,24 +35,26 @@ const queued = (o: Outcome): Queued => {
   return o as Queued;
 };
 /** The dialer's part, by hand: claim the call and end it unanswered at the current time. */
-const endUnanswered = (callId: string) => {
-  const claimed = store.calls.claim(clock(), 60_000)!;
+const endUnanswered = async (callId: string) => {
+  const claimed = (await store.transaction((tx) => tx.calls.claim(clock(), 60_000)))!;
   expect(claimed.id).toBe(callId);
-  store.calls.move(callId, { from: 'dialing', to: 'no_answer', at: clock(), attempt: claimed.attempts, finished: true });
+  await store.transaction((tx) => tx.calls.move(callId, { from: 'dialing', to: 'no_answer', at: clock(), attempt: claimed.attempts, finished: true }));
 };
 
 describe('copies at several appliances (one PostgreSQL)', () => {
   it('a keyed request and a resolve serialize on the Idempotency-Key, then on the alert key', async () => {
     const taken: string[] = [];
-    const serializeOn = store.serializeOn;
-    store.serializeOn = (key) => {
-      taken.push(key);
-      serializeOn(key);
-    };
+    // Every transaction's tx, with its serializeOn noted.
+    const transaction = store.transaction;
+    const noting = (tx: Tx): Tx =>
+      new Proxy(tx, {
+        get: (t, name) => (name === 'serializeOn' ? (key: string) => (taken.push(key), t.serializeOn(key)) : Reflect.get(t, name)),
+      });
+    store.transaction = (work) => transaction((tx) => work(noting(tx)));
     await hook(alarm({ alert_key: 'disk/db1' }), { idempotencyKey: 'delivery-1' });
     await hook({ status: 'resolved', alert_key: 'disk/db1' });
     await hook(alarm()); // plain: nothing to serialize on
-    const credentialId = store.credentials.listForAccount(cred.accountId)[0]!.id;
+    const credentialId = (await store.credentials.listForAccount(cred.accountId))[0]!.id;
     expect(taken).toEqual([
       `idempotency ${credentialId} webhook delivery-1`,
       `alert ${cred.accountId} disk/db1`,
@@ -64,10 +67,10 @@ describe('alert records', () => {
   it('every accepted request opens one alert with its source, key and text; its calls point at it', async () => {
     const a = queued((await api(alarm({ alert_key: ' disk/db1 ' }))).outcome);
     const w = queued((await hook(alarm({ phone_number: '5321111111,5322222222' }))).outcome);
-    expect(store.alerts.get(a.alertId!)).toMatchObject({ key: 'disk/db1', source: 'api', message: 'Disk dolu', state: 'open' });
-    expect(store.alerts.get(w.alertId!)).toMatchObject({ key: null, source: 'webhook', state: 'open' });
-    expect(store.calls.ofAlert(w.alertId!).map((c) => c.id).sort()).toEqual([...w.callIds].sort());
-    expect(store.calls.get(a.callIds[0]!)!.alertId).toBe(a.alertId);
+    expect(await store.alerts.get(a.alertId!)).toMatchObject({ key: 'disk/db1', source: 'api', message: 'Disk dolu', state: 'open' });
+    expect(await store.alerts.get(w.alertId!)).toMatchObject({ key: null, source: 'webhook', state: 'open' });
+    expect((await store.calls.ofAlert(w.alertId!)).map((c) => c.id).sort()).toEqual([...w.callIds].sort());
+    expect((await store.calls.get(a.callIds[0]!))!.alertId).toBe(a.alertId);
   });
 
   it('an alert_key over 200 characters is refused before anything is queued, on both endpoints and in a resolve', async () => {
@@ -76,7 +79,7 @@ describe('alert records', () => {
     expect((await hook(alarm({ alert_key: long }))).outcome).toEqual({ code: 'alert_key_too_long' });
     expect((await hook({ status: 'resolved', alert_key: long })).outcome).toEqual({ code: 'alert_key_too_long' });
     expect(queued((await api(alarm({ alert_key: 'ğ'.repeat(200) }))).outcome).callIds).toHaveLength(1);
-    expect(used()).toBe(1);
+    expect(await used()).toBe(1);
   });
 
   it('a form-encoded body carries alert_key and status too', async () => {
@@ -94,24 +97,24 @@ describe('dedupe', () => {
     const first = queued((await api(alarm({ alert_key: 'disk/db1' }))).outcome);
     const second = queued((await api(alarm({ alert_key: 'disk/db1' }))).outcome);
     expect(second).toEqual({ code: 'QUEUED', endpoint: 'api', callIds: [], alertId: first.alertId, deduplicatedCallIds: first.callIds });
-    expect(calls()).toHaveLength(1);
-    expect(used()).toBe(1);
+    expect(await calls()).toHaveLength(1);
+    expect(await used()).toBe(1);
   });
 
   it('two copies racing in one batch queue one call (decided inside the write transaction)', async () => {
     const rs = await Promise.all([1, 2, 3].map(() => hook(alarm({ alert_key: 'race' }))));
     expect(rs.map((r) => queued(r.outcome).callIds.length).sort()).toEqual([0, 0, 1]);
-    expect(calls()).toHaveLength(1);
-    expect(used()).toBe(1);
+    expect(await calls()).toHaveLength(1);
+    expect(await used()).toBe(1);
   });
 
   it('while the call is in progress, and until the window after it ended, a repeat is deduplicated; then it calls again', async () => {
     const first = queued((await hook(alarm({ phone_number: '5321111111,5322222222', alert_key: 'k' }))).outcome);
     const [a, b] = first.callIds as [string, string];
-    const claimed = store.calls.claim(clock(), 60_000)!;
+    const claimed = (await store.transaction((tx) => tx.calls.claim(clock(), 60_000)))!;
     expect(claimed.id).toBe(a);
     expect(queued((await hook(alarm({ phone_number: '5321111111', alert_key: 'k' }))).outcome).deduplicatedCallIds).toEqual([a]);
-    store.calls.move(a, { from: 'dialing', to: 'no_answer', at: clock(), attempt: 1, finished: true });
+    await store.transaction((tx) => tx.calls.move(a, { from: 'dialing', to: 'no_answer', at: clock(), attempt: 1, finished: true }));
     clock.advance(WINDOW_S * 1000 - 1);
     expect(queued((await hook(alarm({ phone_number: '5321111111', alert_key: 'k' }))).outcome).callIds).toEqual([]);
     clock.advance(1);
@@ -120,17 +123,17 @@ describe('dedupe', () => {
     expect(later.callIds).toHaveLength(1);
     expect(later.deduplicatedCallIds).toEqual([b]);
     expect(later.alertId).toBe(first.alertId);
-    expect(store.calls.get(later.callIds[0]!)!.phoneNumber).toBe('5321111111');
-    expect(used()).toBe(3);
+    expect((await store.calls.get(later.callIds[0]!))!.phoneNumber).toBe('5321111111');
+    expect(await used()).toBe(3);
   });
 
   it('the same key with a new number calls only the new number and counts only it', async () => {
     const first = queued((await hook(alarm({ phone_number: '5321111111', alert_key: 'k' }))).outcome);
     const second = queued((await hook(alarm({ phone_number: '5321111111, 5323333333', alert_key: 'k' }))).outcome);
     expect(second.callIds).toHaveLength(1);
-    expect(store.calls.get(second.callIds[0]!)).toMatchObject({ phoneNumber: '5323333333', alertId: first.alertId });
+    expect(await store.calls.get(second.callIds[0]!)).toMatchObject({ phoneNumber: '5323333333', alertId: first.alertId });
     expect(second.deduplicatedCallIds).toEqual(first.callIds);
-    expect(used()).toBe(2);
+    expect(await used()).toBe(2);
   });
 
   it('the 402 check counts only new calls', async () => {
@@ -139,7 +142,7 @@ describe('dedupe', () => {
     const again = queued((await hook(alarm({ phone_number: '5321111111,5322222222', alert_key: 'k' }))).outcome);
     expect(again.callIds).toEqual([]);
     expect((await hook(alarm({ phone_number: '5321111111,5329999999', alert_key: 'k' }))).outcome).toEqual({ code: 'insufficient_credit' });
-    expect(used()).toBe(15);
+    expect(await used()).toBe(15);
   });
 
   it('no key: two identical requests make two alerts and two calls (the contract credit table holds)', async () => {
@@ -149,7 +152,7 @@ describe('dedupe', () => {
     expect(a.deduplicatedCallIds).toBeUndefined();
     for (let i = 0; i < 13; i++) queued((await api(alarm())).outcome);
     expect((await api(alarm())).outcome.code).toBe('insufficient_credit');
-    expect(calls()).toHaveLength(15);
+    expect(await calls()).toHaveLength(15);
   });
 
   it('dedupe_window_s = 0 calls again at once but keeps the alert identity', async () => {
@@ -158,32 +161,32 @@ describe('dedupe', () => {
     const b = queued((await api(alarm({ alert_key: 'k' }))).outcome);
     expect(b.callIds).toHaveLength(1);
     expect(b.alertId).toBe(a.alertId);
-    expect(used()).toBe(2);
+    expect(await used()).toBe(2);
   });
 
   it('an alert closed without a resolve still stands for the window; then the key opens a new alert and calls', async () => {
     const a = queued((await api(alarm({ alert_key: 'k' }))).outcome);
-    endUnanswered(a.callIds[0]!);
-    await store.writes.run(() => store.alerts.move(a.alertId!, { from: 'open', to: 'unacknowledged', at: clock() }));
+    await endUnanswered(a.callIds[0]!);
+    await store.transaction((tx) => tx.alerts.move(a.alertId!, { from: 'open', to: 'unacknowledged', at: clock() }));
     const within = queued((await api(alarm({ alert_key: 'k' }))).outcome);
     expect(within).toMatchObject({ callIds: [], alertId: a.alertId, deduplicatedCallIds: a.callIds });
     clock.advance(WINDOW_S * 1000);
     const b = queued((await api(alarm({ alert_key: 'k' }))).outcome);
     expect(b.alertId).not.toBe(a.alertId);
     expect(b.callIds).toHaveLength(1);
-    expect(store.alerts.get(b.alertId!)).toMatchObject({ state: 'open', key: 'k' });
-    expect(used()).toBe(2);
+    expect(await store.alerts.get(b.alertId!)).toMatchObject({ state: 'open', key: 'k' });
+    expect(await used()).toBe(2);
   });
 
   it('an acknowledged alert is not called again by a repeat within the window; a new number opens a new alert', async () => {
     const a = queued((await hook(alarm({ alert_key: 'k' }))).outcome);
-    await store.writes.run(() => store.alerts.move(a.alertId!, { from: 'open', to: 'acknowledged', at: clock(), acknowledgedBy: 'api' }));
-    await store.writes.run(() => store.calls.move(a.callIds[0]!, { from: 'queued', to: 'cancelled', at: clock(), attempt: 0, finished: true }));
+    await store.transaction((tx) => tx.alerts.move(a.alertId!, { from: 'open', to: 'acknowledged', at: clock(), acknowledgedBy: 'api' }));
+    await store.transaction((tx) => tx.calls.move(a.callIds[0]!, { from: 'queued', to: 'cancelled', at: clock(), attempt: 0, finished: true }));
     const r = queued((await hook(alarm({ phone_number: '5321234567,5329999999', alert_key: 'k' }))).outcome);
     expect(r.deduplicatedCallIds).toEqual(a.callIds);
     expect(r.callIds).toHaveLength(1);
     expect(r.alertId).not.toBe(a.alertId);
-    expect(store.calls.get(r.callIds[0]!)).toMatchObject({ phoneNumber: '5329999999', alertId: r.alertId });
+    expect(await store.calls.get(r.callIds[0]!)).toMatchObject({ phoneNumber: '5329999999', alertId: r.alertId });
   });
 
   it('after a resolve the same key opens a new alert and calls at once', async () => {
@@ -207,16 +210,16 @@ describe('dedupe', () => {
 describe('resolve', () => {
   it('cancels the waiting calls, gives back the credit of the never-dialled ones, places no call', async () => {
     const first = queued((await hook(alarm({ phone_number: '5321111111,5322222222', alert_key: 'k' }))).outcome);
-    expect(used()).toBe(2);
+    expect(await used()).toBe(2);
     const r = await api({ status: 'resolved', alert_key: 'k' });
     const resolved = r.outcome as Extract<Outcome, { code: 'RESOLVED' }>;
     expect(resolved).toMatchObject({ code: 'RESOLVED', alertId: first.alertId });
     // Same-millisecond ids have no order of their own: compare as sets.
     expect([...resolved.cancelledCallIds].sort()).toEqual([...first.callIds].sort());
-    expect(first.callIds.map((id) => store.calls.get(id)!.state)).toEqual(['cancelled', 'cancelled']);
-    expect(store.alerts.get(first.alertId!)!.state).toBe('resolved');
-    expect(used()).toBe(0);
-    expect(calls()).toHaveLength(2);
+    expect(await Promise.all(first.callIds.map(async (id) => (await store.calls.get(id))!.state))).toEqual(['cancelled', 'cancelled']);
+    expect((await store.alerts.get(first.alertId!))!.state).toBe('resolved');
+    expect(await used()).toBe(0);
+    expect(await calls()).toHaveLength(2);
   });
 
   it('twice, or for an unknown key: resolved with an empty list', async () => {
@@ -229,12 +232,12 @@ describe('resolve', () => {
   it('without a key it is "Missing fields", even with a number and text', async () => {
     expect((await api({ status: 'resolved', ...alarm() })).outcome).toEqual({ code: 'missing_fields', missing: ['alert_key'] });
     expect((await hook({ status: 'resolved', ...alarm() })).outcome).toEqual({ code: 'missing_fields', missing: ['alert_key'] });
-    expect(calls()).toHaveLength(0);
+    expect(await calls()).toHaveLength(0);
   });
 
   it('credentials and plan are checked first', async () => {
     expect((await api({ status: 'resolved', alert_key: 'k', api_secret: 'wrong' })).outcome).toEqual({ code: 'invalid_api_credentials' });
-    store.accounts.setDisabled(cred.accountId, true);
+    await store.transaction((tx) => tx.accounts.setDisabled(cred.accountId, true));
     expect((await hook({ status: 'resolved', alert_key: 'k' })).outcome).toEqual({ code: 'plan_refused' });
   });
 

@@ -19,7 +19,7 @@ export type Authentication =
       ok: true;
       credential: Credential;
       /** The HMAC key for this credential as presented; asked only for a signed request (it decrypts). */
-      signingKey: () => string;
+      signingKey: () => Promise<string>;
     }
   | { ok: false; code: 'invalid_api_credentials' | 'invalid_webhook_key' };
 
@@ -29,15 +29,15 @@ export type Authentication =
  * wrong secret refuse alike, so the answer says nothing about which part was wrong.
  * `authorize` follows with what needs the payload or the account (signature, replay, plan).
  */
-export function authenticate(store: Store, lookups: Lookups, p: Presented): Authentication {
+export async function authenticate(store: Store, lookups: Lookups, p: Presented): Promise<Authentication> {
   if (p.kind === 'webhook_key') {
-    const credential = p.webhookKey ? lookups.credentialByWebhookKey(p.webhookKey) : null;
+    const credential = p.webhookKey ? await lookups.credentialByWebhookKey(p.webhookKey) : null;
     if (!credential) return { ok: false, code: 'invalid_webhook_key' };
-    return { ok: true, credential, signingKey: () => p.webhookKey };
+    return { ok: true, credential, signingKey: () => Promise.resolve(p.webhookKey) };
   }
-  const credential = lookups.credentialByApiKey(p.apiKey);
+  const credential = await lookups.credentialByApiKey(p.apiKey);
   if (!credential || (p.kind === 'api_secret' && !secretMatches(credential, p.apiSecret))) {
     return { ok: false, code: 'invalid_api_credentials' };
   }
-  return { ok: true, credential, signingKey: () => store.credentials.apiSecretOf(credential.id)! };
+  return { ok: true, credential, signingKey: async () => (await store.credentials.apiSecretOf(credential.id))! };
 }

@@ -1,11 +1,11 @@
 import { isInProgress } from '../call-model';
-import type { AlertRecord, CallRecord, Store } from '../store';
+import type { AlertRecord, CallRecord, Tx } from '../store';
 
 /**
  * Which numbers of a keyed request need a new call, and which alert they join
  * (contract.md "Alerts" → Dedupe).
- * Runs inside the write transaction that queues the new calls, so of two copies racing
- * in one batch the second sees the first's alert and calls: one call, one credit.
+ * Runs inside the transaction that queues the new calls (on its `tx`), so of two copies
+ * racing the second sees the first's alert and calls: one call, one credit.
  */
 export interface DedupeDecision {
   /** The account's open alert of this key: new calls join it. null: a new alert opens. */
@@ -25,13 +25,20 @@ export interface DedupeDecision {
  * is not called again by the monitor's next repeat; after the window it is, as a new alert,
  * since a closed alert never reopens (src/call-model/alert-states.ts).
  */
-export function decideDedupe(store: Store, accountId: string, key: string, numbers: string[], now: number, windowMs: number): DedupeDecision {
-  const latest = store.alerts.latestByKey(accountId, key);
+export async function decideDedupe(
+  tx: Pick<Tx, 'alerts' | 'calls'>,
+  accountId: string,
+  key: string,
+  numbers: string[],
+  now: number,
+  windowMs: number,
+): Promise<DedupeDecision> {
+  const latest = await tx.alerts.latestByKey(accountId, key);
   const alert = latest?.state === 'open' ? latest : null;
   // 0 disables dedupe; an open alert still keeps its identity (new calls join it).
   if (!latest || latest.state === 'resolved' || windowMs <= 0) return { alert, standing: null, fresh: numbers, deduplicatedCallIds: [] };
   const lastByNumber = new Map<string, CallRecord>();
-  for (const c of store.calls.ofAlert(latest.id)) {
+  for (const c of await tx.calls.ofAlert(latest.id)) {
     const seen = lastByNumber.get(c.phoneNumber);
     if (!seen || c.createdAt >= seen.createdAt) lastByNumber.set(c.phoneNumber, c);
   }

@@ -3,8 +3,9 @@ import type { Clock } from '../clock';
 import { alertsSection } from '../config/sections/alerts';
 import { periodOf } from '../credit';
 import { beginEscalation, FIRST_STEP_ORDINAL } from '../escalation';
-import type { Account, CallSource, EscalationPlan, Policy, Store } from '../store';
+import type { Account, CallSource, EscalationPlan, Policy, Store, Tx } from '../store';
 import { decideDedupe } from './dedupe';
+import type { SignedOnce } from './authorize';
 import type { IntakeDeps } from './deps';
 import type { IntakeEndpoint, IntakeResult, Outcome } from './outcome';
 
@@ -22,6 +23,8 @@ export interface EnqueueRequest {
   /** `alert_key`: null for a plain request, which is never deduplicated. */
   alertKey: string | null;
   idempotencyKey: string | null;
+  /** A signed request: remembered here, refused when seen before (authorize.ts SignedOnce). */
+  signedOnce?: SignedOnce | null;
   /** Under a policy: the first step's numbers are called (they include phoneNumbers) and the schedule starts. */
   escalation?: { policy: Policy; plan: EscalationPlan } | null;
 }
@@ -37,7 +40,7 @@ export interface EnqueueOptions {
 /**
  * Creates (or, for a repeated key, joins) the alert, charges credit for the numbers that
  * need a new call and queues those calls, in one durable transaction, all or nothing.
- * Runs inside the group commit, so concurrent requests are applied one after another:
+ * Runs in one `store.transaction`, so concurrent requests are applied one after another:
  * of many racing for the last credit, exactly one wins; of two copies of a keyed alert,
  * one calls. Resolves only after COMMIT.
  */
@@ -47,28 +50,33 @@ export function enqueueCalls(
   options: EnqueueOptions,
   req: EnqueueRequest,
 ): Promise<{ outcome: Outcome; replayed: boolean }> {
-  return store.writes.run(() => {
+  return store.transaction(async (tx) => {
     const now = clock();
-    serializeCopies(store, req.accountId, req.credentialId, req.endpoint, req.idempotencyKey, req.alertKey);
+    // Copies on other appliances wait here, before the reads below (see idempotencyLock).
+    if (req.idempotencyKey) await tx.serializeOn(idempotencyLock(req.credentialId, req.endpoint, req.idempotencyKey));
+    if (req.alertKey) await tx.serializeOn(alertLock(req.accountId, req.alertKey));
     if (req.idempotencyKey) {
       // Checked again inside the transaction: two copies racing in one batch queue once.
-      const earlier = store.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
+      const earlier = await tx.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
     }
+    if (req.signedOnce && !(await tx.signedRequests.firstUse(req.credentialId, req.signedOnce.signature, req.signedOnce.expiresAt, now))) {
+      return { outcome: REPLAYED_SIGNATURE, replayed: false };
+    }
     const numbers = req.escalation ? req.escalation.plan.steps[0]!.numbers : req.phoneNumbers;
-    const escalating = req.alertKey ? escalatingAlert(store, req.accountId, req.alertKey) : null;
+    const escalating = req.alertKey ? await escalatingAlert(tx, req.accountId, req.alertKey) : null;
     const dedupe = escalating
       ? // A repeat of an alert that is escalating: the escalation goes on, nobody is called anew.
         { alert: escalating, standing: escalating, fresh: [], deduplicatedCallIds: [] }
       : req.alertKey
-        ? decideDedupe(store, req.accountId, req.alertKey, numbers, now, options.dedupeWindowMs)
+        ? await decideDedupe(tx, req.accountId, req.alertKey, numbers, now, options.dedupeWindowMs)
         : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
     const period = periodOf(now, options.timeZone);
     // Check and charge in one statement inside the transaction: of requests racing for the
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
     // insert; the savepoint around this write still makes the pair all or nothing.
     // Only new calls count (contract: "The 402 check counts only new calls").
-    if (dedupe.fresh.length > 0 && !store.usage.tryCharge(req.accountId, period, dedupe.fresh.length, req.monthlyCredit)) {
+    if (dedupe.fresh.length > 0 && !(await tx.usage.tryCharge(req.accountId, period, dedupe.fresh.length, req.monthlyCredit))) {
       return { outcome: { code: 'insufficient_credit' }, replayed: false };
     }
     const source: CallSource = req.endpoint;
@@ -76,8 +84,8 @@ export function enqueueCalls(
     // created, since an alert with no call would never settle.
     const alertId =
       (dedupe.fresh.length === 0 ? dedupe.standing?.id : dedupe.alert?.id) ??
-      store.alerts.create({ accountId: req.accountId, credentialId: req.credentialId, key: req.alertKey, source, message: req.message }, now);
-    const callIds = store.calls.enqueue(
+      (await tx.alerts.create({ accountId: req.accountId, credentialId: req.credentialId, key: req.alertKey, source, message: req.message }, now));
+    const callIds = await tx.calls.enqueue(
       dedupe.fresh.map((phoneNumber) => ({
         accountId: req.accountId,
         credentialId: req.credentialId,
@@ -90,16 +98,19 @@ export function enqueueCalls(
       })),
       now,
     );
-    if (req.escalation && !escalating && !store.escalations.get(alertId)) {
-      beginEscalation(store, { alertId, accountId: req.accountId, credentialId: req.credentialId, ...req.escalation, message: req.message, now });
+    if (req.escalation && !escalating && !(await tx.escalations.get(alertId))) {
+      await beginEscalation(tx, { alertId, accountId: req.accountId, credentialId: req.credentialId, ...req.escalation, message: req.message, now });
     }
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
     // Keyed or escalated requests name their alert (and what was deduplicated); plain ones do not.
     if (req.alertKey || req.escalation) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
-    if (req.idempotencyKey) store.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
+    if (req.idempotencyKey) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   });
 }
+
+/** A signed request seen before (here or on another appliance): refused as `Invalid signature`. */
+const REPLAYED_SIGNATURE: Outcome = { code: 'invalid_signature', reason: 'replayed' };
 
 /** The last step of both endpoints: queue durably, wake the dialer, answer with who asked. */
 export async function queueAccepted(
@@ -107,7 +118,7 @@ export async function queueAccepted(
   endpoint: IntakeEndpoint,
   account: Account,
   credentialId: string,
-  request: Pick<EnqueueRequest, 'phoneNumbers' | 'message' | 'alertKey' | 'idempotencyKey' | 'escalation'>,
+  request: Pick<EnqueueRequest, 'phoneNumbers' | 'message' | 'alertKey' | 'idempotencyKey' | 'escalation' | 'signedOnce'>,
 ): Promise<IntakeResult> {
   const r = await enqueueCalls(deps.store, deps.clock, optionsOf(deps), {
     endpoint,
@@ -132,18 +143,23 @@ export async function resolveAccepted(
   credentialId: string,
   alertKey: string,
   idempotencyKey: string | null,
+  signedOnce: SignedOnce | null = null,
 ): Promise<IntakeResult> {
-  const r = await deps.store.writes.run((): { outcome: Outcome; replayed: boolean } => {
+  const r = await deps.store.transaction(async (tx): Promise<{ outcome: Outcome; replayed: boolean }> => {
     const now = deps.clock();
-    serializeCopies(deps.store, account.id, credentialId, endpoint, idempotencyKey, alertKey);
+    if (idempotencyKey) await tx.serializeOn(idempotencyLock(credentialId, endpoint, idempotencyKey));
+    await tx.serializeOn(alertLock(account.id, alertKey));
     if (idempotencyKey) {
-      const earlier = deps.store.idempotency.find(credentialId, endpoint, idempotencyKey, now);
+      const earlier = await tx.idempotency.find(credentialId, endpoint, idempotencyKey, now);
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
     }
-    const lifecycle = { store: deps.store, timeZone: deps.timeZone };
-    const closed = resolveOpenAlertByKey(lifecycle, account.id, alertKey, now, `${endpoint} request`);
+    if (signedOnce && !(await tx.signedRequests.firstUse(credentialId, signedOnce.signature, signedOnce.expiresAt, now))) {
+      return { outcome: REPLAYED_SIGNATURE, replayed: false };
+    }
+    const lifecycle = { store: tx, timeZone: deps.timeZone };
+    const closed = await resolveOpenAlertByKey(lifecycle, account.id, alertKey, now, `${endpoint} request`);
     const outcome: Outcome = { code: 'RESOLVED', alertId: closed.alert?.id ?? null, cancelledCallIds: closed.cancelledCallIds };
-    if (idempotencyKey) deps.store.idempotency.save(credentialId, endpoint, idempotencyKey, outcome, now);
+    if (idempotencyKey) await tx.idempotency.save(credentialId, endpoint, idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   });
   return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
@@ -152,11 +168,15 @@ export async function resolveAccepted(
 /**
  * Copies of one delivery (same Idempotency-Key) or of one alert (same key) that reach two
  * appliances on one PostgreSQL at once are decided one after the other, as they are on one
- * appliance's group commit. Always in this order, so two of them never wait on each other.
+ * appliance's SQLite writer: `await tx.serializeOn` on these keys first, the delivery's
+ * before the alert's, always in this order, so two of them never wait on each other.
  */
-function serializeCopies(store: Store, accountId: string, credentialId: string, endpoint: string, idempotencyKey: string | null, alertKey: string | null) {
-  if (idempotencyKey) store.serializeOn(`idempotency ${credentialId} ${endpoint} ${idempotencyKey}`);
-  if (alertKey) store.serializeOn(`alert ${accountId} ${alertKey}`);
+function idempotencyLock(credentialId: string, endpoint: string, idempotencyKey: string): string {
+  return `idempotency ${credentialId} ${endpoint} ${idempotencyKey}`;
+}
+
+function alertLock(accountId: string, alertKey: string): string {
+  return `alert ${accountId} ${alertKey}`;
 }
 
 function optionsOf(deps: IntakeDeps): EnqueueOptions {
@@ -164,7 +184,7 @@ function optionsOf(deps: IntakeDeps): EnqueueOptions {
 }
 
 /** The account's open alert of this key while an escalation runs for it. */
-function escalatingAlert(store: Store, accountId: string, key: string) {
-  const alert = store.alerts.findOpen(accountId, key);
-  return alert && store.escalations.get(alert.id)?.state === 'running' ? alert : null;
+async function escalatingAlert(tx: Pick<Tx, 'alerts' | 'escalations'>, accountId: string, key: string) {
+  const alert = await tx.alerts.findOpen(accountId, key);
+  return alert && (await tx.escalations.get(alert.id))?.state === 'running' ? alert : null;
 }

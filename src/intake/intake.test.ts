@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { intakeDeps, jsonRequest, manualClock, tempStore } from '../../test/helpers/memory-store';
 import type { Store } from '../store';
 import { acceptApiCall, acceptWebhook } from '.';
@@ -7,9 +7,9 @@ let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let cred: { apiKey: string; apiSecret: string; webhookKey: string; accountId: string };
 
-function setup(plan: 'free' | 'starter' | 'professional' | 'enterprise' = 'starter', monthlyCredit?: number) {
-  const account = store.accounts.create({ name: 't', plan, monthlyCredit });
-  const k = store.credentials.create(account.id);
+async function setup(plan: 'free' | 'starter' | 'professional' | 'enterprise' = 'starter', monthlyCredit?: number) {
+  const account = await store.transaction((tx) => tx.accounts.create({ name: 't', plan, monthlyCredit }));
+  const k = await store.transaction((tx) => tx.credentials.create(account.id));
   cred = { apiKey: k.apiKey, apiSecret: k.apiSecret, webhookKey: k.webhookKey, accountId: account.id };
 }
 
@@ -24,32 +24,33 @@ const call = (n = '5321234567') => ({
   error_message: 'Disk dolu',
 });
 const used = () => store.usage.usedIn(cred.accountId, '2026-11');
-const queuedCount = () => store.calls.list({ accountId: cred.accountId, limit: 1000 }).length;
+const queuedCount = async () => (await store.calls.list({ accountId: cred.accountId, limit: 1000 })).length;
 
-beforeEach(() => {
+beforeEach(async () => {
   clock = manualClock();
-  store = tempStore(clock);
-  setup();
+  store = await tempStore(clock);
+  await setup();
 });
+afterEach(() => store.close());
 
 describe('credit', () => {
   it('the 15th Starter call succeeds and the 16th gets insufficient_credit', async () => {
     for (let i = 0; i < 14; i++) expect((await api(call())).outcome.code).toBe('QUEUED');
     expect((await api(call())).outcome.code).toBe('QUEUED');
     expect((await api(call())).outcome.code).toBe('insufficient_credit');
-    expect(used()).toBe(15);
-    expect(queuedCount()).toBe(15);
+    expect(await used()).toBe(15);
+    expect(await queuedCount()).toBe(15);
   });
 
   it('a 10-number webhook with 9 credits left queues and charges nothing', async () => {
     expect((await api(call())).outcome.code).toBe('QUEUED');
     for (let i = 0; i < 5; i++) await api(call());
-    expect(used()).toBe(6); // 15 - 6 = 9 left
+    expect(await used()).toBe(6); // 15 - 6 = 9 left
     const numbers = Array.from({ length: 10 }, (_, i) => `532123450${i}`);
     const r = await hook({ phone_number: numbers.join(','), error_message: 'x' });
     expect(r.outcome.code).toBe('insufficient_credit');
-    expect(used()).toBe(6);
-    expect(queuedCount()).toBe(6);
+    expect(await used()).toBe(6);
+    expect(await queuedCount()).toBe(6);
   });
 
   it('20 concurrent requests for the last 3 credits queue exactly 3', async () => {
@@ -59,8 +60,8 @@ describe('credit', () => {
     );
     expect(results.filter((r) => r.outcome.code === 'QUEUED')).toHaveLength(3);
     expect(results.filter((r) => r.outcome.code === 'insufficient_credit')).toHaveLength(17);
-    expect(used()).toBe(15);
-    expect(queuedCount()).toBe(15);
+    expect(await used()).toBe(15);
+    expect(await queuedCount()).toBe(15);
   });
 
   it('resets at 00:00 on the 1st in Europe/Istanbul, not at UTC midnight', async () => {
@@ -71,11 +72,11 @@ describe('credit', () => {
     expect((await api(call())).outcome.code).toBe('insufficient_credit');
     clock.set('2026-11-30T21:00:00Z'); // 00:00 on 1 December in Istanbul, 21:00 UTC
     expect((await api(call())).outcome.code).toBe('QUEUED');
-    expect(store.usage.usedIn(cred.accountId, '2026-12')).toBe(1);
+    expect(await store.usage.usedIn(cred.accountId, '2026-12')).toBe(1);
   });
 
   it('an account override replaces the plan amount', async () => {
-    setup('enterprise', 2);
+    await setup('enterprise', 2);
     await api(call());
     await api(call());
     expect((await api(call())).outcome.code).toBe('insufficient_credit');
@@ -84,16 +85,16 @@ describe('credit', () => {
 
 describe('plan and account', () => {
   it('refuses a Free plan and a disabled account on both endpoints', async () => {
-    setup('free');
+    await setup('free');
     expect((await api(call())).outcome.code).toBe('plan_refused');
     expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('plan_refused');
-    setup('starter');
-    store.accounts.setDisabled(cred.accountId, true);
+    await setup('starter');
+    await store.transaction((tx) => tx.accounts.setDisabled(cred.accountId, true));
     expect((await api(call())).outcome.code).toBe('plan_refused');
   });
 
   it('a revoked credential set is refused on both endpoints', async () => {
-    store.credentials.revoke(cred.apiKey);
+    await store.transaction((tx) => tx.credentials.revoke(cred.apiKey));
     expect((await api(call())).outcome.code).toBe('invalid_api_credentials');
     expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('invalid_webhook_key');
   });
@@ -135,7 +136,7 @@ describe('HMAC signing', () => {
   });
 
   it('a set marked "signature required" refuses unsigned requests', async () => {
-    store.credentials.setRequireSignature(cred.apiKey, true);
+    await store.transaction((tx) => tx.credentials.setRequireSignature(cred.apiKey, true));
     expect((await api(call())).outcome.code).toBe('signature_required');
     expect((await hook({ phone_number: '5321234567', error_message: 'x' })).outcome.code).toBe('signature_required');
     expect((await api(call(), { signWith: cred.apiSecret, timestamp: now() })).outcome.code).toBe('QUEUED');
@@ -150,23 +151,23 @@ describe('idempotent replay', () => {
     expect(first.outcome.code).toBe('QUEUED');
     expect(again.replayed).toBe(true);
     expect(again.outcome).toEqual(first.outcome);
-    expect(used()).toBe(2);
-    expect(queuedCount()).toBe(2);
+    expect(await used()).toBe(2);
+    expect(await queuedCount()).toBe(2);
   });
 
   it('copies racing in one batch queue once', async () => {
     const rs = await Promise.all([1, 2, 3].map(() => api(call(), { idempotencyKey: 'k' })));
     expect(rs.filter((r) => r.replayed)).toHaveLength(2);
-    expect(queuedCount()).toBe(1);
+    expect(await queuedCount()).toBe(1);
   });
 
   it('after 24 h the key starts afresh; other credentials do not share it', async () => {
     await api(call(), { idempotencyKey: 'k' });
     clock.advance(24 * 3600 * 1000 + 1);
     expect((await api(call(), { idempotencyKey: 'k' })).replayed).toBe(false);
-    const other = store.credentials.create(cred.accountId);
+    const other = await store.transaction((tx) => tx.credentials.create(cred.accountId));
     const r = await api({ ...call(), api_key: other.apiKey, api_secret: other.apiSecret }, { idempotencyKey: 'k' });
     expect(r.replayed).toBe(false);
-    expect(queuedCount()).toBe(3);
+    expect(await queuedCount()).toBe(3);
   });
 });

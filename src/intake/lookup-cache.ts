@@ -6,23 +6,25 @@ import type { Account, Credential, Store } from '../store';
  * Under load every request asked SQLite for the same credential (after a SHA-256 of the
  * key) and the same account: ~7% of the intake's time in a profile. What is remembered
  * MUST never outlive a change, or a revoked key or disabled account would still queue
- * calls. So at the start of each request the store's change marker is read (two cheap
- * statements over SQLite's own counters: a commit by another connection such as the CLI,
- * or any row changed through this one such as the panel), and any move forgets everything.
- * Our own group commits move it too, so under load the cache lives for one batch at a
- * time: one refetch per batch instead of two queries per request. A request checks the
- * marker at its own start (`fresh()`), so it never sees anything older than the
- * database did then; its lookups follow synchronously, with no write in between.
+ * calls. So at the start of each request the store's change marker is read (`await
+ * store.changeMarker()`: on SQLite one cheap statement over its own counter; it moves for a
+ * commit by any connection, another process's such as the CLI or our own such as the
+ * panel's), and any move forgets everything. Our own commits move it too, so under load the
+ * cache lives for one batch at a time: one refetch per batch instead of two queries per
+ * request. A request reads the marker at its own start (`await fresh()`), before any of its
+ * lookups, so it never sees anything older than the database did then. Requests that miss
+ * the same key at once share one read; a read that began before the cache was forgotten
+ * is never remembered after it (it may predate the change).
  */
 export interface LookupCache {
-  /** Checks the counters; the lookups of the view returned MUST be made in the same tick. */
-  fresh(): Lookups;
+  /** Reads the change marker (forgetting everything if it moved); make the request's lookups on the view it resolves with. */
+  fresh(): Promise<Lookups>;
 }
 
 export interface Lookups {
-  credentialByWebhookKey(key: string): Credential | null;
-  credentialByApiKey(apiKey: string): Credential | null;
-  account(id: string): Account | null;
+  credentialByWebhookKey(key: string): Promise<Credential | null>;
+  credentialByApiKey(apiKey: string): Promise<Credential | null>;
+  account(id: string): Promise<Account | null>;
 }
 
 /** Unknown keys are remembered too (a client retrying a wrong key); this bounds memory. */
@@ -42,13 +44,13 @@ export function lookupsFor(store: Store): LookupCache {
 
 export function createLookupCache(store: Store): LookupCache {
   let seen = -1;
-  const byWebhookKey = new Map<string, Credential | null>();
-  const byApiKey = new Map<string, Credential | null>();
-  const accounts = new Map<string, Account | null>();
+  const byWebhookKey = new Map<string, Promise<Credential | null>>();
+  const byApiKey = new Map<string, Promise<Credential | null>>();
+  const accounts = new Map<string, Promise<Account | null>>();
 
   /** Forgets everything when the database may have changed since the last look. */
-  const validate = () => {
-    const marker = store.changeMarker();
+  const validate = async () => {
+    const marker = await store.changeMarker();
     if (marker !== seen) {
       seen = marker;
       byWebhookKey.clear();
@@ -57,11 +59,18 @@ export function createLookupCache(store: Store): LookupCache {
     }
   };
 
-  const cached = <T>(map: Map<string, T>, key: string, load: () => T): T => {
-    if (map.has(key)) return map.get(key)!;
+  // The read's promise is remembered at once, so requests missing the same key together
+  // share it; clearing the maps drops it, so a read from before a change is not kept.
+  // A read that fails is forgotten (the next request asks again).
+  const cached = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
+    const hit = map.get(key);
+    if (hit) return hit;
     const value = load();
     if (map.size >= MAX_ENTRIES) map.clear();
     map.set(key, value);
+    value.catch(() => {
+      if (map.get(key) === value) map.delete(key);
+    });
     return value;
   };
 
@@ -71,8 +80,8 @@ export function createLookupCache(store: Store): LookupCache {
     account: (id) => cached(accounts, id, () => store.accounts.get(id)),
   };
   return {
-    fresh() {
-      validate();
+    async fresh() {
+      await validate();
       return lookups;
     },
   };

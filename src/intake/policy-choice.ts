@@ -10,9 +10,9 @@ export type PolicyChoice =
  * default one; then the numbers it gives (if any) are called with the first step.
  * A named policy that the account does not have is refused (never silently ignored).
  */
-export function choosePolicy(store: Store, accountId: string, cred: Credential, named: string | null, numbers: readonly string[]): PolicyChoice {
+export async function choosePolicy(store: Store, accountId: string, cred: Credential, named: string | null, numbers: readonly string[]): Promise<PolicyChoice> {
   // The default comes with the (cached) credential: a plain request costs no policy query.
-  const policy = named ? store.policies.find(accountId, named) : cred.defaultPolicyId ? store.policies.get(cred.defaultPolicyId) : null;
+  const policy = named ? await store.policies.find(accountId, named) : cred.defaultPolicyId ? await store.policies.get(cred.defaultPolicyId) : null;
   if (named && !policy) return { ok: false, code: 'unknown_policy' };
   return { ok: true, escalation: policy ? { policy, plan: escalationPlan(policy, numbers) } : null };
 }

@@ -1,18 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { intakeDeps, jsonRequest, manualClock, tempStore } from '../../test/helpers/memory-store';
-import type { Store } from '../store';
+import { DatabaseUnavailableError, type Store } from '../store';
 import { acceptApiCall } from './accept-api-call';
 import { acceptWebhook } from './accept-webhook';
-import { createReplayMemory } from './signature-replay';
 
 let store: Store;
 const clock = manualClock('2026-11-15T12:00:00Z');
 let cred: { apiKey: string; apiSecret: string; webhookKey: string };
-beforeEach(() => {
+beforeEach(async () => {
   clock.set('2026-11-15T12:00:00Z');
-  store = tempStore(clock);
-  const acc = store.accounts.create({ name: 't', plan: 'enterprise', monthlyCredit: 100 });
-  cred = store.credentials.create(acc.id);
+  store = await tempStore(clock);
+  const acc = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'enterprise', monthlyCredit: 100 }));
+  cred = await store.transaction((tx) => tx.credentials.create(acc.id));
 });
 afterEach(() => store.close());
 
@@ -28,7 +27,7 @@ describe('signed request replay (issue 10 §6)', () => {
     const ts = now() - 5;
     const again = jsonRequest(hookBody, { webhookKey: cred.webhookKey, signWith: cred.webhookKey, timestamp: ts });
     for (let i = 0; i < 2; i++) expect((await acceptWebhook(deps, again)).outcome).toEqual({ code: 'invalid_signature', reason: 'replayed' });
-    expect(store.calls.list({ limit: 10 })).toHaveLength(1);
+    expect(await store.calls.list({ limit: 10 })).toHaveLength(1);
   });
 
   it('/api/call too; a new timestamp (a new signature) is a new request', async () => {
@@ -57,13 +56,27 @@ describe('signed request replay (issue 10 §6)', () => {
     expect((await at(now() + 30)).outcome.code).toBe('QUEUED');
   });
 
-  it('the memory forgets a signature once its timestamp is out of the window anyway', () => {
-    const m = createReplayMemory();
-    const t0 = Date.parse('2026-11-15T12:00:00Z');
-    expect(m.firstUse('cred_1', 'sha256=aa', t0 / 1000, t0)).toBe(true);
-    expect(m.firstUse('cred_1', 'sha256=AA', t0 / 1000, t0 + 299_000)).toBe(false);
-    expect(m.firstUse('cred_2', 'sha256=aa', t0 / 1000, t0)).toBe(true); // another credential
-    for (let i = 0; i < 2048; i++) m.firstUse('cred_3', `sha256=${i}`, t0 / 1000 + 400, t0 + 400_000);
-    expect(m.size()).toBe(2048); // the first two swept after they expired
+  it('a request the database could not take (503) leaves no memory: the same bytes sent again are taken', async () => {
+    const deps = intakeDeps(store, clock);
+    const req = jsonRequest(hookBody, { webhookKey: cred.webhookKey, signWith: cred.webhookKey, timestamp: now() });
+    const transaction = store.transaction;
+    store.transaction = () => Promise.reject(new DatabaseUnavailableError('frozen'));
+    await expect(acceptWebhook(deps, req)).rejects.toThrow(DatabaseUnavailableError);
+    store.transaction = transaction;
+    expect((await acceptWebhook(deps, req)).outcome.code).toBe('QUEUED');
+    expect((await acceptWebhook(deps, req)).outcome).toEqual({ code: 'invalid_signature', reason: 'replayed' });
+  });
+
+  it('the memory forgets a signature once its timestamp is out of the window anyway, and is pruned then', async () => {
+    const t0 = clock();
+    const expiresAt = t0 + 301_000;
+    const firstUse = (credentialId: string, signature: string, at: number, until = expiresAt) =>
+      store.transaction((tx) => tx.signedRequests.firstUse(credentialId, signature, until, at));
+    expect(await firstUse('cred_1', 'sha256=aa', t0)).toBe(true);
+    expect(await firstUse('cred_1', 'sha256=AA', t0 + 299_000)).toBe(false);
+    expect(await firstUse('cred_2', 'sha256=aa', t0)).toBe(true); // another credential
+    // Past its expiry the old entry no longer refuses (its timestamp would be refused anyway).
+    expect(await firstUse('cred_1', 'sha256=aa', expiresAt + 1, expiresAt + 400_000)).toBe(true);
+    expect(await store.transaction((tx) => tx.signedRequests.prune(expiresAt + 1))).toBe(1); // cred_2's
   });
 });

@@ -50,13 +50,13 @@ export const metrics = {
   }),
   groupCommitBatchSize: new Histogram({
     name: 'voice_alert_group_commit_batch_writes',
-    help: 'Writes carried by one group-commit transaction',
+    help: 'Units of work carried by one committed transaction (SQLite groups them; 1 on PostgreSQL)',
     buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
     registers,
   }),
   groupCommitSeconds: new Histogram({
     name: 'voice_alert_group_commit_seconds',
-    help: 'Time from BEGIN to COMMIT of one group-commit transaction (the fsync included)',
+    help: 'Time from BEGIN to COMMIT of one transaction (the fsync included)',
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers,
   }),

@@ -23,7 +23,8 @@ const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math
 
 /**
  * Gauges computed when Prometheus scrapes, one grouped query each, so they are exact at
- * that moment (and cost nothing between scrapes). Every known state is set, 0 included:
+ * that moment (and cost nothing between scrapes). The store's gauges collect
+ * asynchronously (prom-client awaits them in `registry.metrics()`). Every known state is set, 0 included:
  * a series that vanishes at zero breaks `sum()` and alerting rules on it.
  *
  * A registry of their own, per HTTP app, because they read that app's store; the route
@@ -39,8 +40,8 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     help: 'Calls in the database, by state',
     labelNames: ['state'] as const,
     registers,
-    collect() {
-      const counts = src.store.opsCounts.callsByState();
+    async collect() {
+      const counts = await src.store.opsCounts.callsByState();
       for (const state of CALL_STATES) this.set({ state }, counts[state] ?? 0);
     },
   });
@@ -49,8 +50,8 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     help: 'Alerts in the database, by state',
     labelNames: ['state'] as const,
     registers,
-    collect() {
-      const counts = src.store.opsCounts.alertsByState();
+    async collect() {
+      const counts = await src.store.opsCounts.alertsByState();
       for (const state of ALERT_STATES) this.set({ state }, counts[state] ?? 0);
     },
   });
@@ -58,32 +59,34 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     name: 'voice_alert_queue_depth',
     help: 'Calls waiting to be dialled',
     registers,
-    collect() {
-      this.set(src.store.health.queue().queued);
+    async collect() {
+      this.set((await src.store.health.queue()).queued);
     },
   });
   new Gauge({
     name: 'voice_alert_queue_oldest_seconds',
     help: 'How long the oldest queued call has waited (0: none queued)',
     registers,
-    collect() {
-      this.set(ageS(now(), src.store.health.queue().oldestCreatedAt));
+    async collect() {
+      const { oldestCreatedAt } = await src.store.health.queue();
+      this.set(ageS(now(), oldestCreatedAt));
     },
   });
   new Gauge({
     name: 'voice_alert_outbox_backlog',
     help: 'Callback events not yet delivered nor given up',
     registers,
-    collect() {
-      this.set(src.store.opsCounts.outboxBacklog().pending);
+    async collect() {
+      this.set((await src.store.opsCounts.outboxBacklog()).pending);
     },
   });
   new Gauge({
     name: 'voice_alert_outbox_oldest_seconds',
     help: 'Age of the oldest undelivered callback event (0: none)',
     registers,
-    collect() {
-      this.set(ageS(now(), src.store.opsCounts.outboxBacklog().oldestCreatedAt));
+    async collect() {
+      const { oldestCreatedAt } = await src.store.opsCounts.outboxBacklog();
+      this.set(ageS(now(), oldestCreatedAt));
     },
   });
   new Gauge({

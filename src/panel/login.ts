@@ -60,10 +60,10 @@ export function createLoginService(store: Store, clock: Clock, o: LoginOptions, 
   const perName = o.concurrentPerName ?? 4;
 
   /** Seconds until the counters that refused (those at their limit) leave the window. */
-  const retryAfter = (counters: { key: string; max: number }[]): number => {
+  const retryAfter = async (counters: { key: string; max: number }[]): Promise<number> => {
     const since = clock() - o.windowMs;
-    const firsts = counters
-      .map((c) => store.loginFailures.get(c.key, since))
+    const found = await Promise.all(counters.map((c) => store.loginFailures.get(c.key, since)));
+    const firsts = found
       .filter((f, i) => f !== null && f.failures >= counters[i]!.max)
       .map((f) => f!.firstAt);
     const until = firsts.length ? Math.max(...firsts) + o.windowMs : clock() + 1000;
@@ -78,21 +78,21 @@ export function createLoginService(store: Store, clock: Clock, o: LoginOptions, 
       { key: pair, max: o.maxFailures },
       { key: address, max: o.maxFailures * ADDRESS_FACTOR },
     ];
-    const counts = await store.writes.run(() =>
-      store.loginFailures.reserve([...limited, { key: global, max: null }], clock(), clock() - o.windowMs),
+    const counts = await store.transaction((tx) =>
+      tx.loginFailures.reserve([...limited, { key: global, max: null }], clock(), clock() - o.windowMs),
     );
-    if (!counts) return { ok: false, code: 'TOO_MANY_ATTEMPTS', retryAfterS: retryAfter(limited) };
+    if (!counts) return { ok: false, code: 'TOO_MANY_ATTEMPTS', retryAfterS: await retryAfter(limited) };
     // Counts include this attempt: the failures before it are one fewer.
     const before = (k: string) => (counts.get(k) ?? 1) - 1;
     const slowGlobal = Math.floor(before(global) / o.maxFailures);
     const slowAddress = Math.floor(before(address) / ADDRESS_FACTOR);
     await wait(Math.max(loginDelayMs(before(pair), o), loginDelayMs(slowAddress, o), loginDelayMs(slowGlobal, o)));
-    const user = store.panelUsers.findByLogin(name);
+    const user = await store.panelUsers.findByLogin(name);
     const good = await verifyPassword(password, user?.passwordHash ?? null);
     if (good && user) {
       // The reservation was no failure: give it back. The pair starts again; the address and
       // the name keep what others did (a success must not wipe a record of guesses).
-      await store.writes.run(() => store.loginFailures.settle([pair], [address, global]));
+      await store.transaction((tx) => tx.loginFailures.settle([pair], [address, global]));
       return { ok: true, user };
     }
     return { ok: false, code: 'INVALID_CREDENTIALS' };
@@ -113,7 +113,7 @@ export function createLoginService(store: Store, clock: Clock, o: LoginOptions, 
       }
     },
     prune() {
-      return store.writes.run(() => store.loginFailures.prune(clock() - o.windowMs));
+      return store.transaction((tx) => tx.loginFailures.prune(clock() - o.windowMs));
     },
   };
 }

@@ -16,21 +16,21 @@ describe('panel services', () => {
   });
 
   test('passwords are stored as argon2id hashes; logins are case-insensitive and unique', async () => {
-    const s = store(Date.now);
+    const s = await store(Date.now);
     const users = createPanelUsersService(s, Date.now);
     const r = await users.createAdmin('Admin', 'long-enough-pw');
     expect(r.ok).toBe(true);
-    expect(s.panelUsers.findByLogin('admin')!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect((await s.panelUsers.findByLogin('admin'))!.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await users.createAdmin('ADMIN', 'long-enough-pw')).toEqual({ ok: false, code: 'LOGIN_TAKEN' });
     expect(await users.createAdmin('x y', 'long-enough-pw')).toEqual({ ok: false, code: 'INVALID_LOGIN' });
     expect(await users.createAdmin('admin2', 'short')).toEqual({ ok: false, code: 'PASSWORD_TOO_SHORT' });
   });
 
   test('an administrator always chooses a password (none is generated); an owner without one gets one, shown once', async () => {
-    const s = store(Date.now);
+    const s = await store(Date.now);
     const users = createPanelUsersService(s, Date.now);
     expect(await users.createAdmin('admin', '')).toEqual({ ok: false, code: 'PASSWORD_TOO_SHORT' });
-    const account = s.accounts.create({ name: 'A', plan: 'starter' });
+    const account = await s.transaction((tx) => tx.accounts.create({ name: 'A', plan: 'starter' }));
     const owner = await users.createOwner(account.id, 'o@a.test', '');
     expect(owner.ok && owner.generatedPassword).toHaveLength(20);
     expect(await users.createOwner('acc_missing', 'p@a.test', 'long-enough-pw')).toEqual({ ok: false, code: 'NO_ACCOUNT' });
@@ -38,7 +38,7 @@ describe('panel services', () => {
 
   test('failures lock the name from that address only; elsewhere the name is slowed, not locked', async () => {
     let now = Date.parse('2026-11-15T12:00:00Z');
-    const s = store(() => now);
+    const s = await store(() => now);
     await createPanelUsersService(s, () => now).createAdmin('admin', 'long-enough-pw');
     const waits: number[] = [];
     const login = createLoginService(s, () => now, { maxFailures: 3, windowMs: 60_000, delayMs: 100, delayMaxMs: 1000 }, async (ms) => {
@@ -56,7 +56,7 @@ describe('panel services', () => {
   });
 
   test('an address spraying one password over many names is refused after three times the limit', async () => {
-    const s = store(Date.now);
+    const s = await store(Date.now);
     const login = createLoginService(s, Date.now, { maxFailures: 2, windowMs: 60_000, delayMs: 0, delayMaxMs: 0 });
     for (let i = 0; i < 6; i++) expect(await login.login(`user${i}`, 'password-1', '10.0.0.9')).toEqual({ ok: false, code: 'INVALID_CREDENTIALS' });
     expect(await login.login('user7', 'password-1', '10.0.0.9')).toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
@@ -64,7 +64,7 @@ describe('panel services', () => {
   });
 
   test('200 guesses at once: at most the limit are checked, and the right one inside the burst does not log in', async () => {
-    const s = store(Date.now);
+    const s = await store(Date.now);
     await createPanelUsersService(s, Date.now).createAdmin('admin', 'long-enough-pw');
     // Concurrency limits off: this is the reservation alone (one statement) holding the line.
     const login = createLoginService(s, Date.now, {
@@ -83,7 +83,7 @@ describe('panel services', () => {
   });
 
   test('with the default limits, a burst from one address gets two checks at a time; the rest are refused at once', async () => {
-    const s = store(Date.now);
+    const s = await store(Date.now);
     await createPanelUsersService(s, Date.now).createAdmin('admin', 'long-enough-pw');
     const login = createLoginService(s, Date.now, { maxFailures: 10, windowMs: 60_000, delayMs: 0, delayMaxMs: 0 });
     const guesses = Array.from({ length: 200 }, (_, i) => (i === 5 ? 'long-enough-pw' : `wrong-${i}`));
@@ -95,7 +95,7 @@ describe('panel services', () => {
   });
 
   test('an unknown name is refused like a wrong password', async () => {
-    const s = store(Date.now);
+    const s = await store(Date.now);
     const login = createLoginService(s, Date.now, { maxFailures: 5, windowMs: 60_000, delayMs: 0, delayMaxMs: 0 });
     expect(await login.login('nobody', 'whatever-pw', '10.0.0.1')).toEqual({ ok: false, code: 'INVALID_CREDENTIALS' });
   });

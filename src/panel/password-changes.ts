@@ -33,14 +33,14 @@ export interface PasswordChanges {
 export function createPasswordChanges(store: Store, login?: Pick<LoginService, 'login'>): PasswordChanges {
   // The write: the new hash, and every other session of the user ends with it.
   const write = (userId: string, hash: string, keepToken?: string) =>
-    store.writes.run(() => {
-      if (!store.panelUsers.setPasswordHash(userId, hash)) return false;
-      store.panelSessions.deleteForUser(userId, keepToken);
+    store.transaction(async (tx) => {
+      if (!(await tx.panelUsers.setPasswordHash(userId, hash))) return false;
+      await tx.panelSessions.deleteForUser(userId, keepToken);
       return true;
     });
   return {
     async change({ userId, current, next, ip, keepToken }) {
-      const user = store.panelUsers.get(userId);
+      const user = await store.panelUsers.get(userId);
       if (!user) return { ok: false, code: 'NO_USER' };
       if (!login) throw new Error('createPasswordChanges: change needs the login service');
       const checked = await login.login(user.login, current, ip);
@@ -50,13 +50,13 @@ export function createPasswordChanges(store: Store, login?: Pick<LoginService, '
       return (await write(userId, await hashPassword(next), keepToken)) ? { ok: true } : { ok: false, code: 'NO_USER' };
     },
     async resetOwner(userId) {
-      const user = store.panelUsers.get(userId);
+      const user = await store.panelUsers.get(userId);
       if (!user || user.role !== 'owner') return { ok: false, code: 'NO_USER' };
       const password = generatePassword();
       return (await write(userId, await hashPassword(password))) ? { ok: true, login: user.login, password } : { ok: false, code: 'NO_USER' };
     },
     async setAdmin(loginName, password) {
-      const user = store.panelUsers.findByLogin(loginName.trim());
+      const user = await store.panelUsers.findByLogin(loginName.trim());
       if (!user || user.role !== 'admin') return { ok: false, code: 'NO_USER' };
       if (passwordProblem(password)) return { ok: false, code: 'PASSWORD_TOO_SHORT' };
       return (await write(user.id, await hashPassword(password))) ? { ok: true } : { ok: false, code: 'NO_USER' };

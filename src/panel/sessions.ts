@@ -20,7 +20,7 @@ export interface ActiveSession {
 export interface SessionService {
   start(userId: string): Promise<{ token: string; session: PanelSession }>;
   /** The live session for a cookie token, or null (unknown, expired: then it is deleted). */
-  resolve(token: string | undefined): ActiveSession | null;
+  resolve(token: string | undefined): Promise<ActiveSession | null>;
   end(token: string): Promise<void>;
   prune(): Promise<number>;
 }
@@ -40,29 +40,29 @@ export function createSessionService(store: Store, clock: Clock, options: Sessio
         lastSeenAt: now,
         expiresAt: now + options.maxMs,
       };
-      await store.writes.run(() => store.panelSessions.create(token, session));
+      await store.transaction((tx) => tx.panelSessions.create(token, session));
       return { token, session };
     },
-    resolve(token) {
+    async resolve(token) {
       if (!token || token.length > 128) return null;
-      const session = store.panelSessions.find(token);
+      const session = await store.panelSessions.find(token);
       if (!session) return null;
       const now = clock();
-      const user = store.panelUsers.get(session.userId);
+      const user = await store.panelUsers.get(session.userId);
       if (!user || now >= session.expiresAt || now - session.lastSeenAt >= options.idleMs) {
-        void store.writes.run(() => store.panelSessions.delete(token)).catch(() => undefined);
+        void store.transaction((tx) => tx.panelSessions.delete(token)).catch(() => undefined);
         return null;
       }
       if (now - session.lastSeenAt >= TOUCH_EVERY_MS) {
-        void store.writes.run(() => store.panelSessions.touch(token, now)).catch(() => undefined);
+        void store.transaction((tx) => tx.panelSessions.touch(token, now)).catch(() => undefined);
       }
       return { user, session };
     },
     async end(token) {
-      await store.writes.run(() => store.panelSessions.delete(token));
+      await store.transaction((tx) => tx.panelSessions.delete(token));
     },
     prune() {
-      return store.writes.run(() => store.panelSessions.prune(clock(), options.idleMs));
+      return store.transaction((tx) => tx.panelSessions.prune(clock(), options.idleMs));
     },
   };
 }

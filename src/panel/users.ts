@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { PanelRole, PanelUser, Store } from '../store';
+import type { PanelRole, PanelUser, Store, Tx } from '../store';
 import { generatePassword, hashPassword, passwordProblem } from './passwords';
 
 export type CreateUserResult =
@@ -39,14 +39,14 @@ export async function preparePanelUser(role: PanelRole, login: string, password?
 }
 
 /**
- * Writes a prepared user; call it inside `store.writes.run`, where the checks and the
- * insert cannot be interleaved with another write. Logins are unique regardless of case.
+ * Writes a prepared user; call it inside `store.transaction` with its `tx`, where the checks
+ * and the insert cannot be interleaved with another write. Logins are unique regardless of case.
  */
-export function insertPanelUser(store: Store, prepared: PreparedUser, accountId: string | null): CreateUserResult {
-  if (accountId && !store.accounts.get(accountId)) return { ok: false, code: 'NO_ACCOUNT' };
-  if (store.panelUsers.findByLogin(prepared.login)) return { ok: false, code: 'LOGIN_TAKEN' };
+export async function insertPanelUser(tx: Tx, prepared: PreparedUser, accountId: string | null): Promise<CreateUserResult> {
+  if (accountId && !(await tx.accounts.get(accountId))) return { ok: false, code: 'NO_ACCOUNT' };
+  if (await tx.panelUsers.findByLogin(prepared.login)) return { ok: false, code: 'LOGIN_TAKEN' };
   const { login, role, passwordHash, generatedPassword } = prepared;
-  return { ok: true, user: store.panelUsers.create({ login, role, accountId, passwordHash }), generatedPassword };
+  return { ok: true, user: await tx.panelUsers.create({ login, role, accountId, passwordHash }), generatedPassword };
 }
 
 /**
@@ -63,7 +63,7 @@ export function createPanelUsersService(store: Store, _clock: Clock): PanelUsers
   const create = async (role: PanelRole, login: string, accountId: string | null, password: string | undefined) => {
     const prepared = await preparePanelUser(role, login, password);
     if (!prepared.ok) return prepared;
-    return store.writes.run(() => insertPanelUser(store, prepared.user, accountId));
+    return store.transaction((tx) => insertPanelUser(tx, prepared.user, accountId));
   };
   return {
     createAdmin: (username, password) => create('admin', username, null, password),

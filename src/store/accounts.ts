@@ -36,40 +36,40 @@ export function toAccount(row: AccountRow): Account {
 }
 
 export interface AccountsStore {
-  create(input: { name: string; plan: Plan; monthlyCredit?: number | null }): Account;
-  get(id: string): Account | null;
-  list(): Account[];
-  count(): number;
+  create(input: { name: string; plan: Plan; monthlyCredit?: number | null }): Promise<Account>;
+  get(id: string): Promise<Account | null>;
+  list(): Promise<Account[]>;
+  count(): Promise<number>;
   /** Changes the plan; `monthlyCredit` undefined keeps the current override, null clears it. */
-  setPlan(id: string, plan: Plan, monthlyCredit?: number | null): Account | null;
-  setDisabled(id: string, disabled: boolean): Account | null;
+  setPlan(id: string, plan: Plan, monthlyCredit?: number | null): Promise<Account | null>;
+  setDisabled(id: string, disabled: boolean): Promise<Account | null>;
 }
 
 export function createAccountsStore(db: SqlConnection, clock: Clock): AccountsStore {
-  const get = (id: string) => {
-    const row = db.query('SELECT * FROM accounts WHERE id = $id').get({ id }) as AccountRow | null;
+  const get = async (id: string) => {
+    const row = (await db.query('SELECT * FROM accounts WHERE id = $id').get({ id })) as AccountRow | null;
     return row ? toAccount(row) : null;
   };
   return {
-    create({ name, plan, monthlyCredit = null }) {
+    async create({ name, plan, monthlyCredit = null }) {
       const id = newId('acc');
-      db.query(
+      await db.query(
         'INSERT INTO accounts (id, name, plan, monthly_credit, disabled, created_at) VALUES ($id, $name, $plan, $credit, 0, $now)',
       ).run({ id, name, plan, credit: monthlyCredit, now: clock() });
-      return get(id)!;
+      return (await get(id))!;
     },
     get,
-    list() {
-      return (db.query('SELECT * FROM accounts ORDER BY created_at, id').all() as AccountRow[]).map(toAccount);
+    async list() {
+      return ((await db.query('SELECT * FROM accounts ORDER BY created_at, id').all()) as AccountRow[]).map(toAccount);
     },
-    count() {
-      return (db.query('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
+    async count() {
+      return ((await db.query('SELECT count(*) AS n FROM accounts').get()) as { n: number }).n;
     },
-    setPlan(id, plan, monthlyCredit) {
+    async setPlan(id, plan, monthlyCredit) {
       if (monthlyCredit === undefined) {
-        db.query('UPDATE accounts SET plan = $plan WHERE id = $id').run({ id, plan });
+        await db.query('UPDATE accounts SET plan = $plan WHERE id = $id').run({ id, plan });
       } else {
-        db.query('UPDATE accounts SET plan = $plan, monthly_credit = $credit WHERE id = $id').run({
+        await db.query('UPDATE accounts SET plan = $plan, monthly_credit = $credit WHERE id = $id').run({
           id,
           plan,
           credit: monthlyCredit,
@@ -77,8 +77,8 @@ export function createAccountsStore(db: SqlConnection, clock: Clock): AccountsSt
       }
       return get(id);
     },
-    setDisabled(id, disabled) {
-      db.query('UPDATE accounts SET disabled = $d WHERE id = $id').run({ id, d: disabled ? 1 : 0 });
+    async setDisabled(id, disabled) {
+      await db.query('UPDATE accounts SET disabled = $d WHERE id = $id').run({ id, d: disabled ? 1 : 0 });
       return get(id);
     },
   };

@@ -71,20 +71,20 @@ export interface AlertChange {
 }
 
 /**
- * Alerts (contract.md "Alerts"). Writes run inside the caller's group-commit transaction,
+ * Alerts (contract.md "Alerts"). Writes run inside the caller's transaction (`store.transaction`),
  * beside the calls and credit they go with. State edges are checked by the caller
  * (alertTransition in src/call-model); `move` only applies one if the alert is still in `from`.
  */
 export interface AlertsStore {
-  create(alert: NewAlert, now: number): string;
-  get(id: string): AlertRecord | null;
+  create(alert: NewAlert, now: number): Promise<string>;
+  get(id: string): Promise<AlertRecord | null>;
   /** The open alert of this account with this key, if any (the newest). */
-  findOpen(accountId: string, key: string): AlertRecord | null;
+  findOpen(accountId: string, key: string): Promise<AlertRecord | null>;
   /** The newest alert of this account with this key, in any state (dedupe looks at it). */
-  latestByKey(accountId: string, key: string): AlertRecord | null;
-  list(filter?: { accountId?: string; state?: AlertState; limit?: number }): AlertRecord[];
+  latestByKey(accountId: string, key: string): Promise<AlertRecord | null>;
+  list(filter?: { accountId?: string; state?: AlertState; limit?: number }): Promise<AlertRecord[]>;
   /** False when the alert is no longer in `change.from` (someone else moved it first). */
-  move(id: string, change: AlertChange): boolean;
+  move(id: string, change: AlertChange): Promise<boolean>;
 }
 
 export function createAlertsStore(db: SqlConnection): AlertsStore {
@@ -108,34 +108,34 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
      WHERE id = $id AND state = $from`,
   );
   return {
-    create(a, now) {
+    async create(a, now) {
       const id = newId('alt');
-      insert.run({ id, account: a.accountId, cred: a.credentialId, key: a.key, source: a.source, message: a.message, now });
+      await insert.run({ id, account: a.accountId, cred: a.credentialId, key: a.key, source: a.source, message: a.message, now });
       return id;
     },
-    get(id) {
-      const row = byId.get({ id }) as AlertRow | null;
+    async get(id) {
+      const row = (await byId.get({ id })) as AlertRow | null;
       return row ? toAlert(row) : null;
     },
-    findOpen(accountId, key) {
-      const row = openByKey.get({ account: accountId, key }) as AlertRow | null;
+    async findOpen(accountId, key) {
+      const row = (await openByKey.get({ account: accountId, key })) as AlertRow | null;
       return row ? toAlert(row) : null;
     },
-    latestByKey(accountId, key) {
-      const row = latestKeyed.get({ account: accountId, key }) as AlertRow | null;
+    async latestByKey(accountId, key) {
+      const row = (await latestKeyed.get({ account: accountId, key })) as AlertRow | null;
       return row ? toAlert(row) : null;
     },
-    list({ accountId, state, limit = 100 } = {}) {
+    async list({ accountId, state, limit = 100 } = {}) {
       const where = [accountId ? 'account_id = $account' : null, state ? 'state = $state' : null].filter(Boolean);
       const sql = `SELECT * FROM alerts ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at DESC, id LIMIT $limit`;
       const params: Record<string, string | number> = { limit };
       if (accountId) params.account = accountId;
       if (state) params.state = state;
-      return (db.query(sql).all(params) as AlertRow[]).map(toAlert);
+      return ((await db.query(sql).all(params)) as AlertRow[]).map(toAlert);
     },
-    move(id, c) {
+    async move(id, c) {
       return (
-        update.run({ id, from: c.from, to: c.to, at: c.at, reason: c.reason ?? null, by: c.acknowledgedBy ?? null }).changes === 1
+        (await update.run({ id, from: c.from, to: c.to, at: c.at, reason: c.reason ?? null, by: c.acknowledgedBy ?? null })).changes === 1
       );
     },
   };

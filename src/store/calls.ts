@@ -5,8 +5,11 @@ import { newId } from './ids';
 import { sqlList } from './sql-list';
 import { toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
 
-/** PostgreSQL advisory lock key of the claim's turn (any number, the same on every appliance). */
+/** PostgreSQL advisory lock class of a number's claim turn (any number, the same on every appliance). */
 const CLAIM_LOCK = 0x5641_0001;
+
+/** Calls a PostgreSQL claim looks at before it gives up for this round (the dialer asks again). */
+const CLAIM_CANDIDATES = 8;
 
 /** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
 const IN_PROGRESS = sqlList(IN_PROGRESS_STATES);
@@ -29,13 +32,13 @@ export interface NewCall {
 
 export interface CallsStore {
   /** Inserts queued calls; run inside the transaction that charges their credit. */
-  enqueue(calls: NewCall[], now: number): string[];
-  get(id: string): CallRecord | null;
+  enqueue(calls: NewCall[], now: number): Promise<string[]>;
+  get(id: string): Promise<CallRecord | null>;
   /** Every call of an alert, oldest first. */
-  ofAlert(alertId: string): CallRecord[];
+  ofAlert(alertId: string): Promise<CallRecord[]>;
   /** Calls bundled into (spoken in) this call. */
-  bundledIn(callId: string): CallRecord[];
-  list(filter?: { accountId?: string; limit?: number }): CallRecord[];
+  bundledIn(callId: string): Promise<CallRecord[]>;
+  list(filter?: { accountId?: string; limit?: number }): Promise<CallRecord[]>;
   /**
    * Takes the next call that is due, or whose lease ran out (a crashed worker),
    * with one `UPDATE … WHERE id = (SELECT … LIMIT 1) RETURNING` so two workers never hold
@@ -46,28 +49,28 @@ export interface CallsStore {
    * lease is skipped, so one number NEVER gets two calls at once. The edge is recorded
    * in call_events (`from` is the state before the claim).
    */
-  claim(now: number, leaseMs: number, pacing?: Pacing): ClaimedCall | null;
+  claim(now: number, leaseMs: number, pacing?: Pacing): Promise<ClaimedCall | null>;
   /**
    * Moves a call from `from` to `to` and records the event, only if the call is still in
    * `from` and (when `attempt` is given) still on that attempt: a worker whose lease was
    * taken over cannot overwrite the newer attempt. Returns false when nothing changed.
    */
-  move(id: string, change: CallChange): boolean;
+  move(id: string, change: CallChange): Promise<boolean>;
   /**
    * Queued calls created before `cutoff` and due before it (at most `limit`, by due time):
    * the no-trunk expiry sweep. A range of the (state, run_after) index, so the cost does
    * not grow with the backlog; a call waiting to retry is found once its retry is due.
    */
-  queuedBefore(cutoff: number, limit: number): CallRecord[];
+  queuedBefore(cutoff: number, limit: number): Promise<CallRecord[]>;
   /**
    * Says why queued calls wait (last_reason) without moving them: no edge, no event. Only
    * calls inserted after `cursor` are looked at (0: all); returns the cursor to pass next
    * time, so a call is looked at once however long the queue grows.
    */
-  noteWaiting(reason: string, cursor: number): number;
+  noteWaiting(reason: string, cursor: number): Promise<number>;
   /** Pushes the lease of calls this worker still holds (a heartbeat); never shortens one. */
-  renewLeases(ids: string[], until: number, now: number): void;
-  events(id: string): CallEvent[];
+  renewLeases(ids: string[], until: number, now: number): Promise<void>;
+  events(id: string): Promise<CallEvent[]>;
 }
 
 /** Per-number limits on INVITEs (calls.per_number_gap_s, calls.per_number_per_hour); 0: none. */
@@ -129,11 +132,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
      VALUES ($call, $at, $attempt, $from, $to, $code, $reason)`,
   );
   // A number that has a call in progress under a live lease is skipped: never two at once.
-  const claimNext = db.query(
-    `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = $lease,
-       attempts = attempts + 1, updated_at = $now, bundled_into = NULL
-     WHERE id = (SELECT c.id FROM calls c
-                 WHERE ((c.state = 'queued' AND c.run_after <= $now)
+  const claimable = `((c.state = 'queued' AND c.run_after <= $now)
                         OR (c.state IN (${IN_PROGRESS}) AND c.lease_until < $now))
                    AND NOT EXISTS (SELECT 1 FROM calls o
                                    WHERE o.phone_number = c.phone_number AND o.id <> c.id
@@ -142,17 +141,30 @@ export function createCallsStore(db: SqlConnection): CallsStore {
                    AND (c.state <> 'queued'
                         OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)
                             AND ($perHour = 0 OR (SELECT count(*) FROM dials d
-                                                  WHERE d.phone_number = c.phone_number AND d.at > $hourSince) < $perHour)))
-                 ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1${db.dialect === 'postgres' ? ' FOR UPDATE OF c SKIP LOCKED' : ''})
-     RETURNING *`,
-  );
-  // Several appliances on one PostgreSQL claim from one queue. SKIP LOCKED: a row another
-  // appliance is taking or moving right now is passed over, not waited for. The lock,
-  // held to the end of the claiming transaction: claims take turns across appliances, so
-  // the per-number checks above (a call in progress, pacing) see every other claim
-  // committed; without it two appliances could each take a call to the same number at
-  // once. SQLite needs neither: its writer is one at a time (BEGIN IMMEDIATE).
-  const takeClaimTurn = db.dialect === 'postgres' ? db.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK}) AS locked`) : null;
+                                                  WHERE d.phone_number = c.phone_number AND d.at > $hourSince) < $perHour)))`;
+  const take = (which: string) =>
+    db.query(
+      `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = $lease,
+         attempts = attempts + 1, updated_at = $now, bundled_into = NULL
+       WHERE id = (SELECT c.id FROM calls c WHERE ${which} AND ${claimable}
+                   ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1${sql.skipLocked ? ' FOR UPDATE OF c SKIP LOCKED' : ''})
+       RETURNING *`,
+    );
+  // SQLite: one statement (goqite), its writer is one at a time (BEGIN IMMEDIATE).
+  const claimNext = take('TRUE');
+  // PostgreSQL: several appliances claim from one queue at once. SKIP LOCKED passes over a
+  // row another appliance is taking or moving right now. The per-number checks above must
+  // also see every other claim for the same number: so a claim first picks candidates, then
+  // takes its number's turn (a transaction advisory lock, held to COMMIT; a number another
+  // appliance is claiming right now is passed over), and only then takes the call, in a
+  // statement that sees every claim committed before the turn was taken. Numbers take turns;
+  // claims for different numbers never wait for each other.
+  const candidates =
+    db.dialect === 'postgres'
+      ? db.query(`SELECT c.id, c.phone_number AS number FROM calls c WHERE ${claimable} ORDER BY c.run_after, c.created_at, c.rowid LIMIT ${CLAIM_CANDIDATES}`)
+      : null;
+  const numberTurn = db.dialect === 'postgres' ? db.query(`SELECT pg_try_advisory_xact_lock(${CLAIM_LOCK}, hashtext($number)) AS got`) : null;
+  const claimThis = take('c.id = $id');
   const recordDial = db.query('INSERT INTO dials (phone_number, at, call_id) VALUES ($number, $at, $call)');
   const bundleInto = db.query(
     `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = $lease,
@@ -161,15 +173,16 @@ export function createCallsStore(db: SqlConnection): CallsStore {
      RETURNING *, rowid AS seq`,
   );
   return {
-    enqueue(calls, now) {
+    async enqueue(calls, now) {
       const insert = db.query(
         `INSERT INTO calls (id, account_id, credential_id, source, phone_number, message, state, attempts,
                             run_after, created_at, updated_at, alert_id, charged, escalation_ordinal, last_reason)
          VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert, $charged, $ordinal, $reason)`,
       );
-      return calls.map((c) => {
+      const ids: string[] = [];
+      for (const c of calls) {
         const id = newId('call');
-        insert.run({
+        await insert.run({
           id,
           account: c.accountId,
           cred: c.credentialId,
@@ -182,38 +195,47 @@ export function createCallsStore(db: SqlConnection): CallsStore {
           ordinal: c.escalationOrdinal ?? 0,
           reason: c.lastReason ?? null,
         });
-        return id;
-      });
+        ids.push(id);
+      }
+      return ids;
     },
-    get(id) {
-      const row = db.query('SELECT * FROM calls WHERE id = $id').get({ id }) as CallRow | null;
+    async get(id) {
+      const row = (await db.query('SELECT * FROM calls WHERE id = $id').get({ id })) as CallRow | null;
       return row ? toCall(row) : null;
     },
-    ofAlert(alertId) {
-      return (db.query('SELECT * FROM calls WHERE alert_id = $a ORDER BY created_at, id').all({ a: alertId }) as CallRow[]).map(toCall);
+    async ofAlert(alertId) {
+      return ((await db.query('SELECT * FROM calls WHERE alert_id = $a ORDER BY created_at, id').all({ a: alertId })) as CallRow[]).map(toCall);
     },
-    bundledIn(callId) {
-      return (db.query('SELECT * FROM calls WHERE bundled_into = $c ORDER BY created_at, id').all({ c: callId }) as CallRow[]).map(toCall);
+    async bundledIn(callId) {
+      return ((await db.query('SELECT * FROM calls WHERE bundled_into = $c ORDER BY created_at, id').all({ c: callId })) as CallRow[]).map(toCall);
     },
-    list({ accountId, limit = 100 } = {}) {
+    async list({ accountId, limit = 100 } = {}) {
       const rows = accountId
-        ? db
+        ? await db
             .query('SELECT * FROM calls WHERE account_id = $a ORDER BY created_at DESC, id LIMIT $limit')
             .all({ a: accountId, limit })
-        : db.query('SELECT * FROM calls ORDER BY created_at DESC, id LIMIT $limit').all({ limit });
+        : await db.query('SELECT * FROM calls ORDER BY created_at DESC, id LIMIT $limit').all({ limit });
       return (rows as CallRow[]).map(toCall);
     },
-    claim(now, leaseMs, pacing = { gapMs: 0, perHour: 0 }) {
-      // One statement (goqite): the choice and the take cannot be split by another worker.
+    async claim(now, leaseMs, pacing = { gapMs: 0, perHour: 0 }) {
       // `claimed_from` keeps the state before the claim, which RETURNING cannot show.
-      takeClaimTurn?.get();
-      const row = claimNext.get({ now, lease: now + leaseMs, gapSince: now - pacing.gapMs, hourSince: now - 3_600_000, perHour: pacing.perHour }) as CallRow & {
-        claimed_from: CallState;
-      } | null;
+      const params = { now, lease: now + leaseMs, gapSince: now - pacing.gapMs, hourSince: now - 3_600_000, perHour: pacing.perHour };
+      type Claimed = CallRow & { claimed_from: CallState };
+      let row: Claimed | null = null;
+      if (!candidates || !numberTurn) {
+        row = (await claimNext.get(params)) as Claimed | null;
+      } else {
+        for (const c of (await candidates.all(params)) as { id: string; number: string }[]) {
+          if (((await numberTurn.get({ number: c.number })) as { got: boolean | number }).got) {
+            row = (await claimThis.get({ ...params, id: c.id })) as Claimed | null;
+            if (row) break;
+          }
+        }
+      }
       if (!row) return null;
       const from = row.claimed_from;
-      recordDial.run({ number: row.phone_number, at: now, call: row.id });
-      insertEvent.run({
+      await recordDial.run({ number: row.phone_number, at: now, call: row.id });
+      await insertEvent.run({
         call: row.id,
         at: now,
         attempt: row.attempts,
@@ -223,16 +245,16 @@ export function createCallsStore(db: SqlConnection): CallsStore {
         reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
       });
       // In the order they were queued (RETURNING promises none): spoken first come, first named.
-      const bundled = (bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, lease: now + leaseMs }) as (CallRow & { seq: number })[])
+      const bundled = ((await bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, lease: now + leaseMs })) as (CallRow & { seq: number })[])
         .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
         .map(toCall);
       for (const b of bundled) {
-        insertEvent.run({ call: b.id, at: now, attempt: b.attempts, from: 'queued', to: CLAIMED_STATE, code: null, reason: `bundled into ${row.id}` });
+        await insertEvent.run({ call: b.id, at: now, attempt: b.attempts, from: 'queued', to: CLAIMED_STATE, code: null, reason: `bundled into ${row.id}` });
       }
       return { ...toCall(row), from, bundled };
     },
-    move(id, c) {
-      const changed = db
+    async move(id, c) {
+      const changed = await db
         .query(
           `UPDATE calls SET state = $to, updated_at = $at, attempts = attempts - $refund,
              last_sip_code = COALESCE($code, last_sip_code), last_reason = COALESCE($reason, last_reason),
@@ -258,34 +280,34 @@ export function createCallsStore(db: SqlConnection): CallsStore {
           refund: c.refundAttempt ? 1 : 0,
         });
       if (changed.changes === 0) return false;
-      insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null });
+      await insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null });
       return true;
     },
-    queuedBefore(cutoff, limit) {
+    async queuedBefore(cutoff, limit) {
       return (
-        db
+        (await db
           .query(`SELECT * FROM calls WHERE state = 'queued' AND run_after < $cutoff AND created_at < $cutoff ORDER BY run_after LIMIT $limit`)
-          .all({ cutoff, limit }) as CallRow[]
+          .all({ cutoff, limit })) as CallRow[]
       ).map(toCall);
     },
-    noteWaiting(reason, cursor) {
+    async noteWaiting(reason, cursor) {
       // The rowid grows with every insert and calls are never deleted; one writer at a time,
       // so a call committed after this statement gets a rowid above the returned cursor.
-      noteWaiting.run({ reason, cursor });
-      return (db.query('SELECT COALESCE(max(rowid), 0) AS n FROM calls').get() as { n: number }).n;
+      await noteWaiting.run({ reason, cursor });
+      return ((await db.query('SELECT COALESCE(max(rowid), 0) AS n FROM calls').get()) as { n: number }).n;
     },
-    renewLeases(ids, until, now) {
+    async renewLeases(ids, until, now) {
       const q = db.query(
         `UPDATE calls SET lease_until = ${sql.greatest('COALESCE(lease_until, 0)', '$until')}, updated_at = $now
          WHERE id = $id AND state IN (${IN_PROGRESS})`,
       );
-      for (const id of ids) q.run({ id, until, now });
+      for (const id of ids) await q.run({ id, until, now });
     },
-    events(id) {
+    async events(id) {
       return (
-        db
+        (await db
           .query('SELECT at, attempt, from_state, to_state, sip_code, reason FROM call_events WHERE call_id = $id ORDER BY id')
-          .all({ id }) as { at: number; attempt: number; from_state: CallState; to_state: CallState; sip_code: number | null; reason: string | null }[]
+          .all({ id })) as { at: number; attempt: number; from_state: CallState; to_state: CallState; sip_code: number | null; reason: string | null }[]
       ).map((e) => ({ at: e.at, attempt: e.attempt, from: e.from_state, to: e.to_state, sipCode: e.sip_code, reason: e.reason }));
     },
   };

@@ -8,8 +8,10 @@ import { manualClock } from '../../test/helpers/memory-store';
 import { BINARY } from '../../test/helpers/paths';
 import { testStoreUrl } from '../../test/helpers/postgres';
 import { createStore, keyFileFor, type Store } from '.';
-import { copyToPostgres, CopyRefusedError } from './copy-to-postgres';
+import { copyToPostgres, CopyRefusedError, type CopiedTable } from './copy-to-postgres';
 import { MIGRATIONS } from './migration-steps';
+import type { SqlDatabase } from './sql/database';
+import { openMigratedPostgres } from './sql/postgres/database';
 
 // voice-alert migrate-to-postgres (issue 16 §1): a SQLite appliance's data into an empty PostgreSQL.
 
@@ -19,35 +21,53 @@ const newPath = () => join(mkdtempSync(join(tmpdir(), 'va-copy-')), 'data', 'voi
 async function sqliteAppliance() {
   const clock = manualClock();
   const path = newPath();
-  const store = createStore({ path, busyTimeoutMs: 1000, clock });
-  const account = store.accounts.create({ name: 'Acme', plan: 'professional' });
-  const key = store.credentials.create(account.id, { requireSignature: true });
-  await store.writes.run(() => store.outbox.setTarget(account.id, { url: 'https://hooks.example/cb', secret: 'vcs_sealed' }));
-  store.panelUsers.create({ login: 'Owner@Acme.test', role: 'owner', accountId: account.id, passwordHash: 'h' });
-  store.policies.create({ accountId: account.id, name: 'oncall', steps: [{ numbers: ['5321111111'], wait_s: 300 }], rounds: 2 }, clock());
-  const alertId = store.alerts.create({ accountId: account.id, credentialId: key.id, key: 'disk/db1', source: 'api', message: 'Disk dolu' }, clock());
-  const calls = store.calls.enqueue(
-    ['5321111111', '5322222222', '5323333333'].map((phoneNumber) => ({ accountId: account.id, credentialId: key.id, source: 'api' as const, phoneNumber, message: 'Disk dolu', alertId })),
-    clock(),
-  );
+  const store = await createStore({ path, busyTimeoutMs: 1000, clock });
+  const { account, key, alertId, calls } = await store.transaction(async (tx) => {
+    const account = await tx.accounts.create({ name: 'Acme', plan: 'professional' });
+    const key = await tx.credentials.create(account.id, { requireSignature: true });
+    await tx.outbox.setTarget(account.id, { url: 'https://hooks.example/cb', secret: 'vcs_sealed' });
+    await tx.panelUsers.create({ login: 'Owner@Acme.test', role: 'owner', accountId: account.id, passwordHash: 'h' });
+    await tx.policies.create({ accountId: account.id, name: 'oncall', steps: [{ numbers: ['5321111111'], wait_s: 300 }], rounds: 2 }, clock());
+    const alertId = await tx.alerts.create({ accountId: account.id, credentialId: key.id, key: 'disk/db1', source: 'api', message: 'Disk dolu' }, clock());
+    const calls = await tx.calls.enqueue(
+      ['5321111111', '5322222222', '5323333333'].map((phoneNumber) => ({ accountId: account.id, credentialId: key.id, source: 'api' as const, phoneNumber, message: 'Disk dolu', alertId })),
+      clock(),
+    );
+    return { account, key, alertId, calls };
+  });
   clock.advance(1000);
-  const first = store.calls.claim(clock(), 60_000)!;
-  store.calls.move(first.id, { from: 'dialing', to: 'completed', at: clock(), attempt: 1, sipCode: 200, answered: true, finished: true });
-  for (let i = 0; i < 1200; i++) {
-    store.history.record({ at: clock() + i, requestId: `r${i}`, endpoint: '/api/call', sourceIp: '10.0.0.1', status: 200, message: 'Call queued', accountId: account.id, credentialId: key.id });
-  }
-  await store.writes.flush();
+  await store.transaction(async (tx) => {
+    const first = (await tx.calls.claim(clock(), 60_000))!;
+    await tx.calls.move(first.id, { from: 'dialing', to: 'completed', at: clock(), attempt: 1, sipCode: 200, answered: true, finished: true });
+    for (let i = 0; i < 1200; i++) {
+      await tx.history.record({ at: clock() + i, requestId: `r${i}`, endpoint: '/api/call', sourceIp: '10.0.0.1', status: 200, message: 'Call queued', accountId: account.id, credentialId: key.id });
+    }
+  });
+  await store.flush();
   return { clock, path, store, account, key, alertId, calls };
 }
 
-const pgStore = (url: string, sqlitePath: string, clock: () => number): Store =>
+const pgStore = (url: string, sqlitePath: string, clock: () => number): Promise<Store> =>
   createStore({ path: newPath(), url, keyFile: keyFileFor(sqlitePath), busyTimeoutMs: 5000, clock });
+
+/** As `voice-alert migrate-to-postgres` does: the target opened (and migrated) only once the file passed its checks. */
+async function copy(from: string, to: string): Promise<CopiedTable[]> {
+  let target: SqlDatabase | null = null;
+  try {
+    return await copyToPostgres({ from }, async (work) => {
+      target = await openMigratedPostgres({ url: to, timeoutMs: 30_000, poolSize: 2 });
+      return target.transaction(work);
+    });
+  } finally {
+    await (target as SqlDatabase | null)?.close();
+  }
+}
 
 describe('migrate-to-postgres', () => {
   it('copies every table; the PostgreSQL store reads it all back, decrypts with the same key, and continues where the file stopped', async () => {
     const src = await sqliteAppliance();
     const url = testStoreUrl()!;
-    const copied = copyToPostgres({ from: src.path, to: url, statementTimeoutMs: 30_000 });
+    const copied = await copy(src.path, url);
     expect(Object.fromEntries(copied.map((t) => [t.table, t.rows]))).toMatchObject({ accounts: 1, credentials: 1, calls: 3, alerts: 1, api_history: 1200, panel_users: 1, policies: 1, dials: 1 });
     // Parents before children.
     const order = copied.map((t) => t.table);
@@ -55,24 +75,24 @@ describe('migrate-to-postgres', () => {
     expect(order.indexOf('alerts')).toBeLessThan(order.indexOf('calls'));
     expect(order.indexOf('calls')).toBeLessThan(order.indexOf('call_events'));
 
-    const pg = pgStore(url, src.path, src.clock);
+    const pg = await pgStore(url, src.path, src.clock);
     try {
-      expect(pg.accounts.get(src.account.id)).toEqual(src.store.accounts.get(src.account.id));
-      expect(pg.credentials.apiSecretOf(src.key.id)).toBe(src.key.apiSecret);
-      expect(pg.outbox.target(src.account.id)).toEqual({ url: 'https://hooks.example/cb', secret: 'vcs_sealed' });
-      expect(pg.panelUsers.findByLogin('owner@acme.test')?.accountId).toBe(src.account.id);
-      expect(pg.alerts.get(src.alertId)).toEqual(src.store.alerts.get(src.alertId));
-      for (const id of src.calls) expect(pg.calls.get(id)).toEqual(src.store.calls.get(id));
-      expect(pg.calls.events(src.calls[0]!)).toEqual(src.store.calls.events(src.calls[0]!));
-      expect(pg.history.list({ limit: 5 })).toEqual(src.store.history.list({ limit: 5 }));
+      expect(await pg.accounts.get(src.account.id)).toEqual(await src.store.accounts.get(src.account.id));
+      expect(await pg.credentials.apiSecretOf(src.key.id)).toBe(src.key.apiSecret);
+      expect(await pg.outbox.target(src.account.id)).toEqual({ url: 'https://hooks.example/cb', secret: 'vcs_sealed' });
+      expect((await pg.panelUsers.findByLogin('owner@acme.test'))?.accountId).toBe(src.account.id);
+      expect(await pg.alerts.get(src.alertId)).toEqual(await src.store.alerts.get(src.alertId));
+      for (const id of src.calls) expect(await pg.calls.get(id)).toEqual(await src.store.calls.get(id));
+      expect(await pg.calls.events(src.calls[0]!)).toEqual(await src.store.calls.events(src.calls[0]!));
+      expect(await pg.history.list({ limit: 5 })).toEqual(await src.store.history.list({ limit: 5 }));
       // The queue's order survived: both stores hand out the same next call.
-      const next = await pg.writes.run(() => pg.calls.claim(src.clock(), 60_000));
-      expect(next?.id).toBe((await src.store.writes.run(() => src.store.calls.claim(src.clock(), 60_000)))?.id);
+      const next = await pg.transaction((tx) => tx.calls.claim(src.clock(), 60_000));
+      expect(next?.id).toBe((await src.store.transaction((tx) => tx.calls.claim(src.clock(), 60_000)))?.id);
       // New rows get ids after the copied ones, not duplicate keys.
-      await pg.writes.run(() => pg.history.record({ at: src.clock(), requestId: 'after', endpoint: '/api/call', sourceIp: '10.0.0.1', status: 200, message: 'Call queued', accountId: null, credentialId: null }));
-      const newest = pg.history.list({ limit: 1 })[0]!;
+      await pg.transaction((tx) => tx.history.record({ at: src.clock(), requestId: 'after', endpoint: '/api/call', sourceIp: '10.0.0.1', status: 200, message: 'Call queued', accountId: null, credentialId: null }));
+      const newest = (await pg.history.list({ limit: 1 }))[0]!;
       expect(newest.requestId).toBe('after');
-      expect(newest.id).toBeGreaterThan(src.store.history.list({ limit: 1 })[0]!.id);
+      expect(newest.id).toBeGreaterThan((await src.store.history.list({ limit: 1 }))[0]!.id);
     } finally {
       await pg.close();
       await src.store.close();
@@ -83,9 +103,9 @@ describe('migrate-to-postgres', () => {
     const src = await sqliteAppliance();
     await src.store.close();
     const url = testStoreUrl()!;
-    copyToPostgres({ from: src.path, to: url, statementTimeoutMs: 30_000 });
-    expect(() => copyToPostgres({ from: src.path, to: url, statementTimeoutMs: 30_000 })).toThrow(CopyRefusedError);
-    expect(() => copyToPostgres({ from: src.path, to: url, statementTimeoutMs: 30_000 })).toThrow(/already holds data \(table accounts\)/);
+    await copy(src.path, url);
+    await expect(copy(src.path, url)).rejects.toThrow(CopyRefusedError);
+    await expect(copy(src.path, url)).rejects.toThrow(/already holds data \(table accounts\)/);
 
     const old = newPath();
     mkdirSync(dirname(old), { recursive: true });
@@ -94,10 +114,10 @@ describe('migrate-to-postgres', () => {
     raw.run('PRAGMA user_version = 8');
     raw.close();
     const fresh = testStoreUrl()!;
-    expect(() => copyToPostgres({ from: old, to: fresh, statementTimeoutMs: 30_000 })).toThrow(/schema version 8.*start this version of voice-alert once on it/);
-    expect(() => copyToPostgres({ from: '/nonexistent/voice-alert.db', to: fresh, statementTimeoutMs: 30_000 })).toThrow(/no database at/);
+    await expect(copy(old, fresh)).rejects.toThrow(/schema version 8.*start this version of voice-alert once on it/);
+    await expect(copy('/nonexistent/voice-alert.db', fresh)).rejects.toThrow(/no database at/);
     // Nothing was written by the refusals: a real copy still goes in.
-    expect(copyToPostgres({ from: src.path, to: fresh, statementTimeoutMs: 30_000 }).find((t) => t.table === 'calls')?.rows).toBe(3);
+    expect((await copy(src.path, fresh)).find((t) => t.table === 'calls')?.rows).toBe(3);
   });
 
   it('the command: prints each table and where the secret.key to copy is; a refusal is exit 1 on stderr', async () => {

@@ -1,9 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import { LATEST_VERSION } from './migration-steps';
-import { migrate } from './migrations';
 import type { SqlConnection } from './sql/connection';
-import { postgresConnection } from './sql/postgres/connection';
 
 /** A copy that cannot be made; the message says why and what to do. Nothing was written. */
 export class CopyRefusedError extends Error {
@@ -18,26 +16,32 @@ export interface CopiedTable {
 export interface CopyOptions {
   /** store.path of the SQLite appliance. */
   from: string;
-  /** An empty PostgreSQL database (migrated here when brand new). */
-  to: string;
-  statementTimeoutMs: number;
 }
 
-/** Rows per INSERT, and bytes: a batch travels as one JSON text through the bridge (4 MiB). */
+/**
+ * The PostgreSQL side: runs `work` inside one transaction on one connection to an empty
+ * PostgreSQL database (already migrated), and commits, or rolls back when `work` throws.
+ */
+export type PostgresTransaction = <T>(work: (db: SqlConnection) => Promise<T>) => Promise<T>;
+
+/** Rows per INSERT, and bytes: a batch travels to the server as one JSON text. */
 const BATCH_ROWS = 500;
 const BATCH_BYTES = 1 << 20;
 
 /**
  * `voice-alert migrate-to-postgres`: every row of a SQLite appliance into an empty
  * PostgreSQL database, as one consistent snapshot (one read transaction on the file) and
- * all or nothing (one transaction on the server). Tables come from the file itself, so a
- * table added by a later migration is never forgotten; parents before children (their
- * foreign keys). SQLite's implicit rowid is copied into PostgreSQL's `rowid` column, so
- * the queue keeps its order, and every identity sequence is moved past the copied ids.
- * Sealed secrets are copied as they are: the PostgreSQL appliances need this file's
- * secret.key.
+ * all or nothing (one transaction on the server, `transaction`). Tables come from the file
+ * itself, so a table added by a later migration is never forgotten; parents before
+ * children (their foreign keys). SQLite's implicit rowid is copied into PostgreSQL's
+ * `rowid` column, so the queue keeps its order, and every identity sequence is moved past
+ * the copied ids. Sealed secrets are copied as they are: the PostgreSQL appliances need
+ * this file's secret.key.
+ *
+ * `transaction` is called once, and only after the file has passed its checks: a caller
+ * may open (and migrate) the PostgreSQL database there, so a refused copy touches nothing.
  */
-export function copyToPostgres(o: CopyOptions): CopiedTable[] {
+export async function copyToPostgres(o: CopyOptions, transaction: PostgresTransaction): Promise<CopiedTable[]> {
   if (!existsSync(o.from)) throw new CopyRefusedError(`no database at ${o.from} (--from): nothing to copy`);
   const source = new Database(o.from, { readonly: true });
   try {
@@ -49,22 +53,17 @@ export function copyToPostgres(o: CopyOptions): CopiedTable[] {
         `${o.from} is at schema version ${version}, this program writes ${LATEST_VERSION}: start this version of voice-alert once on it (which migrates it), stop it, then copy`,
       );
     }
-    const target = postgresConnection({ url: o.to, statementTimeoutMs: o.statementTimeoutMs });
+    source.run('BEGIN'); // one snapshot of the file, even with the appliance still running
     try {
-      migrate(target);
-      refuseNonEmpty(target, tables);
-      source.run('BEGIN'); // one snapshot of the file, even with the appliance still running
-      try {
-        return inOneTransaction(target, () => {
-          const copied = tables.map((table) => ({ table, rows: copyTable(source, target, table) }));
-          moveIdentitiesPastCopiedIds(target);
-          return copied;
-        });
-      } finally {
-        source.run('COMMIT');
-      }
+      return await transaction(async (target) => {
+        await refuseNonEmpty(target, tables);
+        const copied: CopiedTable[] = [];
+        for (const table of tables) copied.push({ table, rows: await copyTable(source, target, table) });
+        await moveIdentitiesPastCopiedIds(target);
+        return copied;
+      });
     } finally {
-      target.close();
+      source.run('COMMIT');
     }
   } finally {
     source.close();
@@ -90,18 +89,21 @@ export function tablesInOrder(db: Database): string[] {
   return ordered;
 }
 
-function refuseNonEmpty(target: SqlConnection, tables: string[]): void {
+async function refuseNonEmpty(target: SqlConnection, tables: string[]): Promise<void> {
   for (const table of tables) {
-    if (target.query(`SELECT 1 AS found FROM ${table} LIMIT 1`).get()) {
+    if (await target.query(`SELECT 1 AS found FROM ${table} LIMIT 1`).get()) {
       throw new CopyRefusedError(`the PostgreSQL database already holds data (table ${table}): copy only into an empty database`);
     }
   }
 }
 
-function copyTable(source: Database, target: SqlConnection, table: string): number {
+async function copyTable(source: Database, target: SqlConnection, table: string): Promise<number> {
   const columns = (source.query(`SELECT name FROM pragma_table_info('${table}') ORDER BY cid`).all() as { name: string }[]).map((c) => c.name);
   // A table with an implicit SQLite rowid has a `rowid` identity column on PostgreSQL (ddl.ts).
-  const withRowid = target.query(`SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $t AND column_name = 'rowid'`).get({ t: table }) !== null;
+  const withRowid =
+    (await target
+      .query(`SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $t AND column_name = 'rowid'`)
+      .get({ t: table })) !== null;
   const all = withRowid ? ['rowid', ...columns] : columns;
   const list = all.map((c) => `"${c}"`).join(', ');
   const insert = target.query(
@@ -111,9 +113,9 @@ function copyTable(source: Database, target: SqlConnection, table: string): numb
   let batch: string[] = [];
   let bytes = 0;
   let count = 0;
-  const flush = () => {
+  const flush = async () => {
     if (batch.length === 0) return;
-    insert.run({ rows: `[${batch.join(',')}]` });
+    await insert.run({ rows: `[${batch.join(',')}]` });
     batch = [];
     bytes = 0;
   };
@@ -122,30 +124,18 @@ function copyTable(source: Database, target: SqlConnection, table: string): numb
     batch.push(json);
     bytes += json.length;
     count++;
-    if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) flush();
+    if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) await flush();
   }
-  flush();
+  await flush();
   return count;
 }
 
 /** Identity columns continue after the largest copied value, not from 1 (duplicate keys). */
-function moveIdentitiesPastCopiedIds(target: SqlConnection): void {
-  const identities = target
+async function moveIdentitiesPastCopiedIds(target: SqlConnection): Promise<void> {
+  const identities = (await target
     .query(`SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'`)
-    .all() as { t: string; c: string }[];
+    .all()) as { t: string; c: string }[];
   for (const { t, c } of identities) {
-    target.query(`SELECT setval(pg_get_serial_sequence('${t}', '${c}'), COALESCE(max("${c}"), 0) + 1, false) AS v FROM ${t}`).get();
-  }
-}
-
-function inOneTransaction<T>(db: SqlConnection, work: () => T): T {
-  db.exec('BEGIN');
-  try {
-    const result = work();
-    db.exec('COMMIT');
-    return result;
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw e;
+    await target.query(`SELECT setval(pg_get_serial_sequence('${t}', '${c}'), COALESCE(max("${c}"), 0) + 1, false) AS v FROM ${t}`).get();
   }
 }

@@ -52,19 +52,19 @@ function toCredential(row: CredentialRow): Credential {
 }
 
 export interface CredentialsStore {
-  create(accountId: string, options?: { requireSignature?: boolean }): IssuedCredential;
+  create(accountId: string, options?: { requireSignature?: boolean }): Promise<IssuedCredential>;
   /** Active (not revoked) set by its API key. */
-  findByApiKey(apiKey: string): Credential | null;
+  findByApiKey(apiKey: string): Promise<Credential | null>;
   /** Active set by its webhook key (looked up by digest). */
-  findByWebhookKey(webhookKey: string): Credential | null;
+  findByWebhookKey(webhookKey: string): Promise<Credential | null>;
   /** The API secret in plain text, for verifying an HMAC signature. */
-  apiSecretOf(credentialId: string): string | null;
-  listForAccount(accountId: string): Credential[];
+  apiSecretOf(credentialId: string): Promise<string | null>;
+  listForAccount(accountId: string): Promise<Credential[]>;
   /** Revokes the whole set (API key and webhook key); false when no active set has that key. */
-  revoke(apiKey: string): boolean;
-  setRequireSignature(apiKey: string, required: boolean): boolean;
+  revoke(apiKey: string): Promise<boolean>;
+  setRequireSignature(apiKey: string, required: boolean): Promise<boolean>;
   /** Replaces the webhook key of an active set; returns the new key once. */
-  rotateWebhookKey(apiKey: string): string | null;
+  rotateWebhookKey(apiKey: string): Promise<string | null>;
 }
 
 export const newApiKey = () => `vak_${randomToken(24)}`;
@@ -73,7 +73,7 @@ export const newWebhookKey = () => `vwk_${randomToken(32)}`;
 
 export function createCredentialsStore(db: SqlConnection, box: SecretBox, clock: Clock): CredentialsStore {
   return {
-    create(accountId, { requireSignature = false } = {}) {
+    async create(accountId, { requireSignature = false } = {}) {
       const issued: IssuedCredential = {
         id: newId('cred'),
         accountId,
@@ -82,7 +82,7 @@ export function createCredentialsStore(db: SqlConnection, box: SecretBox, clock:
         webhookKey: newWebhookKey(),
         requireSignature,
       };
-      db.query(
+      await db.query(
         `INSERT INTO credentials (id, account_id, api_key, secret_hash, secret_enc, webhook_key_hash,
                                   require_signature, created_at)
          VALUES ($id, $account, $apiKey, $secretHash, $secretEnc, $hookHash, $sig, $now)`,
@@ -98,46 +98,46 @@ export function createCredentialsStore(db: SqlConnection, box: SecretBox, clock:
       });
       return issued;
     },
-    findByApiKey(apiKey) {
-      const row = db
+    async findByApiKey(apiKey) {
+      const row = (await db
         .query('SELECT * FROM credentials WHERE api_key = $apiKey AND revoked_at IS NULL')
-        .get({ apiKey }) as CredentialRow | null;
+        .get({ apiKey })) as CredentialRow | null;
       return row ? toCredential(row) : null;
     },
-    findByWebhookKey(webhookKey) {
-      const row = db
+    async findByWebhookKey(webhookKey) {
+      const row = (await db
         .query('SELECT * FROM credentials WHERE webhook_key_hash = $h AND revoked_at IS NULL')
-        .get({ h: digest(webhookKey) }) as CredentialRow | null;
+        .get({ h: digest(webhookKey) })) as CredentialRow | null;
       return row ? toCredential(row) : null;
     },
-    apiSecretOf(credentialId) {
-      const row = db.query('SELECT secret_enc FROM credentials WHERE id = $id').get({ id: credentialId }) as
+    async apiSecretOf(credentialId) {
+      const row = (await db.query('SELECT secret_enc FROM credentials WHERE id = $id').get({ id: credentialId })) as
         | { secret_enc: Uint8Array }
         | null;
       return row ? box.open(row.secret_enc) : null;
     },
-    listForAccount(accountId) {
+    async listForAccount(accountId) {
       return (
-        db.query('SELECT * FROM credentials WHERE account_id = $a ORDER BY created_at, id').all({
+        (await db.query('SELECT * FROM credentials WHERE account_id = $a ORDER BY created_at, id').all({
           a: accountId,
-        }) as CredentialRow[]
+        })) as CredentialRow[]
       ).map(toCredential);
     },
-    revoke(apiKey) {
-      const r = db
+    async revoke(apiKey) {
+      const r = await db
         .query('UPDATE credentials SET revoked_at = $now WHERE api_key = $apiKey AND revoked_at IS NULL')
         .run({ apiKey, now: clock() });
       return r.changes === 1;
     },
-    setRequireSignature(apiKey, required) {
-      const r = db
+    async setRequireSignature(apiKey, required) {
+      const r = await db
         .query('UPDATE credentials SET require_signature = $r WHERE api_key = $apiKey AND revoked_at IS NULL')
         .run({ apiKey, r: required ? 1 : 0 });
       return r.changes === 1;
     },
-    rotateWebhookKey(apiKey) {
+    async rotateWebhookKey(apiKey) {
       const key = newWebhookKey();
-      const r = db
+      const r = await db
         .query(
           'UPDATE credentials SET webhook_key_hash = $h WHERE api_key = $apiKey AND revoked_at IS NULL',
         )

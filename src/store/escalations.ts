@@ -66,25 +66,33 @@ export const ordinalOf = (e: Pick<Escalation, 'plan' | 'round' | 'step'>) => (e.
  * engines (or a restart) never start a step twice.
  */
 export interface EscalationsStore {
-  start(e: Omit<Escalation, 'skipWait' | 'state' | 'reason'>): void;
-  get(alertId: string): Escalation | null;
-  /** Running escalations whose next look is due. */
-  due(now: number, limit?: number): Escalation[];
+  start(e: Omit<Escalation, 'skipWait' | 'state' | 'reason'>): Promise<void>;
+  get(alertId: string): Promise<Escalation | null>;
+  /**
+   * Running escalations whose next look is due. Inside a transaction on PostgreSQL they are
+   * locked for it, and rows another transaction holds are left out (FOR UPDATE SKIP LOCKED).
+   */
+  due(now: number, limit?: number): Promise<Escalation[]>;
   /** Moves to the given position if still at `from`; false when someone else moved it first. */
-  advance(alertId: string, from: { round: number; step: number }, to: { round: number; step: number; startedAt: number; nextAt: number }): boolean;
+  advance(alertId: string, from: { round: number; step: number }, to: { round: number; step: number; startedAt: number; nextAt: number }): Promise<boolean>;
   /** Looks again at `nextAt` (nothing else changes). */
-  postpone(alertId: string, nextAt: number): void;
+  postpone(alertId: string, nextAt: number): Promise<void>;
   /** Look again no later than `now` (a call of the escalation ended, or its alert closed). */
-  wakeUp(alertId: string, now: number): void;
+  wakeUp(alertId: string, now: number): Promise<void>;
   /** Keypad 3: the current step ends as soon as its calls have. */
-  skipWait(alertId: string, now: number): void;
-  finish(alertId: string, reason: string): boolean;
+  skipWait(alertId: string, now: number): Promise<void>;
+  finish(alertId: string, reason: string): Promise<boolean>;
 }
 
 export function createEscalationsStore(db: SqlConnection): EscalationsStore {
+  // In a transaction on PostgreSQL, the rows are this transaction's until it ends; another
+  // appliance's engine passes over them (escalation/engine.ts).
+  const dueQuery = db.query(
+    `SELECT * FROM escalations WHERE state = 'running' AND next_at <= $now ORDER BY next_at LIMIT $limit${dialectOf(db.dialect).skipLocked}`,
+  );
   return {
-    start(e) {
-      db.query(
+    async start(e) {
+      await db.query(
         `INSERT INTO escalations (alert_id, account_id, credential_id, policy_id, plan, message, round, step, step_started_at, next_at, state)
          VALUES ($alert, $account, $cred, $policy, $plan, $message, $round, $step, $started, $next, 'running')`,
       ).run({
@@ -100,36 +108,34 @@ export function createEscalationsStore(db: SqlConnection): EscalationsStore {
         next: e.nextAt,
       });
     },
-    get(alertId) {
-      const row = db.query('SELECT * FROM escalations WHERE alert_id = $a').get({ a: alertId }) as EscalationRow | null;
+    async get(alertId) {
+      const row = (await db.query('SELECT * FROM escalations WHERE alert_id = $a').get({ a: alertId })) as EscalationRow | null;
       return row ? toEscalation(row) : null;
     },
-    due(now, limit = 100) {
-      return (
-        db.query(`SELECT * FROM escalations WHERE state = 'running' AND next_at <= $now ORDER BY next_at LIMIT $limit`).all({ now, limit }) as EscalationRow[]
-      ).map(toEscalation);
+    async due(now, limit = 100) {
+      return ((await dueQuery.all({ now, limit })) as EscalationRow[]).map(toEscalation);
     },
-    advance(alertId, from, to) {
+    async advance(alertId, from, to) {
       return (
-        db
+        (await db
           .query(
             `UPDATE escalations SET round = $round, step = $step, step_started_at = $started, next_at = $next, skip_wait = 0
              WHERE alert_id = $a AND state = 'running' AND round = $fromRound AND step = $fromStep`,
           )
-          .run({ a: alertId, round: to.round, step: to.step, started: to.startedAt, next: to.nextAt, fromRound: from.round, fromStep: from.step }).changes === 1
+          .run({ a: alertId, round: to.round, step: to.step, started: to.startedAt, next: to.nextAt, fromRound: from.round, fromStep: from.step })).changes === 1
       );
     },
-    postpone(alertId, nextAt) {
-      db.query(`UPDATE escalations SET next_at = $n WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, n: nextAt });
+    async postpone(alertId, nextAt) {
+      await db.query(`UPDATE escalations SET next_at = $n WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, n: nextAt });
     },
-    wakeUp(alertId, now) {
-      db.query(`UPDATE escalations SET next_at = ${dialectOf(db.dialect).least('next_at', '$now')} WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
+    async wakeUp(alertId, now) {
+      await db.query(`UPDATE escalations SET next_at = ${dialectOf(db.dialect).least('next_at', '$now')} WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
     },
-    skipWait(alertId, now) {
-      db.query(`UPDATE escalations SET skip_wait = 1, next_at = $now WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
+    async skipWait(alertId, now) {
+      await db.query(`UPDATE escalations SET skip_wait = 1, next_at = $now WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
     },
-    finish(alertId, reason) {
-      return db.query(`UPDATE escalations SET state = 'done', reason = $r WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, r: reason }).changes === 1;
+    async finish(alertId, reason) {
+      return (await db.query(`UPDATE escalations SET state = 'done', reason = $r WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, r: reason })).changes === 1;
     },
   };
 }

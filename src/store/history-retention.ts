@@ -1,4 +1,3 @@
-import type { GroupCommitter } from './group-commit';
 import type { HistoryStore } from './history';
 
 export interface RetentionOptions {
@@ -17,17 +16,17 @@ const DAY_MS = 86_400_000;
 
 /**
  * Bounds api_history (issue 10 §1): rows older than `days` and rows beyond `maxRows` go,
- * a batch per group commit, yielding to the event loop between batches so requests keep
+ * a batch per transaction, yielding to the event loop between batches so requests keep
  * being answered while a large backlog is deleted. Returns the number of rows deleted.
  */
 export async function pruneHistory(
-  store: { writes: GroupCommitter; history: HistoryStore },
+  store: { transaction<T>(work: (tx: { history: HistoryStore }) => Promise<T>): Promise<T> },
   { nowMs, days, maxRows, batchRows = 2000, keepGoing = () => true }: RetentionOptions,
 ): Promise<number> {
   const limits = { before: nowMs - days * DAY_MS, maxRows, batchRows };
   let total = 0;
   for (;;) {
-    const n = await store.writes.run(() => store.history.prune(limits));
+    const n = await store.transaction((tx) => tx.history.prune(limits));
     total += n;
     if (n < batchRows) return total;
     await new Promise((resolve) => setImmediate(resolve));

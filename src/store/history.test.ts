@@ -23,13 +23,15 @@ function entry(at: number, over: Partial<HistoryEntry> = {}): HistoryEntry {
 }
 
 async function record(entries: HistoryEntry[]) {
-  await store.writes.run(() => entries.forEach((e) => store.history.record(e)));
+  await store.transaction(async (tx) => {
+    for (const e of entries) await tx.history.record(e);
+  });
 }
 
 describe('api history', () => {
   it('refused requests with no account from one address are one row per endpoint, status and minute', async () => {
     const clock = manualClock('2026-11-15T12:00:00Z');
-    store = tempStore(clock);
+    store = await tempStore(clock);
     const t0 = clock();
     // 3 minutes of 403s and 429s, 500 a minute each: 6 rows, not 3,000.
     const flood: HistoryEntry[] = [];
@@ -38,7 +40,7 @@ describe('api history', () => {
       flood.push(entry(at), entry(at, { status: 429, message: 'Rate limit exceeded' }));
     }
     await record(flood);
-    const rows = store.history.list({ limit: 100 });
+    const rows = await store.history.list({ limit: 100 });
     expect(rows).toHaveLength(6);
     expect(rows.reduce((n, r) => n + r.count, 0)).toBe(3000);
     const first = rows.find((r) => r.status === 403 && r.firstAt === t0)!;
@@ -48,7 +50,7 @@ describe('api history', () => {
 
   it('another address, or a request whose account is known, keeps its own row', async () => {
     const clock = manualClock();
-    store = tempStore(clock);
+    store = await tempStore(clock);
     const t = clock();
     await record([
       entry(t),
@@ -57,30 +59,30 @@ describe('api history', () => {
       entry(t, { accountId: 'acc_1', status: 402, message: 'Insufficient call credit' }),
       entry(t, { status: 200, message: 'Call queued', accountId: 'acc_1' }),
     ]);
-    expect(store.history.list()).toHaveLength(5);
+    expect(await store.history.list()).toHaveLength(5);
   });
 
   it('pruning deletes rows older than history_days, in batches', async () => {
     const clock = manualClock('2026-11-15T12:00:00Z');
-    store = tempStore(clock);
+    store = await tempStore(clock);
     const now = clock();
     const old = Array.from({ length: 250 }, (_, i) => entry(now - 91 * DAY_MS + i, { accountId: 'acc_1', status: 200 }));
     const recent = Array.from({ length: 10 }, (_, i) => entry(now - 89 * DAY_MS + i, { accountId: 'acc_1', status: 200 }));
     await record([...old, ...recent]);
-    const before = store.writes.stats().batches;
+    const before = store.stats().batches;
     expect(await pruneHistory(store, { nowMs: now, days: 90, maxRows: 1_000_000, batchRows: 100 })).toBe(250);
-    expect(store.writes.stats().batches - before).toBe(3); // 100 + 100 + 50: one transaction each
-    expect(store.history.count()).toBe(10);
+    expect(store.stats().batches - before).toBe(3); // 100 + 100 + 50: one transaction each
+    expect(await store.history.count()).toBe(10);
     expect(await pruneHistory(store, { nowMs: now + 2 * DAY_MS, days: 90, maxRows: 1_000_000 })).toBe(10);
   });
 
   it('pruning keeps at most history_max_rows rows, the newest', async () => {
     const clock = manualClock();
-    store = tempStore(clock);
+    store = await tempStore(clock);
     const now = clock();
     await record(Array.from({ length: 1200 }, (_, i) => entry(now + i, { accountId: 'acc_1', status: 200, requestId: `r${i}` })));
     expect(await pruneHistory(store, { nowMs: now, days: 90, maxRows: 1000, batchRows: 64 })).toBe(200);
-    const rows = store.history.list({ limit: 2000 });
+    const rows = await store.history.list({ limit: 2000 });
     expect(rows).toHaveLength(1000);
     expect(rows.at(-1)!.requestId).toBe('r200');
   });

@@ -42,11 +42,11 @@ export interface PruneLimits {
 }
 
 export interface HistoryStore {
-  record(entry: HistoryEntry): void;
-  list(filter?: { accountId?: string; limit?: number; offset?: number }): HistoryRow[];
+  record(entry: HistoryEntry): Promise<void>;
+  list(filter?: { accountId?: string; limit?: number; offset?: number }): Promise<HistoryRow[]>;
   /** Deletes one batch of rows past the limits, oldest first; returns how many went. */
-  prune(limits: PruneLimits): number;
-  count(): number;
+  prune(limits: PruneLimits): Promise<number>;
+  count(): Promise<number>;
 }
 
 export function createHistoryStore(db: SqlConnection): HistoryStore {
@@ -64,8 +64,8 @@ export function createHistoryStore(db: SqlConnection): HistoryStore {
   // most maxRows rows without counting a million of them.
   const pruneOver = db.query(`DELETE FROM api_history WHERE id IN (SELECT id FROM api_history WHERE id <= $upTo ORDER BY id LIMIT $batch)`);
   return {
-    record(e) {
-      insert.run({
+    async record(e) {
+      await insert.run({
         at: e.at,
         rid: e.requestId,
         endpoint: e.endpoint,
@@ -77,23 +77,23 @@ export function createHistoryStore(db: SqlConnection): HistoryStore {
         bucket: aggregationBucket(e),
       });
     },
-    list({ accountId, limit = 100, offset = 0 } = {}) {
+    async list({ accountId, limit = 100, offset = 0 } = {}) {
       const sql = `SELECT ${HISTORY_COLUMNS}
                    FROM api_history ${accountId ? 'WHERE account_id = $a' : ''}
                    ORDER BY id DESC LIMIT $limit OFFSET $offset`;
       const params: Record<string, string | number> = accountId ? { a: accountId, limit, offset } : { limit, offset };
-      return db.query(sql).all(params) as HistoryRow[];
+      return (await db.query(sql).all(params)) as HistoryRow[];
     },
-    prune({ before, maxRows, batchRows }) {
-      let deleted = pruneOld.run({ before, batch: batchRows }).changes;
-      const top = (maxId.get() as { id: number | null }).id;
+    async prune({ before, maxRows, batchRows }) {
+      let deleted = (await pruneOld.run({ before, batch: batchRows })).changes;
+      const top = ((await maxId.get()) as { id: number | null }).id;
       if (top !== null && deleted < batchRows && top > maxRows) {
-        deleted += pruneOver.run({ upTo: top - maxRows, batch: batchRows - deleted }).changes;
+        deleted += (await pruneOver.run({ upTo: top - maxRows, batch: batchRows - deleted })).changes;
       }
       return deleted;
     },
-    count() {
-      return (db.query('SELECT count(*) AS n FROM api_history').get() as { n: number }).n;
+    async count() {
+      return ((await db.query('SELECT count(*) AS n FROM api_history').get()) as { n: number }).n;
     },
   };
 }

@@ -6,9 +6,9 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 export interface IdempotencyStore {
   /** The outcome remembered for this key, if it is younger than the window. */
-  find(credentialId: string, endpoint: string, key: string, now: number): unknown | null;
-  save(credentialId: string, endpoint: string, key: string, outcome: unknown, now: number): void;
-  prune(now: number): number;
+  find(credentialId: string, endpoint: string, key: string, now: number): Promise<unknown | null>;
+  save(credentialId: string, endpoint: string, key: string, outcome: unknown, now: number): Promise<void>;
+  prune(now: number): Promise<number>;
 }
 
 export function createIdempotencyStore(db: SqlConnection): IdempotencyStore {
@@ -17,21 +17,21 @@ export function createIdempotencyStore(db: SqlConnection): IdempotencyStore {
     dialectOf(db.dialect).insertOrReplace('idempotency', ['credential_id', 'endpoint', 'key', 'outcome', 'created_at'], ['credential_id', 'endpoint', 'key']),
   );
   return {
-    find(credentialId, endpoint, key, now) {
-      const row = db
+    async find(credentialId, endpoint, key, now) {
+      const row = (await db
         .query(
           'SELECT outcome FROM idempotency WHERE credential_id = $c AND endpoint = $e AND key = $k AND created_at > $since',
         )
-        .get({ c: credentialId, e: endpoint, k: key, since: now - IDEMPOTENCY_WINDOW_MS }) as
+        .get({ c: credentialId, e: endpoint, k: key, since: now - IDEMPOTENCY_WINDOW_MS })) as
         | { outcome: string }
         | null;
       return row ? JSON.parse(row.outcome) : null;
     },
-    save(credentialId, endpoint, key, outcome, now) {
-      replace.run({ credential_id: credentialId, endpoint, key, outcome: JSON.stringify(outcome), created_at: now });
+    async save(credentialId, endpoint, key, outcome, now) {
+      await replace.run({ credential_id: credentialId, endpoint, key, outcome: JSON.stringify(outcome), created_at: now });
     },
-    prune(now) {
-      return db.query('DELETE FROM idempotency WHERE created_at <= $t').run({ t: now - IDEMPOTENCY_WINDOW_MS }).changes;
+    async prune(now) {
+      return (await db.query('DELETE FROM idempotency WHERE created_at <= $t').run({ t: now - IDEMPOTENCY_WINDOW_MS })).changes;
     },
   };
 }

@@ -2,33 +2,16 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import { createAccountsStore, type AccountsStore } from './accounts';
-import { createAlertsStore, type AlertsStore } from './alerts';
-import { createEscalationsStore, type EscalationsStore } from './escalations';
-import { createPoliciesStore, type PoliciesStore } from './policies';
-import { createCallsStore, type CallsStore } from './calls';
-import { createChangeMarker } from './change-marker';
-import { createCredentialsStore, type CredentialsStore } from './credentials';
-import { openDatabase } from './database';
 import { assertKeyOpensDatabase } from './key-check';
-import { createKeyLock } from './key-lock';
-import { createLeadership } from './leadership';
-import { migrate } from './migrations';
-import { sqliteConnection, type SqlConnection } from './sql/connection';
-import { postgresConnection } from './sql/postgres/connection';
-import { createGroupCommitter, type GroupCommitter } from './group-commit';
-import { createHealthStore, type HealthStore } from './health';
-import { createHistoryStore, type HistoryStore } from './history';
-import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
-import { createOutboxStore, type OutboxStore } from './outbox';
-import { createOpsCountsStore, type OpsCountsStore } from './ops-counts';
-import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
-import { createPanelQueries, type PanelQueries } from './panel-queries';
-import { createPanelSessionsStore, type PanelSessionsStore } from './panel-sessions';
-import { createPanelUsersStore, type PanelUsersStore } from './panel-users';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
-import { createUsageStore, type UsageStore } from './usage';
+import type { SqlConnection } from './sql/connection';
+import type { SqlDatabase, TransactionStats } from './sql/database';
+import { openMigratedPostgres } from './sql/postgres/database';
+import { openSqlite } from './sql/sqlite/database';
+import { bindTables, type Tables, type Tx } from './tables';
 
+export type { Tables, Tx } from './tables';
+export type { AccountsStore } from './accounts';
 export type { Account } from './accounts';
 export type { AlertRecord, NewAlert, AlertChange } from './alerts';
 export type { Policy, PolicyStep, NewPolicy } from './policies';
@@ -46,51 +29,37 @@ export type { PanelSession } from './panel-sessions';
 export type { AlertFilter, CallFilter, CallStateCounts, HistoryFilter, Page } from './panel-queries';
 export { DatabaseTooNewError } from './migrations';
 export { SecretKeyMismatchError } from './key-check';
+export { DatabaseUnavailableError } from './sql/unavailable';
 
 /**
- * Everything persistent, over one connection: the SQLite file (default) or PostgreSQL
- * (store.url), through the same table groups (sql/connection.ts). The connection itself stays inside
- * this folder: callers read and write through the table groups below, writes inside
- * `writes.run`, so every SQL statement lives in src/store.
+ * Everything persistent: the SQLite file (default) or PostgreSQL (store.url), through the
+ * same table groups (tables.ts). Reads outside a transaction go through the table groups
+ * here (a connection that never waits for a commit); every write is a unit of work in
+ * `transaction`, whose `tx` has the same table groups on that transaction. So every SQL
+ * statement lives in src/store, and nothing waits for the database on the event loop.
  */
-export interface Store {
-  accounts: AccountsStore;
-  credentials: CredentialsStore;
-  usage: UsageStore;
-  calls: CallsStore;
-  alerts: AlertsStore;
-  policies: PoliciesStore;
-  escalations: EscalationsStore;
-  history: HistoryStore;
-  /** GET /healthz: a write probe and the queue's depth. */
-  health: HealthStore;
-  idempotency: IdempotencyStore;
-  /** Outcome callbacks: each account's target and the outbox of events to deliver. */
-  outbox: OutboxStore;
-  /** Web panel: who may log in, their sessions, failed logins, read-only searches. */
-  panelUsers: PanelUsersStore;
-  panelSessions: PanelSessionsStore;
-  loginFailures: LoginFailuresStore;
-  panelQueries: PanelQueries;
-  /** /metrics and the panel's overview: grouped counts (ops-counts.ts). */
-  opsCounts: OpsCountsStore;
-  /** Batches durable writes; see group-commit.ts. */
-  writes: GroupCommitter;
+export interface Store extends Tables {
+  readonly dialect: 'sqlite' | 'postgres';
   /**
-   * Moves whenever the database may have changed since the previous call (a commit by
-   * another connection, any row changed through this one); see change-marker.ts. Cheap
-   * enough to call per request.
+   * Runs one unit of work (an accepted request, a claim, a call's state change) in one
+   * transaction; resolves with its result once committed. `work` MUST touch only `tx`: it
+   * may run again as a whole (sql/database.ts), so side effects come after it resolves.
+   * Rejects with DatabaseUnavailableError when the database was away for `store.timeout_ms`.
    */
-  changeMarker(): number;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** A single-statement bookkeeping write nobody waits for (the API history); a failure goes to `onError`. */
+  background(work: (tx: Tx) => Promise<void>, onError: (e: unknown) => void): void;
+  /** Resolves when everything queued so far has committed. */
+  flush(): Promise<void>;
   /**
-   * True while this appliance is the one that sends callbacks and advances escalations
-   * (several appliances on one PostgreSQL; always true on SQLite). See leadership.ts.
+   * Moves whenever the database may have changed since the previous call (a commit by any
+   * connection, another process's or another appliance's within a second). Cheap enough to
+   * call per request.
    */
-  leads(): boolean;
-  /** Serializes the rest of this write transaction with others on the same key, across appliances (key-lock.ts). */
-  serializeOn(key: string): void;
-  /** True while the database file is there and answers a query (health check). */
-  ping(): boolean;
+  changeMarker(): Promise<number>;
+  /** True while the database is there and answers a query (health check). */
+  ping(): Promise<boolean>;
+  stats(): TransactionStats;
   close(): Promise<void>;
 }
 
@@ -99,8 +68,12 @@ export interface CreateStoreOptions {
   path: string;
   /** store.url: a postgres:// URL puts the whole store on PostgreSQL instead of the file. */
   url?: string;
-  /** SQLite: how long to wait for another process's lock. PostgreSQL: how long a statement may take. */
+  /** SQLite: how long to wait for another process's lock. */
   busyTimeoutMs: number;
+  /** PostgreSQL: how long anything waits for the database in all (store.timeout_ms). */
+  timeoutMs?: number;
+  /** PostgreSQL: connections in the pool (store.pool_size). */
+  poolSize?: number;
   clock: Clock;
   log?: Logger;
   /** Defaults to `secret.key` beside the database. */
@@ -111,63 +84,100 @@ export function keyFileFor(dbPath: string): string {
   return join(dirname(dbPath), 'secret.key');
 }
 
-/** Opens and migrates the store's connection: the SQLite file, or PostgreSQL when `url` is set. */
-export function openConnection(options: Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'log'>): SqlConnection {
-  if (!options.url) return sqliteConnection(openDatabase(options));
-  const db = postgresConnection({ url: options.url, statementTimeoutMs: Math.max(options.busyTimeoutMs, 1000) });
-  try {
-    migrate(db, options.log);
-  } catch (e) {
-    db.close();
-    throw e;
-  }
-  return db;
+/** Opens and migrates the store's database: the SQLite file, or PostgreSQL when `url` is set. */
+export function openSqlDatabase(options: Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'timeoutMs' | 'poolSize' | 'log'>): Promise<SqlDatabase> {
+  if (!options.url) return Promise.resolve(openSqlite(options));
+  return openMigratedPostgres({ url: options.url, timeoutMs: options.timeoutMs ?? 5000, poolSize: options.poolSize ?? 10, log: options.log });
 }
 
-export function createStore(options: CreateStoreOptions): Store {
-  const db = openConnection(options);
+export async function createStore(options: CreateStoreOptions): Promise<Store> {
+  const db = await openSqlDatabase(options);
   const keyFile = options.keyFile ?? keyFileFor(options.path);
-  const box = createSecretBox(loadOrCreateKeyFile(keyFile));
+  const deps = { box: createSecretBox(loadOrCreateKeyFile(keyFile)), clock: options.clock };
   try {
-    assertKeyOpensDatabase(db, box, keyFile);
+    await assertKeyOpensDatabase(db.reader, deps.box, keyFile);
   } catch (e) {
-    db.close();
+    await db.close();
     throw e;
   }
-  const writes = createGroupCommitter(db);
+  // One view per transaction's connection: SQLite's writer is always the same one, so its
+  // view is made once; each PostgreSQL transaction has a connection of its own.
+  const views = new WeakMap<SqlConnection, Tx>();
+  const viewOf = (conn: SqlConnection): Tx => {
+    let tx = views.get(conn);
+    if (!tx) {
+      tx = bindTables(conn, deps);
+      views.set(conn, tx);
+    }
+    return tx;
+  };
+  const reads = bindTables(db.reader, deps);
+  const health = reads.health;
   return {
-    accounts: createAccountsStore(db, options.clock),
-    credentials: createCredentialsStore(db, box, options.clock),
-    usage: createUsageStore(db),
-    calls: createCallsStore(db),
-    alerts: createAlertsStore(db),
-    policies: createPoliciesStore(db),
-    escalations: createEscalationsStore(db),
-    history: createHistoryStore(db),
-    health: createHealthStore(db),
-    idempotency: createIdempotencyStore(db),
-    outbox: createOutboxStore(db, box),
-    panelUsers: createPanelUsersStore(db, options.clock),
-    panelSessions: createPanelSessionsStore(db),
-    loginFailures: createLoginFailuresStore(db),
-    panelQueries: createPanelQueries(db),
-    opsCounts: createOpsCountsStore(db),
-    writes,
-    changeMarker: createChangeMarker(db),
-    leads: createLeadership(db),
-    serializeOn: createKeyLock(db),
-    ping() {
+    get accounts() {
+      return reads.accounts;
+    },
+    get credentials() {
+      return reads.credentials;
+    },
+    get usage() {
+      return reads.usage;
+    },
+    get calls() {
+      return reads.calls;
+    },
+    get alerts() {
+      return reads.alerts;
+    },
+    get policies() {
+      return reads.policies;
+    },
+    get escalations() {
+      return reads.escalations;
+    },
+    get history() {
+      return reads.history;
+    },
+    health,
+    get idempotency() {
+      return reads.idempotency;
+    },
+    get signedRequests() {
+      return reads.signedRequests;
+    },
+    get outbox() {
+      return reads.outbox;
+    },
+    get panelUsers() {
+      return reads.panelUsers;
+    },
+    get panelSessions() {
+      return reads.panelSessions;
+    },
+    get loginFailures() {
+      return reads.loginFailures;
+    },
+    get panelQueries() {
+      return reads.panelQueries;
+    },
+    get opsCounts() {
+      return reads.opsCounts;
+    },
+    dialect: db.dialect,
+    transaction: (work) => db.transaction((conn) => work(viewOf(conn))),
+    background: (work, onError) => db.background((conn) => work(viewOf(conn)), onError),
+    flush: () => db.flush(),
+    changeMarker: () => db.changeMarker(),
+    async ping() {
       try {
-        if (!options.url && options.path !== ':memory:' && !existsSync(options.path)) return false;
-        db.query('SELECT 1 FROM accounts LIMIT 1').get();
+        if (!options.url && !existsSync(options.path)) return false;
+        await db.reader.query('SELECT 1 FROM accounts LIMIT 1').get();
         return true;
       } catch {
         return false;
       }
     },
-    async close() {
-      await writes.close();
-      db.close();
-    },
+    stats: () => db.stats(),
+    close: () => db.close(),
   };
 }

@@ -13,10 +13,10 @@ export class SecretKeyMismatchError extends Error {
  * would otherwise fail every signed request and callback it handled (contract.md "High
  * availability"). One sealed value of each kind is tried: a key opens all or none.
  */
-export function assertKeyOpensDatabase(db: SqlConnection, box: SecretBox, keyFile: string): void {
+export async function assertKeyOpensDatabase(db: SqlConnection, box: SecretBox, keyFile: string): Promise<void> {
   const sealed = [
-    db.query('SELECT secret_enc AS v FROM credentials ORDER BY created_at LIMIT 1').get(),
-    db.query('SELECT callback_secret_enc AS v FROM accounts WHERE callback_secret_enc IS NOT NULL LIMIT 1').get(),
+    await db.query('SELECT secret_enc AS v FROM credentials ORDER BY created_at LIMIT 1').get(),
+    await db.query('SELECT callback_secret_enc AS v FROM accounts WHERE callback_secret_enc IS NOT NULL LIMIT 1').get(),
   ] as ({ v: Uint8Array } | null)[];
   for (const row of sealed) {
     if (!row) continue;

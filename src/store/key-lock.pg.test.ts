@@ -3,19 +3,27 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../../test/helpers/paths';
 import { testStoreUrl } from '../../test/helpers/postgres';
-import { CONFLICT_RUNS, createGroupCommitter } from './group-commit';
 import { createKeyLock } from './key-lock';
-import { PostgresError, postgresConnection } from './sql/postgres/connection';
+import type { SqlConnection } from './sql/connection';
+import type { SqlDatabase } from './sql/database';
+import { CONFLICT_RUNS, openPostgres } from './sql/postgres/database';
 
-// Two appliances' batches can take the same alert keys in opposite orders and deadlock.
-// PostgreSQL undoes one side; that side's write must be run again, not answered 500.
+// Two appliances' transactions can take the same alert keys in opposite orders and deadlock.
+// PostgreSQL undoes one side; that side's unit of work must be run again as a whole, not
+// answered 500.
 
 const racers: ReturnType<typeof spawn>[] = [];
-const connections: { close(): void }[] = [];
-afterEach(() => {
+const databases: SqlDatabase[] = [];
+afterEach(async () => {
   for (const r of racers.splice(0)) if (r.exitCode === null) r.kill('SIGKILL'); // only the one this test started
-  connections.splice(0).forEach((c) => c.close());
+  await Promise.all(databases.splice(0).map((db) => db.close()));
 });
+
+async function database(timeoutMs: number): Promise<SqlDatabase> {
+  const db = await openPostgres({ url: testStoreUrl()!, timeoutMs, poolSize: 2 });
+  databases.push(db);
+  return db;
+}
 
 /** test/peers/lock-racer: the other appliance, holding KEY_B and then asking for KEY_A. */
 function startRacer(url: string, a: string, b: string) {
@@ -32,66 +40,69 @@ function startRacer(url: string, a: string, b: string) {
   };
 }
 
+/** An error as the server sends it, with its SQLSTATE (a PL/pgSQL RAISE). */
+const raise = (db: SqlConnection, sqlState: string, message: string) =>
+  db.exec(`DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '${sqlState}', MESSAGE = '${message}'; END $$`);
+
 describe('key locks across appliances (PostgreSQL)', () => {
-  it('a write that loses a deadlock is run again: twice undone, then written once; the race costs seconds, not the alert', async () => {
+  it('a unit of work that loses a deadlock is run again as a whole: twice undone, then written once; the race costs seconds, not the alert', async () => {
     const url = testStoreUrl()!;
-    const db = postgresConnection({ url, statementTimeoutMs: 15_000 });
-    connections.push(db);
-    db.exec('CREATE TABLE alert (key TEXT PRIMARY KEY)');
-    const writes = createGroupCommitter(db);
-    const lockKey = createKeyLock(db);
-    const insert = db.query('INSERT INTO alert (key) VALUES ($key)');
+    const db = await openPostgres({ url, timeoutMs: 15_000, poolSize: 2 });
+    databases.push(db);
+    await db.transaction((c) => c.exec('CREATE TABLE alert (key TEXT PRIMARY KEY)'));
+    const before = db.stats();
 
     const racer = startRacer(url, 'key-a', 'key-b');
     await racer.said('holding key-b');
     let runs = 0;
-    const result = await writes.run(() => {
+    const result = await db.transaction(async (c) => {
       runs++;
-      lockKey('key-a');
-      lockKey('key-b');
-      insert.run({ key: 'key-a' }); // an earlier run that committed would make this a duplicate
+      const lockKey = createKeyLock(c);
+      await lockKey('key-a');
+      await lockKey('key-b');
+      await c.query('INSERT INTO alert (key) VALUES ($key)').run({ key: 'key-a' }); // an earlier run that committed would make this a duplicate
       return 'written';
     });
 
     expect(result).toBe('written');
-    // Optimistic run undone by deadlock 1 and run again carefully; that careful run undone by
-    // deadlock 2 and put back into the next batch, which writes it.
+    // Undone by deadlock 1, run again; undone by deadlock 2, run again; written.
     expect(runs).toBe(3);
-    expect(writes.stats()).toMatchObject({ runAgain: 1, conflictRuns: 1 });
+    expect(db.stats().runAgain - before.runAgain).toBe(2);
     expect(await racer.exited).toBe(0);
     expect(racer.lines()).toEqual(['holding key-b', 'won deadlock 1', 'won deadlock 2', 'let go']);
-    expect(db.query('SELECT key FROM alert').values()).toEqual([['key-a']]);
+    expect(await db.reader.query('SELECT key FROM alert').values()).toEqual([['key-a']]);
   }, 30_000);
 
-  it('a write that keeps losing is refused after CONFLICT_RUNS careful runs; other errors at once; flush waits for a write run again', async () => {
-    const db = postgresConnection({ url: testStoreUrl()!, statementTimeoutMs: 5000 });
-    connections.push(db);
-    const writes = createGroupCommitter(db);
-    // Each batch it is in is tried optimistically, then carefully.
+  it('a unit that keeps losing is refused after CONFLICT_RUNS runs; other errors at once; flush waits for a unit run again', async () => {
+    const db = await database(5000);
+    await db.transaction((c) => c.exec('CREATE TABLE alert (key TEXT PRIMARY KEY)'));
+
     let lost = 0;
-    const alwaysLoses = writes.run(() => {
+    const alwaysLoses = db.transaction(async (c) => {
       lost++;
-      throw new PostgresError('deadlock detected', '40P01');
+      await raise(c, '40P01', 'deadlock detected');
     });
-    await expect(alwaysLoses).rejects.toMatchObject({ sqlState: '40P01' });
-    expect(lost).toBe(2 * CONFLICT_RUNS);
-    expect(writes.stats().conflictRuns).toBe(CONFLICT_RUNS - 1);
+    await expect(alwaysLoses).rejects.toMatchObject({ errno: '40P01' });
+    expect(lost).toBe(CONFLICT_RUNS);
 
     let duplicate = 0;
-    const notARace = writes.run(() => {
+    const notARace = db.transaction(async (c) => {
       duplicate++;
-      throw new PostgresError('duplicate key value violates unique constraint', '23505');
+      const insert = c.query('INSERT INTO alert (key) VALUES ($key)');
+      await insert.run({ key: 'twice' });
+      await insert.run({ key: 'twice' });
     });
-    await expect(notARace).rejects.toMatchObject({ sqlState: '23505' });
-    expect(duplicate).toBe(2); // optimistic, careful: no more
+    await expect(notARace).rejects.toMatchObject({ errno: '23505' });
+    expect(duplicate).toBe(1); // a duplicate key is not a race: never run again
+    expect(await db.reader.query('SELECT key FROM alert').values()).toEqual([]);
 
     let raced = 0;
-    const winsOnItsThirdRun = writes.run(() => {
-      if (++raced < 3) throw new PostgresError('could not serialize access', '40001');
+    const winsOnItsThirdRun = db.transaction(async (c) => {
+      if (++raced < 3) await raise(c, '40001', 'could not serialize access');
       return 'written';
     });
-    const flushed = writes.flush().then(() => raced);
-    expect(await flushed).toBe(3); // flush waits for the write put back into the next batch
+    const flushed = db.flush().then(() => raced);
+    expect(await flushed).toBe(3); // flush waits for the unit run again
     expect(await winsOnItsThirdRun).toBe('written');
   });
 });

@@ -20,32 +20,32 @@ export interface LoginCounter {
  */
 export interface LoginFailuresStore {
   /** Failures of `key` since `since` (an older window counts as none). */
-  get(key: string, since: number): LoginFailures | null;
+  get(key: string, since: number): Promise<LoginFailures | null>;
   /**
    * In ONE statement: when no counter with a `max` has reached it within the window, counts
    * one more attempt on every counter and returns each key's new count; otherwise changes
    * nothing and returns null. A window older than `since` starts again at 1.
    */
-  reserve(counters: LoginCounter[], now: number, since: number): Map<string, number> | null;
+  reserve(counters: LoginCounter[], now: number, since: number): Promise<Map<string, number> | null>;
   /** A reserved attempt that succeeded: `clear` keys start again, `refund` keys lose that one attempt. */
-  settle(clear: string[], refund: string[]): void;
-  prune(since: number): number;
+  settle(clear: string[], refund: string[]): Promise<void>;
+  prune(since: number): Promise<number>;
 }
 
 export function createLoginFailuresStore(db: SqlConnection): LoginFailuresStore {
   const sql = dialectOf(db.dialect);
   return {
-    get(key, since) {
-      const r = db
+    async get(key, since) {
+      const r = (await db
         .query('SELECT failures, first_at, last_at FROM panel_login_failures WHERE key = $key AND first_at > $since')
-        .get({ key, since }) as { failures: number; first_at: number; last_at: number } | null;
+        .get({ key, since })) as { failures: number; first_at: number; last_at: number } | null;
       return r ? { failures: r.failures, firstAt: r.first_at, lastAt: r.last_at } : null;
     },
-    reserve(counters, now, since) {
+    async reserve(counters, now, since) {
       // The keys and limits travel as one JSON array, so the check (NOT EXISTS) and the
       // increment are a single INSERT … SELECT: nothing can run between them. The WHERE is
       // also what lets SQLite read ON CONFLICT as the upsert's (sqlite.org/lang_upsert.html).
-      const rows = db
+      const rows = (await db
         .query(
           `WITH wanted(key, max) AS (SELECT value ->> 'key', CAST(value ->> 'max' AS INTEGER) FROM ${sql.jsonObjects('$counters')})
            INSERT INTO panel_login_failures AS cur (key, failures, first_at, last_at)
@@ -59,17 +59,17 @@ export function createLoginFailuresStore(db: SqlConnection): LoginFailuresStore 
              last_at = $now
            RETURNING key, failures`,
         )
-        .all({ counters: JSON.stringify(counters), now, since }) as { key: string; failures: number }[];
+        .all({ counters: JSON.stringify(counters), now, since })) as { key: string; failures: number }[];
       return rows.length === 0 ? null : new Map(rows.map((r) => [r.key, r.failures]));
     },
-    settle(clear, refund) {
+    async settle(clear, refund) {
       const del = db.query('DELETE FROM panel_login_failures WHERE key = $key');
-      for (const key of clear) del.run({ key });
+      for (const key of clear) await del.run({ key });
       const dec = db.query(`UPDATE panel_login_failures SET failures = ${sql.greatest('0', 'failures - 1')} WHERE key = $key`);
-      for (const key of refund) dec.run({ key });
+      for (const key of refund) await dec.run({ key });
     },
-    prune(since) {
-      return db.query('DELETE FROM panel_login_failures WHERE first_at <= $since').run({ since }).changes;
+    async prune(since) {
+      return (await db.query('DELETE FROM panel_login_failures WHERE first_at <= $since').run({ since })).changes;
     },
   };
 }

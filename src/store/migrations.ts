@@ -1,3 +1,4 @@
+import type { Database } from 'bun:sqlite';
 import type { Logger } from '../log';
 import type { SqlConnection } from './sql/connection';
 import { postgresDdl } from './sql/postgres/ddl';
@@ -5,12 +6,6 @@ import { LATEST_VERSION, MIGRATIONS } from './migration-steps';
 
 export class DatabaseTooNewError extends Error {
   override readonly name = 'DatabaseTooNewError';
-}
-
-/** Brings the schema up to date. Refuses a database newer than the code. */
-export function migrate(db: SqlConnection, log?: Logger): void {
-  if (db.dialect === 'postgres') migratePostgres(db, log);
-  else migrateSqlite(db, log);
 }
 
 function refuseTooNew(current: number): void {
@@ -21,50 +16,47 @@ function refuseTooNew(current: number): void {
   }
 }
 
-/** One IMMEDIATE transaction per step: another process waits instead of migrating beside us. */
-function migrateSqlite(db: SqlConnection, log?: Logger): void {
+/**
+ * Brings a SQLite file up to date, one IMMEDIATE transaction per step: another process
+ * waits instead of migrating beside us. Synchronous: it runs once while the store opens,
+ * before anything is served.
+ */
+export function migrateSqlite(db: Database, log?: Logger): void {
   const current = (db.query('PRAGMA user_version').get() as { user_version: number }).user_version;
   refuseTooNew(current);
   for (const step of MIGRATIONS) {
     if (step.version <= current) continue;
-    inTransaction(db, 'BEGIN IMMEDIATE', () => {
-      db.exec(step.sql);
-      db.exec(`PRAGMA user_version = ${step.version}`);
-    });
+    db.run('BEGIN IMMEDIATE');
+    try {
+      db.run(step.sql);
+      db.run(`PRAGMA user_version = ${step.version}`);
+      db.run('COMMIT');
+    } catch (e) {
+      if (db.inTransaction) db.run('ROLLBACK');
+      throw e;
+    }
     log?.info({ version: step.version, step: step.name }, 'database migrated');
   }
 }
 
 /**
- * Every missing step in one transaction under an advisory lock: appliances that start
- * together on one database migrate it once, the others wait and find it done.
+ * Brings a PostgreSQL database up to date: every missing step in one transaction (the
+ * caller's) under an advisory lock, so appliances that start together on one database
+ * migrate it once; the others wait and find it done.
  */
-function migratePostgres(db: SqlConnection, log?: Logger): void {
-  inTransaction(db, 'BEGIN', () => {
-    db.exec(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)');
-    const row = db.query('SELECT max(version) AS v FROM schema_version').get() as { v: number | null };
-    const current = row.v ?? 0;
-    refuseTooNew(current);
-    for (const step of MIGRATIONS) {
-      if (step.version <= current) continue;
-      db.exec(step.postgres ?? postgresDdl(step.sql));
-      db.query('INSERT INTO schema_version (version) VALUES ($v)').run({ v: step.version });
-      log?.info({ version: step.version, step: step.name }, 'database migrated');
-    }
-  });
+export async function migratePostgres(tx: SqlConnection, log?: Logger): Promise<void> {
+  await tx.exec(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+  await tx.exec('CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)');
+  const row = (await tx.query('SELECT max(version) AS v FROM schema_version').get()) as { v: number | null };
+  const current = row.v ?? 0;
+  refuseTooNew(current);
+  for (const step of MIGRATIONS) {
+    if (step.version <= current) continue;
+    await tx.exec(step.postgres ?? postgresDdl(step.sql));
+    await tx.query('INSERT INTO schema_version (version) VALUES ($v)').run({ v: step.version });
+    log?.info({ version: step.version, step: step.name }, 'database migrated');
+  }
 }
 
 /** Any number: it only has to be the same on every appliance ("VA" in ASCII). */
 const MIGRATION_LOCK = 0x5641;
-
-function inTransaction(db: SqlConnection, begin: string, work: () => void): void {
-  db.exec(begin);
-  try {
-    work();
-    db.exec('COMMIT');
-  } catch (e) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw e;
-  }
-}

@@ -19,14 +19,14 @@ export interface RecentFailure {
  * whatever the size of the history. `accountId` null: the whole appliance.
  */
 export interface OpsCountsStore {
-  callsByState(accountId?: string | null): StateCounts;
-  alertsByState(accountId?: string | null): StateCounts;
+  callsByState(accountId?: string | null): Promise<StateCounts>;
+  alertsByState(accountId?: string | null): Promise<StateCounts>;
   /** Finished calls created since `since`, by final state (the overview's "today"). */
-  finishedSince(since: number, accountId?: string | null): StateCounts;
+  finishedSince(since: number, accountId?: string | null): Promise<StateCounts>;
   /** The newest calls that ended without reaching anyone, with their last SIP answer. */
-  recentFailures(limit: number, accountId?: string | null): RecentFailure[];
+  recentFailures(limit: number, accountId?: string | null): Promise<RecentFailure[]>;
   /** Callback events not yet delivered nor given up, and when the oldest was made (null: none). */
-  outboxBacklog(): { pending: number; oldestCreatedAt: number | null };
+  outboxBacklog(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
 }
 
 // The states a call ends in without a person having heard it (src/call-model FINAL_STATES
@@ -52,10 +52,10 @@ export function createOpsCountsStore(db: SqlConnection): OpsCountsStore {
   );
   const outbox = db.query(`SELECT count(*) AS pending, min(created_at) AS oldestCreatedAt FROM callback_outbox WHERE state = 'pending'`);
   return {
-    callsByState: (a = null) => byState(calls.all({ a }) as { state: string; n: number }[]),
-    alertsByState: (a = null) => byState(alerts.all({ a }) as { state: string; n: number }[]),
-    finishedSince: (since, a = null) => byState(finished.all({ since, a }) as { state: string; n: number }[]),
-    recentFailures: (limit, a = null) => failures.all({ limit, a }) as RecentFailure[],
-    outboxBacklog: () => outbox.get() as { pending: number; oldestCreatedAt: number | null },
+    callsByState: async (a = null) => byState((await calls.all({ a })) as { state: string; n: number }[]),
+    alertsByState: async (a = null) => byState((await alerts.all({ a })) as { state: string; n: number }[]),
+    finishedSince: async (since, a = null) => byState((await finished.all({ since, a })) as { state: string; n: number }[]),
+    recentFailures: async (limit, a = null) => (await failures.all({ limit, a })) as RecentFailure[],
+    outboxBacklog: async () => (await outbox.get()) as { pending: number; oldestCreatedAt: number | null },
   };
 }

@@ -82,35 +82,57 @@ const toEvent = (r: OutboxRow): OutboxEvent => ({
 /**
  * Outcome callbacks (contract.md "Outcome callbacks"): each account's target and the
  * outbox of events to deliver. `add` and the target writes run inside the caller's
- * group-commit transaction; `due` is a plain read the sender makes outside any transaction.
+ * transaction (`store.transaction`); `due` is a plain read the sender makes outside any transaction.
  */
 export interface OutboxStore {
   /** Sets the URL and its signing secret (sealed at rest). False when there is no such account. */
-  setTarget(accountId: string, target: CallbackTarget): boolean;
-  clearTarget(accountId: string): boolean;
+  setTarget(accountId: string, target: CallbackTarget): Promise<boolean>;
+  clearTarget(accountId: string): Promise<boolean>;
   /** The account's URL and the opened secret, or null when none is set. */
-  target(accountId: string): CallbackTarget | null;
+  target(accountId: string): Promise<CallbackTarget | null>;
   /** The URL only (no decryption): checked on every emission. */
-  urlOf(accountId: string): string | null;
-  add(event: NewOutboxEvent): void;
+  urlOf(accountId: string): Promise<string | null>;
+  add(event: NewOutboxEvent): Promise<void>;
   /**
    * Pending events whose time has come, oldest first, and only the FIRST pending event of
    * each order key: the next event of an alert is never handed out while an earlier one is
-   * still pending (in order per alert). Events in flight are still pending: the caller
-   * leaves out the ones it is sending. `skipAccounts`: accounts whose slots are all taken,
+   * still pending (in order per alert). Events leased to a sender (in flight) are left out
+   * until the lease runs out; they still hold back their order key's later events. `skipAccounts`: accounts whose slots are all taken,
    * left out here so that one account's backlog cannot fill `limit` and starve the others.
    */
-  due(now: number, limit: number, skipAccounts?: readonly string[]): OutboxEvent[];
-  /** Applies one attempt's result to a pending event; false when it was no longer pending. */
-  recordAttempt(eventId: string, attempt: AttemptRecord): boolean;
-  get(eventId: string): OutboxEvent | null;
+  due(now: number, limit: number, skipAccounts?: readonly string[]): Promise<OutboxEvent[]>;
+  /**
+   * Leases what `due` would give (leaving out events leased to anyone, not yet run out) to
+   * `lease.owner` for `lease.ms`, measured by the lease clock (dialect.ts `leaseClock`): no
+   * other appliance's sender takes them until it runs out (the owner hung or died). Inside a
+   * transaction. In no particular order; the sender sends them all at once anyway.
+   */
+  claim(now: number, limit: number, skipAccounts: readonly string[], lease: OutboxLease): Promise<OutboxEvent[]>;
+  /** True while the event is pending and leased to `owner`, the lease not run out: checked just before sending. */
+  leasedTo(eventId: string, owner: string, now: number): Promise<boolean>;
+  /** Gives up `owner`'s leases of events still pending (all, or those named): they may be sent at once by anyone. */
+  releaseLeases(owner: string, eventIds?: readonly string[]): Promise<number>;
+  /**
+   * Applies one attempt's result to a pending event and ends its lease; false when it was
+   * no longer pending, or (with `owner`) no longer leased to that owner: another appliance
+   * took it over and its own result stands.
+   */
+  recordAttempt(eventId: string, attempt: AttemptRecord, owner?: string): Promise<boolean>;
+  get(eventId: string): Promise<OutboxEvent | null>;
   /** The account's newest events, newest first (the panel's "recent deliveries"). */
-  recent(accountId: string, limit: number): OutboxEvent[];
+  recent(accountId: string, limit: number): Promise<OutboxEvent[]>;
   /** Deletes delivered and given-up events finished before `before`; returns how many. */
-  prune(before: number): number;
+  prune(before: number): Promise<number>;
+}
+
+export interface OutboxLease {
+  owner: string;
+  ms: number;
 }
 
 export function createOutboxStore(db: SqlConnection, box: SecretBox): OutboxStore {
+  const sql = dialectOf(db.dialect);
+  const leaseNow = sql.leaseClock('$now');
   const insert = db.query(
     `INSERT INTO callback_outbox (event_id, account_id, order_key, type, body, state, created_at, next_attempt_at)
      VALUES ($eventId, $accountId, $orderKey, $type, $body, 'pending', $at, $at)`,
@@ -119,61 +141,94 @@ export function createOutboxStore(db: SqlConnection, box: SecretBox): OutboxStor
   const dueQuery = db.query(
     `SELECT * FROM callback_outbox o
      WHERE o.state = 'pending' AND o.next_attempt_at <= $now
+       AND (o.lease_until IS NULL OR o.lease_until < ${leaseNow})
        AND o.account_id NOT IN (SELECT value FROM ${dialectOf(db.dialect).jsonTexts('$skip')})
        AND NOT EXISTS (SELECT 1 FROM callback_outbox p
                        WHERE p.order_key = o.order_key AND p.state = 'pending' AND p.id < o.id)
      ORDER BY o.next_attempt_at, o.id LIMIT $limit`,
   );
-  const attempt = db.query(
-    `UPDATE callback_outbox SET attempts = attempts + 1, last_attempt_at = $at, last_status = $status,
-       last_error = $error, state = $state, next_attempt_at = $next,
-       finished_at = CASE WHEN $state = 'pending' THEN NULL ELSE $at END
-     WHERE event_id = $eventId AND state = 'pending'`,
+  // The first pending event of its order key, as `due`; one leased to someone else is
+  // passed over but still holds back the events after it (in order per alert).
+  const claimQuery = db.query(
+    `UPDATE callback_outbox SET lease_until = ${leaseNow} + $leaseMs, lease_owner = $owner
+     WHERE id IN (SELECT o.id FROM callback_outbox o
+                  WHERE o.state = 'pending' AND o.next_attempt_at <= $now
+                    AND (o.lease_until IS NULL OR o.lease_until < ${leaseNow})
+                    AND o.account_id NOT IN (SELECT value FROM ${sql.jsonTexts('$skip')})
+                    AND NOT EXISTS (SELECT 1 FROM callback_outbox p
+                                    WHERE p.order_key = o.order_key AND p.state = 'pending' AND p.id < o.id)
+                  ORDER BY o.next_attempt_at, o.id LIMIT $limit${sql.skipLocked})
+     RETURNING *`,
   );
+  const leasedQuery = db.query(
+    `SELECT 1 AS leased FROM callback_outbox
+     WHERE event_id = $eventId AND state = 'pending' AND lease_owner = $owner AND lease_until >= ${leaseNow}`,
+  );
+  const releaseQuery = db.query(`UPDATE callback_outbox SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $owner AND state = 'pending'`);
+  const releaseSome = db.query(
+    `UPDATE callback_outbox SET lease_until = NULL, lease_owner = NULL
+     WHERE lease_owner = $owner AND state = 'pending' AND event_id IN (SELECT value FROM ${sql.jsonTexts('$ids')})`,
+  );
+  const attemptSet = `attempts = attempts + 1, last_attempt_at = $at, last_status = $status,
+       last_error = $error, state = $state, next_attempt_at = $next,
+       finished_at = CASE WHEN $state = 'pending' THEN NULL ELSE $at END, lease_until = NULL, lease_owner = NULL`;
+  const attempt = db.query(`UPDATE callback_outbox SET ${attemptSet} WHERE event_id = $eventId AND state = 'pending'`);
+  const attemptLeased = db.query(`UPDATE callback_outbox SET ${attemptSet} WHERE event_id = $eventId AND state = 'pending' AND lease_owner = $owner`);
   const byEventId = db.query('SELECT * FROM callback_outbox WHERE event_id = $eventId');
   const recentQuery = db.query('SELECT * FROM callback_outbox WHERE account_id = $accountId ORDER BY id DESC LIMIT $limit');
   return {
-    setTarget(accountId, { url, secret }) {
-      return (
-        db
-          .query('UPDATE accounts SET callback_url = $url, callback_secret_enc = $enc WHERE id = $id')
-          .run({ id: accountId, url, enc: box.seal(secret) }).changes === 1
-      );
+    async setTarget(accountId, { url, secret }) {
+      const { changes } = await db
+        .query('UPDATE accounts SET callback_url = $url, callback_secret_enc = $enc WHERE id = $id')
+        .run({ id: accountId, url, enc: box.seal(secret) });
+      return changes === 1;
     },
-    clearTarget(accountId) {
-      return db.query('UPDATE accounts SET callback_url = NULL, callback_secret_enc = NULL WHERE id = $id').run({ id: accountId }).changes === 1;
+    async clearTarget(accountId) {
+      return (await db.query('UPDATE accounts SET callback_url = NULL, callback_secret_enc = NULL WHERE id = $id').run({ id: accountId })).changes === 1;
     },
-    target(accountId) {
-      const row = db.query('SELECT callback_url AS url, callback_secret_enc AS enc FROM accounts WHERE id = $id').get({ id: accountId }) as {
+    async target(accountId) {
+      const row = (await db.query('SELECT callback_url AS url, callback_secret_enc AS enc FROM accounts WHERE id = $id').get({ id: accountId })) as {
         url: string | null;
         enc: Uint8Array | null;
       } | null;
       if (!row?.url || !row.enc) return null;
       return { url: row.url, secret: box.open(row.enc) };
     },
-    urlOf(accountId) {
-      return (urlQuery.get({ id: accountId }) as { url: string | null } | null)?.url ?? null;
+    async urlOf(accountId) {
+      return ((await urlQuery.get({ id: accountId })) as { url: string | null } | null)?.url ?? null;
     },
-    add(e) {
-      insert.run({ eventId: e.eventId, accountId: e.accountId, orderKey: e.orderKey, type: e.type, body: e.body, at: e.at });
+    async add(e) {
+      await insert.run({ eventId: e.eventId, accountId: e.accountId, orderKey: e.orderKey, type: e.type, body: e.body, at: e.at });
     },
-    due(now, limit, skipAccounts = []) {
-      return (dueQuery.all({ now, limit, skip: JSON.stringify(skipAccounts) }) as OutboxRow[]).map(toEvent);
+    async due(now, limit, skipAccounts = []) {
+      return ((await dueQuery.all({ now, limit, skip: JSON.stringify(skipAccounts) })) as OutboxRow[]).map(toEvent);
     },
-    recordAttempt(eventId, a) {
+    async claim(now, limit, skipAccounts, lease) {
+      const rows = (await claimQuery.all({ now, limit, skip: JSON.stringify(skipAccounts), leaseMs: lease.ms, owner: lease.owner })) as OutboxRow[];
+      return rows.map(toEvent);
+    },
+    async leasedTo(eventId, owner, now) {
+      return (await leasedQuery.get({ eventId, owner, now })) !== null;
+    },
+    async releaseLeases(owner, eventIds) {
+      return (await (eventIds ? releaseSome.run({ owner, ids: JSON.stringify(eventIds) }) : releaseQuery.run({ owner }))).changes;
+    },
+    async recordAttempt(eventId, a, owner) {
       const state: OutboxState = a.outcome === 'retry' ? 'pending' : a.outcome;
       const next = a.outcome === 'retry' ? a.nextAttemptAt : a.at;
-      return attempt.run({ eventId, at: a.at, status: a.status, error: a.error, state, next }).changes === 1;
+      const params = { eventId, at: a.at, status: a.status, error: a.error, state, next };
+      const r = owner === undefined ? await attempt.run(params) : await attemptLeased.run({ ...params, owner });
+      return r.changes === 1;
     },
-    get(eventId) {
-      const row = byEventId.get({ eventId }) as OutboxRow | null;
+    async get(eventId) {
+      const row = (await byEventId.get({ eventId })) as OutboxRow | null;
       return row ? toEvent(row) : null;
     },
-    recent(accountId, limit) {
-      return (recentQuery.all({ accountId, limit }) as OutboxRow[]).map(toEvent);
+    async recent(accountId, limit) {
+      return ((await recentQuery.all({ accountId, limit })) as OutboxRow[]).map(toEvent);
     },
-    prune(before) {
-      return db.query(`DELETE FROM callback_outbox WHERE state != 'pending' AND finished_at < $before`).run({ before }).changes;
+    async prune(before) {
+      return (await db.query(`DELETE FROM callback_outbox WHERE state != 'pending' AND finished_at < $before`).run({ before })).changes;
     },
   };
 }

@@ -49,18 +49,18 @@ export interface Page<T> {
 }
 
 export interface PanelQueries {
-  calls(filter: CallFilter): Page<CallRecord>;
-  history(filter: HistoryFilter): Page<HistoryEntry & { id: number }>;
+  calls(filter: CallFilter): Promise<Page<CallRecord>>;
+  history(filter: HistoryFilter): Promise<Page<HistoryEntry & { id: number }>>;
   /** The account's alerts, newest first, each with the states of its calls. */
-  alerts(filter: AlertFilter): Page<AlertRecord & { callStates: CallStateCounts }>;
+  alerts(filter: AlertFilter): Promise<Page<AlertRecord & { callStates: CallStateCounts }>>;
   /** created_at of the calls that cost credit (`charged`: an owner's test call too) since `since`. */
-  chargedCallTimes(accountId: string, since: number): number[];
+  chargedCallTimes(accountId: string, since: number): Promise<number[]>;
   /** Whether any call of this account, of any source, has gone (or is queued) to `phoneNumber`. */
-  hasCalled(accountId: string, phoneNumber: string): boolean;
+  hasCalled(accountId: string, phoneNumber: string): Promise<boolean>;
   /** Test calls of this account queued since `since`: the panel's test-call rate. */
-  testCallsSince(accountId: string, since: number): number;
+  testCallsSince(accountId: string, since: number): Promise<number>;
   /** The most recent SIP final response any call got, as a sign of the trunk's health. */
-  lastSipOutcome(): { at: number; sipCode: number; reason: string | null } | null;
+  lastSipOutcome(): Promise<{ at: number; sipCode: number; reason: string | null } | null>;
 }
 
 type Params = Record<string, string | number>;
@@ -72,7 +72,7 @@ function where(clauses: [boolean, string][]): string {
 
 export function createPanelQueries(db: SqlConnection): PanelQueries {
   return {
-    calls(f) {
+    async calls(f) {
       const params: Params = { a: f.accountId };
       if (f.state) params.state = f.state;
       if (f.phone) params.phone = `%${f.phone.replace(/[%_\\]/g, '')}%`;
@@ -85,13 +85,13 @@ export function createPanelQueries(db: SqlConnection): PanelQueries {
         [f.from !== undefined, 'created_at >= $from'],
         [f.to !== undefined, 'created_at < $to'],
       ]);
-      const total = (db.query(`SELECT count(*) AS n FROM calls ${w}`).get(params) as { n: number }).n;
-      const rows = db
+      const total = ((await db.query(`SELECT count(*) AS n FROM calls ${w}`).get(params)) as { n: number }).n;
+      const rows = (await db
         .query(`SELECT * FROM calls ${w} ORDER BY created_at DESC, id LIMIT $limit OFFSET $offset`)
-        .all({ ...params, limit: f.limit, offset: f.offset }) as CallRow[];
+        .all({ ...params, limit: f.limit, offset: f.offset })) as CallRow[];
       return { rows: rows.map(toCall), total };
     },
-    history(f) {
+    async history(f) {
       const params: Params = { a: f.accountId };
       if (f.endpoint) params.endpoint = f.endpoint;
       if (f.statusClass) {
@@ -107,63 +107,63 @@ export function createPanelQueries(db: SqlConnection): PanelQueries {
         [f.from !== undefined, 'at >= $from'],
         [f.to !== undefined, 'at < $to'],
       ]);
-      const total = (db.query(`SELECT count(*) AS n FROM api_history ${w}`).get(params) as { n: number }).n;
-      const rows = db
+      const total = ((await db.query(`SELECT count(*) AS n FROM api_history ${w}`).get(params)) as { n: number }).n;
+      const rows = (await db
         .query(`SELECT ${HISTORY_COLUMNS} FROM api_history ${w} ORDER BY id DESC LIMIT $limit OFFSET $offset`)
-        .all({ ...params, limit: f.limit, offset: f.offset }) as (HistoryEntry & { id: number })[];
+        .all({ ...params, limit: f.limit, offset: f.offset })) as (HistoryEntry & { id: number })[];
       return { rows, total };
     },
-    alerts(f) {
+    async alerts(f) {
       const params: Params = { a: f.accountId };
       if (f.state) params.state = f.state;
       const w = where([
         [true, 'account_id = $a'],
         [Boolean(f.state), 'state = $state'],
       ]);
-      const total = (db.query(`SELECT count(*) AS n FROM alerts ${w}`).get(params) as { n: number }).n;
+      const total = ((await db.query(`SELECT count(*) AS n FROM alerts ${w}`).get(params)) as { n: number }).n;
       const rows = (
-        db
+        (await db
           .query(`SELECT * FROM alerts ${w} ORDER BY created_at DESC, id DESC LIMIT $limit OFFSET $offset`)
-          .all({ ...params, limit: f.limit, offset: f.offset }) as AlertRow[]
+          .all({ ...params, limit: f.limit, offset: f.offset })) as AlertRow[]
       ).map(toAlert);
       // One grouped query for the whole page rather than one per alert.
       const counts = new Map<string, CallStateCounts>(rows.map((r) => [r.id, {}]));
       if (rows.length) {
-        const grouped = db
+        const grouped = (await db
           .query(
             `SELECT alert_id AS alertId, state, count(*) AS n FROM calls
              WHERE alert_id IN (SELECT value FROM ${dialectOf(db.dialect).jsonTexts('$ids')}) GROUP BY alert_id, state`,
           )
-          .all({ ids: JSON.stringify(rows.map((r) => r.id)) }) as { alertId: string; state: CallState; n: number }[];
+          .all({ ids: JSON.stringify(rows.map((r) => r.id)) })) as { alertId: string; state: CallState; n: number }[];
         for (const g of grouped) counts.get(g.alertId)![g.state] = g.n;
       }
       return { rows: rows.map((r) => ({ ...r, callStates: counts.get(r.id)! })), total };
     },
-    chargedCallTimes(accountId, since) {
+    async chargedCallTimes(accountId, since) {
       return (
-        db
+        (await db
           .query("SELECT created_at AS t FROM calls WHERE account_id = $a AND charged = 1 AND created_at >= $since")
-          .all({ a: accountId, since }) as { t: number }[]
+          .all({ a: accountId, since })) as { t: number }[]
       ).map((r) => r.t);
     },
-    hasCalled(accountId, phoneNumber) {
+    async hasCalled(accountId, phoneNumber) {
       // phone_number leads an index (calls_in_progress): few rows per number to look at.
-      return db.query('SELECT 1 FROM calls WHERE phone_number = $p AND account_id = $a LIMIT 1').get({ a: accountId, p: phoneNumber }) !== null;
+      return (await db.query('SELECT 1 FROM calls WHERE phone_number = $p AND account_id = $a LIMIT 1').get({ a: accountId, p: phoneNumber })) !== null;
     },
-    testCallsSince(accountId, since) {
+    async testCallsSince(accountId, since) {
       return (
-        db
+        (await db
           .query("SELECT count(*) AS n FROM calls WHERE account_id = $a AND created_at >= $since AND source = 'test'")
-          .get({ a: accountId, since }) as { n: number }
+          .get({ a: accountId, since })) as { n: number }
       ).n;
     },
-    lastSipOutcome() {
-      return db
+    async lastSipOutcome() {
+      return (await db
         .query(
           `SELECT updated_at AS at, last_sip_code AS sipCode, last_reason AS reason FROM calls
            WHERE last_sip_code IS NOT NULL ORDER BY updated_at DESC LIMIT 1`,
         )
-        .get() as { at: number; sipCode: number; reason: string | null } | null;
+        .get()) as { at: number; sipCode: number; reason: string | null } | null;
     },
   };
 }

@@ -40,45 +40,45 @@ const toUser = (r: Row): PanelUser => ({
 
 export interface PanelUsersStore {
   /** Throws on a login already taken (UNIQUE, case-insensitive). */
-  create(input: { login: string; role: PanelRole; accountId: string | null; passwordHash: string }): PanelUser;
-  get(id: string): PanelUser | null;
+  create(input: { login: string; role: PanelRole; accountId: string | null; passwordHash: string }): Promise<PanelUser>;
+  get(id: string): Promise<PanelUser | null>;
   /** Case-insensitive. */
-  findByLogin(login: string): PanelUser | null;
-  listForAccount(accountId: string): PanelUser[];
-  setPasswordHash(id: string, passwordHash: string): boolean;
+  findByLogin(login: string): Promise<PanelUser | null>;
+  listForAccount(accountId: string): Promise<PanelUser[]>;
+  setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /** Remembers the panel language this person chose; false when there is no such user. */
-  setLanguage(id: string, language: string): boolean;
+  setLanguage(id: string, language: string): Promise<boolean>;
 }
 
 export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUsersStore {
-  const get = (id: string) => {
-    const r = db.query('SELECT * FROM panel_users WHERE id = $id').get({ id }) as Row | null;
+  const get = async (id: string) => {
+    const r = (await db.query('SELECT * FROM panel_users WHERE id = $id').get({ id })) as Row | null;
     return r ? toUser(r) : null;
   };
   return {
-    create({ login, role, accountId, passwordHash }) {
+    async create({ login, role, accountId, passwordHash }) {
       const id = `usr_${randomToken(20)}`;
-      db.query(
+      await db.query(
         `INSERT INTO panel_users (id, login, role, account_id, password_hash, created_at)
          VALUES ($id, $login, $role, $account, $hash, $now)`,
       ).run({ id, login, role, account: accountId, hash: passwordHash, now: clock() });
-      return get(id)!;
+      return (await get(id))!;
     },
     get,
-    findByLogin(login) {
-      const r = db.query(`SELECT * FROM panel_users WHERE ${dialectOf(db.dialect).equalsNoCase('login', '$login')}`).get({ login }) as Row | null;
+    async findByLogin(login) {
+      const r = (await db.query(`SELECT * FROM panel_users WHERE ${dialectOf(db.dialect).equalsNoCase('login', '$login')}`).get({ login })) as Row | null;
       return r ? toUser(r) : null;
     },
-    listForAccount(accountId) {
-      return (db.query('SELECT * FROM panel_users WHERE account_id = $a ORDER BY created_at').all({ a: accountId }) as Row[]).map(
+    async listForAccount(accountId) {
+      return ((await db.query('SELECT * FROM panel_users WHERE account_id = $a ORDER BY created_at').all({ a: accountId })) as Row[]).map(
         toUser,
       );
     },
-    setLanguage(id, language) {
-      return db.query('UPDATE panel_users SET language = $language WHERE id = $id').run({ id, language }).changes === 1;
+    async setLanguage(id, language) {
+      return (await db.query('UPDATE panel_users SET language = $language WHERE id = $id').run({ id, language })).changes === 1;
     },
-    setPasswordHash(id, passwordHash) {
-      return db.query('UPDATE panel_users SET password_hash = $h WHERE id = $id').run({ id, h: passwordHash }).changes === 1;
+    async setPasswordHash(id, passwordHash) {
+      return (await db.query('UPDATE panel_users SET password_hash = $h WHERE id = $id').run({ id, h: passwordHash })).changes === 1;
     },
   };
 }

@@ -47,59 +47,59 @@ export interface NewPolicy {
 
 /** Escalation policies per account. Validation is the service's (src/escalation/policies.ts). */
 export interface PoliciesStore {
-  create(p: NewPolicy, now: number): Policy;
-  update(id: string, p: Pick<NewPolicy, 'name' | 'steps' | 'rounds'>, now: number): boolean;
-  get(id: string): Policy | null;
+  create(p: NewPolicy, now: number): Promise<Policy>;
+  update(id: string, p: Pick<NewPolicy, 'name' | 'steps' | 'rounds'>, now: number): Promise<boolean>;
+  get(id: string): Promise<Policy | null>;
   /** By id or by name, within the account. */
-  find(accountId: string, idOrName: string): Policy | null;
-  list(accountId: string): Policy[];
-  delete(id: string): boolean;
+  find(accountId: string, idOrName: string): Promise<Policy | null>;
+  list(accountId: string): Promise<Policy[]>;
+  delete(id: string): Promise<boolean>;
   /** The credential's default policy (null clears it). */
-  setDefault(credentialId: string, policyId: string | null): boolean;
-  defaultOf(credentialId: string): Policy | null;
+  setDefault(credentialId: string, policyId: string | null): Promise<boolean>;
+  defaultOf(credentialId: string): Promise<Policy | null>;
 }
 
 export function createPoliciesStore(db: SqlConnection): PoliciesStore {
   return {
-    create(p, now) {
+    async create(p, now) {
       const id = newId('pol');
-      db.query(
+      await db.query(
         `INSERT INTO policies (id, account_id, name, steps, rounds, created_at, updated_at)
          VALUES ($id, $account, $name, $steps, $rounds, $now, $now)`,
       ).run({ id, account: p.accountId, name: p.name, steps: JSON.stringify(p.steps), rounds: p.rounds, now });
       return { id, accountId: p.accountId, name: p.name, steps: p.steps, rounds: p.rounds, createdAt: now, updatedAt: now };
     },
-    update(id, p, now) {
+    async update(id, p, now) {
       return (
-        db
+        (await db
           .query('UPDATE policies SET name = $name, steps = $steps, rounds = $rounds, updated_at = $now WHERE id = $id')
-          .run({ id, name: p.name, steps: JSON.stringify(p.steps), rounds: p.rounds, now }).changes === 1
+          .run({ id, name: p.name, steps: JSON.stringify(p.steps), rounds: p.rounds, now })).changes === 1
       );
     },
-    get(id) {
-      const row = db.query('SELECT * FROM policies WHERE id = $id').get({ id }) as PolicyRow | null;
+    async get(id) {
+      const row = (await db.query('SELECT * FROM policies WHERE id = $id').get({ id })) as PolicyRow | null;
       return row ? toPolicy(row) : null;
     },
-    find(accountId, idOrName) {
-      const row = db
+    async find(accountId, idOrName) {
+      const row = (await db
         .query('SELECT * FROM policies WHERE account_id = $a AND (id = $v OR name = $v) LIMIT 1')
-        .get({ a: accountId, v: idOrName }) as PolicyRow | null;
+        .get({ a: accountId, v: idOrName })) as PolicyRow | null;
       return row ? toPolicy(row) : null;
     },
-    list(accountId) {
-      return (db.query('SELECT * FROM policies WHERE account_id = $a ORDER BY name').all({ a: accountId }) as PolicyRow[]).map(toPolicy);
+    async list(accountId) {
+      return ((await db.query('SELECT * FROM policies WHERE account_id = $a ORDER BY name').all({ a: accountId })) as PolicyRow[]).map(toPolicy);
     },
-    delete(id) {
-      db.query('UPDATE credentials SET default_policy_id = NULL WHERE default_policy_id = $id').run({ id });
-      return db.query('DELETE FROM policies WHERE id = $id').run({ id }).changes === 1;
+    async delete(id) {
+      await db.query('UPDATE credentials SET default_policy_id = NULL WHERE default_policy_id = $id').run({ id });
+      return (await db.query('DELETE FROM policies WHERE id = $id').run({ id })).changes === 1;
     },
-    setDefault(credentialId, policyId) {
-      return db.query('UPDATE credentials SET default_policy_id = $p WHERE id = $c').run({ c: credentialId, p: policyId }).changes === 1;
+    async setDefault(credentialId, policyId) {
+      return (await db.query('UPDATE credentials SET default_policy_id = $p WHERE id = $c').run({ c: credentialId, p: policyId })).changes === 1;
     },
-    defaultOf(credentialId) {
-      const row = db
+    async defaultOf(credentialId) {
+      const row = (await db
         .query('SELECT p.* FROM policies p JOIN credentials c ON c.default_policy_id = p.id WHERE c.id = $c')
-        .get({ c: credentialId }) as PolicyRow | null;
+        .get({ c: credentialId })) as PolicyRow | null;
       return row ? toPolicy(row) : null;
     },
   };

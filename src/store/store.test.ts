@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
 import { createStore, DatabaseTooNewError, keyFileFor } from '.';
 import { sqliteConnection } from './sql/connection';
-import { openDatabase } from './database';
-import { createGroupCommitter } from './group-commit';
+import { openDatabase } from './sql/sqlite/database';
+import { createGroupCommitter } from './sql/sqlite/group-commit';
 import { MIGRATIONS } from './migration-steps';
 import { createAccountsStore } from './accounts';
 import { createUsageStore } from './usage';
@@ -48,18 +48,17 @@ describe('database file', () => {
 
   it('refuses to open a database newer than the code', async () => {
     const path = newPath();
-    await createStore({ path, busyTimeoutMs: 100, clock: Date.now }).close();
+    await (await createStore({ path, busyTimeoutMs: 100, clock: Date.now })).close();
     const raw = new Database(path);
     raw.run(`PRAGMA user_version = ${MIGRATIONS.at(-1)!.version + 1}`);
     raw.close();
-    expect(() => createStore({ path, busyTimeoutMs: 100, clock: Date.now })).toThrow(DatabaseTooNewError);
+    await expect(createStore({ path, busyTimeoutMs: 100, clock: Date.now })).rejects.toThrow(DatabaseTooNewError);
   });
 
   it('keeps API secrets and webhook keys out of the database file, under a 0600 key file', async () => {
     const path = newPath();
-    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
-    const acc = store.accounts.create({ name: 'a', plan: 'starter' });
-    const k = store.credentials.create(acc.id);
+    const store = await createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    const k = await store.transaction(async (tx) => tx.credentials.create((await tx.accounts.create({ name: 'a', plan: 'starter' })).id));
     await store.close(); // checkpoints the WAL into the main file
     const files = [path, `${path}-wal`].map((p) => {
       try {
@@ -75,42 +74,43 @@ describe('database file', () => {
     expect(files[0]!.includes(k.apiKey)).toBe(true); // the key is an identifier, stored as is
     expect(statSync(keyFileFor(path)).mode & 0o777).toBe(0o600);
 
-    const again = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
-    const cred = again.credentials.findByWebhookKey(k.webhookKey)!;
+    const again = await createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    const cred = (await again.credentials.findByWebhookKey(k.webhookKey))!;
     expect(cred.apiKey).toBe(k.apiKey);
-    expect(again.credentials.apiSecretOf(cred.id)).toBe(k.apiSecret);
+    expect(await again.credentials.apiSecretOf(cred.id)).toBe(k.apiSecret);
     await again.close();
   });
 });
 
 /** A group committer on its own connection (the store keeps its connection to itself), with a table to write. */
-function committer() {
-  const db = sqliteConnection(openDatabase({ path: newPath(), busyTimeoutMs: 100 }));
-  const writes = createGroupCommitter(db);
-  const acc = createAccountsStore(db, Date.now).create({ name: 'a', plan: 'starter' });
+async function committer() {
+  const raw = openDatabase({ path: newPath(), busyTimeoutMs: 100 });
+  const db = sqliteConnection(raw);
+  const writes = createGroupCommitter(raw, db);
+  const acc = await createAccountsStore(db, Date.now).create({ name: 'a', plan: 'starter' });
   const close = async () => {
     await writes.close();
-    db.close();
+    raw.close();
   };
-  return { db, writes, usage: createUsageStore(db), acc, close };
+  return { raw, db, writes, usage: createUsageStore(db), acc, close };
 }
 
 describe('group commit', () => {
   it('commits concurrent writes in one transaction and settles each after COMMIT', async () => {
-    const { db, writes, usage, acc, close } = committer();
+    const { raw, writes, usage, acc, close } = await committer();
     const before = writes.stats();
     const seen: boolean[] = [];
     await Promise.all(
       Array.from({ length: 50 }, () =>
-        writes.run(() => {
-          seen.push(db.inTransaction);
-          usage.charge(acc.id, '2026-11', 1);
+        writes.run(async () => {
+          seen.push(raw.inTransaction);
+          await usage.charge(acc.id, '2026-11', 1);
         }),
       ),
     );
     expect(seen.every(Boolean)).toBe(true);
-    expect(writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50, runAgain: 0, conflictRuns: 0 });
-    expect(usage.usedIn(acc.id, '2026-11')).toBe(50);
+    expect(writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50, runAgain: 0 });
+    expect(await usage.usedIn(acc.id, '2026-11')).toBe(50);
     await close();
   });
 
@@ -118,12 +118,12 @@ describe('group commit', () => {
 
 describe('detached writes', () => {
   it('commit with the next batch; a failing one is reported alone', async () => {
-    const { db, writes, usage, acc, close } = committer();
+    const { db, writes, usage, acc, close } = await committer();
     const errors: unknown[] = [];
     writes.runDetached(() => usage.charge(acc.id, 'p', 1), (e) => errors.push(e));
     writes.runDetached(() => db.exec('INSERT INTO no_such_table VALUES (1)'), (e) => errors.push(e));
     await writes.run(() => usage.charge(acc.id, 'p', 1));
-    expect(usage.usedIn(acc.id, 'p')).toBe(2);
+    expect(await usage.usedIn(acc.id, 'p')).toBe(2);
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toMatch(/no_such_table/);
     await close();
@@ -150,13 +150,13 @@ describe('alerts', () => {
     call('call_B1', 300, null, null); // still going on: open
     call('call_C1', 400, 450, 440); // acknowledged
     raw.close();
-    const store = createStore({ path, busyTimeoutMs: 100, clock });
-    const alertOf = (id: string) => store.alerts.get(store.calls.get(id)!.alertId!)!;
-    expect(alertOf('call_A1').id).toBe(alertOf('call_A2').id);
-    expect(alertOf('call_A1')).toMatchObject({ id: 'alt_A1', state: 'unacknowledged', key: null, source: 'webhook', message: 'disk full' });
-    expect(alertOf('call_B1').state).toBe('open');
-    expect(alertOf('call_C1')).toMatchObject({ state: 'acknowledged', acknowledgedAt: 440 });
-    expect(store.alerts.list({ accountId: 'acc_1' })).toHaveLength(3);
+    const store = await createStore({ path, busyTimeoutMs: 100, clock });
+    const alertOf = async (id: string) => (await store.alerts.get((await store.calls.get(id))!.alertId!))!;
+    expect((await alertOf('call_A1')).id).toBe((await alertOf('call_A2')).id);
+    expect(await alertOf('call_A1')).toMatchObject({ id: 'alt_A1', state: 'unacknowledged', key: null, source: 'webhook', message: 'disk full' });
+    expect((await alertOf('call_B1')).state).toBe('open');
+    expect(await alertOf('call_C1')).toMatchObject({ state: 'acknowledged', acknowledgedAt: 440 });
+    expect(await store.alerts.list({ accountId: 'acc_1' })).toHaveLength(3);
     await store.close();
   });
 });
@@ -170,11 +170,11 @@ describe('panel users', () => {
     raw.run('PRAGMA user_version = 8');
     raw.run(`INSERT INTO panel_users (id, login, role, account_id, password_hash, created_at) VALUES ('usr_1', 'root', 'admin', NULL, 'h', 1)`);
     raw.close();
-    const store = createStore({ path, busyTimeoutMs: 100, clock: Date.now });
-    expect(store.panelUsers.findByLogin('ROOT')).toMatchObject({ id: 'usr_1', role: 'admin', language: null });
-    expect(store.panelUsers.setLanguage('usr_1', 'en')).toBe(true);
-    expect(store.panelUsers.setLanguage('usr_none', 'en')).toBe(false);
-    expect(store.panelUsers.get('usr_1')!.language).toBe('en');
+    const store = await createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    expect(await store.panelUsers.findByLogin('ROOT')).toMatchObject({ id: 'usr_1', role: 'admin', language: null });
+    expect(await store.transaction((tx) => tx.panelUsers.setLanguage('usr_1', 'en'))).toBe(true);
+    expect(await store.transaction((tx) => tx.panelUsers.setLanguage('usr_none', 'en'))).toBe(false);
+    expect((await store.panelUsers.get('usr_1'))!.language).toBe('en');
     await store.close();
   });
 });

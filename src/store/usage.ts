@@ -1,19 +1,19 @@
 import { dialectOf } from './sql/dialect';
-import { changedAsExpected, type SqlConnection } from './sql/connection';
+import type { SqlConnection } from './sql/connection';
 
 /** Calls charged per account and credit period (`YYYY-MM`). */
 export interface UsageStore {
-  usedIn(accountId: string, period: string): number;
+  usedIn(accountId: string, period: string): Promise<number>;
   /** Adds `calls` to the period's usage. Run inside the transaction that queues them. */
-  charge(accountId: string, period: string, calls: number): void;
+  charge(accountId: string, period: string, calls: number): Promise<void>;
   /**
    * Adds `calls` only if the period's usage stays within `credit`; true when charged.
    * One statement does the check and the charge (the intake's hot path: one fewer per
    * request than usedIn + charge). Run inside the transaction that queues the calls.
    */
-  tryCharge(accountId: string, period: string, calls: number, credit: number): boolean;
+  tryCharge(accountId: string, period: string, calls: number, credit: number): Promise<boolean>;
   /** Gives `calls` back to the period they were charged in (a cancelled call never dialled). */
-  refund(accountId: string, period: string, calls: number): void;
+  refund(accountId: string, period: string, calls: number): Promise<void>;
 }
 
 export function createUsageStore(db: SqlConnection): UsageStore {
@@ -24,39 +24,24 @@ export function createUsageStore(db: SqlConnection): UsageStore {
      ON CONFLICT (account_id, period) DO UPDATE SET used = usage.used + excluded.used
        WHERE usage.used + excluded.used <= $credit`,
   );
-  /**
-   * Account periods whose last charge found the credit short. Their charges are answered
-   * at once rather than taken to succeed (changedAsExpected): a source hammering an
-   * exhausted account would otherwise make every PostgreSQL batch it rides in run twice.
-   */
-  const short = new Set<string>();
   return {
-    usedIn(accountId, period) {
-      const row = db
+    async usedIn(accountId, period) {
+      const row = (await db
         .query('SELECT used FROM usage WHERE account_id = $a AND period = $p')
-        .get({ a: accountId, p: period }) as { used: number } | null;
+        .get({ a: accountId, p: period })) as { used: number } | null;
       return row?.used ?? 0;
     },
-    charge(accountId, period, calls) {
-      db.query(
+    async charge(accountId, period, calls) {
+      await db.query(
         `INSERT INTO usage (account_id, period, used) VALUES ($a, $p, $n)
          ON CONFLICT (account_id, period) DO UPDATE SET used = usage.used + excluded.used`,
       ).run({ a: accountId, p: period, n: calls });
     },
-    refund(accountId, period, calls) {
-      db.query(`UPDATE usage SET used = ${dialectOf(db.dialect).greatest('0', 'used - $n')} WHERE account_id = $a AND period = $p`).run({ a: accountId, p: period, n: calls });
+    async refund(accountId, period, calls) {
+      await db.query(`UPDATE usage SET used = ${dialectOf(db.dialect).greatest('0', 'used - $n')} WHERE account_id = $a AND period = $p`).run({ a: accountId, p: period, n: calls });
     },
-    tryCharge(accountId, period, calls, credit) {
-      const params = { a: accountId, p: period, n: calls, credit };
-      const key = `${accountId} ${period}`;
-      if (short.has(key)) {
-        const charged = tryCharge.run(params).changes === 1;
-        if (charged) short.delete(key);
-        return charged;
-      }
-      const charged = changedAsExpected(tryCharge, params, 1);
-      if (!charged) short.add(key);
-      return charged;
+    async tryCharge(accountId, period, calls, credit) {
+      return (await tryCharge.run({ a: accountId, p: period, n: calls, credit })).changes === 1;
     },
   };
 }

@@ -152,12 +152,12 @@ describe('web panel in chromium', () => {
   test('an open alert is acknowledged from the alerts page: its waiting call is cancelled and its credit comes back', async () => {
     // Filed through the store beside the running binary (WAL), as the intake would file it:
     // the alert, its charge and its queued call in one transaction. No trunk: the call waits.
-    const store = createStore({ path: join(dir.dir, 'data', 'voice-alert.db'), busyTimeoutMs: 5000, clock: Date.now });
-    const { alertId, callId } = await store.writes.run(() => {
-      const now = Date.now();
-      const alertId = store.alerts.create({ accountId, credentialId: null, key: 'disk/db1', source: 'api', message: 'Disk <b>full</b> on db1' }, now);
-      store.usage.charge(accountId, periodOf(now, 'Europe/Istanbul'), 1);
-      const [callId] = store.calls.enqueue([{ accountId, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'Disk full on db1', alertId }], now);
+    const store = await createStore({ path: join(dir.dir, 'data', 'voice-alert.db'), busyTimeoutMs: 5000, clock: Date.now });
+    const now = Date.now();
+    const { alertId, callId } = await store.transaction(async (tx) => {
+      const alertId = await tx.alerts.create({ accountId, credentialId: null, key: 'disk/db1', source: 'api', message: 'Disk <b>full</b> on db1' }, now);
+      await tx.usage.charge(accountId, periodOf(now, 'Europe/Istanbul'), 1);
+      const [callId] = await tx.calls.enqueue([{ accountId, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'Disk full on db1', alertId }], now);
       return { alertId, callId: callId! };
     });
     await store.close();

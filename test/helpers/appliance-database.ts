@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite';
-import { postgresConnection } from '../../src/store/sql/postgres/connection';
+import { SQL } from 'bun';
 
 /**
  * A test's own look into an appliance's database, whichever store it runs on: SQL with `?`
@@ -8,9 +8,9 @@ import { postgresConnection } from '../../src/store/sql/postgres/connection';
  */
 export interface ApplianceDatabase {
   readonly dialect: 'sqlite' | 'postgres';
-  query(sql: string): { get(...args: unknown[]): unknown; all(...args: unknown[]): unknown[] };
-  run(sql: string): void;
-  close(): void;
+  query(sql: string): { get(...args: unknown[]): Promise<unknown>; all(...args: unknown[]): Promise<unknown[]> };
+  run(sql: string): Promise<void>;
+  close(): Promise<void>;
 }
 
 export function openApplianceDatabase(store: { path: string; url?: string }): ApplianceDatabase {
@@ -19,32 +19,34 @@ export function openApplianceDatabase(store: { path: string; url?: string }): Ap
     db.run('PRAGMA busy_timeout = 2000');
     return {
       dialect: 'sqlite',
-      query: (sql) => db.query(sql) as never,
-      run: (sql) => void db.run(sql),
-      close: () => db.close(),
+      query: (sql) => ({
+        get: async (...args) => db.query(sql).get(...(args as never[])),
+        all: async (...args) => db.query(sql).all(...(args as never[])),
+      }),
+      run: async (sql) => void db.run(sql),
+      close: async () => db.close(),
     };
   }
-  const db = postgresConnection({ url: store.url, statementTimeoutMs: 5_000 });
-  const named = (sql: string, args: unknown[]) => {
+  const sql = new SQL({ url: store.url, max: 1, bigint: true });
+  // `?` → `$1…`; int8 values arrive as bigint: made numbers, as SQLite gives them.
+  const positional = (text: string) => {
     let n = 0;
-    const text = sql.replace(/\?/g, () => `$p${n++}`);
-    return { text, params: Object.fromEntries(args.map((v, i) => [`p${i}`, v])) };
+    return text.replace(/\?/g, () => `$${++n}`);
   };
+  const plain = (row: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
   return {
     dialect: 'postgres',
-    query(sql) {
+    query(text) {
       return {
-        get: (...args) => {
-          const { text, params } = named(sql, args);
-          return db.query(text).get(params);
+        get: async (...args) => {
+          const rows = (await sql.unsafe(positional(text), args)) as Record<string, unknown>[];
+          return rows[0] ? plain(rows[0]) : null;
         },
-        all: (...args) => {
-          const { text, params } = named(sql, args);
-          return db.query(text).all(params);
-        },
+        all: async (...args) => ((await sql.unsafe(positional(text), args)) as Record<string, unknown>[]).map(plain),
       };
     },
-    run: (sql) => db.exec(sql),
-    close: () => db.close(),
+    run: async (text) => void (await sql.unsafe(text).simple()),
+    close: () => sql.close(),
   };
 }

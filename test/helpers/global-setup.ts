@@ -27,7 +27,7 @@ export default async function setup(): Promise<(() => void) | void> {
   if (stale) execFileSync(join(ROOT, 'scripts/build'), { stdio: 'inherit' });
   if (process.env.VOICE_ALERT_TEST_PG || !postgresBin()) return;
   const cluster = startPostgresCluster(await freePort());
-  createTemplate(cluster.baseUrl);
+  await createTemplate(cluster.baseUrl);
   process.env.VOICE_ALERT_TEST_PG = cluster.baseUrl;
   return () => {
     delete process.env.VOICE_ALERT_TEST_PG;

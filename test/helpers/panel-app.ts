@@ -16,7 +16,7 @@ import { testStoreUrl } from './postgres';
  * The whole HTTP app in process (no binary) on a temporary database, for panel tests
  * through `app.handle(new Request('http://localhost/…'))`. `fetch` keeps cookies like a browser.
  */
-export function panelApp(
+export async function panelApp(
   panel: Partial<Config['panel']> = {},
   now = () => Date.now(),
   speech?: CallAudioSource,
@@ -26,7 +26,14 @@ export function panelApp(
   const dir = mkdtempSync(join(tmpdir(), 'va-panel-'));
   const config = configSchema.parse({ ...more, store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
   // On the vitest project "postgres", a fresh PostgreSQL database (test/helpers/postgres.ts).
-  const store = createStore({ path: config.store.path, url: testStoreUrl(), busyTimeoutMs: 1000, clock: now });
+  const store = await createStore({
+    path: config.store.path,
+    url: testStoreUrl(),
+    busyTimeoutMs: 1000,
+    timeoutMs: config.store.timeout_ms,
+    poolSize: config.store.pool_size,
+    clock: now,
+  });
   const deps: HttpDeps = {
     store,
     clock: now,

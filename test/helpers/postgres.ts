@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresConnection } from '../../src/store/sql/postgres/connection';
-import { migrate } from '../../src/store/migrations';
+import { openMigratedPostgres } from '../../src/store/sql/postgres/database';
 
 /**
  * A throwaway PostgreSQL cluster for the tests and benchmarks: initdb in a temporary folder,
@@ -82,30 +81,29 @@ export function stopPostgresClusterAt(dir: string): void {
 }
 
 /** Creates the migrated template database the test databases are copied from. */
-export function createTemplate(baseUrl: string): void {
-  const admin = postgresConnection({ url: `${baseUrl}postgres`, statementTimeoutMs: 30_000 });
-  try {
-    admin.exec(`CREATE DATABASE ${PG_TEMPLATE}`);
-  } finally {
-    admin.close();
-  }
-  const template = postgresConnection({ url: `${baseUrl}${PG_TEMPLATE}`, statementTimeoutMs: 30_000 });
-  try {
-    migrate(template);
-  } finally {
-    template.close();
-  }
+export async function createTemplate(baseUrl: string): Promise<void> {
+  psql(baseUrl, `CREATE DATABASE ${PG_TEMPLATE}`);
+  const template = await openMigratedPostgres({ url: `${baseUrl}${PG_TEMPLATE}`, timeoutMs: 30_000, poolSize: 2 });
+  await template.close();
 }
 
-let admin: ReturnType<typeof postgresConnection> | null = null;
 let counter = 0;
 
 /** A new, migrated, empty database on the test cluster; its URL. */
 export function freshDatabaseUrl(baseUrl: string): string {
-  admin ??= postgresConnection({ url: `${baseUrl}postgres`, statementTimeoutMs: 30_000 });
   const name = `t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
-  admin.exec(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
+  psql(baseUrl, `CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
   return `${baseUrl}${name}`;
+}
+
+/**
+ * One SQL command on the cluster's `postgres` database, by Debian's psql: synchronous, so a
+ * test's set-up can make a database where it needs a URL at once.
+ */
+export function psql(baseUrl: string, command: string): string {
+  const r = spawnSync('psql', [`${baseUrl}postgres`, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', command], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`psql ${command} failed: ${r.stderr || r.stdout}`);
+  return r.stdout.trim();
 }
 
 /** Set by the vitest project that runs suites on PostgreSQL (vitest.config.ts). */

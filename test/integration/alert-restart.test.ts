@@ -29,10 +29,10 @@ describe('alerts survive a power cut', () => {
     running.push(first);
     const raise = (text: string) => post(`${first.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: text });
     const ids = [(await raise('alert one')).json.call_id as string];
-    const stateOf = (id: string) => {
+    const stateOf = async (id: string) => {
       const d = a.database();
-      const row = d.query('SELECT state FROM calls WHERE id = ?').get(id) as { state: string };
-      d.close();
+      const row = (await d.query('SELECT state FROM calls WHERE id = ?').get(id)) as { state: string };
+      await d.close();
       return row.state;
     };
     await expect.poll(() => stateOf(ids[0]!), { timeout: 10_000, interval: 50 }).toBe('ringing');
@@ -45,7 +45,7 @@ describe('alerts survive a power cut', () => {
 
     const second = await a.start();
     running.push(second);
-    await expect.poll(() => ids.every((id) => ['completed'].includes(stateOf(id))), { timeout: 40_000, interval: 250 }).toBe(true);
+    await expect.poll(async () => (await Promise.all(ids.map(stateOf))).every((state) => ['completed'].includes(state)), { timeout: 40_000, interval: 250 }).toBe(true);
     expect(a.cliJson(['alerts', 'list', '--account', acc.accountId]).map((x: any) => x.id).sort()).toEqual(alertsBefore);
     const calls = ids.map((id) => a.cliJson(['calls', 'show', id]));
     // The call that was ringing is dialled again after its lease; the four waiting are spoken in it.

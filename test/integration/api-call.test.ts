@@ -136,8 +136,8 @@ describe('POST /api/call', () => {
     const rows = dir.cliJson(['calls', 'list', '--account', cred.accountId, '--limit', '1']);
     expect(rows[0].id).toBe(r.json.call_id);
     const db = dir.database();
-    expect(db.query('SELECT message FROM calls WHERE id = ?').get(r.json.call_id)).toEqual({ message: text });
-    db.close();
+    expect(await db.query('SELECT message FROM calls WHERE id = ?').get(r.json.call_id)).toEqual({ message: text });
+    await db.close();
   });
 
   it('signed requests: valid passes without api_secret; wrong or expired is 403 "Invalid signature"', async () => {
@@ -172,15 +172,15 @@ describe('POST /api/call', () => {
     await post(url(), body({ api_secret: 'vas_wrong', error_message: marker }));
     // Rows touched since t0: the refusal (no account known) may have joined the row of
     // earlier refusals from this address in the same minute (issue 10 §1), so not "the last two ids".
-    const touched = () => {
+    const touched = async () => {
       const db = dir.database();
-      const found = db.query('SELECT * FROM api_history WHERE at >= ? ORDER BY status DESC').all(t0) as Record<string, unknown>[];
-      db.close();
+      const found = (await db.query('SELECT * FROM api_history WHERE at >= ? ORDER BY status DESC').all(t0)) as Record<string, unknown>[];
+      await db.close();
       return found;
     };
-    // History joins the next batch after the answer: wait for both rows, then look at exactly them.
-    await expect.poll(() => touched().length, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(2);
-    const rows = touched();
+    // History is written in the background after the answer: wait for both rows, then look at exactly them.
+    await expect.poll(async () => (await touched()).length, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(2);
+    const rows = await touched();
     expect(rows.map((r) => [r.endpoint, r.source_ip, r.status, r.message, r.account_id])).toEqual([
       ['/api/call', '127.0.0.1', 403, 'Invalid API credentials', null],
       ['/api/call', '127.0.0.1', 200, 'Call queued', cred.accountId],

@@ -66,12 +66,12 @@ describe('voice-alert CLI (contract.md, stable for scripts)', () => {
     expect(r.stderr).toMatch(/^voice-alert: espeak-ng cannot run .*apt-get install espeak-ng\n$/);
   });
 
-  it('refuses a database newer than the program, exit 2', () => {
+  it('refuses a database newer than the program, exit 2', async () => {
     const dir = applianceDir();
     dir.cliJson(['account', 'list']);
     const db = dir.database();
-    db.run(db.dialect === 'postgres' ? 'INSERT INTO schema_version (version) VALUES (999)' : 'PRAGMA user_version = 999');
-    db.close();
+    await db.run(db.dialect === 'postgres' ? 'INSERT INTO schema_version (version) VALUES (999)' : 'PRAGMA user_version = 999');
+    await db.close();
     const r = dir.cli(['account', 'list', '--json']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/newer than this program/);

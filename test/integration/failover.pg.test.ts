@@ -63,7 +63,7 @@ describe('two appliances on one PostgreSQL', () => {
     const nodeA = await a.start();
     running.push(nodeA);
     const db = a.database();
-    const stateOf = (id: string) => (db.query('SELECT state FROM calls WHERE id = ?').get(id) as { state: string } | null)?.state;
+    const stateOf = async (id: string) => ((await db.query('SELECT state FROM calls WHERE id = ?').get(id)) as { state: string } | null)?.state;
     const alert = (node: RunningAppliance, n: number) =>
       post(`${node.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: `53200000${String(n).padStart(2, '0')}`, error_message: `storm ${n}` });
 
@@ -94,9 +94,14 @@ describe('two appliances on one PostgreSQL', () => {
 
     // Every answered alert is in the database, and each call ends (B dials what A held).
     await expect
-      .poll(() => answered.filter((id) => !isFinal(stateOf(id) ?? 'missing')).length, { timeout: 60_000, interval: 250 })
+      .poll(async () => (await Promise.all(answered.map(stateOf))).filter((state) => !isFinal(state ?? 'missing')).length, { timeout: 60_000, interval: 250 })
       .toBe(0);
-    const calls = answered.map((id) => ({ id, ...(db.query('SELECT phone_number, state, attempts FROM calls WHERE id = ?').get(id) as { phone_number: string; state: string; attempts: number }) }));
+    const calls = await Promise.all(
+      answered.map(async (id) => ({
+        id,
+        ...((await db.query('SELECT phone_number, state, attempts FROM calls WHERE id = ?').get(id)) as { phone_number: string; state: string; attempts: number }),
+      })),
+    );
     expect(calls.every((c) => c.state === 'completed')).toBe(true);
 
     // The PBX saw each call dialled once by one appliance. The only second dials are of
@@ -114,10 +119,10 @@ describe('two appliances on one PostgreSQL', () => {
     expect(invites.get(calls[0]!.phone_number)?.size).toBe(2); // the ringing one: A's INVITE, then B's
     for (const c of heldByA) {
       expect(c.attempts).toBe(2);
-      const second = db.query(`SELECT reason FROM call_events WHERE call_id = ? AND to_state = 'dialing' ORDER BY id DESC LIMIT 1`).get(c.id) as { reason: string };
+      const second = (await db.query(`SELECT reason FROM call_events WHERE call_id = ? AND to_state = 'dialing' ORDER BY id DESC LIMIT 1`).get(c.id)) as { reason: string };
       expect(second.reason).toMatch(/lease expired/);
     }
     expect(heldByA.length).toBeLessThanOrEqual(20); // A's max_concurrent
-    db.close();
+    await db.close();
   }, 120_000);
 });

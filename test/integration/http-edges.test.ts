@@ -66,7 +66,7 @@ describe('HTTP edges', () => {
 
   it('an unexpected failure is 500 "Internal error" with no SQL in the body, and the process keeps serving', async () => {
     const db = dir.database();
-    db.run('ALTER TABLE usage RENAME TO usage_away'); // the store's queries now fail
+    await db.run('ALTER TABLE usage RENAME TO usage_away'); // the store's queries now fail
     const url = `${app.url}/webhook/receive?key=${cred.webhookKey}`;
     const alert = { phone_number: '5321234567', error_message: 'x' };
     const r = await post(url, alert);
@@ -77,8 +77,8 @@ describe('HTTP edges', () => {
     const line = app.output().split('\n').find((l) => l.includes('request failed'))!;
     expect(JSON.parse(line).error).toMatch(/usage/); // …naming what failed, without a stack
     expect(line).not.toMatch(/"stack"|\\n\s+at /);
-    db.run('ALTER TABLE usage_away RENAME TO usage');
-    db.close();
+    await db.run('ALTER TABLE usage_away RENAME TO usage');
+    await db.close();
     expect((await post(url, alert)).status).toBe(200);
   });
 
@@ -173,12 +173,12 @@ describe('raw requests against the binary (issue 10 §2)', () => {
     const statuses = Array.from({ length: 300 }, () => curlFrom('127.0.0.9', url, '{}').status);
     expect(new Set(statuses)).toEqual(new Set([403, 429]));
     const db = dir.database();
-    const rowsNow = () => db.query(`SELECT count, status FROM api_history WHERE source_ip = '127.0.0.9'`).all() as { count: number; status: number }[];
-    // History is written after the answer (detached, next group commit): wait for the last one.
+    const rowsNow = async () => (await db.query(`SELECT count, status FROM api_history WHERE source_ip = '127.0.0.9'`).all()) as { count: number; status: number }[];
+    // History is written after the answer (store.background, nobody waits for it): wait for the last one.
     const deadline = Date.now() + 3000;
-    while (rowsNow().reduce((n, r) => n + r.count, 0) < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const rows = rowsNow();
-    db.close();
+    while ((await rowsNow()).reduce((n, r) => n + r.count, 0) < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const rows = await rowsNow();
+    await db.close();
     expect(rows.reduce((n, r) => n + r.count, 0)).toBe(300);
     for (const status of [403, 429]) {
       const n = rows.filter((r) => r.status === status).length;

@@ -19,14 +19,15 @@ async function db() {
 }
 async function calls(ids: string[]) {
   const d = await db();
-  const rows = ids.map((id) => d.query('SELECT phone_number, message FROM calls WHERE id = ?').get(id) as { phone_number: string; message: string });
-  d.close();
+  const rows: { phone_number: string; message: string }[] = [];
+  for (const id of ids) rows.push((await d.query('SELECT phone_number, message FROM calls WHERE id = ?').get(id)) as { phone_number: string; message: string });
+  await d.close();
   return rows;
 }
 async function callCount() {
   const d = await db();
-  const { n } = d.query('SELECT count(*) AS n FROM calls').get() as { n: number };
-  d.close();
+  const { n } = (await d.query('SELECT count(*) AS n FROM calls').get()) as { n: number };
+  await d.close();
   return n;
 }
 
@@ -143,10 +144,10 @@ describe('SNS subscription confirmation', () => {
     });
     expect(r).toMatchObject({ status: 200, json: { status: 'success', message: 'Subscription confirmation received', confirmation: 'host_not_allowed' } });
     expect(await callCount()).toBe(before);
-    await Bun.sleep(100); // the history write joins the next group commit
+    await Bun.sleep(100); // the history write is in the background (store.background)
     const d = await db();
-    const row = d.query("SELECT message FROM api_history WHERE message LIKE 'Subscription confirmation received%' ORDER BY id DESC").get() as { message: string };
-    d.close();
+    const row = (await d.query("SELECT message FROM api_history WHERE message LIKE 'Subscription confirmation received%' ORDER BY id DESC").get()) as { message: string };
+    await d.close();
     expect(row.message).toMatch(/^Subscription confirmation received: https:\/\/sns\.us-west-2\.amazonaws\.com\/\?Action=ConfirmSubscription/);
   });
 });

@@ -34,8 +34,8 @@ describe('panel users from the command line', () => {
     const owner = run('passwd', ['--username', 'o@a.test', '--password-stdin'], 'the-new-password\n');
     expect(owner.status).toBe(1);
     expect(owner.stderr).toContain('no administrator');
-    const store = createStore({ ...dir.store, busyTimeoutMs: 1000, clock: Date.now });
-    const hash = store.panelUsers.findByLogin('root')!.passwordHash;
+    const store = await createStore({ ...dir.store, busyTimeoutMs: 1000, clock: Date.now });
+    const hash = (await store.panelUsers.findByLogin('root'))!.passwordHash;
     expect(await verifyPassword('the-new-password', hash)).toBe(true);
     expect(await verifyPassword('the-old-password', hash)).toBe(false);
     await store.close();

@@ -12,8 +12,9 @@ const alert = (over: Record<string, unknown> = {}) => ({ phone_number: '53212345
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `53212345${String(i).padStart(2, '0')}`);
 const storedMessages = async (ids: string[]) => {
   const db = dir.database();
-  const rows = ids.map((id) => (db.query('SELECT message FROM calls WHERE id = ?').get(id) as { message: string }).message);
-  db.close();
+  const rows: string[] = [];
+  for (const id of ids) rows.push(((await db.query('SELECT message FROM calls WHERE id = ?').get(id)) as { message: string }).message);
+  await db.close();
   return rows;
 };
 

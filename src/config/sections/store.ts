@@ -15,6 +15,14 @@ export const storeSection = z
       .default(''),
     /** How long SQLite waits for a lock held by another process (the CLI) before failing. */
     busy_timeout_ms: z.number().int().min(0).default(5000),
+    /**
+     * PostgreSQL: how long a request (or any unit of work) waits for the database in all,
+     * then `503 Database unavailable` (README "High availability"). Also the server's
+     * statement and lock timeouts.
+     */
+    timeout_ms: z.number().int().min(100).default(5000),
+    /** PostgreSQL: connections in this appliance's pool. */
+    pool_size: z.number().int().min(2).max(100).default(10),
     /** API history rows older than this are pruned in the background (issue 10 §1). */
     history_days: z.number().int().min(1).default(90),
     /** At most this many API history rows are kept, the newest. */

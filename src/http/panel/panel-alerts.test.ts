@@ -6,10 +6,10 @@ const PW = 'a-long-password-1';
 
 /** Two accounts with an owner each, the admin, all logged in; `alert()` files one like the intake. */
 async function setup(panel = {}) {
-  const ctx = panelApp(panel);
+  const ctx = await panelApp(panel);
   await ctx.users.createAdmin('admin', PW);
-  const a = ctx.store.accounts.create({ name: 'Acme', plan: 'starter' });
-  const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
   await ctx.users.createOwner(a.id, 'a@acme.test', PW);
   await ctx.users.createOwner(b.id, 'b@other.test', PW);
   const admin = browser(ctx.app);
@@ -21,13 +21,13 @@ async function setup(panel = {}) {
   const period = () => periodOf(Date.now(), ctx.config.credit.timezone);
   /** An alert with one charged, queued call per number, in one transaction like the intake's. */
   const alert = (accountId: string, opts: { key?: string | null; message?: string; numbers?: string[]; at?: number } = {}) =>
-    ctx.store.writes.run(() => {
+    ctx.store.transaction(async (tx) => {
       const numbers = opts.numbers ?? ['5321111111'];
       const message = opts.message ?? 'Disk full on db1';
       const now = opts.at ?? Date.now();
-      const alertId = ctx.store.alerts.create({ accountId, credentialId: null, key: opts.key ?? null, source: 'api', message }, now);
-      ctx.store.usage.charge(accountId, period(), numbers.length);
-      const callIds = ctx.store.calls.enqueue(
+      const alertId = await tx.alerts.create({ accountId, credentialId: null, key: opts.key ?? null, source: 'api', message }, now);
+      await tx.usage.charge(accountId, period(), numbers.length);
+      const callIds = await tx.calls.enqueue(
         numbers.map((phoneNumber) => ({ accountId, credentialId: null, source: 'api' as const, phoneNumber, message, alertId })),
         now,
       );
@@ -65,14 +65,14 @@ describe('panel alerts', () => {
   test('Acknowledge acknowledges the alert as panel:<login>, cancels its waiting calls and gives their credit back', async () => {
     const { a, store, ownerA, alert, period } = await setup({ language: 'en' });
     const { alertId, callIds } = await alert(a.id, { key: 'k', numbers: ['5321111111', '5322222222'] });
-    expect(store.usage.usedIn(a.id, period())).toBe(2);
+    expect(await store.usage.usedIn(a.id, period())).toBe(2);
     const csrf = await ownerA.csrf(`/panel/a/${a.id}/alerts`);
     const res = await ownerA.post(`/panel/a/${a.id}/alerts/${alertId}/acknowledge`, { _csrf: csrf, back: 'list' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/panel/a/${a.id}/alerts?done=acknowledged&n=2`);
-    expect(store.alerts.get(alertId)).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'panel:a@acme.test' });
-    expect(callIds.map((id) => store.calls.get(id)!.state)).toEqual(['cancelled', 'cancelled']);
-    expect(store.usage.usedIn(a.id, period())).toBe(0);
+    expect(await store.alerts.get(alertId)).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'panel:a@acme.test' });
+    expect((await Promise.all(callIds.map((id) => store.calls.get(id)))).map((c) => c!.state)).toEqual(['cancelled', 'cancelled']);
+    expect(await store.usage.usedIn(a.id, period())).toBe(0);
 
     const list = await (await ownerA.get(res.headers.get('location')!)).text();
     expect(list).toContain('Alert acknowledged; 2 waiting call(s) cancelled.');
@@ -94,7 +94,7 @@ describe('panel alerts', () => {
     const csrf = await admin.csrf(`/panel/a/${a.id}/alerts/${alertId}`);
     const res = await admin.post(`/panel/a/${a.id}/alerts/${alertId}/resolve`, { _csrf: csrf, back: 'detail' });
     expect(res.headers.get('location')).toBe(`/panel/a/${a.id}/alerts/${alertId}?done=resolved&n=1`);
-    expect(store.alerts.get(alertId)).toMatchObject({ state: 'resolved', stateReason: 'resolved by panel:admin' });
+    expect(await store.alerts.get(alertId)).toMatchObject({ state: 'resolved', stateReason: 'resolved by panel:admin' });
     const detail = await (await admin.get(res.headers.get('location')!)).text();
     expect(detail).toContain('Alert resolved; 1 waiting call(s) cancelled.');
     expect(detail).toContain('id="alert-detail" data-alert-id="' + alertId + '" data-alert-state="resolved"');
@@ -111,11 +111,11 @@ describe('panel alerts', () => {
     const first = await alert(a.id, { key: 'k1' });
     const second = await alert(a.id, { key: 'k2' });
     // The dialer takes the first and bundles the second into it (same account, same number).
-    const claimed = store.calls.claim(Date.now(), 60_000)!;
+    const claimed = (await store.transaction((tx) => tx.calls.claim(Date.now(), 60_000)))!;
     const carrier = claimed.id;
     const bundled = [...first.callIds, ...second.callIds].find((id) => id !== carrier)!;
-    expect(store.calls.get(bundled)!.bundledInto).toBe(carrier);
-    const bundledAlert = store.calls.get(bundled)!.alertId!;
+    expect((await store.calls.get(bundled))!.bundledInto).toBe(carrier);
+    const bundledAlert = (await store.calls.get(bundled))!.alertId!;
 
     const detail = await (await ownerA.get(`/panel/a/${a.id}/alerts/${bundledAlert}`)).text();
     expect(detail).toContain(`<a href="/panel/a/${a.id}/calls/${carrier}" data-testid="bundled-into">${carrier}</a>`);
@@ -147,14 +147,14 @@ describe('panel alerts', () => {
     expect((await ownerA.post(`/panel/a/${a.id}/alerts/${theirs.alertId}/acknowledge`, { _csrf: csrf })).status).toBe(404);
     expect((await ownerA.post(`/panel/a/${a.id}/alerts/${theirs.alertId}/resolve`, { _csrf: csrf })).status).toBe(404);
     expect((await ownerA.post(`/panel/a/${b.id}/alerts/${theirs.alertId}/resolve`, { _csrf: csrf })).status).toBe(404);
-    expect(store.alerts.get(theirs.alertId)!.state).toBe('open');
+    expect((await store.alerts.get(theirs.alertId))!.state).toBe('open');
     expect(await (await ownerA.get(`/panel/a/${a.id}/alerts`)).text()).not.toContain(theirs.alertId);
     // Its own owner and the administrator see it.
     expect(await (await ownerB.get(`/panel/a/${b.id}/alerts`)).text()).toContain(theirs.alertId);
     expect((await admin.get(`/panel/a/${b.id}/alerts/${theirs.alertId}`)).status).toBe(200);
     // Without the CSRF token nothing happens either.
     expect((await ownerB.post(`/panel/a/${b.id}/alerts/${theirs.alertId}/acknowledge`, {})).status).toBe(403);
-    expect(store.alerts.get(theirs.alertId)!.state).toBe('open');
+    expect((await store.alerts.get(theirs.alertId))!.state).toBe('open');
   });
 
   test('keys and messages are escaped, never markup', async () => {

@@ -24,10 +24,10 @@ function fakeSpeech() {
 
 async function setup() {
   const speech = fakeSpeech();
-  const ctx = panelApp({}, Date.now, speech.source);
+  const ctx = await panelApp({}, Date.now, speech.source);
   await ctx.users.createAdmin('admin', PW);
-  const a = ctx.store.accounts.create({ name: 'A', plan: 'starter' });
-  const b = ctx.store.accounts.create({ name: 'B', plan: 'starter' });
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'A', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'B', plan: 'starter' }));
   await ctx.users.createOwner(a.id, 'a@a.test', PW);
   const admin = browser(ctx.app);
   await admin.login('admin', PW);
@@ -37,8 +37,8 @@ async function setup() {
 describe('panel audio', () => {
   test("a call's audio is rendered from its message as a WAV, only for its own account", async () => {
     const { a, b, store, app, said, admin } = await setup();
-    const [mine] = store.calls.enqueue([{ accountId: a.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'Disk dolu' }], Date.now());
-    const [theirs] = store.calls.enqueue([{ accountId: b.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'Gizli' }], Date.now());
+    const [mine] = await store.transaction((tx) => tx.calls.enqueue([{ accountId: a.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'Disk dolu' }], Date.now()));
+    const [theirs] = await store.transaction((tx) => tx.calls.enqueue([{ accountId: b.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'Gizli' }], Date.now()));
     const owner = browser(app);
     await owner.login('a@a.test', PW);
     const page = await (await owner.get(`/panel/a/${a.id}/calls`)).text();

@@ -4,7 +4,7 @@ import { browser, panelApp } from '../../../test/helpers/panel-app';
 const ADMIN_PW = 'correct horse battery';
 
 async function withAdmin(panel = {}) {
-  const ctx = panelApp(panel);
+  const ctx = await panelApp(panel);
   const r = await ctx.users.createAdmin('admin', ADMIN_PW);
   expect(r.ok).toBe(true);
   return ctx;
@@ -79,15 +79,15 @@ describe('panel login', () => {
     await b.login('admin', ADMIN_PW);
     expect((await b.post('/panel/accounts', { name: 'x', plan: 'starter' })).status).toBe(403);
     expect((await b.post('/panel/accounts', { name: 'x', plan: 'starter', _csrf: 'nope' })).status).toBe(403);
-    expect(store.accounts.count()).toBe(0);
+    expect(await store.accounts.count()).toBe(0);
     const ok = await b.post('/panel/accounts', { name: 'x', plan: 'starter', _csrf: await b.csrf('/panel/accounts') });
     expect(ok.status).toBe(200);
-    expect(store.accounts.count()).toBe(1);
+    expect(await store.accounts.count()).toBe(1);
   });
 
   test('an idle session expires', async () => {
     let now = Date.parse('2026-11-15T12:00:00Z');
-    const ctx = panelApp({ session_idle_min: 5 }, () => now);
+    const ctx = await panelApp({ session_idle_min: 5 }, () => now);
     await ctx.users.createAdmin('admin', ADMIN_PW);
     const b = browser(ctx.app);
     await b.login('admin', ADMIN_PW);

@@ -24,7 +24,7 @@ function countingStream(chunks: number) {
 }
 
 async function loggedIn(language = 'en') {
-  const ctx = panelApp({ language: language as 'en' });
+  const ctx = await panelApp({ language: language as 'en' });
   await ctx.users.createAdmin('admin', 'a-long-password-1');
   const b = browser(ctx.app);
   await b.login('admin', 'a-long-password-1');

@@ -5,9 +5,9 @@ import { emitAlertEvent } from '../../callbacks';
 const PW = 'a-long-password-1';
 
 async function setup() {
-  const ctx = panelApp();
-  const a = ctx.store.accounts.create({ name: 'Acme', plan: 'starter' });
-  const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
+  const ctx = await panelApp();
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
   await ctx.users.createOwner(a.id, 'a@acme.test', PW);
   const ownerA = browser(ctx.app);
   await ownerA.login('a@acme.test', PW);
@@ -21,26 +21,26 @@ describe('panel callbacks page', () => {
     const csrf = await ownerA.csrf(path);
     const bad = await ownerA.post(path, { _csrf: csrf, url: 'ftp://user:pw@example.test/' });
     expect(bad.status).toBe(400);
-    expect(store.outbox.urlOf(a.id)).toBeNull();
+    expect(await store.outbox.urlOf(a.id)).toBeNull();
 
     const set = await (await ownerA.post(path, { _csrf: csrf, url: 'https://hooks.example.test/voice?token=1' })).text();
     const secret = /id="callback-secret"[^>]*>([^<]+)</.exec(set)![1]!;
-    expect(store.outbox.target(a.id)).toEqual({ url: 'https://hooks.example.test/voice?token=1', secret });
+    expect(await store.outbox.target(a.id)).toEqual({ url: 'https://hooks.example.test/voice?token=1', secret });
     const again = await (await ownerA.get(path)).text();
     expect(again).toContain('https://hooks.example.test/voice?token=1');
     expect(again).not.toContain(secret);
 
     const cleared = await ownerA.post(`${path}/clear`, { _csrf: csrf });
     expect(cleared.headers.get('location')).toBe(`${path}?cleared`);
-    expect(store.outbox.target(a.id)).toBeNull();
+    expect(await store.outbox.target(a.id)).toBeNull();
   });
 
   test('lists the recent deliveries with their state and last answer; another account is a 404', async () => {
     const { a, b, store, ownerA } = await setup();
-    await store.writes.run(() => store.outbox.setTarget(a.id, { url: 'http://127.0.0.1:9/cb', secret: 's' }));
-    const alertId = await store.writes.run(() => store.alerts.create({ accountId: a.id, credentialId: null, key: 'k', source: 'api', message: 'm' }, Date.now()));
-    const eventId = await store.writes.run(() => emitAlertEvent(store, 'alert.resolved', store.alerts.get(alertId)!, Date.now()));
-    await store.writes.run(() => store.outbox.recordAttempt(eventId!, { at: Date.now(), status: 500, error: 'HTTP 500', outcome: 'retry', nextAttemptAt: Date.now() + 10_000 }));
+    await store.transaction((tx) => tx.outbox.setTarget(a.id, { url: 'http://127.0.0.1:9/cb', secret: 's' }));
+    const alertId = await store.transaction((tx) => tx.alerts.create({ accountId: a.id, credentialId: null, key: 'k', source: 'api', message: 'm' }, Date.now()));
+    const eventId = await store.transaction(async (tx) => emitAlertEvent(tx, 'alert.resolved', (await tx.alerts.get(alertId))!, Date.now()));
+    await store.transaction((tx) => tx.outbox.recordAttempt(eventId!, { at: Date.now(), status: 500, error: 'HTTP 500', outcome: 'retry', nextAttemptAt: Date.now() + 10_000 }));
     const html = await (await ownerA.get(`/panel/a/${a.id}/callbacks`)).text();
     const row = new RegExp(`data-event-id="${eventId}"[\\s\\S]*?</tr>`).exec(html)![0];
     expect(row).toContain('alert.resolved');

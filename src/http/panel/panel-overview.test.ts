@@ -8,10 +8,10 @@ const PW = 'a-long-password-1';
 
 async function setup(more: Record<string, unknown> = {}) {
   const clock = manualClock('2026-11-15T09:00:00Z');
-  const ctx = panelApp({}, clock, undefined, more);
+  const ctx = await panelApp({}, clock, undefined, more);
   await ctx.users.createAdmin('admin', PW);
-  const a = ctx.store.accounts.create({ name: 'Acme', plan: 'starter' });
-  const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
   await ctx.users.createOwner(a.id, 'a@acme.test', PW);
   const admin = browser(ctx.app);
   const owner = browser(ctx.app);
@@ -22,16 +22,16 @@ async function setup(more: Record<string, unknown> = {}) {
 
 /** `n` queued calls of the account, each for an open alert, charged like the intake does. */
 async function queue(store: Store, accountId: string, numbers: string[], at: number) {
-  return store.writes.run(() => {
-    const alertId = store.alerts.create({ accountId, credentialId: null, key: null, source: 'api', message: 'Disk dolu' }, at);
-    store.usage.charge(accountId, '2026-11', numbers.length);
-    return store.calls.enqueue(numbers.map((phoneNumber) => ({ accountId, credentialId: null, source: 'api' as const, phoneNumber, message: 'm', alertId })), at);
+  return store.transaction(async (tx) => {
+    const alertId = await tx.alerts.create({ accountId, credentialId: null, key: null, source: 'api', message: 'Disk dolu' }, at);
+    await tx.usage.charge(accountId, '2026-11', numbers.length);
+    return tx.calls.enqueue(numbers.map((phoneNumber) => ({ accountId, credentialId: null, source: 'api' as const, phoneNumber, message: 'm', alertId })), at);
   });
 }
 
 /** Ends a queued call as the dialer would after one attempt (the store does not check edges; the call model does, above it). */
 async function end(store: Store, id: string, to: 'busy' | 'completed' | 'rejected', at: number, sipCode: number, reason: string) {
-  await store.writes.run(() => expect(store.calls.move(id, { from: 'queued', to, at, attempt: 0, sipCode, reason, finished: true })).toBe(true));
+  expect(await store.transaction((tx) => tx.calls.move(id, { from: 'queued', to, at, attempt: 0, sipCode, reason, finished: true }))).toBe(true);
 }
 
 const testId = (html: string, id: string) => new RegExp(`data-testid="${id}"[^>]*>([^<]*)<`).exec(html)?.[1];
@@ -53,7 +53,7 @@ describe('panel overview', () => {
     await queue(store, b.id, ['5329999999'], clock() - 60_000);
     await end(store, a1!, 'busy', clock(), 486, 'Busy Here');
     await end(store, a2!, 'completed', clock(), 200, 'answered (PCMU)');
-    await store.writes.run(() => store.calls.move(a3!, { from: 'queued', to: 'dialing', at: clock(), attempt: 0 }));
+    await store.transaction((tx) => tx.calls.move(a3!, { from: 'queued', to: 'dialing', at: clock(), attempt: 0 }));
     // A call that ended yesterday (Istanbul time) is not today's.
     const [old] = await queue(store, a.id, ['5324444444'], Date.parse('2026-11-14T10:00:00Z'));
     await end(store, old!, 'rejected', Date.parse('2026-11-14T10:01:00Z'), 603, 'Decline');
@@ -126,7 +126,7 @@ describe('panel overview', () => {
     const { owner, users, a, app, store } = await setup();
     await users.createOwner(a.id, 'b@acme.test', PW);
     await owner.get('/panel/language/en'); // a@acme.test chooses English
-    expect(store.panelUsers.findByLogin('a@acme.test')!.language).toBe('en');
+    expect((await store.panelUsers.findByLogin('a@acme.test'))!.language).toBe('en');
     // A new browser knows nobody yet: the configured language.
     const fresh = browser(app);
     expect(await (await fresh.get('/panel/login')).text()).toContain('<html lang="tr"');

@@ -6,10 +6,10 @@ const PW = 'a-long-password-1';
 
 /** An admin, two accounts each with an owner, and a browser per person, all logged in. */
 async function setup(panel = {}, more: Record<string, unknown> = {}) {
-  const ctx = panelApp(panel, undefined, undefined, more);
+  const ctx = await panelApp(panel, undefined, undefined, more);
   await ctx.users.createAdmin('admin', PW);
-  const a = ctx.store.accounts.create({ name: 'Acme <b>bold</b>', plan: 'starter' });
-  const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme <b>bold</b>', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
   await ctx.users.createOwner(a.id, 'a@acme.test', PW);
   await ctx.users.createOwner(b.id, 'b@other.test', PW);
   const admin = browser(ctx.app);
@@ -34,11 +34,11 @@ describe('panel pages over HTTP', () => {
 
   test("an owner cannot revoke another account's credentials through their own account's path", async () => {
     const { a, b, store, ownerA } = await setup();
-    const theirs = store.credentials.create(b.id);
+    const theirs = await store.transaction((tx) => tx.credentials.create(b.id));
     const csrf = await ownerA.csrf(`/panel/a/${a.id}/keys`);
     const res = await ownerA.post(`/panel/a/${a.id}/keys/${theirs.apiKey}/revoke`, { _csrf: csrf });
     expect(res.status).toBe(404);
-    expect(store.credentials.findByApiKey(theirs.apiKey)).not.toBeNull();
+    expect(await store.credentials.findByApiKey(theirs.apiKey)).not.toBeNull();
   });
 
   test('account names are escaped, never markup', async () => {
@@ -56,19 +56,19 @@ describe('panel pages over HTTP', () => {
     const created = await (await ownerA.post(`/panel/a/${a.id}/keys`, { _csrf: csrf, require_signature: '1' })).text();
     const apiKey = /id="issued-api-key"[^>]*>([^<]+)</.exec(created)![1]!;
     const oldHook = /id="issued-webhook-key"[^>]*>([^<]+)</.exec(created)![1]!;
-    expect(store.credentials.findByApiKey(apiKey)!.requireSignature).toBe(true);
+    expect((await store.credentials.findByApiKey(apiKey))!.requireSignature).toBe(true);
 
     await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/signature`, { _csrf: csrf, required: '0' });
-    expect(store.credentials.findByApiKey(apiKey)!.requireSignature).toBe(false);
+    expect((await store.credentials.findByApiKey(apiKey))!.requireSignature).toBe(false);
 
     const rotated = await (await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/rotate`, { _csrf: csrf, confirm: '1' })).text();
     const newHook = /id="rotated-webhook-key"[^>]*>([^<]+)</.exec(rotated)![1]!;
-    expect(store.credentials.findByWebhookKey(oldHook)).toBeNull();
-    expect(store.credentials.findByWebhookKey(newHook)!.apiKey).toBe(apiKey);
+    expect(await store.credentials.findByWebhookKey(oldHook)).toBeNull();
+    expect((await store.credentials.findByWebhookKey(newHook))!.apiKey).toBe(apiKey);
     expect(rotated).toContain(`/webhook/receive?key=${newHook}`);
 
     await ownerA.post(`/panel/a/${a.id}/keys/${apiKey}/revoke`, { _csrf: csrf, confirm: '1' });
-    expect(store.credentials.findByApiKey(apiKey)).toBeNull();
+    expect(await store.credentials.findByApiKey(apiKey)).toBeNull();
   });
 
   test("test calls: an owner's costs a credit and goes only to a number the account has called; an admin's is free; bad input is a 400", async () => {
@@ -84,14 +84,14 @@ describe('panel pages over HTTP', () => {
     // The administrator's test call is free and allows the number for the owner.
     const byAdmin = await admin.post(path, { _csrf: await admin.csrf(path), phone_number: '+90 532 123 45 67', message: 'Merhaba' });
     expect(byAdmin.status).toBe(303);
-    expect(used()).toBe(0);
+    expect(await used()).toBe(0);
     const res = await ownerA.post(path, { _csrf: csrf, phone_number: '+90 532 123 45 67', message: 'Merhaba' });
     expect(res.status).toBe(303);
     const callId = new URL(res.headers.get('location')!, 'http://localhost').searchParams.get('call')!;
-    const call = store.calls.get(callId)!;
+    const call = (await store.calls.get(callId))!;
     expect(call).toMatchObject({ source: 'test', phoneNumber: '5321234567', state: 'queued', credentialId: null, charged: true });
-    expect(store.alerts.get(call.alertId!)).toMatchObject({ source: 'test', accountId: a.id });
-    expect(used()).toBe(1);
+    expect(await store.alerts.get(call.alertId!)).toMatchObject({ source: 'test', accountId: a.id });
+    expect(await used()).toBe(1);
     const fragment = await (await ownerA.get(`${path}/${callId}`)).text();
     expect(fragment).toContain('hx-trigger="every 2s"');
     expect(fragment).toContain('data-state="queued"');
@@ -103,21 +103,23 @@ describe('panel pages over HTTP', () => {
     const res = await admin.post(path, { _csrf: await admin.csrf(path), phone_number: '05321234567', message: 'Merhaba' });
     expect(res.status).toBe(503);
     expect(await res.text()).toContain('No SIP trunk is configured');
-    expect(store.calls.list({ limit: 5 })).toEqual([]);
+    expect(await store.calls.list({ limit: 5 })).toEqual([]);
   });
 
   test('calls are filtered by state and number and paged 25 at a time', async () => {
     const { a, store, ownerA } = await setup();
     const now = Date.now();
-    store.calls.enqueue(
-      Array.from({ length: 30 }, (_, i) => ({
-        accountId: a.id,
-        credentialId: null,
-        source: 'api' as const,
-        phoneNumber: i === 0 ? '5559999999' : '5321234567',
-        message: `m${i}`,
-      })),
-      now,
+    await store.transaction((tx) =>
+      tx.calls.enqueue(
+        Array.from({ length: 30 }, (_, i) => ({
+          accountId: a.id,
+          credentialId: null,
+          source: 'api' as const,
+          phoneNumber: i === 0 ? '5559999999' : '5321234567',
+          message: `m${i}`,
+        })),
+        now,
+      ),
     );
     const page1 = await (await ownerA.get(`/panel/a/${a.id}/calls`)).text();
     expect(page1.match(/data-call-id=/g)).toHaveLength(25);

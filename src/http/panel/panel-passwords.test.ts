@@ -5,10 +5,10 @@ const PW = 'a-long-password-1';
 const NEW_PW = 'another-long-password-2';
 
 async function setup(panel = {}) {
-  const ctx = panelApp({ language: 'en', ...panel });
+  const ctx = await panelApp({ language: 'en', ...panel });
   await ctx.users.createAdmin('admin', PW);
-  const a = ctx.store.accounts.create({ name: 'Acme', plan: 'starter' });
-  const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
   const owner = await ctx.users.createOwner(a.id, 'a@acme.test', PW);
   if (!owner.ok) throw new Error(owner.code);
   const admin = browser(ctx.app);
@@ -40,7 +40,7 @@ describe('panel passwords', () => {
     expect((await elsewhere.get('/panel/password')).status).toBe(303); // back to the login page
     expect(await loginStatus(app, 'a@acme.test', PW)).toBe(401);
     expect(await loginStatus(app, 'a@acme.test', NEW_PW)).toBe(303);
-    expect(store.panelUsers.findByLogin('a@acme.test')!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect((await store.panelUsers.findByLogin('a@acme.test'))!.passwordHash).toMatch(/^\$argon2id\$/);
   });
 
   test('guessing the current password through a session is throttled like a login', async () => {
@@ -78,7 +78,7 @@ describe('panel passwords', () => {
     expect(await loginStatus(app, 'a@acme.test', shown)).toBe(303);
     // Not the owner of the account in the path, or an administrator: not found.
     expect((await admin.post(`/panel/accounts/${b.id}/owners/${ownerId}/password`, { _csrf: csrf, confirm: '1' })).status).toBe(404);
-    const adminId = store.panelUsers.findByLogin('admin')!.id;
+    const adminId = (await store.panelUsers.findByLogin('admin'))!.id;
     expect((await admin.post(`/panel/accounts/${a.id}/owners/${adminId}/password`, { _csrf: csrf, confirm: '1' })).status).toBe(404);
   });
 
@@ -92,7 +92,7 @@ describe('panel passwords', () => {
 
   test('revoke, rotate and disable first ask, saying what will break; only the confirmed POST acts', async () => {
     const { a, store, admin } = await setup();
-    const k = store.credentials.create(a.id);
+    const k = await store.transaction((tx) => tx.credentials.create(a.id));
     const keys = `/panel/a/${a.id}/keys`;
     const csrf = await admin.csrf(keys);
 
@@ -101,22 +101,22 @@ describe('panel passwords', () => {
     expect(await revoke.text()).toContain('every tool that sends alerts with them gets 403');
     const rotate = await admin.post(`${keys}/${k.apiKey}/rotate`, { _csrf: csrf });
     expect(await rotate.text()).toContain('The old webhook URL stops working at once');
-    expect(store.credentials.findByWebhookKey(k.webhookKey)?.apiKey).toBe(k.apiKey);
+    expect((await store.credentials.findByWebhookKey(k.webhookKey))?.apiKey).toBe(k.apiKey);
 
     const disable = await admin.post(`/panel/accounts/${a.id}/disabled`, { _csrf: csrf, disabled: '1' });
     const question = await disable.text();
     expect(question).toContain('All its API and webhook requests are refused (403)');
     expect(question).toContain('name="disabled" value="1"');
-    expect(store.accounts.get(a.id)!.disabled).toBe(false);
+    expect((await store.accounts.get(a.id))!.disabled).toBe(false);
 
     expect((await admin.post(`${keys}/${k.apiKey}/rotate`, { _csrf: csrf, confirm: '1' })).status).toBe(200);
-    expect(store.credentials.findByWebhookKey(k.webhookKey)).toBeNull();
+    expect(await store.credentials.findByWebhookKey(k.webhookKey)).toBeNull();
     expect((await admin.post(`${keys}/${k.apiKey}/revoke`, { _csrf: csrf, confirm: '1' })).status).toBe(303);
-    expect(store.credentials.findByApiKey(k.apiKey)).toBeNull();
+    expect(await store.credentials.findByApiKey(k.apiKey)).toBeNull();
     expect((await admin.post(`/panel/accounts/${a.id}/disabled`, { _csrf: csrf, disabled: '1', confirm: '1' })).status).toBe(303);
-    expect(store.accounts.get(a.id)!.disabled).toBe(true);
+    expect((await store.accounts.get(a.id))!.disabled).toBe(true);
     // Enabling breaks nothing: no question.
     expect((await admin.post(`/panel/accounts/${a.id}/disabled`, { _csrf: csrf, disabled: '0' })).status).toBe(303);
-    expect(store.accounts.get(a.id)!.disabled).toBe(false);
+    expect((await store.accounts.get(a.id))!.disabled).toBe(false);
   });
 });

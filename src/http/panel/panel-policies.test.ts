@@ -4,9 +4,9 @@ import { browser, panelApp } from '../../../test/helpers/panel-app';
 const PW = 'a-long-password-1';
 
 async function setup() {
-  const ctx = panelApp();
-  const a = ctx.store.accounts.create({ name: 'Acme', plan: 'starter' });
-  const b = ctx.store.accounts.create({ name: 'Other', plan: 'starter' });
+  const ctx = await panelApp();
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
   await ctx.users.createOwner(a.id, 'a@acme.test', PW);
   const owner = browser(ctx.app);
   await owner.login('a@acme.test', PW);
@@ -20,7 +20,7 @@ describe('panel: escalation policies', () => {
     let csrf = await owner.csrf(page);
     const created = await owner.post(page, { _csrf: csrf, name: 'oncall', steps: '0532 111 11 11 : 120\n5322222222, 5323333333', rounds: '3' });
     expect(created.status).toBe(303);
-    const [policy] = store.policies.list(a.id);
+    const [policy] = await store.policies.list(a.id);
     expect(policy).toMatchObject({ name: 'oncall', rounds: 3, steps: [{ numbers: ['5321111111'], wait_s: 120 }, { numbers: ['5322222222', '5323333333'], wait_s: 300 }] });
 
     const html = await (await owner.get(page)).text();
@@ -28,7 +28,7 @@ describe('panel: escalation policies', () => {
 
     csrf = await owner.csrf(page);
     expect((await owner.post(`${page}/${policy!.id}`, { _csrf: csrf, name: 'oncall', steps: '5322222222 : 60\n5321111111 : 60', rounds: '1' })).status).toBe(303);
-    expect(store.policies.get(policy!.id)).toMatchObject({ rounds: 1, steps: [{ numbers: ['5322222222'], wait_s: 60 }, { numbers: ['5321111111'], wait_s: 60 }] });
+    expect(await store.policies.get(policy!.id)).toMatchObject({ rounds: 1, steps: [{ numbers: ['5322222222'], wait_s: 60 }, { numbers: ['5321111111'], wait_s: 60 }] });
 
     const bad = await owner.post(page, { _csrf: csrf, name: 'night', steps: '12345', rounds: '2' });
     expect(bad.status).toBe(400);
@@ -37,22 +37,22 @@ describe('panel: escalation policies', () => {
     expect(badHtml).toContain('>12345</textarea>');
 
     expect((await owner.post(`${page}/${policy!.id}/delete`, { _csrf: csrf })).status).toBe(303);
-    expect(store.policies.list(a.id)).toEqual([]);
+    expect(await store.policies.list(a.id)).toEqual([]);
   });
 
   test("sets a key's default policy; another account's policy or key is not found", async () => {
     const { store, a, b, owner, page } = await setup();
-    const key = store.credentials.create(a.id);
-    const theirs = store.policies.create({ accountId: b.id, name: 'theirs', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0);
-    const mine = store.policies.create({ accountId: a.id, name: 'mine', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0);
+    const key = await store.transaction((tx) => tx.credentials.create(a.id));
+    const theirs = await store.transaction((tx) => tx.policies.create({ accountId: b.id, name: 'theirs', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));
+    const mine = await store.transaction((tx) => tx.policies.create({ accountId: a.id, name: 'mine', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));
     const csrf = await owner.csrf(page);
     expect((await owner.post(`${page}/default/${key.apiKey}`, { _csrf: csrf, policy: mine.id })).status).toBe(303);
-    expect(store.policies.defaultOf(key.id)?.id).toBe(mine.id);
+    expect((await store.policies.defaultOf(key.id))?.id).toBe(mine.id);
     expect((await owner.post(`${page}/default/${key.apiKey}`, { _csrf: csrf, policy: theirs.id })).status).toBe(404);
     expect((await owner.post(`${page}/${theirs.id}/delete`, { _csrf: csrf })).status).toBe(404);
-    expect(store.policies.get(theirs.id)).not.toBeNull();
+    expect(await store.policies.get(theirs.id)).not.toBeNull();
     expect((await owner.get(`/panel/a/${b.id}/policies`)).status).toBe(404);
     expect((await owner.post(`${page}/default/${key.apiKey}`, { _csrf: csrf, policy: '' })).status).toBe(303);
-    expect(store.policies.defaultOf(key.id)).toBeNull();
+    expect(await store.policies.defaultOf(key.id)).toBeNull();
   });
 });

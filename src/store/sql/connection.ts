@@ -1,4 +1,4 @@
-import type { Database } from 'bun:sqlite';
+import type { Database, Statement } from 'bun:sqlite';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -10,55 +10,63 @@ export interface RunResult {
   changes: number;
 }
 
-/** One SQL statement, prepared once and run many times. */
+/** One SQL statement, made once from its text and run many times. */
 export interface SqlStatement {
-  run(params?: SqlParams): RunResult;
-  /** See `changedAsExpected`; only PostgreSQL's statements have it. */
-  runExpecting?(params: SqlParams, changes: number): boolean;
-  get(params?: SqlParams): unknown;
-  all(params?: SqlParams): unknown[];
-  values(params?: SqlParams): unknown[][];
-  finalize(): void;
+  run(params?: SqlParams): Promise<RunResult>;
+  /** The first row, or null. */
+  get(params?: SqlParams): Promise<unknown>;
+  all(params?: SqlParams): Promise<unknown[]>;
+  values(params?: SqlParams): Promise<unknown[][]>;
 }
 
 /**
- * The one connection every table group of src/store talks through: bun:sqlite's API
- * shape (synchronous, named `$params`), which the PostgreSQL store also offers
- * (postgres/connection.ts), so each table group is written once for both stores. SQL that
- * must differ between them asks `dialect` (see dialect.ts); everything else is shared.
+ * What every table group of src/store talks through: one connection, or one transaction
+ * on a connection. Asynchronous, so a database that is slow makes a caller wait and never
+ * blocks the event loop (README "High availability"). Named `$params` on both stores; SQL
+ * that must differ between them asks `dialect` (dialect.ts); everything else is shared.
  */
 export interface SqlConnection {
   readonly dialect: Dialect;
-  /** A statement cached by its text (bun:sqlite's `query`). */
+  /** A statement for this text (cheap: made once per text and connection). */
   query(sql: string): SqlStatement;
-  /** A statement of its own, to finalize when done. */
-  prepare(sql: string): SqlStatement;
-  /** Runs SQL without parameters (DDL, transaction control); several statements allowed. */
-  exec(sql: string): void;
-  readonly inTransaction: boolean;
-  close(): void;
+  /** Runs SQL without parameters (DDL); several statements allowed. */
+  exec(sql: string): Promise<void>;
 }
 
 /**
- * Runs a write that should change `changes` rows; true when it did. On PostgreSQL under
- * write-behind (postgres/connection.ts) it is held back like any write and taken to have:
- * the server refuses the transaction before its COMMIT if it did not, and the group
- * committer runs the batch again carefully, where this answers the truth.
+ * A bun:sqlite connection behind the asynchronous shape. SQLite answers at once (a local
+ * file, no round trip), so each promise is already settled: a unit of work of several
+ * statements still runs within one turn of the event loop (unit-of-work/sqlite.ts relies on
+ * it to keep its group commit).
  */
-export function changedAsExpected(statement: SqlStatement, params: SqlParams, changes: number): boolean {
-  return statement.runExpecting ? statement.runExpecting(params, changes) : statement.run(params).changes === changes;
-}
-
-/** The SQLite store's connection: bun:sqlite itself, which already has this shape. */
 export function sqliteConnection(db: Database): SqlConnection {
+  const statements = new Map<string, SqlStatement>();
+  const wrap = (s: Statement): SqlStatement => ({
+    run: (params) => settled(() => ({ changes: s.run(params as never).changes })),
+    get: (params) => settled(() => s.get(params as never) ?? null),
+    all: (params) => settled(() => s.all(params as never)),
+    values: (params) => settled(() => s.values(params as never)),
+  });
   return {
     dialect: 'sqlite',
-    query: (sql) => db.query(sql) as unknown as SqlStatement,
-    prepare: (sql) => db.prepare(sql) as unknown as SqlStatement,
-    exec: (sql) => void db.run(sql),
-    get inTransaction() {
-      return db.inTransaction;
+    query(sql) {
+      let s = statements.get(sql);
+      if (!s) {
+        // bun:sqlite's own cache (query) finalizes these when the database closes.
+        s = wrap(db.query(sql));
+        statements.set(sql, s);
+      }
+      return s;
     },
-    close: () => db.close(),
+    exec: (sql) => settled(() => void db.run(sql)),
   };
+}
+
+/** A synchronous SQLite call as a settled promise: a throw becomes a rejection, never an exception at the call. */
+function settled<T>(f: () => T): Promise<T> {
+  try {
+    return Promise.resolve(f());
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }

@@ -19,6 +19,14 @@ export interface SqlDialect {
   equalsNoCase(column: string, param: string): string;
   /** An insert that replaces the row holding the same key (SQLite's INSERT OR REPLACE). */
   insertOrReplace(table: string, columns: string[], key: string[]): string;
+  /**
+   * The time leases are taken and compared by, in unix ms: on PostgreSQL the database's own
+   * clock, the one clock every appliance sharing it agrees on (README "High availability");
+   * on SQLite, whose one appliance is the only clock, the parameter given (the caller's clock).
+   */
+  leaseClock(param: string): string;
+  /** Row locks for a claim: rows another appliance is taking right now are passed over (PostgreSQL), nothing on SQLite. */
+  skipLocked: string;
 }
 
 const sqlite: SqlDialect = {
@@ -29,6 +37,8 @@ const sqlite: SqlDialect = {
   jsonObjects: (p) => `json_each(${p})`,
   equalsNoCase: (c, p) => `${c} = ${p}`,
   insertOrReplace: (table, columns) => `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `$${c}`).join(', ')})`,
+  leaseClock: (p) => p,
+  skipLocked: '',
 };
 
 const postgres: SqlDialect = {
@@ -45,6 +55,8 @@ const postgres: SqlDialect = {
        .filter((c) => !key.includes(c))
        .map((c) => `${c} = excluded.${c}`)
        .join(', ')}`,
+  leaseClock: () => `CAST(floor(extract(epoch from clock_timestamp()) * 1000) AS BIGINT)`,
+  skipLocked: ' FOR UPDATE SKIP LOCKED',
 };
 
 export function dialectOf(d: Dialect): SqlDialect {

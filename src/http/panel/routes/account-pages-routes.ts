@@ -47,10 +47,14 @@ export function accountPagesRoutes(env: PanelEnv) {
   return new Elysia({ name: 'panel-account-pages' })
     .get(
       '/panel/a/:accountId/credit',
-      guarded(env, { account: true }, (c) => {
+      guarded(env, { account: true }, async (c) => {
         const now = clock();
         const period = periodOf(now, tz);
-        const days = dailyUsage(store.panelQueries.chargedCallTimes(c.account.id, now - USAGE_LOOKBACK_MS), now, tz);
+        const [times, used] = await Promise.all([
+          store.panelQueries.chargedCallTimes(c.account.id, now - USAGE_LOOKBACK_MS),
+          store.usage.usedIn(c.account.id, period),
+        ]);
+        const days = dailyUsage(times, now, tz);
         return htmlResponse(
           CreditPage({
             t: c.t,
@@ -59,7 +63,7 @@ export function accountPagesRoutes(env: PanelEnv) {
             csrf: c.csrf,
             account: c.account,
             period,
-            used: store.usage.usedIn(c.account.id, period),
+            used,
             resetAt: nextResetAt(now, tz),
             days,
           }),
@@ -68,11 +72,11 @@ export function accountPagesRoutes(env: PanelEnv) {
     )
     .get(
       '/panel/a/:accountId/calls',
-      guarded(env, { account: true }, (c) => {
+      guarded(env, { account: true }, async (c) => {
         const page = pageOf(c);
         const state = (CALL_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as CallState) : undefined;
         const number = phoneSearchDigits(c.query.number ?? '');
-        const result = store.panelQueries.calls({
+        const result = await store.panelQueries.calls({
           accountId: c.account.id,
           state,
           phone: number || undefined,
@@ -100,18 +104,18 @@ export function accountPagesRoutes(env: PanelEnv) {
     .get(
       '/panel/a/:accountId/calls/:callId/audio.wav',
       guarded(env, { account: true }, async (c) => {
-        const call = store.calls.get(c.params.callId ?? '');
+        const call = await store.calls.get(c.params.callId ?? '');
         if (!call || call.accountId !== c.account.id) return new Response('Not found', { status: 404 });
         return wavOf(env.speech, call.message, env.deps.log);
       }),
     )
     .get(
       '/panel/a/:accountId/history',
-      guarded(env, { account: true }, (c) => {
+      guarded(env, { account: true }, async (c) => {
         const page = pageOf(c);
         const endpoint = (HISTORY_ENDPOINTS as readonly string[]).includes(c.query.endpoint ?? '') ? c.query.endpoint : undefined;
         const statusClass = ['2', '4', '5'].includes(c.query.status ?? '') ? Number(c.query.status) : undefined;
-        const result = store.panelQueries.history({
+        const result = await store.panelQueries.history({
           accountId: c.account.id,
           endpoint,
           statusClass,

@@ -28,13 +28,14 @@ function errorText(t: Messages, code: string): string {
 /** Administrator: list, create, change plan and credit, disable, add owners. */
 export function accountsRoutes(env: PanelEnv) {
   const { store, clock, config } = env.deps;
-  const render = (c: PanelCtx, status: number, extra: Partial<AccountsPageProps>) => {
+  const render = async (c: PanelCtx, status: number, extra: Partial<AccountsPageProps>) => {
     const period = periodOf(clock(), config.credit.timezone);
-    const accounts = store.accounts.list().map((account) => ({
-      account,
-      owners: store.panelUsers.listForAccount(account.id),
-      used: store.usage.usedIn(account.id, period),
-    }));
+    const accounts = await Promise.all(
+      (await store.accounts.list()).map(async (account) => {
+        const [owners, used] = await Promise.all([store.panelUsers.listForAccount(account.id), store.usage.usedIn(account.id, period)]);
+        return { account, owners, used };
+      }),
+    );
     return htmlResponse(AccountsPage({ t: c.t, user: c.user, csrf: c.csrf, accounts, ...extra }), status);
   };
   const { accounts, owners } = env.services;

@@ -33,10 +33,10 @@ export function alertsRoutes(env: PanelEnv) {
   return new Elysia({ name: 'panel-alerts' })
     .get(
       base,
-      guarded(env, { account: true }, (c) => {
+      guarded(env, { account: true }, async (c) => {
         const page = pageOf(c);
         const state = (ALERT_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as AlertState) : undefined;
-        const result = store.panelQueries.alerts({ accountId: c.account.id, state, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+        const result = await store.panelQueries.alerts({ accountId: c.account.id, state, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
         return htmlResponse(
           AlertsPage({
             t: c.t,
@@ -56,9 +56,10 @@ export function alertsRoutes(env: PanelEnv) {
     )
     .get(
       `${base}/:alertId`,
-      guarded(env, { account: true }, (c) => {
-        const alert = store.alerts.get(c.params.alertId ?? '');
+      guarded(env, { account: true }, async (c) => {
+        const alert = await store.alerts.get(c.params.alertId ?? '');
         if (!alert || alert.accountId !== c.account.id) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
+        const calls = await store.calls.ofAlert(alert.id);
         return htmlResponse(
           AlertPage({
             t: c.t,
@@ -67,7 +68,7 @@ export function alertsRoutes(env: PanelEnv) {
             csrf: c.csrf,
             account: c.account,
             alert,
-            calls: store.calls.ofAlert(alert.id),
+            calls,
             notice: alertNoticeText(c.t, c.query),
           }),
         );

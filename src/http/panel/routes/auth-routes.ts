@@ -25,14 +25,14 @@ export function authRoutes(env: PanelEnv) {
   };
 
   return new Elysia({ name: 'panel-auth' })
-    .get('/panel', ({ request }) => {
-      const active = env.sessions.resolve(readCookie(request, SESSION_COOKIE));
+    .get('/panel', async ({ request }) => {
+      const active = await env.sessions.resolve(readCookie(request, SESSION_COOKIE));
       if (!active) return redirect('/panel/login');
       // Everyone lands on the overview (issue 15 §5): the trunk, the queue, what failed.
       return redirect('/panel/overview');
     })
-    .get('/panel/login', ({ request, query }) => {
-      if (env.sessions.resolve(readCookie(request, SESSION_COOKIE))) return redirect('/panel');
+    .get('/panel/login', async ({ request, query }) => {
+      if (await env.sessions.resolve(readCookie(request, SESSION_COOKIE))) return redirect('/panel');
       return loginPage(request, 200, { info: query.bye !== undefined ? tFor(request).loggedOut : undefined });
     })
     .post('/panel/login', async (input: RouteInput) => {

@@ -10,11 +10,12 @@ export function callDetailRoutes(env: PanelEnv) {
   const { store } = env.deps;
   return new Elysia({ name: 'panel-call-detail' }).get(
     '/panel/a/:accountId/calls/:callId',
-    guarded(env, { account: true }, (c) => {
-      const call = store.calls.get(c.params.callId ?? '');
+    guarded(env, { account: true }, async (c) => {
+      const call = await store.calls.get(c.params.callId ?? '');
       // Another account's call is not found, exactly like a missing one.
       if (!call || call.accountId !== c.account.id) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
-      return htmlResponse(CallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call, events: store.calls.events(call.id) }));
+      const events = await store.calls.events(call.id);
+      return htmlResponse(CallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call, events }));
     }),
   );
 }

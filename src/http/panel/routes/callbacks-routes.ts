@@ -12,8 +12,8 @@ const RECENT = 50;
 export function callbacksRoutes(env: PanelEnv) {
   const { callbacks } = env.services;
   const path = '/panel/a/:accountId/callbacks';
-  const render = (c: PanelCtx, status: number, extra: Partial<CallbacksPageProps> = {}) => {
-    const shown = callbacks.show(c.account.id, RECENT);
+  const render = async (c: PanelCtx, status: number, extra: Partial<CallbacksPageProps> = {}) => {
+    const shown = await callbacks.show(c.account.id, RECENT);
     if (!shown) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
     return htmlResponse(CallbacksPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, ...shown, ...extra }), status);
   };

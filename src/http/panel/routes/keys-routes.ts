@@ -10,8 +10,8 @@ import { KeysPage, type KeysPageProps } from '../views/keys-page';
 /** API keys of one account: create (shown once), revoke, rotate the webhook key, signature flag. */
 export function keysRoutes(env: PanelEnv) {
   const { store, config } = env.deps;
-  const render = (c: PanelCtx, status: number, extra: Partial<KeysPageProps> = {}) => {
-    const credentials = store.credentials.listForAccount(c.account.id).reverse();
+  const render = async (c: PanelCtx, status: number, extra: Partial<KeysPageProps> = {}) => {
+    const credentials = (await store.credentials.listForAccount(c.account.id)).reverse();
     const apiKey = extra.issued?.apiKey ?? extra.rotated?.apiKey ?? credentials.find((k) => k.revokedAt === null)?.apiKey ?? '$API_KEY';
     const examples = buildExamples({
       baseUrl: baseUrlFor(c.request, config.panel.public_url, config.http.trust_proxy),
@@ -39,8 +39,8 @@ export function keysRoutes(env: PanelEnv) {
       action: `/panel/a/${c.account.id}/keys/${encodeURIComponent(c.params.apiKey ?? '')}/${action}`,
       cancelHref: `/panel/a/${c.account.id}/keys`,
     });
-  const known = (c: PanelCtx) => {
-    const k = store.credentials.findByApiKey(c.params.apiKey ?? '');
+  const known = async (c: PanelCtx) => {
+    const k = await store.credentials.findByApiKey(c.params.apiKey ?? '');
     return k !== null && k.accountId === c.account.id;
   };
 
@@ -60,7 +60,7 @@ export function keysRoutes(env: PanelEnv) {
     .post(
       `${path}/:apiKey/revoke`,
       guarded(env, { account: true }, async (c) => {
-        if (!confirmed(c.form)) return known(c) ? ask(c, 'revoke', fill(c.t.confirmRevoke, { key: c.params.apiKey! })) : notFound(c);
+        if (!confirmed(c.form)) return (await known(c)) ? ask(c, 'revoke', fill(c.t.confirmRevoke, { key: c.params.apiKey! })) : notFound(c);
         const r = await keys.revoke(ref(c));
         if (!r.ok) return notFound(c);
         return redirect(`/panel/a/${c.account.id}/keys?ok`);
@@ -77,7 +77,7 @@ export function keysRoutes(env: PanelEnv) {
     .post(
       `${path}/:apiKey/rotate`,
       guarded(env, { account: true }, async (c) => {
-        if (!confirmed(c.form)) return known(c) ? ask(c, 'rotate', fill(c.t.confirmRotate, { key: c.params.apiKey! })) : notFound(c);
+        if (!confirmed(c.form)) return (await known(c)) ? ask(c, 'rotate', fill(c.t.confirmRotate, { key: c.params.apiKey! })) : notFound(c);
         const r = await keys.rotateWebhookKey(ref(c));
         if (!r.ok) return notFound(c);
         return render(c, 200, { rotated: { apiKey: c.params.apiKey!, webhookKey: r.webhookKey } });

@@ -20,40 +20,51 @@ export function overviewRoutes(env: PanelEnv) {
   const { store, clock, config } = env.deps;
   const tz = config.credit.timezone;
 
-  const dataFor = (c: PanelCtx, account: Account | null): OverviewData => {
+  const dataFor = async (c: PanelCtx, account: Account | null): Promise<OverviewData> => {
     const now = clock();
     const scope = account?.id ?? null;
-    const calls = store.opsCounts.callsByState(scope);
-    const alerts = store.opsCounts.alertsByState(scope);
-    // The whole queue's age for an administrator; an owner's own oldest call otherwise.
-    const oldest = scope === null ? store.health.queue().oldestCreatedAt : null;
     const today = startOfDay(c.fmt.isoDate(now), tz) ?? now;
+    const [calls, alerts, queue, lastSip, finished, failures, used] = await Promise.all([
+      store.opsCounts.callsByState(scope),
+      store.opsCounts.alertsByState(scope),
+      // The whole queue's age for an administrator; an owner's own oldest call otherwise.
+      scope === null ? store.health.queue() : null,
+      store.panelQueries.lastSipOutcome(),
+      store.opsCounts.finishedSince(today, scope),
+      store.opsCounts.recentFailures(FAILURES_SHOWN, scope),
+      account ? store.usage.usedIn(account.id, periodOf(now, tz)) : 0,
+    ]);
+    const oldest = queue ? queue.oldestCreatedAt : null;
     return {
       trunk: env.deps.trunkStatus ? env.deps.trunkStatus() : config.sip.server === '' ? { state: 'not_configured', registered: null, lastError: null } : null,
-      lastSip: store.panelQueries.lastSipOutcome(),
+      lastSip,
       inProgress: (calls.dialing ?? 0) + (calls.ringing ?? 0) + (calls.answered ?? 0),
       queued: calls.queued ?? 0,
       oldestQueuedS: oldest === null ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
       openAlerts: alerts.open ?? 0,
       unacknowledged: alerts.unacknowledged ?? 0,
-      today: store.opsCounts.finishedSince(today, scope),
-      failures: store.opsCounts.recentFailures(FAILURES_SHOWN, scope),
-      credit: account ? { left: Math.max(0, account.monthlyCredit - store.usage.usedIn(account.id, periodOf(now, tz))), total: account.monthlyCredit } : null,
+      today: finished,
+      failures,
+      credit: account ? { left: Math.max(0, account.monthlyCredit - used), total: account.monthlyCredit } : null,
     };
   };
-  const accountOf = (user: PanelUser) => (user.role === 'admin' || !user.accountId ? null : store.accounts.get(user.accountId));
+  const accountOf = async (user: PanelUser) => (user.role === 'admin' || !user.accountId ? null : await store.accounts.get(user.accountId));
 
   return new Elysia({ name: 'panel-overview' })
     .get(
       '/panel/overview',
-      guarded(env, {}, (c) => {
-        const account = accountOf(c.user);
-        return htmlResponse(OverviewPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: account ?? undefined, data: dataFor(c, account) }));
+      guarded(env, {}, async (c) => {
+        const account = await accountOf(c.user);
+        const data = await dataFor(c, account);
+        return htmlResponse(OverviewPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: account ?? undefined, data }));
       }),
     )
     .get(
       '/panel/overview/live',
-      guarded(env, {}, (c) => fragmentResponse(OverviewLive({ t: c.t, fmt: c.fmt, user: c.user, data: dataFor(c, accountOf(c.user)) }))),
+      guarded(env, {}, async (c) => {
+        const data = await dataFor(c, await accountOf(c.user));
+        return fragmentResponse(OverviewLive({ t: c.t, fmt: c.fmt, user: c.user, data }));
+      }),
     )
     .get('/panel/language/:language', async ({ params, request }) => {
       // A plain link on every page sets it (no referrer is sent, see html.ts, so it lands on
@@ -61,8 +72,8 @@ export function overviewRoutes(env: PanelEnv) {
       // which another site could at worst flip, the same as the cookie alone could be.
       if (!isLanguage(params.language)) return redirect('/panel');
       const language = params.language;
-      const active = env.sessions.resolve(readCookie(request, SESSION_COOKIE));
-      if (active) await env.deps.store.writes.run(() => env.deps.store.panelUsers.setLanguage(active.user.id, language));
+      const active = await env.sessions.resolve(readCookie(request, SESSION_COOKIE));
+      if (active) await env.deps.store.transaction((tx) => tx.panelUsers.setLanguage(active.user.id, language));
       const secure = wantsSecureCookie(config.panel.secure_cookie, request, config.http.trust_proxy);
       return redirect('/panel', { 'set-cookie': languageCookie(language, secure) });
     });

@@ -11,23 +11,27 @@ export function policiesRoutes(env: PanelEnv) {
   const { store, clock } = env.deps;
   const policies = createPoliciesService({ store, clock });
   const path = '/panel/a/:accountId/policies';
-  const render = (c: PanelCtx, status: number, extra: Partial<PoliciesPageProps> = {}) =>
-    htmlResponse(
+  const render = async (c: PanelCtx, status: number, extra: Partial<PoliciesPageProps> = {}) => {
+    const [list, keys] = await Promise.all([store.policies.list(c.account.id), store.credentials.listForAccount(c.account.id)]);
+    const credentials = await Promise.all(
+      keys
+        .filter((k) => k.revokedAt === null)
+        .map(async (k) => ({ ...k, defaultPolicyId: (await store.policies.defaultOf(k.id))?.id ?? null })),
+    );
+    return htmlResponse(
       PoliciesPage({
         t: c.t,
         fmt: c.fmt,
         user: c.user,
         csrf: c.csrf,
         account: c.account,
-        policies: store.policies.list(c.account.id),
-        credentials: store.credentials
-          .listForAccount(c.account.id)
-          .filter((k) => k.revokedAt === null)
-          .map((k) => ({ ...k, defaultPolicyId: store.policies.defaultOf(k.id)?.id ?? null })),
+        policies: list,
+        credentials,
         ...extra,
       }),
       status,
     );
+  };
   const problem = (c: PanelCtx, r: Exclude<PolicyResult, { ok: true }>) =>
     r.code === 'invalid_policy' ? `${c.t.policies.invalid} ${r.problem}` : (c.t.policies.errors[r.code] ?? c.t.notFound);
   const done = (c: PanelCtx) => redirect(`/panel/a/${c.account.id}/policies?ok`);

@@ -10,8 +10,8 @@ import { SettingsPage, type SipState } from '../views/settings-page';
 /** Administrator: the configuration in effect (read-only, secrets masked), the say box, the trunk. */
 export function settingsRoutes(env: PanelEnv) {
   const { config, store } = env.deps;
-  const sipState = (c: PanelCtx): SipState => {
-    const last = store.panelQueries.lastSipOutcome();
+  const sipState = async (c: PanelCtx): Promise<SipState> => {
+    const last = await store.panelQueries.lastSipOutcome();
     return {
       configured: config.sip.server ? { server: config.sip.server, transport: config.sip.transport, user: config.sip.username } : null,
       lastAnswer: last ? { code: last.sipCode, reason: last.reason ?? '', at: c.fmt.dateTime(last.at) } : null,
@@ -25,9 +25,10 @@ export function settingsRoutes(env: PanelEnv) {
   return new Elysia({ name: 'panel-settings' })
     .get(
       '/panel/settings',
-      guarded(env, { admin: true }, (c) =>
-        htmlResponse(SettingsPage({ t: c.t, user: c.user, csrf: c.csrf, entries: flattenConfig(config), say: sayText(c), sip: sipState(c) })),
-      ),
+      guarded(env, { admin: true }, async (c) => {
+        const sip = await sipState(c);
+        return htmlResponse(SettingsPage({ t: c.t, user: c.user, csrf: c.csrf, entries: flattenConfig(config), say: sayText(c), sip }));
+      }),
     )
     .get(
       '/panel/settings/say.wav',

@@ -16,16 +16,16 @@ export function testCallRoutes(env: PanelEnv) {
   const { testCalls } = env.services;
   const path = '/panel/a/:accountId/test-call';
   // Only the account's own test calls: another call id is simply not found.
-  const findCall = (accountId: string, callId: string | undefined) => {
-    const call = callId ? store.calls.get(callId) : null;
+  const findCall = async (accountId: string, callId: string | undefined) => {
+    const call = callId ? await store.calls.get(callId) : null;
     return call && call.accountId === accountId ? call : null;
   };
   return new Elysia({ name: 'panel-test-call' })
     .get(
       path,
-      guarded(env, { account: true }, (c) => {
-        const call = findCall(c.account.id, c.query.call);
-        const events = call ? store.calls.events(call.id) : [];
+      guarded(env, { account: true }, async (c) => {
+        const call = await findCall(c.account.id, c.query.call);
+        const events = call ? await store.calls.events(call.id) : [];
         return htmlResponse(TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call, events }));
       }),
     )
@@ -51,10 +51,11 @@ export function testCallRoutes(env: PanelEnv) {
     )
     .get(
       `${path}/:callId`,
-      guarded(env, { account: true }, (c) => {
-        const call = findCall(c.account.id, c.params.callId);
+      guarded(env, { account: true }, async (c) => {
+        const call = await findCall(c.account.id, c.params.callId);
         if (!call) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
-        return fragmentResponse(TestCallStatus({ t: c.t, fmt: c.fmt, accountId: c.account.id, call, events: store.calls.events(call.id) }));
+        const events = await store.calls.events(call.id);
+        return fragmentResponse(TestCallStatus({ t: c.t, fmt: c.fmt, accountId: c.account.id, call, events }));
       }),
     );
 }

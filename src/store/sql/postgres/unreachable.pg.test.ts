@@ -1,63 +1,106 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../test/helpers/ports';
-import { startPostgresCluster, type PostgresCluster } from '../../../../test/helpers/postgres';
-import { postgresConnection, UNREACHABLE_BACKOFF_MS } from './connection';
+import { psql, startPostgresCluster, type PostgresCluster } from '../../../../test/helpers/postgres';
+import { createStore, DatabaseUnavailableError, type Store } from '../..';
 
-// A cluster of its own: this test stops the server under a live connection.
+// A cluster of its own: this test stops the server under a live pool.
 let cluster: PostgresCluster;
 beforeAll(async () => {
   cluster = startPostgresCluster(await freePort());
 });
 afterAll(() => cluster?.stop());
 
-describe('PostgreSQL going away under a live connection', () => {
-  it('fails statements quickly while it is gone (never hangs the thread), and carries on when it is back', async () => {
-    const db = postgresConnection({ url: `${cluster.baseUrl}postgres`, statementTimeoutMs: 5_000 });
+const TIMEOUT_MS = 1000;
+/** What a rejection may take beyond store.timeout_ms: a pause before the last try, a slow machine. */
+const MARGIN_MS = 1000;
+
+function openStore(): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), 'va-unreachable-'));
+  return createStore({ path: join(dir, 'voice-alert.db'), url: `${cluster.baseUrl}postgres`, busyTimeoutMs: 1000, timeoutMs: TIMEOUT_MS, poolSize: 2, clock: Date.now });
+}
+
+/** The largest gap between the ticks of a 10 ms interval while `during` runs: the event loop was never blocked longer. */
+async function largestTickGap<T>(during: () => Promise<T>): Promise<{ gap: number; result: PromiseSettledResult<T> }> {
+  let last = performance.now();
+  let gap = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    gap = Math.max(gap, now - last);
+    last = now;
+  }, 10);
+  try {
+    const [result] = await Promise.allSettled([during()]);
+    gap = Math.max(gap, performance.now() - last);
+    return { gap, result: result! };
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+/** How long `p` took to settle, and how. */
+async function timed<T>(p: () => Promise<T>): Promise<{ ms: number; error: unknown }> {
+  const t0 = performance.now();
+  try {
+    await p();
+    return { ms: performance.now() - t0, error: null };
+  } catch (e) {
+    return { ms: performance.now() - t0, error: e };
+  }
+}
+
+describe('PostgreSQL going away under a live pool', () => {
+  it('a read and a transaction fail with DatabaseUnavailableError within store.timeout_ms, never blocking the event loop; both work again once it is back', async () => {
+    const store = await openStore();
     try {
-      expect(db.query('SELECT 1 AS one').get()).toEqual({ one: 1 });
+      await store.transaction((tx) => tx.accounts.create({ name: 'before', plan: 'starter' }));
+      expect(await store.accounts.count()).toBe(1);
       cluster.halt();
-      const t0 = performance.now();
-      expect(() => db.query('SELECT 1 AS one').get()).toThrow();
-      // Then at once, without a connection attempt each, for the back-off.
-      const t1 = performance.now();
-      expect(() => db.query('SELECT 1 AS one').get()).toThrow(/database unreachable/);
-      expect(performance.now() - t1).toBeLessThan(50);
-      expect(t1 - t0).toBeLessThan(5_000);
-      cluster.resume();
-      await expect
-        .poll(
-          () => {
-            try {
-              return db.query('SELECT 1 AS one').get();
-            } catch {
-              return null;
-            }
-          },
-          { timeout: 10_000, interval: UNREACHABLE_BACKOFF_MS / 2 },
-        )
-        .toEqual({ one: 1 });
+      try {
+        const { gap, result } = await largestTickGap(async () => {
+          const read = await timed(() => store.accounts.count());
+          const write = await timed(() => store.transaction((tx) => tx.accounts.create({ name: 'lost', plan: 'starter' })));
+          return { read, write };
+        });
+        expect(result.status).toBe('fulfilled');
+        const { read, write } = (result as PromiseFulfilledResult<{ read: { ms: number; error: unknown }; write: { ms: number; error: unknown } }>).value;
+        expect(read.error).toBeInstanceOf(DatabaseUnavailableError);
+        expect(write.error).toBeInstanceOf(DatabaseUnavailableError);
+        expect(read.ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+        expect(write.ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+        expect(gap).toBeLessThan(100);
+      } finally {
+        cluster.resume();
+      }
+      // The same store, not reopened: its pool connects again.
+      expect(await store.accounts.count()).toBe(1);
+      await store.transaction((tx) => tx.accounts.create({ name: 'after', plan: 'starter' }));
+      expect((await store.accounts.list()).map((a) => a.name).sort()).toEqual(['after', 'before']);
     } finally {
-      db.close();
+      await store.close();
     }
   });
 
-  it('a transaction whose connection broke is refused until rolled back, never continued outside it', async () => {
-    const db = postgresConnection({ url: `${cluster.baseUrl}postgres`, statementTimeoutMs: 5_000 });
+  it('a transaction whose connection was killed before COMMIT is run again as a whole, and written once', async () => {
+    const store = await openStore();
     try {
-      db.exec('CREATE TABLE IF NOT EXISTS t (v TEXT)');
-      db.exec('BEGIN');
-      db.query('INSERT INTO t (v) VALUES ($v)').run({ v: 'before' });
-      cluster.halt();
-      expect(() => db.query('INSERT INTO t (v) VALUES ($v)').run({ v: 'lost' })).toThrow();
-      cluster.resume();
-      await new Promise((r) => setTimeout(r, UNREACHABLE_BACKOFF_MS + 100));
-      // Still refused: the statement would otherwise commit alone on a new connection.
-      expect(() => db.query('INSERT INTO t (v) VALUES ($v)').run({ v: 'after' })).toThrow(/lost inside a transaction/);
-      db.exec('ROLLBACK');
-      expect(db.inTransaction).toBe(false);
-      expect(db.query('SELECT count(*) AS n FROM t').get()).toEqual({ n: 0 });
+      let runs = 0;
+      const before = store.stats().runAgain;
+      await store.transaction(async (tx) => {
+        runs++;
+        await tx.accounts.create({ name: 'once', plan: 'starter' });
+        if (runs === 1) {
+          // Another client ends this appliance's connections (an administrator, a failover).
+          psql(cluster.baseUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'voice-alert' AND pid <> pg_backend_pid()`);
+        }
+      });
+      expect(runs).toBe(2);
+      expect(store.stats().runAgain - before).toBe(1);
+      expect((await store.accounts.list()).filter((a) => a.name === 'once')).toHaveLength(1);
     } finally {
-      db.close();
+      await store.close();
     }
   });
 });

@@ -1,0 +1,40 @@
+import type { Dialect, SqlConnection } from './connection';
+
+/**
+ * One store's database, whichever it is: where reads go, and how a unit of work (an
+ * accepted request, a claim, a call's state change) runs as one transaction.
+ *
+ * A unit's `work` receives the transaction's connection and MUST touch only the store
+ * through it: it may run more than once (PostgreSQL runs a unit that lost a deadlock or a
+ * serialization race, or whose connection broke before COMMIT, again as a whole), so side
+ * effects (SIP, HTTP, log lines that promise something) happen after it resolves.
+ */
+export interface SqlDatabase {
+  readonly dialect: Dialect;
+  /** Reads outside any transaction: they never wait for a commit (SQLite: a second connection; PostgreSQL: the pool). */
+  readonly reader: SqlConnection;
+  /** Runs `work` in one transaction; resolves with its result once COMMIT returned. */
+  transaction<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
+  /**
+   * Runs a single-statement bookkeeping write (the API history) with nobody waiting for
+   * it, in the next batch of such writes; a failure goes to `onError`.
+   */
+  background(work: (db: SqlConnection) => Promise<void>, onError: (e: unknown) => void): void;
+  /** Resolves when everything queued so far has committed. */
+  flush(): Promise<void>;
+  /** Moves whenever the database may have changed since the previous call (change-marker.ts). */
+  changeMarker(): Promise<number>;
+  /** Counters since start, for tests and benchmarks. */
+  stats(): TransactionStats;
+  /** Commits what is queued, refuses new work, closes the connections. */
+  close(): Promise<void>;
+}
+
+export interface TransactionStats {
+  /** Transactions committed. */
+  batches: number;
+  /** Units of work (and background writes) they carried. */
+  writes: number;
+  /** Units run again as a whole: a lost race (40001/40P01) or a connection that broke before COMMIT. */
+  runAgain: number;
+}

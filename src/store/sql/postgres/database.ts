@@ -1,0 +1,279 @@
+import { SQL, type ReservedSQL } from 'bun';
+import type { Logger } from '../../../log';
+import { metrics } from '../../../metrics/instruments';
+import { migratePostgres } from '../../migrations';
+import type { SqlConnection } from '../connection';
+import type { SqlDatabase } from '../database';
+import { DatabaseUnavailableError } from '../unavailable';
+import { postgresConnection } from './connection';
+import { isConflict, isConnectionLost, isTooSlow } from './errors';
+
+export interface PostgresOptions {
+  url: string;
+  /** store.timeout_ms: how long a unit of work (or a read) may wait for the database in all. */
+  timeoutMs: number;
+  /** Connections in the pool (store.pool_size). */
+  poolSize: number;
+  log?: Logger;
+}
+
+/** A unit that keeps losing races is refused after this many runs (README "High availability"). */
+export const CONFLICT_RUNS = 5;
+
+/** How long to wait before trying a database that could not be reached again, at first and at most. */
+const RECONNECT_PAUSE_MS = [25, 250] as const;
+
+/**
+ * Cross-node staleness of the change marker: PostgreSQL has no cheap "another connection
+ * committed" counter, and the other connections are other appliances. So the marker also
+ * moves every second: a change made through another appliance (a key revoked there) is seen
+ * here within a second, and one made through this appliance at once.
+ */
+export const CROSS_NODE_STALENESS_MS = 1000;
+
+/** Thrown inside a unit's run to have the whole unit run again (nothing of it committed). */
+class RunAgain extends Error {
+  constructor(override readonly cause: unknown) {
+    super('run again');
+  }
+}
+
+/**
+ * The PostgreSQL store: a pool of connections (Bun.SQL), one transaction per unit of work
+ * on a connection of its own, nothing blocking the event loop.
+ *
+ * - A unit that loses a deadlock or a serialization race (40P01, 40001) runs again as a
+ *   whole, at most CONFLICT_RUNS times.
+ * - A connection the server ends (57P01 on a restart or failover, a reset socket) is closed,
+ *   never given back to the pool; the unit on it runs again on another when it surely did
+ *   not commit. When the COMMIT itself was lost, the transaction's id (taken at BEGIN) is
+ *   looked up (`pg_xact_status`) before anything runs twice.
+ * - Everything waits at most `timeoutMs` in all, then fails with DatabaseUnavailableError
+ *   (503). The server ends our statements, lock waits and forgotten transactions by the same
+ *   limits, and its TCP keepalive notices an appliance that vanished.
+ */
+export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
+  let changes = 0;
+  const counted = (n: number) => void (changes += n);
+  const sql = new SQL({
+    url: o.url,
+    max: o.poolSize,
+    // int8 columns (unix ms, counts) arrive exact and are made numbers (connection.ts).
+    bigint: true,
+    idleTimeout: 60,
+    connectionTimeout: Math.max(1, Math.ceil(o.timeoutMs / 1000)),
+    connection: {
+      application_name: 'voice-alert',
+      statement_timeout: o.timeoutMs,
+      lock_timeout: o.timeoutMs,
+      idle_in_transaction_session_timeout: Math.max(2 * o.timeoutMs, 10_000),
+      // The server's side of the socket: a host that vanished is noticed in ~10 s, and
+      // whatever its connections held (row locks, a transaction) is let go.
+      tcp_keepalives_idle: 5,
+      tcp_keepalives_interval: 2,
+      tcp_keepalives_count: 3,
+    },
+  });
+  let batches = 0;
+  let runAgain = 0;
+  let closed = false;
+  const inFlight = new Set<Promise<unknown>>();
+  const reader = retryingReader(postgresConnection(sql, counted), o.timeoutMs);
+
+  const runOnce = async <T>(work: (db: SqlConnection) => Promise<T>, deadline: number): Promise<T> => {
+    const conn = await reserve(sql, deadline);
+    const expire = setTimeout(() => void conn.close().catch(() => undefined), Math.max(0, deadline - performance.now()));
+    let xid: string | null = null;
+    let committing = false;
+    let value: T;
+    try {
+      // BEGIN and the id travel with the unit's first statement (Bun.SQL pipelines).
+      const begin = conn.unsafe('BEGIN').execute();
+      const id = conn.unsafe('SELECT pg_current_xact_id()::text AS xid').execute();
+      begin.catch(() => undefined);
+      id.catch(() => undefined);
+      value = await work(postgresConnection(conn, counted));
+      await begin;
+      xid = ((await id) as { xid: string }[])[0]!.xid;
+      committing = true;
+      await conn.unsafe('COMMIT').execute();
+    } catch (e) {
+      clearTimeout(expire);
+      if (isConnectionLost(e) || performance.now() >= deadline) {
+        void conn.close().catch(() => undefined);
+        if (!committing) throw new RunAgain(e);
+        return committedAnyway(sql, xid!, value!, e, deadline);
+      }
+      // An answer from the server: the connection is sound, the transaction is to be undone.
+      await conn
+        .unsafe('ROLLBACK')
+        .execute()
+        .then(() => conn.release())
+        .catch(() => conn.close().catch(() => undefined));
+      if (isConflict(e)) throw new RunAgain(e);
+      throw e;
+    }
+    clearTimeout(expire);
+    void conn.release();
+    return value;
+  };
+
+  const transaction = async <T>(work: (db: SqlConnection) => Promise<T>): Promise<T> => {
+    if (closed) throw new Error('store is closing');
+    const deadline = performance.now() + o.timeoutMs;
+    let conflicts = 0;
+    let pause: number = RECONNECT_PAUSE_MS[0];
+    for (;;) {
+      try {
+        const stopTimer = metrics.groupCommitSeconds.startTimer();
+        const value = await runOnce(work, deadline);
+        stopTimer();
+        metrics.groupCommitBatchSize.observe(1);
+        batches++;
+        return value;
+      } catch (e) {
+        if (!(e instanceof RunAgain)) throw unavailableIfSo(e, deadline);
+        runAgain++;
+        if (isConflict(e.cause)) {
+          if (++conflicts >= CONFLICT_RUNS) throw e.cause;
+          continue;
+        }
+        // The connection broke before COMMIT: wait a little (a restart takes a moment) and run again.
+        if (performance.now() + pause >= deadline) throw unavailableIfSo(e.cause, deadline, true);
+        await sleep(pause);
+        pause = Math.min(pause * 2, RECONNECT_PAUSE_MS[1]);
+      }
+    }
+  };
+
+  const tracked = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    const done = () => inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  };
+
+  const marker = { slice: -1, changes: -1, value: 0 };
+  return {
+    dialect: 'postgres',
+    reader,
+    transaction: (work) => tracked(transaction(work)),
+    background(work, onError) {
+      tracked(transaction(work)).catch(onError);
+    },
+    async flush() {
+      await Promise.allSettled([...inFlight]);
+    },
+    async changeMarker() {
+      const slice = Math.floor(performance.now() / CROSS_NODE_STALENESS_MS);
+      if (slice !== marker.slice || changes !== marker.changes) {
+        marker.slice = slice;
+        marker.changes = changes;
+        marker.value++;
+      }
+      return marker.value;
+    },
+    stats: () => ({ batches, writes: batches, runAgain }),
+    async close() {
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      await sql.close({ timeout: 1 });
+    },
+  };
+}
+
+/** Opens the pool and brings the schema up to date (migrations.ts), or fails. */
+export async function openMigratedPostgres(o: PostgresOptions): Promise<SqlDatabase> {
+  const db = await openPostgres(o);
+  try {
+    await db.transaction((tx) => migratePostgres(tx, o.log));
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return db;
+}
+
+/** A connection of the pool for one unit, waiting at most until `deadline`. */
+async function reserve(sql: SQL, deadline: number): Promise<ReservedSQL> {
+  const wait = Math.max(1, deadline - performance.now());
+  try {
+    return await sql.reserve({ signal: AbortSignal.timeout(wait) });
+  } catch (e) {
+    if (performance.now() >= deadline) throw new DatabaseUnavailableError('no connection to the database in time');
+    // Refused or reset while connecting: the unit runs again after a pause, as after a lost connection.
+    throw new RunAgain(e);
+  }
+}
+
+/**
+ * The connection broke while COMMIT was on its way: it may or may not have landed. Asks
+ * the server what became of the transaction, by its id, before the unit could run twice.
+ */
+async function committedAnyway<T>(sql: SQL, xid: string, value: T, cause: unknown, deadline: number): Promise<T> {
+  let pause: number = RECONNECT_PAUSE_MS[0];
+  while (performance.now() < deadline) {
+    try {
+      const [row] = (await sql.unsafe('SELECT pg_xact_status($1::xid8) AS status', [xid]).execute()) as { status: string | null }[];
+      if (row?.status === 'committed') return value;
+      if (row?.status === 'aborted') throw new RunAgain(cause);
+      // 'in progress': the server has not yet seen the connection go; ask again.
+    } catch (e) {
+      if (e instanceof RunAgain) throw e;
+    }
+    await sleep(pause);
+    pause = Math.min(pause * 2, RECONNECT_PAUSE_MS[1]);
+  }
+  throw new DatabaseUnavailableError('the outcome of a COMMIT could not be learnt in time');
+}
+
+/** Reads on the pool run again after a lost connection (they change nothing), within the time limit. */
+function retryingReader(pool: SqlConnection, timeoutMs: number): SqlConnection {
+  const retrying = async <T>(read: () => Promise<T>): Promise<T> => {
+    const deadline = performance.now() + timeoutMs;
+    let pause: number = RECONNECT_PAUSE_MS[0];
+    for (;;) {
+      try {
+        return await withDeadline(read(), deadline);
+      } catch (e) {
+        if (!isConnectionLost(e) || performance.now() + pause >= deadline) throw unavailableIfSo(e, deadline, isConnectionLost(e));
+        await sleep(pause);
+        pause = Math.min(pause * 2, RECONNECT_PAUSE_MS[1]);
+      }
+    }
+  };
+  return {
+    dialect: 'postgres',
+    query(text) {
+      const s = pool.query(text);
+      return {
+        run: (params) => retrying(() => s.run(params)),
+        get: (params) => retrying(() => s.get(params)),
+        all: (params) => retrying(() => s.all(params)),
+        values: (params) => retrying(() => s.values(params)),
+      };
+    },
+    exec: (text) => retrying(() => pool.exec(text)),
+  };
+}
+
+/** The error a caller sees: DatabaseUnavailableError when the database was away or too slow, else the error itself. */
+function unavailableIfSo(e: unknown, deadline: number, lost = false): unknown {
+  if (e instanceof DatabaseUnavailableError) return e;
+  if (lost || isConnectionLost(e) || isTooSlow(e) || performance.now() >= deadline) {
+    return new DatabaseUnavailableError((e as Error)?.message ?? String(e));
+  }
+  return e;
+}
+
+function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new DatabaseUnavailableError('no answer in time')), Math.max(0, deadline - performance.now()));
+    p.then(
+      (v) => (clearTimeout(t), resolve(v)),
+      (e) => (clearTimeout(t), reject(e)),
+    );
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,76 @@
+import { Database } from 'bun:sqlite';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from '../../../log';
+import { migrateSqlite } from '../../migrations';
+import { sqliteConnection } from '../connection';
+import type { SqlDatabase } from '../database';
+import { createGroupCommitter } from './group-commit';
+
+export interface OpenDatabaseOptions {
+  path: string;
+  busyTimeoutMs: number;
+  log?: Logger;
+}
+
+/**
+ * Opens (creating folder and file) and migrates the database file.
+ * busy_timeout is set first so that even switching to WAL waits for another process;
+ * synchronous=FULL because a 200 promises the call survives a power cut.
+ */
+export function openDatabase({ path, busyTimeoutMs, log }: OpenDatabaseOptions): Database {
+  mkdirSync(dirname(path), { recursive: true });
+  // Created 0600 by us, not 0644 by SQLite under the usual umask: it holds the credential
+  // hashes and the panel's sessions, and must not be readable by other local users even
+  // outside systemd (issue 10 §10). SQLite gives its -wal and -shm files the database
+  // file's mode. 'a' never truncates an existing file; an existing file keeps its mode.
+  closeSync(openSync(path, 'a', 0o600));
+  const db = new Database(path, { create: true, strict: true });
+  db.run(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  db.run('PRAGMA journal_mode = WAL');
+  db.run('PRAGMA synchronous = FULL');
+  db.run('PRAGMA foreign_keys = ON');
+  migrateSqlite(db, log);
+  return db;
+}
+
+/**
+ * The SQLite store: one connection writes, through the group commit (group-commit.ts);
+ * a second one reads (as PocketBase splits them), so a read never waits for a batch being
+ * written and always sees what was committed. Under WAL the reader is never blocked by the
+ * writer.
+ */
+export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
+  const raw = openDatabase(options);
+  const writer = sqliteConnection(raw);
+  const readRaw = new Database(options.path, { strict: true, readonly: true });
+  readRaw.run(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs)}`);
+  const reader = sqliteConnection(readRaw);
+  const writes = createGroupCommitter(raw, writer);
+  return {
+    dialect: 'sqlite',
+    reader,
+    transaction: (work) => writes.run(work),
+    background: (work, onError) => writes.runDetached(work, onError),
+    flush: () => writes.flush(),
+    changeMarker: changeMarkerOf(readRaw),
+    stats: () => writes.stats(),
+    async close() {
+      await writes.close();
+      readRaw.close();
+      raw.close();
+    },
+  };
+}
+
+/**
+ * A number that moves whenever another connection committed since the previous call:
+ * SQLite's `PRAGMA data_version`, read on the reading connection, so it moves for our own
+ * writer's commits and for any other process's (the CLI revoking a key). Two equal
+ * markers mean nothing was committed in between. Built for the intake's lookup cache,
+ * which asks per request: one cached statement, no object per call.
+ */
+function changeMarkerOf(db: Database): () => Promise<number> {
+  const dataVersion = db.query('PRAGMA data_version');
+  return () => Promise.resolve(dataVersion.values()[0]![0] as number);
+}

@@ -1,0 +1,151 @@
+import type { Database } from 'bun:sqlite';
+import type { SqlConnection } from '../connection';
+import type { TransactionStats } from '../database';
+import { metrics } from '../../../metrics/instruments';
+
+/**
+ * Group commit for SQLite: the units of work that arrive in the same turn of the event
+ * loop share one transaction and one fsync (synchronous=FULL). Each unit's promise settles
+ * only after that COMMIT returned, so a caller that answers on resolution never answers
+ * before its write is durable.
+ *
+ * The units of a batch run one after another on the one write connection, each under its
+ * own SAVEPOINT: one that throws is rolled back alone and rejects alone; the others still
+ * commit. SQLite answers every statement at once (sqliteConnection settles each promise
+ * before it returns), so a whole batch still runs within one turn of the event loop, and a
+ * unit never sees another's half-done work. A unit that awaits something else only delays
+ * its batch: units arriving meanwhile wait for the next one.
+ */
+export interface GroupCommitter {
+  run<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
+  /** A single-statement write nobody waits for; SQLite undoes a failed statement alone, so it needs no savepoint. */
+  runDetached(work: (db: SqlConnection) => Promise<void>, onError: (e: unknown) => void): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  stats(): TransactionStats;
+}
+
+interface Pending {
+  work: (db: SqlConnection) => Promise<unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Detached {
+  work: (db: SqlConnection) => Promise<void>;
+  onError: (e: unknown) => void;
+}
+
+export function createGroupCommitter(raw: Database, db: SqlConnection): GroupCommitter {
+  let queue: Pending[] = [];
+  let detached: Detached[] = [];
+  let scheduled = false;
+  let running: Promise<void> | null = null;
+  let closed = false;
+  let batches = 0;
+  let writes = 0;
+  // Prepared once: they run for every batch under load. BEGIN IMMEDIATE takes the write
+  // lock up front, so another process makes us wait (busy_timeout) rather than fail mid-way.
+  const begin = raw.prepare('BEGIN IMMEDIATE');
+  const commit = raw.prepare('COMMIT');
+  const savepoint = raw.prepare('SAVEPOINT w');
+  const release = raw.prepare('RELEASE w');
+  const rollbackTo = raw.prepare('ROLLBACK TO w');
+
+  const commitBatch = async () => {
+    scheduled = false;
+    const batch = queue;
+    const sideWrites = detached;
+    queue = [];
+    detached = [];
+    if (batch.length === 0 && sideWrites.length === 0) return;
+    const results: { ok: boolean; value: unknown }[] = [];
+    const stopTimer = metrics.groupCommitSeconds.startTimer();
+    try {
+      begin.run();
+      for (const p of batch) {
+        savepoint.run();
+        try {
+          results.push({ ok: true, value: await p.work(db) });
+          release.run();
+        } catch (e) {
+          rollbackTo.run();
+          release.run();
+          results.push({ ok: false, value: e });
+        }
+      }
+      for (const d of sideWrites) {
+        try {
+          await d.work(db);
+        } catch (e) {
+          d.onError(e);
+        }
+      }
+      commit.run();
+    } catch (e) {
+      // BEGIN or COMMIT failed (disk full, lock timeout): nothing in the batch is durable.
+      try {
+        if (raw.inTransaction) raw.run('ROLLBACK');
+      } catch {
+        /* the original error is the one worth reporting */
+      }
+      for (const p of batch) p.reject(e);
+      for (const d of sideWrites) d.onError(e);
+      return;
+    }
+    stopTimer();
+    metrics.groupCommitBatchSize.observe(batch.length + sideWrites.length);
+    batches++;
+    writes += batch.length + sideWrites.length;
+    batch.forEach((p, i) => {
+      const r = results[i]!;
+      if (r.ok) p.resolve(r.value);
+      else p.reject(r.value);
+    });
+  };
+
+  const schedule = () => {
+    if (scheduled || running) return;
+    scheduled = true;
+    // setImmediate runs after the I/O callbacks of this loop turn: every request
+    // that reached this point in the same turn joins the batch.
+    setImmediate(() => {
+      running = commitBatch().finally(() => {
+        running = null;
+        if (queue.length > 0 || detached.length > 0) schedule();
+      });
+    });
+  };
+
+  // Resolves once an empty unit queued behind everything has committed.
+  const flush = async (): Promise<void> => {
+    if (queue.length === 0 && detached.length === 0 && !running) return;
+    await new Promise<void>((resolve, reject) => {
+      queue.push({ work: async () => undefined, resolve: () => resolve(), reject });
+      schedule();
+    });
+  };
+
+  return {
+    run<T>(work: (db: SqlConnection) => Promise<T>): Promise<T> {
+      if (closed) return Promise.reject(new Error('store is closing'));
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+    runDetached(work, onError) {
+      if (closed) return onError(new Error('store is closing'));
+      detached.push({ work, onError });
+      schedule();
+    },
+    flush,
+    async close() {
+      await flush();
+      closed = true;
+      // Unfinalized statements would keep SQLite from closing (and checkpointing) the file.
+      for (const s of [begin, commit, savepoint, release, rollbackTo]) s.finalize();
+    },
+    stats: () => ({ batches, writes, runAgain: 0 }),
+  };
+}
