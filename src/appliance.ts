@@ -86,7 +86,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: () => telephony.wake() });
   escalation.start();
   // Outcome callbacks: outside intake and dialling, on its own bounded slots (sender.ts).
-  const callbacks = createCallbackSender({ store, clock, log });
+  const callbacks = createCallbackSender({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
   callbacks.start();
 
   const sweeper = startSweeper({ store, rateLimiter, clock, log, config });

@@ -125,6 +125,32 @@ describe('GET /healthz', () => {
     expect(r.body.checks).toMatchObject({ database: 'down', disk: 'up' });
   });
 
+  it('a database that does not answer at all (frozen) holds neither /healthz nor /metrics: 503 down and 200 within 100 ms', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const a = await app({
+      wrap: (s) => ({
+        ...s,
+        ping: never,
+        transaction: never,
+        health: { ...s.health, queue: never },
+        opsCounts: { ...s.opsCounts, callsByState: never, alertsByState: never, outboxBacklog: never },
+      }),
+    });
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const r = await get(a);
+      expect(performance.now() - t0).toBeLessThan(100);
+      expect(r.status).toBe(503);
+      expect(r.body.checks).toMatchObject({ database: 'down', queue: null });
+      const t1 = performance.now();
+      const m = await a.http.handle(new Request('http://localhost/metrics'));
+      const text = await m.text();
+      expect(performance.now() - t1).toBeLessThan(100);
+      expect(m.status).toBe(200);
+      expect(text).toMatch(/^voice_alert_database_up 0$/m);
+    }
+  });
+
   it('a trunk that is down does not fail /healthz; none when no trunk is configured', async () => {
     const down = await get(await app({ trunk: 'starting' }));
     expect(down.status).toBe(200);

@@ -88,6 +88,7 @@ describe('GET /metrics', () => {
     expect(sampleValue(f, 'voice_alert_alerts', { state: 'open' })).toBe(1);
     expect(sampleValue(f, 'voice_alert_alerts', { state: 'acknowledged' })).toBe(0);
     expect(sampleValue(f, 'voice_alert_queue_depth')).toBe(2);
+    expect(sampleValue(f, 'voice_alert_database_up')).toBe(1);
     expect(sampleValue(f, 'voice_alert_queue_oldest_seconds')).toBe(90);
     expect(sampleValue(f, 'voice_alert_outbox_backlog')).toBe(0);
   });

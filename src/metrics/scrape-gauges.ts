@@ -2,6 +2,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { ALERT_STATES, CALL_STATES } from '../call-model';
 import type { Clock } from '../clock';
 import type { Store } from '../store';
+import { createStoreReader } from './store-readings';
 
 /** What the scrape-time gauges read: the store, the clock, the trunk's live state when telephony runs here. */
 export interface ScrapeSources {
@@ -23,9 +24,11 @@ const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math
 
 /**
  * Gauges computed when Prometheus scrapes, one grouped query each, so they are exact at
- * that moment (and cost nothing between scrapes). The store's gauges collect
- * asynchronously (prom-client awaits them in `registry.metrics()`). Every known state is set, 0 included:
- * a series that vanishes at zero breaks `sum()` and alerting rules on it.
+ * that moment (and cost nothing between scrapes). The store's gauges are read through a
+ * StoreReader (store-readings.ts): a database that does not answer at once leaves them at
+ * their last values and voice_alert_database_up at 0, and never holds the scrape. Every
+ * known state is set, 0 included: a series that vanishes at zero breaks `sum()` and
+ * alerting rules on it.
  *
  * A registry of their own, per HTTP app, because they read that app's store; the route
  * merges it with the process-wide instruments.
@@ -34,6 +37,21 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
   const registry = new Registry();
   const registers = [registry];
   const now = () => src.clock();
+  const reader = createStoreReader(src.store);
+  /** Sets the gauge from the store's readings, when there are any yet. */
+  const fromStore = async (set: (r: NonNullable<Awaited<ReturnType<typeof reader.current>>['readings']>) => void) => {
+    const { readings } = await reader.current();
+    if (readings) set(readings);
+  };
+
+  new Gauge({
+    name: 'voice_alert_database_up',
+    help: '1 when the database answered this scrape\'s reads at once; 0 when it did not (the store\'s gauges then keep their last values)',
+    registers,
+    async collect() {
+      this.set((await reader.current()).fresh ? 1 : 0);
+    },
+  });
 
   new Gauge({
     name: 'voice_alert_calls',
@@ -41,8 +59,9 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     labelNames: ['state'] as const,
     registers,
     async collect() {
-      const counts = await src.store.opsCounts.callsByState();
-      for (const state of CALL_STATES) this.set({ state }, counts[state] ?? 0);
+      await fromStore(({ calls }) => {
+        for (const state of CALL_STATES) this.set({ state }, calls[state] ?? 0);
+      });
     },
   });
   new Gauge({
@@ -51,8 +70,9 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     labelNames: ['state'] as const,
     registers,
     async collect() {
-      const counts = await src.store.opsCounts.alertsByState();
-      for (const state of ALERT_STATES) this.set({ state }, counts[state] ?? 0);
+      await fromStore(({ alerts }) => {
+        for (const state of ALERT_STATES) this.set({ state }, alerts[state] ?? 0);
+      });
     },
   });
   new Gauge({
@@ -60,7 +80,7 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     help: 'Calls waiting to be dialled',
     registers,
     async collect() {
-      this.set((await src.store.health.queue()).queued);
+      await fromStore(({ queue }) => this.set(queue.queued));
     },
   });
   new Gauge({
@@ -68,8 +88,7 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     help: 'How long the oldest queued call has waited (0: none queued)',
     registers,
     async collect() {
-      const { oldestCreatedAt } = await src.store.health.queue();
-      this.set(ageS(now(), oldestCreatedAt));
+      await fromStore(({ queue }) => this.set(ageS(now(), queue.oldestCreatedAt)));
     },
   });
   new Gauge({
@@ -77,7 +96,7 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     help: 'Callback events not yet delivered nor given up',
     registers,
     async collect() {
-      this.set((await src.store.opsCounts.outboxBacklog()).pending);
+      await fromStore(({ outbox }) => this.set(outbox.pending));
     },
   });
   new Gauge({
@@ -85,8 +104,7 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     help: 'Age of the oldest undelivered callback event (0: none)',
     registers,
     async collect() {
-      const { oldestCreatedAt } = await src.store.opsCounts.outboxBacklog();
-      this.set(ageS(now(), oldestCreatedAt));
+      await fromStore(({ outbox }) => this.set(ageS(now(), outbox.oldestCreatedAt)));
     },
   });
   new Gauge({
