@@ -65,6 +65,8 @@ const POSTGRES_PEER_SUITES = [
   'test/integration/alert-restart.test.ts',
   // PostgreSQL only: two appliances on one database, one killed (issue 16 §4).
   'test/integration/failover.pg.test.ts',
+  // PostgreSQL only, on a cluster of its own: frozen, restarted, a node hung (issue 22).
+  'test/integration/store-ha.pg.test.ts',
 ];
 
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMigratedPostgres } from '../../src/store/sql/postgres/database';
@@ -18,6 +18,12 @@ export interface PostgresCluster {
   halt(): void;
   /** Starts it again on the same data and port. */
   resume(): void;
+  /** `pg_ctl restart -m fast`: every session ended (57P01), the server back on the same data and port. */
+  restart(): void;
+  /** SIGSTOP to the server and every backend (a hung host: connections stay open, nothing answers). */
+  freeze(): void;
+  /** SIGCONT to what `freeze` stopped (nothing if it is not frozen). */
+  thaw(): void;
   stop(): void;
 }
 
@@ -54,12 +60,30 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
   const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
   start();
   const baseUrl = `postgres://${PG_ROLE}@127.0.0.1:${port}/`;
+  let frozen: number[] = [];
   return {
     baseUrl,
     dir,
     port,
     halt: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
     resume: start,
+    restart: () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-m', 'fast', '-w', 'restart']),
+    freeze() {
+      // The server's own PID and its children's: only the processes this cluster started.
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      frozen = [postmaster, ...childrenOf(postmaster)];
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    },
+    thaw() {
+      for (const pid of frozen) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          /* gone meanwhile */
+        }
+      }
+      frozen = [];
+    },
     stop() {
       try {
         run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
@@ -68,6 +92,23 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
       }
     },
   };
+}
+
+/** The PIDs whose parent is `pid` (from /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name may hold spaces and parentheses: the fields after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return out;
 }
 
 /** Stops a cluster started by another process (the benchmarks), by its folder. */

@@ -1,0 +1,271 @@
+import { createSocket } from 'node:dgram';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sign } from '../../src/intake/signature';
+import { applianceDir, provision, type ApplianceDir, type ConfigOverrides, type RunningAppliance } from '../helpers/appliance';
+import { startCallbackReceiver } from '../helpers/callback-receiver';
+import { post } from '../helpers/http';
+import { freePort } from '../helpers/ports';
+import { psql, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
+import { startSipp, type SippPeer } from '../helpers/sipp';
+
+// Issue 22's tests: appliances on a PostgreSQL of their own (this file freezes, restarts and
+// cuts it), through the binary. README "High availability".
+
+const TIMEOUT_MS = 2_000;
+let cluster: PostgresCluster;
+let databases = 0;
+let running: RunningAppliance[] = [];
+let peers: SippPeer[] = [];
+const cleanups: (() => void)[] = [];
+
+beforeAll(async () => {
+  cluster = startPostgresCluster(await freePort());
+});
+afterAll(() => cluster?.stop());
+afterEach(async () => {
+  cluster.thaw(); // a failed test must not leave it frozen for the next
+  for (const r of running) await r.stop().catch(() => undefined);
+  for (const p of peers) await p.stop();
+  for (const c of cleanups.splice(0)) c();
+  running = [];
+  peers = [];
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A new empty database on the cluster; the first appliance to start migrates it. */
+function newDatabase(): string {
+  const name = `ha_${process.pid}_${databases++}`;
+  psql(cluster.baseUrl, `CREATE DATABASE ${name}`);
+  return `${cluster.baseUrl}${name}`;
+}
+
+function nodeDir(url: string, overrides: ConfigOverrides = {}): ApplianceDir {
+  return applianceDir({ ...overrides, store: { url, timeout_ms: TIMEOUT_MS, ...overrides.store } });
+}
+
+/** A second appliance on the same database: the same secret.key (README "High availability"). */
+function secondNode(first: ApplianceDir, url: string, overrides: ConfigOverrides = {}): ApplianceDir {
+  const b = nodeDir(url, overrides);
+  mkdirSync(join(b.dir, 'data'), { recursive: true });
+  copyFileSync(join(first.dir, 'data', 'secret.key'), join(b.dir, 'data', 'secret.key'));
+  return b;
+}
+
+async function sipConfig(sippPort: number): Promise<ConfigOverrides['sip']> {
+  const rtp = await freePort();
+  return { server: `127.0.0.1:${sippPort}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 };
+}
+
+/** Times one request; never throws (a refused connection is status 0). */
+async function timed<T extends { status: number }>(f: () => Promise<T>): Promise<{ ms: number; at: number; r: T | null }> {
+  const t0 = performance.now();
+  const r = await f().catch(() => null);
+  return { ms: performance.now() - t0, at: t0, r };
+}
+
+const hook = (node: RunningAppliance, key: string) => `${node.url}/webhook/receive?key=${encodeURIComponent(key)}`;
+
+describe('the PostgreSQL store under trouble', () => {
+  it('frozen for 10 s (SIGSTOP): /metrics and a panel file answer within 100 ms, the call streams without a gap over 60 ms and completes, webhooks answer 503 or 200 and every 200 is stored', async () => {
+    const url = newDatabase();
+    // Our RTP goes to a socket of the test's, which notes when each packet arrived.
+    const arrivals: number[] = [];
+    const media = createSocket('udp4');
+    await new Promise<void>((resolve) => media.bind(0, '127.0.0.1', resolve));
+    media.on('message', () => arrivals.push(performance.now()));
+    cleanups.push(() => media.close());
+    const sipp = await startSipp({ scenario: 'answer-media-at.xml', calls: 1, fill: { media_addr: '127.0.0.1', media_ip_type: 4, media_port: media.address().port } });
+    peers.push(sipp);
+    const a = nodeDir(url, { sip: await sipConfig(sipp.port), calls: { answer_delay_ms: 100, repeat: 1 }, tts: { voice: 'en', speed_wpm: 175 } });
+    const acc = provision(a, 'enterprise', ['--monthly-credit', '1000']);
+    const node = await a.start();
+    running.push(node);
+
+    // About 25 s of speech: it outlasts the freeze.
+    const words = 'the primary database cluster in the second data centre stopped answering and every service that depends on it';
+    const message = `${words}, ${words}, ${words}, ${words}.`;
+    const call = await post(`${node.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321112233', error_message: message });
+    expect(call.status).toBe(200);
+    await expect.poll(() => arrivals.length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(25);
+
+    cluster.freeze();
+    const frozenAt = performance.now();
+    const probes: { ms: number; status: number | null; what: string }[] = [];
+    const webhooks: ReturnType<typeof timed<Awaited<ReturnType<typeof post>>>>[] = [];
+    while (performance.now() - frozenAt < 10_000) {
+      for (const path of ['/metrics', '/panel/assets/panel.css']) {
+        const t = await timed(() => fetch(`${node.url}${path}`).then(async (r) => (await r.arrayBuffer(), r)));
+        probes.push({ ms: t.ms, status: t.r?.status ?? null, what: path });
+      }
+      if (webhooks.length < (performance.now() - frozenAt) / 500) {
+        webhooks.push(timed(() => post(hook(node, acc.webhookKey), { phone_number: `53200000${String(webhooks.length).padStart(2, '0')}`, error_message: 'stalled' })));
+      }
+      await sleep(50);
+    }
+    cluster.thaw();
+    const thawedAt = performance.now();
+
+    expect(probes.filter((p) => p.status !== 200)).toEqual([]);
+    expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(100);
+    const answered = await Promise.all(webhooks);
+    expect(answered.length).toBeGreaterThanOrEqual(18);
+    for (const w of answered) {
+      expect([200, 503]).toContain(w.r?.status);
+      // Never held longer than store.timeout_ms (and a second for the rest), frozen or not.
+      expect(w.ms).toBeLessThan(TIMEOUT_MS + 1_000);
+      if (w.r?.status === 503) expect(w.r.json).toMatchObject({ message: 'Database unavailable', code: 'database_unavailable' });
+    }
+    expect(answered.filter((w) => w.r?.status === 503).length).toBeGreaterThan(0);
+    // Every 200 is in the database.
+    const db = a.database();
+    cleanups.push(() => void db.close());
+    for (const w of answered.filter((x) => x.r?.status === 200)) {
+      const id = w.r!.json.call_ids[0] as string;
+      expect(await db.query('SELECT id FROM calls WHERE id = ?').get(id)).toEqual({ id });
+    }
+    // The call went on through the freeze and completes.
+    const stateOf = async () => ((await db.query('SELECT state FROM calls WHERE id = ?').get(call.json.call_id)) as { state: string } | null)?.state;
+    await expect.poll(stateOf, { timeout: 60_000, interval: 250 }).toBe('completed');
+    const during = arrivals.filter((t) => t > frozenAt - 500 && t < thawedAt + 500);
+    let gap = 0;
+    for (let i = 1; i < during.length; i++) gap = Math.max(gap, during[i]! - during[i - 1]!);
+    expect(during.length).toBeGreaterThan(400); // 10 s of 20 ms packets
+    expect(gap).toBeLessThan(60);
+  }, 120_000);
+
+  it('a hung appliance (SIGSTOP, its connections open) leaves its due escalation step and leased callbacks to another within calls.lease_s + 5 s; woken, it sends nothing again', async () => {
+    const url = newDatabase();
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 10 });
+    peers.push(sipp);
+    let secret = '';
+    // The first callback request hangs: the appliance sending it holds its lease.
+    const receiver = startCallbackReceiver(() => secret, (n) => (n === 0 ? 'hang' : 200));
+    cleanups.push(() => receiver.stop());
+    const leaseS = 3;
+    const config = async () => ({
+      sip: await sipConfig(sipp.port),
+      calls: { lease_s: leaseS, answer_delay_ms: 100, ring_timeout_s: 8, repeat: 1, per_number_gap_s: 0 },
+      tts: { voice: 'en', speed_wpm: 450 },
+    });
+    const a = nodeDir(url, await config());
+    const acc = provision(a, 'enterprise', ['--monthly-credit', '1000']);
+    secret = a.cliJson(['account', 'set-callback', acc.accountId, '--url', receiver.url]).callback_secret;
+    a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5320000001:6', '--step', '5320000002:6', '--rounds', '1']);
+    const nodeA = await a.start();
+    running.push(nodeA);
+    const raised = await post(`${nodeA.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'disk full', alert_key: 'disk', policy: 'oncall' });
+    expect(raised.status).toBe(200);
+    const alertId = raised.json.alert_id as string;
+    const db = a.database();
+    cleanups.push(() => void db.close());
+    const callsOf = async () => (await db.query('SELECT phone_number, state FROM calls WHERE alert_id = ? ORDER BY created_at').all(alertId)) as { phone_number: string; state: string }[];
+    // Step 1 was called and ended (nobody pressed 1); the first callback hangs at the receiver.
+    await expect.poll(async () => (await callsOf()).map((c) => c.state), { timeout: 30_000, interval: 100 }).toEqual(['completed']);
+    await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+
+    nodeA.process.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    try {
+      const b = secondNode(a, url, await config());
+      const nodeB = await b.start();
+      running.push(nodeB);
+      // B dials step 2 and delivers the callbacks, the hung one included, within the lease + 5 s.
+      await expect.poll(async () => (await callsOf()).map((c) => c.phone_number), { timeout: (leaseS + 5) * 1000, interval: 100 }).toEqual(['5320000001', '5320000002']);
+      const first = receiver.received[0]!.event.id as string;
+      await expect
+        .poll(() => receiver.received.filter((r) => r.event.id === first && r.answered === 200).length, { timeout: Math.max(1_000, frozenAt + (leaseS + 5) * 1000 - Date.now()), interval: 50 })
+        .toBe(1);
+    } finally {
+      nodeA.process.kill('SIGCONT');
+    }
+    // Woken, A finds its lease taken over: its hung request ends (callback timeout) and nothing
+    // it held is sent again or recorded over B's result; step 2 was dialled once.
+    await sleep(12_000);
+    const byEvent = new Map<string, number>();
+    for (const r of receiver.received) byEvent.set(r.event.id, (byEvent.get(r.event.id) ?? 0) + 1);
+    const first = receiver.received[0]!.event.id as string;
+    expect(byEvent.get(first)).toBe(2); // A's hung attempt, then B's
+    for (const [id, n] of byEvent) if (id !== first) expect(n, id).toBe(1);
+    const delivered = (await db.query("SELECT count(*) AS n FROM callback_outbox WHERE event_id = ? AND state = 'delivered' AND attempts = 1").get(first)) as { n: number };
+    expect(delivered.n).toBe(1);
+    expect((await callsOf()).map((c) => c.phone_number)).toEqual(['5320000001', '5320000002']);
+  }, 120_000);
+
+  it('pg_ctl restart -m fast under webhook load from two appliances: no 500, nothing held past store.timeout_ms + 1 s, every 200 stored, 200s again within 5 s; then idle, and after every pooled connection is terminated', async () => {
+    const url = newDatabase();
+    const a = nodeDir(url);
+    const acc = provision(a, 'enterprise', ['--monthly-credit', '100000']);
+    const b = secondNode(a, url);
+    const nodes = [await a.start(), await b.start()];
+    running.push(...nodes);
+    const results: { ms: number; at: number; status: number; callId?: string }[] = [];
+    let n = 0;
+    let stopAt = Infinity;
+    const worker = async () => {
+      while (performance.now() < stopAt) {
+        const i = n++;
+        const t = await timed(() => post(hook(nodes[i % 2]!, acc.webhookKey), { phone_number: '5321234567', error_message: `load ${i}` }));
+        results.push({ ms: t.ms, at: t.at, status: t.r?.status ?? 0, callId: t.r?.json?.call_ids?.[0] });
+      }
+    };
+    const load = Promise.all([worker(), worker(), worker(), worker()]);
+    await sleep(2_000);
+    const restartAt = performance.now();
+    cluster.restart();
+    const backAt = performance.now();
+    stopAt = backAt + 6_000;
+    await load;
+
+    expect(results.filter((r) => r.status !== 200 && r.status !== 503)).toEqual([]);
+    expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(TIMEOUT_MS + 1_000);
+    expect(results.filter((r) => r.at < restartAt && r.status === 200).length).toBeGreaterThan(10);
+    // 200s again within 5 s of the database's return.
+    const firstAfter = results.filter((r) => r.at >= backAt && r.status === 200).sort((x, y) => x.at - y.at)[0];
+    expect(firstAfter).toBeDefined();
+    expect(firstAfter!.at - backAt).toBeLessThan(5_000);
+    const db = a.database();
+    cleanups.push(() => void db.close());
+    const stored = (await db.query('SELECT count(*) AS n FROM calls').get()) as { n: number };
+    const ok = results.filter((r) => r.status === 200);
+    expect(stored.n).toBeGreaterThanOrEqual(ok.length);
+    for (const r of ok) expect(await db.query('SELECT id FROM calls WHERE id = ?').get(r.callId)).toEqual({ id: r.callId });
+
+    // Idle appliances: a restart, then each answers 200 within 5 s of the database's return.
+    cluster.restart();
+    const idleBackAt = performance.now();
+    for (const node of nodes) {
+      let status = 0;
+      while (status !== 200 && performance.now() - idleBackAt < 5_000) {
+        status = (await post(hook(node, acc.webhookKey), { phone_number: '5321234567', error_message: 'after idle restart' })).status;
+        expect([200, 503]).toContain(status);
+      }
+      expect(status).toBe(200);
+    }
+
+    // Every pooled connection ended by the server (57P01): the next requests are 200 at once.
+    psql(cluster.baseUrl, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'voice-alert'");
+    for (const node of nodes) {
+      for (let i = 0; i < 5; i++) expect((await post(hook(node, acc.webhookKey), { phone_number: '5321234567', error_message: `after terminate ${i}` })).status).toBe(200);
+    }
+  }, 120_000);
+
+  it('a signed request replayed to another appliance is 403 Invalid signature, as on one', async () => {
+    const url = newDatabase();
+    const a = nodeDir(url);
+    const acc = provision(a, 'enterprise', ['--monthly-credit', '1000']);
+    const b = secondNode(a, url);
+    const [nodeA, nodeB] = [await a.start(), await b.start()];
+    running.push(nodeA, nodeB);
+    const body = JSON.stringify({ phone_number: '5321234567', error_message: 'signed once' });
+    const ts = String(Math.floor(Date.now() / 1000));
+    const headers = { 'content-type': 'application/json', 'x-timestamp': ts, 'x-signature': sign(acc.webhookKey, ts, new TextEncoder().encode(body)) };
+    expect((await post(hook(nodeA, acc.webhookKey), body, headers)).status).toBe(200);
+    const replayed = await post(hook(nodeB, acc.webhookKey), body, headers);
+    expect(replayed.status).toBe(403);
+    expect(replayed.json).toMatchObject({ message: 'Invalid signature' });
+    expect((await post(hook(nodeA, acc.webhookKey), body, headers)).status).toBe(403);
+  }, 60_000);
+});
