@@ -32,6 +32,7 @@ const POSTGRES_SUITES = [
   'src/**/*.pg.test.ts',
   'src/store/history.test.ts',
   'src/store/tables.test.ts',
+  'src/store/usage.test.ts',
   'src/alerts/*.test.ts',
   'src/accounts/*.test.ts',
   'src/callbacks/*.test.ts',

@@ -53,3 +53,13 @@ measure() {
 machine_ticks() { awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat; }
 # busy_percent "B0 T0" "B1 T1": how busy the machine's cores were between two machine_ticks.
 busy_percent() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); printf "%.0f", 100 * (y[1] - x[1]) / (y[2] - x[2]) }'; }
+
+# build_revision REV DIR: the binary of another commit, built in a worktree at DIR (removed
+# by the caller's cleanup with `git worktree remove`), so that a benchmark compares before
+# and after in one run, on one machine. Prints the binary's path.
+build_revision() {
+  git worktree add --detach "$2" "$1" >/dev/null 2>&1
+  ln -s "$PWD/node_modules" "$2/node_modules"
+  (cd "$2" && scripts/build >/dev/null)
+  echo "$2/dist/voice-alert"
+}

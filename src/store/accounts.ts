@@ -40,7 +40,10 @@ export interface AccountsStore {
   get(id: string): Promise<Account | null>;
   list(): Promise<Account[]>;
   count(): Promise<number>;
-  /** Changes the plan; `monthlyCredit` undefined keeps the current override, null clears it. */
+  /**
+   * Changes the plan; `monthlyCredit` undefined keeps the current override, null clears it.
+   * Inside a transaction (it also makes the account's usage exact: usage.ts).
+   */
   setPlan(id: string, plan: Plan, monthlyCredit?: number | null): Promise<Account | null>;
   setDisabled(id: string, disabled: boolean): Promise<Account | null>;
 }
@@ -75,6 +78,9 @@ export function createAccountsStore(db: SqlConnection, clock: Clock): AccountsSt
           credit: monthlyCredit,
         });
       }
+      // The credit may have changed: shares of the old one no longer bound the total, so the
+      // account's periods check the total from now on (usage.ts).
+      await db.query('UPDATE usage_shards SET exact = 1 WHERE account_id = $id').run({ id });
       return get(id);
     },
     async setDisabled(id, disabled) {

@@ -1,4 +1,18 @@
 import { postgresDdl } from './sql/postgres/ddl';
+import { USAGE_SHARDS } from './usage';
+
+/** Usage per account, period and shard (usage.ts). */
+const USAGE_SHARDS_SCHEMA = `
+      CREATE TABLE usage_shards (
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        period     TEXT NOT NULL,                    -- YYYY-MM in credit.timezone
+        shard      INTEGER NOT NULL,                 -- 0 … USAGE_SHARDS-1
+        used       INTEGER NOT NULL,
+        exact      INTEGER NOT NULL,                 -- 1: every charge of the period checks the total
+        PRIMARY KEY (account_id, period, shard)
+      ) STRICT, WITHOUT ROWID;
+`;
+const OTHER_SHARDS = Array.from({ length: USAGE_SHARDS - 1 }, (_, i) => i + 1);
 
 /**
  * Append-only schema history, one list for both stores. Never edit a released step: add
@@ -354,6 +368,23 @@ export const MIGRATIONS: readonly MigrationStep[] = [
         PRIMARY KEY (credential_id, signature)
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX signed_requests_expiry ON signed_requests(expires_at);
+    `,
+  },
+  {
+    version: 11,
+    name: 'usage in shards: charges far from the credit limit do not wait for each other',
+    sql: USAGE_SHARDS_SCHEMA + `
+      -- Periods charged before: exact from the start (usage.ts), as every charge was.
+      INSERT INTO usage_shards (account_id, period, shard, used, exact) SELECT account_id, period, 0, used, 1 FROM usage;
+      INSERT INTO usage_shards (account_id, period, shard, used, exact)
+        SELECT u.account_id, u.period, s.value, 0, 1 FROM usage u, json_each('${JSON.stringify(OTHER_SHARDS)}') s;
+      DROP TABLE usage;
+    `,
+    postgres: postgresDdl(USAGE_SHARDS_SCHEMA) + `
+      INSERT INTO usage_shards (account_id, period, shard, used, exact) SELECT account_id, period, 0, used, 1 FROM usage;
+      INSERT INTO usage_shards (account_id, period, shard, used, exact)
+        SELECT u.account_id, u.period, s, 0, 1 FROM usage u, generate_series(1, ${OTHER_SHARDS.length}) s;
+      DROP TABLE usage;
     `,
   },
 ];

@@ -15,19 +15,27 @@ function translate(text: string): PositionalSql {
 }
 
 /**
- * The SqlConnection shape over a Bun.SQL client: the pool (each statement on whichever
- * connection is free, autocommit) or one reserved connection inside a transaction. Rows
- * come back as bun:sqlite gives them (int8 as number, booleans as 0/1), so the table groups
- * read both stores alike. `onChanges` hears the rows each write changed (the change marker).
+ * The tables whose rows the intake's lookup cache keeps (credentials and accounts): a write
+ * to one of them moves the change marker at once (database.ts); other writes need not.
  */
-export function postgresConnection(client: SQL, onChanges: (n: number) => void = () => undefined): SqlConnection {
+const LOOKED_UP = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(credentials|accounts)\b/i;
+
+/**
+ * The SqlConnection shape over a Bun.SQL client: the pool (each statement on whichever
+ * connection is free, autocommit) or one reserved connection inside a transaction. `client`
+ * is asked at each statement, so one SqlConnection (and the table groups made over it) serves
+ * one transaction after another (database.ts). Rows come back as bun:sqlite gives them (int8
+ * as number, booleans as 0/1), so the table groups read both stores alike. `onLookedUpChange`
+ * hears a write to a table the lookup cache keeps.
+ */
+export function postgresConnection(client: () => SQL, onLookedUpChange: () => void = () => undefined): SqlConnection {
   const statements = new Map<string, SqlStatement>();
   const statement = (text: string): SqlStatement => {
     const { sql, names } = translate(text);
-    const writes = !/^\s*SELECT\b/i.test(text);
+    const looksUp = LOOKED_UP.test(text);
     const execute = async (params: SqlParams): Promise<unknown[] & { count?: number }> => {
-      const result = (await client.unsafe(sql, bindOrder(names, params)).execute()) as unknown[] & { count?: number };
-      if (writes && result.count) onChanges(result.count);
+      const result = (await client().unsafe(sql, bindOrder(names, params)).execute()) as unknown[] & { count?: number };
+      if (looksUp && result.count) onLookedUpChange();
       return result;
     };
     return {
@@ -38,7 +46,7 @@ export function postgresConnection(client: SQL, onChanges: (n: number) => void =
       },
       all: async (params) => (await execute(params)).map(plainRow),
       values: async (params) => {
-        const rows = (await client.unsafe(sql, bindOrder(names, params)).values()) as unknown[][];
+        const rows = (await client().unsafe(sql, bindOrder(names, params)).values()) as unknown[][];
         return rows.map((row) => row.map(plain));
       },
     };
@@ -54,7 +62,7 @@ export function postgresConnection(client: SQL, onChanges: (n: number) => void =
       return s;
     },
     async exec(sql) {
-      await client.unsafe(sql).simple();
+      await client().unsafe(sql).simple();
     },
   };
 }

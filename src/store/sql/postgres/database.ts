@@ -25,9 +25,10 @@ const RECONNECT_PAUSE_MS = [25, 250] as const;
 
 /**
  * Cross-node staleness of the change marker: PostgreSQL has no cheap "another connection
- * committed" counter, and the other connections are other appliances. So the marker also
- * moves every second: a change made through another appliance (a key revoked there) is seen
- * here within a second, and one made through this appliance at once.
+ * committed" counter, and the other connections are other appliances. So the marker moves
+ * every second: a change made through another appliance (a key revoked there) is seen here
+ * within a second; one made through this appliance to a table the intake's lookup cache keeps
+ * (connection.ts LOOKED_UP) moves it at once.
  */
 export const CROSS_NODE_STALENESS_MS = 1000;
 
@@ -54,7 +55,7 @@ class RunAgain extends Error {
  */
 export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
   let changes = 0;
-  const counted = (n: number) => void (changes += n);
+  const counted = () => void changes++;
   const sql = new SQL({
     url: o.url,
     max: o.poolSize,
@@ -78,7 +79,20 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
   let runAgain = 0;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
-  const reader = retryingReader(postgresConnection(sql, counted), o.timeoutMs);
+  const reader = retryingReader(postgresConnection(() => sql, counted), o.timeoutMs);
+  // A transaction's SqlConnection, kept for the next transaction once this one ended: the
+  // table groups made over it (the store's view of a transaction) are made once per slot,
+  // not once per transaction. At most one slot per connection of the pool is in use.
+  const freeSlots: Slot[] = [];
+  const slotFor = (conn: ReservedSQL): Slot => {
+    const slot = freeSlots.pop() ?? newSlot(counted);
+    slot.client = conn;
+    return slot;
+  };
+  const release = (slot: Slot) => {
+    slot.client = null;
+    freeSlots.push(slot);
+  };
 
   const runOnce = async <T>(work: (db: SqlConnection) => Promise<T>, deadline: number): Promise<T> => {
     const conn = await reserve(sql, deadline);
@@ -86,19 +100,21 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     let xid: string | null = null;
     let committing = false;
     let value: T;
+    const slot = slotFor(conn);
     try {
       // BEGIN and the id travel with the unit's first statement (Bun.SQL pipelines).
       const begin = conn.unsafe('BEGIN').execute();
       const id = conn.unsafe('SELECT pg_current_xact_id()::text AS xid').execute();
       begin.catch(() => undefined);
       id.catch(() => undefined);
-      value = await work(postgresConnection(conn, counted));
+      value = await work(slot.connection);
       await begin;
       xid = ((await id) as { xid: string }[])[0]!.xid;
       committing = true;
       await conn.unsafe('COMMIT').execute();
     } catch (e) {
       clearTimeout(expire);
+      release(slot);
       if (isConnectionLost(e) || performance.now() >= deadline) {
         void conn.close().catch(() => undefined);
         if (!committing) throw new RunAgain(e);
@@ -114,6 +130,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
       throw e;
     }
     clearTimeout(expire);
+    release(slot);
     void conn.release();
     return value;
   };
@@ -153,15 +170,35 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     return p;
   };
 
+  // Bookkeeping writes nobody waits for (the API history) that arrive in one turn of the
+  // loop share one transaction: one COMMIT for a burst, not one per request. When that fails
+  // for a reason of one write, each runs alone, so only the bad one reports.
+  let background: { work: (db: SqlConnection) => Promise<void>; onError: (e: unknown) => void }[] = [];
+  const runBackground = () => {
+    const batch = background;
+    background = [];
+    if (batch.length === 0) return;
+    tracked(
+      transaction(async (db) => {
+        for (const b of batch) await b.work(db);
+      }),
+    ).catch((e) => {
+      if (e instanceof DatabaseUnavailableError || batch.length === 1) return batch.forEach((b) => b.onError(e));
+      for (const b of batch) tracked(transaction(b.work)).catch(b.onError);
+    });
+  };
+
   const marker = { slice: -1, changes: -1, value: 0 };
   return {
     dialect: 'postgres',
     reader,
     transaction: (work) => tracked(transaction(work)),
     background(work, onError) {
-      tracked(transaction(work)).catch(onError);
+      background.push({ work, onError });
+      if (background.length === 1) setImmediate(runBackground);
     },
     async flush() {
+      if (background.length > 0) runBackground();
       await Promise.allSettled([...inFlight]);
     },
     async changeMarker() {
@@ -180,6 +217,24 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
       await sql.close({ timeout: 1 });
     },
   };
+}
+
+/** A transaction's connection that outlives the transaction (see `slotFor`). */
+interface Slot {
+  client: ReservedSQL | null;
+  readonly connection: SqlConnection;
+}
+
+function newSlot(onLookedUpChange: () => void): Slot {
+  const slot: Slot = {
+    client: null,
+    connection: postgresConnection(() => {
+      // A unit's work that goes on after its transaction ended (it MUST NOT: sql/database.ts).
+      if (!slot.client) throw new Error('the transaction this statement belonged to has ended');
+      return slot.client;
+    }, onLookedUpChange),
+  };
+  return slot;
 }
 
 /** Opens the pool and brings the schema up to date (migrations.ts), or fails. */
