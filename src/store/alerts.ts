@@ -110,7 +110,8 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
   return {
     async create(a, now) {
       const id = newId('alt');
-      await insert.run({ id, account: a.accountId, cred: a.credentialId, key: a.key, source: a.source, message: a.message, now });
+      // Sent, not waited for: the id is ours, and the COMMIT waits for it (sql/connection.ts send).
+      insert.send({ id, account: a.accountId, cred: a.credentialId, key: a.key, source: a.source, message: a.message, now });
       return id;
     },
     async get(id) {

@@ -182,7 +182,8 @@ export function createCallsStore(db: SqlConnection): CallsStore {
       const ids: string[] = [];
       for (const c of calls) {
         const id = newId('call');
-        await insert.run({
+        // Sent, not waited for: the ids are ours, and the COMMIT waits for them (sql/connection.ts send).
+        insert.send({
           id,
           account: c.accountId,
           cred: c.credentialId,

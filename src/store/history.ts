@@ -65,7 +65,7 @@ export function createHistoryStore(db: SqlConnection): HistoryStore {
   const pruneOver = db.query(`DELETE FROM api_history WHERE id IN (SELECT id FROM api_history WHERE id <= $upTo ORDER BY id LIMIT $batch)`);
   return {
     async record(e) {
-      await insert.run({
+      insert.send({
         at: e.at,
         rid: e.requestId,
         endpoint: e.endpoint,

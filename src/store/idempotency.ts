@@ -28,7 +28,7 @@ export function createIdempotencyStore(db: SqlConnection): IdempotencyStore {
       return row ? JSON.parse(row.outcome) : null;
     },
     async save(credentialId, endpoint, key, outcome, now) {
-      await replace.run({ credential_id: credentialId, endpoint, key, outcome: JSON.stringify(outcome), created_at: now });
+      replace.send({ credential_id: credentialId, endpoint, key, outcome: JSON.stringify(outcome), created_at: now });
     },
     async prune(now) {
       return (await db.query('DELETE FROM idempotency WHERE created_at <= $t').run({ t: now - IDEMPOTENCY_WINDOW_MS })).changes;

@@ -198,7 +198,7 @@ export function createOutboxStore(db: SqlConnection, box: SecretBox): OutboxStor
       return ((await urlQuery.get({ id: accountId })) as { url: string | null } | null)?.url ?? null;
     },
     async add(e) {
-      await insert.run({ eventId: e.eventId, accountId: e.accountId, orderKey: e.orderKey, type: e.type, body: e.body, at: e.at });
+      insert.send({ eventId: e.eventId, accountId: e.accountId, orderKey: e.orderKey, type: e.type, body: e.body, at: e.at });
     },
     async due(now, limit, skipAccounts = []) {
       return ((await dueQuery.all({ now, limit, skip: JSON.stringify(skipAccounts) })) as OutboxRow[]).map(toEvent);

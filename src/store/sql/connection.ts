@@ -13,6 +13,13 @@ export interface RunResult {
 /** One SQL statement, made once from its text and run many times. */
 export interface SqlStatement {
   run(params?: SqlParams): Promise<RunResult>;
+  /**
+   * A write whose result nobody reads, inside a transaction: sent now, in order with the
+   * transaction's other statements, but not waited for here. On PostgreSQL it travels with
+   * the next statement waited for (Bun.SQL pipelines a connection's queries), and the COMMIT
+   * fails the unit of work if it failed; SQLite runs it at once. Never outside a transaction.
+   */
+  send(params?: SqlParams): void;
   /** The first row, or null. */
   get(params?: SqlParams): Promise<unknown>;
   all(params?: SqlParams): Promise<unknown[]>;
@@ -43,6 +50,8 @@ export function sqliteConnection(db: Database): SqlConnection {
   const statements = new Map<string, SqlStatement>();
   const wrap = (s: Statement): SqlStatement => ({
     run: (params) => settled(() => ({ changes: s.run(params as never).changes })),
+    // A failure throws here, so the unit of work fails at the statement that caused it.
+    send: (params) => void s.run(params as never),
     get: (params) => settled(() => s.get(params as never) ?? null),
     all: (params) => settled(() => s.all(params as never)),
     values: (params) => settled(() => s.values(params as never)),

@@ -28,7 +28,12 @@ const LOOKED_UP = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(credentials|accou
  * as number, booleans as 0/1), so the table groups read both stores alike. `onLookedUpChange`
  * hears a write to a table the lookup cache keeps.
  */
-export function postgresConnection(client: () => SQL, onLookedUpChange: () => void = () => undefined): SqlConnection {
+export function postgresConnection(
+  client: () => SQL,
+  onLookedUpChange: () => void = () => undefined,
+  /** Receives what `send` started (a transaction's connection waits for them before COMMIT); absent: `send` is refused. */
+  onSent?: (sent: Promise<unknown>) => void,
+): SqlConnection {
   const statements = new Map<string, SqlStatement>();
   const statement = (text: string): SqlStatement => {
     const { sql, names } = translate(text);
@@ -40,6 +45,12 @@ export function postgresConnection(client: () => SQL, onLookedUpChange: () => vo
     };
     return {
       run: async (params): Promise<RunResult> => ({ changes: (await execute(params)).count ?? 0 }),
+      send(params) {
+        if (!onSent) throw new Error('send() is for a transaction: outside one, nothing would wait for it');
+        const sent = execute(params);
+        sent.catch(() => undefined); // waited for (and its failure reported) before COMMIT
+        onSent(sent);
+      },
       get: async (params) => {
         const rows = await execute(params);
         return rows.length > 0 ? plainRow(rows[0]) : null;

@@ -87,6 +87,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
   const slotFor = (conn: ReservedSQL): Slot => {
     const slot = freeSlots.pop() ?? newSlot(counted);
     slot.client = conn;
+    slot.sent = [];
     return slot;
   };
   const release = (slot: Slot) => {
@@ -111,9 +112,23 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
       await begin;
       xid = ((await id) as { xid: string }[])[0]!.xid;
       committing = true;
-      await conn.unsafe('COMMIT').execute();
-    } catch (e) {
+      // COMMIT goes out behind what was sent and not yet answered (one round trip for all).
+      // PostgreSQL answers the COMMIT of a transaction a statement failed in with a rollback,
+      // not an error: a failure among them is the unit's failure.
+      const commit = conn.unsafe('COMMIT').execute();
+      commit.catch(() => undefined);
+      const failed = await firstFailure(slot.sent);
+      if (failed !== null) {
+        committing = false;
+        await commit.catch(() => undefined);
+        throw failed.reason;
+      }
+      await commit;
+    } catch (caught) {
       clearTimeout(expire);
+      // A statement waited for fails after a sent one failed ("transaction is aborted"): the
+      // sent one's error is the cause (a deadlock there is a conflict to run again).
+      const e = (await firstFailure(slot.sent))?.reason ?? caught;
       release(slot);
       if (isConnectionLost(e) || performance.now() >= deadline) {
         void conn.close().catch(() => undefined);
@@ -178,14 +193,15 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     const batch = background;
     background = [];
     if (batch.length === 0) return;
-    tracked(
+    // One tracked promise for the batch and any runs alone after it: flush waits for both.
+    void tracked(
       transaction(async (db) => {
         for (const b of batch) await b.work(db);
+      }).catch(async (e) => {
+        if (e instanceof DatabaseUnavailableError || batch.length === 1) return batch.forEach((b) => b.onError(e));
+        await Promise.all(batch.map((b) => transaction(b.work).catch(b.onError)));
       }),
-    ).catch((e) => {
-      if (e instanceof DatabaseUnavailableError || batch.length === 1) return batch.forEach((b) => b.onError(e));
-      for (const b of batch) tracked(transaction(b.work)).catch(b.onError);
-    });
+    );
   };
 
   const marker = { slice: -1, changes: -1, value: 0 };
@@ -222,19 +238,34 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
 /** A transaction's connection that outlives the transaction (see `slotFor`). */
 interface Slot {
   client: ReservedSQL | null;
+  /** Statements sent and not waited for in this transaction (SqlStatement.send). */
+  sent: Promise<unknown>[];
   readonly connection: SqlConnection;
 }
 
 function newSlot(onLookedUpChange: () => void): Slot {
   const slot: Slot = {
     client: null,
-    connection: postgresConnection(() => {
-      // A unit's work that goes on after its transaction ended (it MUST NOT: sql/database.ts).
-      if (!slot.client) throw new Error('the transaction this statement belonged to has ended');
-      return slot.client;
-    }, onLookedUpChange),
+    sent: [],
+    connection: postgresConnection(
+      () => {
+        // A unit's work that goes on after its transaction ended (it MUST NOT: sql/database.ts).
+        if (!slot.client) throw new Error('the transaction this statement belonged to has ended');
+        return slot.client;
+      },
+      onLookedUpChange,
+      (sent) => slot.sent.push(sent),
+    ),
   };
   return slot;
+}
+
+/** The first of `sent` to fail, in the order they were sent, once all have settled; null when none did. */
+async function firstFailure(sent: Promise<unknown>[]): Promise<{ reason: unknown } | null> {
+  if (sent.length === 0) return null;
+  const settled = await Promise.allSettled(sent);
+  const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult | undefined;
+  return failed ? { reason: failed.reason } : null;
 }
 
 /** Opens the pool and brings the schema up to date (migrations.ts), or fails. */
@@ -303,6 +334,7 @@ function retryingReader(pool: SqlConnection, timeoutMs: number): SqlConnection {
       const s = pool.query(text);
       return {
         run: (params) => retrying(() => s.run(params)),
+        send: (params) => s.send(params),
         get: (params) => retrying(() => s.get(params)),
         all: (params) => retrying(() => s.all(params)),
         values: (params) => retrying(() => s.values(params)),
