@@ -4,10 +4,10 @@ import { periodOf } from '../credit';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
 /**
- * What happens to an alert and its calls when it closes (contract.md "Alerts"). Each
- * function runs inside the caller's transaction (`store.transaction`, with its `tx` as
- * `store` here), beside the change that caused it, so an alert and its calls never
- * disagree after a crash.
+ * What happens to an alert and its calls when it closes (README "Alerts: dedupe and resolve"
+ * and "GET /api/alerts/{id}, …"). Each function runs inside the caller's transaction
+ * (`store.transaction`, with its `tx` as `store` here), beside the change that caused it, so
+ * an alert and its calls never disagree after a crash.
  */
 export interface AlertLifecycleDeps {
   /** The caller's transaction (`store.transaction`'s `tx`), never the store itself. */

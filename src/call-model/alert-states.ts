@@ -2,7 +2,7 @@ import { IllegalTransitionError } from './states';
 
 /**
  * An alert: one accepted request (or one native source's alert), with its key, text and
- * calls (contract.md "Alerts").
+ * calls (README "Alerts: dedupe and resolve").
  *
  *   open ──keypad 1 / API / panel──> acknowledged
  *     ├───resolve (status: resolved)──> resolved

@@ -3,7 +3,7 @@ import { newId } from '../store/ids';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
 /**
- * The events an account's callback_url receives (contract.md "Outcome callbacks").
+ * The events an account's callback_url receives (README "Callbacks").
  *
  * Body (JSON, stored once, the same bytes on every retry):
  *   { "id": "evt_…", "type": "alert.acknowledged", "at": "2026-01-01T00:00:00.000Z",
@@ -86,7 +86,7 @@ export interface TrunkEventFields {
 }
 
 /**
- * `trunk.down` / `trunk.up` (contract.md "Operations") to EVERY account with a callback_url:
+ * `trunk.down` / `trunk.up` (README "Operations") to EVERY account with a callback_url:
  * the trunk is shared, so each customer learns that calls cannot (or can again) go out.
  * MUST be called inside `store.transaction`, with its `tx`. In order per account (its own
  * order key, so one account's failing endpoint never holds up another's). Returns the

@@ -6,7 +6,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /**
  * The one JSON shape of a call's status: the `call` field of GET /api/calls/:id and what
- * `voice-alert calls show --json` prints. Fields may be added, never renamed (contract).
+ * `voice-alert calls show --json` prints. Fields may be added, never renamed (README
+ * "HTTP API").
  */
 export function callStatusJson(c: CallRecord, events: CallEvent[]) {
   return {

@@ -6,7 +6,7 @@ import type { Store } from '../store';
 import { until } from '../until';
 
 /**
- * Is the PBX there? One SIP OPTIONS every sip.options_interval_s (contract.md "Operations"):
+ * Is the PBX there? One SIP OPTIONS every sip.options_interval_s (README "Operations"):
  * any final answer, 401/407 included, means reachable; no answer within Timer F or a
  * transport error means down.
  *

@@ -46,6 +46,47 @@ export function envName(key: string): string {
 }
 
 /**
+ * VOICE_ALERT_* names that are not keys, by design: something other than the configuration
+ * reads each, and a process that has one in its environment must still start. Every other
+ * VOICE_ALERT_* name that is not a key is refused like an unknown key in the file (issue 27
+ * §5: a typo such as VOICE_ALERT_HTTP_LISTN must not leave the appliance on its defaults).
+ */
+export const NOT_KEY_VARIABLES: ReadonlySet<string> = new Set([
+  // The configuration file's path: load.ts reads it, `voice-alert doctor` names it.
+  'VOICE_ALERT_CONFIG',
+  // The tests' store and PostgreSQL cluster: vitest.config.ts and test/helpers/global-setup.ts
+  // set them in the test process, and test/helpers/appliance.ts starts the binary with its
+  // environment.
+  'VOICE_ALERT_TEST_STORE',
+  'VOICE_ALERT_TEST_PG',
+  // The end-to-end tests' browser (test/helpers/browser.ts), set by a developer; the binary
+  // those tests start inherits it the same way.
+  'VOICE_ALERT_CHROMIUM',
+  // scripts/bench/ingest-postgres's request quota; exported, it reaches the appliances the
+  // script starts.
+  'VOICE_ALERT_BENCH_QUOTA',
+  // The sending side in README "Integration recipes" (CI workflow): the appliance's URL and a
+  // webhook key, set on hosts that send alerts, which may run an appliance too.
+  'VOICE_ALERT_URL',
+  'VOICE_ALERT_KEY',
+]);
+
+/**
+ * The first VOICE_ALERT_* variable in `env` (by name) that is none of the schema's keys, of
+ * `alsoKnown` (renamed keys' old names) or of NOT_KEY_VARIABLES; undefined when all are known.
+ */
+export function unknownEnvVariable(
+  schema: z.ZodType,
+  env: Record<string, string | undefined>,
+  alsoKnown: readonly string[] = [],
+): string | undefined {
+  const known = new Set([...[...schemaLeaves(schema).keys()].map(envName), ...alsoKnown, ...NOT_KEY_VARIABLES]);
+  return Object.keys(env)
+    .filter((name) => name.startsWith('VOICE_ALERT_') && env[name] !== undefined && !known.has(name))
+    .sort()[0];
+}
+
+/**
  * Reads overrides for known keys from the environment. Values are converted by the
  * key's kind; a value that does not convert is passed on as the raw string so the
  * schema rejects it with the key's name.

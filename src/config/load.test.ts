@@ -3,11 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, envName, loadConfig } from '.';
+import { NOT_KEY_VARIABLES } from './env-overrides';
 
 const file = (text: string) => {
   const p = join(mkdtempSync(join(tmpdir(), 'va-cfg-')), 'config.toml');
   writeFileSync(p, text);
   return p;
+};
+
+const messageOf = (load: () => unknown): string => {
+  try {
+    load();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a ConfigError');
 };
 
 describe('loadConfig', () => {
@@ -47,6 +58,46 @@ describe('loadConfig', () => {
   it('refuses unknown keys and broken TOML', () => {
     expect(() => loadConfig({ path: file('[http]\nlisen = "x"\n'), env: {} })).toThrow('invalid configuration: http.lisen: unknown key');
     expect(() => loadConfig({ path: file('[http\n'), env: {} })).toThrow(/is not valid TOML/);
+  });
+
+  it('refuses a VOICE_ALERT_* variable that names no key with the message of an unknown key in the file', () => {
+    const fromFile = messageOf(() => loadConfig({ path: file('[http]\nlistn = "127.0.0.1:9000"\n'), env: {} }));
+    const fromEnv = messageOf(() => loadConfig({ env: { VOICE_ALERT_HTTP_LISTN: '127.0.0.1:9000' }, defaultPath: null }));
+    expect(fromFile).toBe('invalid configuration: http.listn: unknown key');
+    expect(fromEnv).toBe('invalid configuration: VOICE_ALERT_HTTP_LISTN: unknown key');
+    // Beside a good file and correct variables, and a misspelled VOICE_ALERT_CONFIG too.
+    const path = file('[http]\nlisten = "127.0.0.1:9000"\n');
+    expect(messageOf(() => loadConfig({ path, env: { VOICE_ALERT_HTTP_TRUST_PROXY: 'true', VOICE_ALERT_CREDIT_TIMEZNE: 'UTC' } }))).toBe(
+      'invalid configuration: VOICE_ALERT_CREDIT_TIMEZNE: unknown key',
+    );
+    expect(messageOf(() => loadConfig({ env: { VOICE_ALERT_CONFG: path }, defaultPath: null }))).toBe('invalid configuration: VOICE_ALERT_CONFG: unknown key');
+    // A section alone is no key.
+    expect(messageOf(() => loadConfig({ env: { VOICE_ALERT_HTTP: 'x' }, defaultPath: null }))).toBe('invalid configuration: VOICE_ALERT_HTTP: unknown key');
+  });
+
+  it('takes a correctly named variable, and leaves names outside VOICE_ALERT_* alone', () => {
+    const env = { VOICE_ALERT_HTTP_LISTEN: '127.0.0.1:9000', VOICE_ALERT_TTS_PIPER_MODEL: '/m.onnx', VOICE_ALERTS_X: '1', voice_alert_http_listn: '1', HOME: '/root' };
+    const c = loadConfig({ env, defaultPath: null });
+    expect(c.http.listen).toBe('127.0.0.1:9000');
+    expect(c.tts.piper.model).toBe('/m.onnx');
+  });
+
+  it('accepts the variables that are not keys by design: VOICE_ALERT_CONFIG, the tests\' and scripts\' own, the recipes\'', () => {
+    const path = file('[store]\npath = "/tmp/x.db"\n');
+    expect(loadConfig({ env: { VOICE_ALERT_CONFIG: path } }).store.path).toBe('/tmp/x.db');
+    expect([...NOT_KEY_VARIABLES].sort()).toEqual([
+      'VOICE_ALERT_BENCH_QUOTA',
+      'VOICE_ALERT_CHROMIUM',
+      'VOICE_ALERT_CONFIG',
+      'VOICE_ALERT_KEY',
+      'VOICE_ALERT_TEST_PG',
+      'VOICE_ALERT_TEST_STORE',
+      'VOICE_ALERT_URL',
+    ]);
+    const all = Object.fromEntries([...NOT_KEY_VARIABLES].map((name) => [name, name === 'VOICE_ALERT_CONFIG' ? path : 'x']));
+    expect(loadConfig({ env: all }).store.path).toBe('/tmp/x.db');
+    // A renamed key's old name is still a key (below).
+    expect(() => loadConfig({ env: { VOICE_ALERT_SIP_CALL_LEASE_S: '9' }, defaultPath: null })).not.toThrow();
   });
 
   it('reads the renamed sip.call_lease_s as calls.lease_s, with one deprecation warning', () => {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
-import { readEnvOverrides, setPath } from './env-overrides';
-import { applyRenamedKeys } from './renamed-keys';
+import { envName, readEnvOverrides, setPath, unknownEnvVariable } from './env-overrides';
+import { applyRenamedKeys, RENAMED_KEYS } from './renamed-keys';
 import { configSchema, type Config } from './schema';
 
 export const DEFAULT_CONFIG_PATH = '/etc/voice-alert/config.toml';
@@ -27,6 +27,10 @@ export interface LoadConfigOptions {
 /** Loads file -> environment -> flags, validated by one schema. Throws ConfigError. */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
+  // A variable that names no key is refused like an unknown key in the file: a typo must not
+  // leave the appliance on its defaults. Checked first, so a misspelled VOICE_ALERT_CONFIG too.
+  const unknown = unknownEnvVariable(configSchema, env, RENAMED_KEYS.map((r) => envName(r.old)));
+  if (unknown) throw new ConfigError(unknownKeyMessage(unknown));
   const fallback = options.defaultPath === undefined ? DEFAULT_CONFIG_PATH : options.defaultPath;
   const path = options.path ?? env.VOICE_ALERT_CONFIG ?? (fallback && existsSync(fallback) ? fallback : undefined);
   const raw: Record<string, unknown> = path ? readTomlFile(path) : {};
@@ -66,13 +70,17 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
   }
 }
 
+/** The one line for a key that does not exist: dotted in the file, a variable's name in the environment. */
+function unknownKeyMessage(key: string): string {
+  return `invalid configuration: ${key}: unknown key`;
+}
+
 /** One line: the key, the value given, and why it is refused. */
 function describeIssue(error: z.ZodError, raw: Record<string, unknown>): string {
   const issue = error.issues[0]!;
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
-    const key = [...path, issue.keys[0]].join('.');
-    return `invalid configuration: ${key}: unknown key`;
+    return unknownKeyMessage([...path, issue.keys[0]].join('.'));
   }
   const value = path.reduce<unknown>((node, p) => (node as any)?.[p], raw);
   return `invalid configuration: ${path.join('.')} = ${JSON.stringify(value)}: ${issue.message}`;

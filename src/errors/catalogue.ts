@@ -1,20 +1,22 @@
 /**
  * Every error the appliance answers over HTTP, in one list (after ntfy's server/errors.go):
  * a stable machine `code` that clients and the panel may key on, the HTTP status and the
- * message. contract.md fixes each status and message; this list is the one place they live.
+ * message. The README fixes each status and message ("HTTP API", "Operations"); this list
+ * is the one place they live.
  *
  * Codes are snake_case and NEVER change or get reused once shipped: scripts match on them.
- * Messages are the contract's and NEVER change either (tests assert them exactly).
+ * Messages are the README's and NEVER change either (tests assert them exactly).
  */
 export const ERRORS = [
-  // The HTTP edge, before any endpoint looks at the request (contract rows 1–2, "Other paths").
+  // The HTTP edge, before any endpoint looks at the request (README "HTTP API": rows 1–2 of both
+  // tables, and "Other paths" under GET /healthz).
   { code: 'rate_limited', status: 429, message: 'Rate limit exceeded' },
   { code: 'body_too_large', status: 413, message: 'Request body too large' },
   { code: 'not_found', status: 404, message: 'Not found' },
   { code: 'method_not_allowed', status: 405, message: 'Method not allowed' },
   { code: 'internal_error', status: 500, message: 'Internal error' },
   { code: 'database_unavailable', status: 503, message: 'Database unavailable' },
-  /** GET /healthz: free space under store.min_free_mb (contract "Operations"). */
+  /** GET /healthz: free space under store.min_free_mb (README "GET /healthz", "Operations"). */
   { code: 'disk_space_low', status: 503, message: 'Disk space low' },
   /** GET /metrics with metrics.token set and no (or another) `Authorization: Bearer` token. */
   { code: 'metrics_token_required', status: 401, message: 'Metrics token required' },
@@ -39,7 +41,7 @@ export const ERRORS = [
   { code: 'invalid_phone_number', status: 400, message: 'Invalid phone number' },
   { code: 'insufficient_credit', status: 402, message: 'Insufficient call credit' },
   { code: 'call_not_found', status: 404, message: 'Call not found' },
-  /** `alert_key` identifies an alert for dedupe and resolve (contract.md "Alerts": ≤ 200 characters). */
+  /** `alert_key` identifies an alert for dedupe and resolve (≤ 200 characters: README "Alerts: dedupe and resolve"). */
   { code: 'alert_key_too_long', status: 400, message: 'Alert key too long (max 200 characters)' },
   /** Another account's alert answers exactly like a missing one, so ids cannot be probed. */
   { code: 'alert_not_found', status: 404, message: 'Alert not found' },
@@ -65,7 +67,7 @@ export function errorFor(code: ErrorCode): ApiError {
 }
 
 /**
- * The contract's error body, plus `code`. `detail` follows the message after ": "
+ * README "HTTP API"'s error body, plus `code`. `detail` follows the message after ": "
  * (the webhook's `Invalid phone number: <value>`).
  */
 export function errorBody(code: ErrorCode, detail?: string): { status: 'error'; message: string; code: ErrorCode } {

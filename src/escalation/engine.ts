@@ -21,10 +21,11 @@ export interface EscalationEngineDeps {
 }
 
 /**
- * Drives every running escalation from the durable schedule in the store (contract.md
- * "Escalation"). No in-memory timer holds any state: each look reads the escalation, its
- * alert and its step's calls, decides, and writes in one transaction guarded by the step it
- * read, so a restart (or a second engine) never starts a step twice and never skips one.
+ * Drives every running escalation from the durable schedule in the store (README
+ * "Escalation: call until someone presses 1"). No in-memory timer holds any state: each
+ * look reads the escalation, its alert and its step's calls, decides, and writes in one
+ * transaction guarded by the step it read, so a restart (or a second engine) never starts a
+ * step twice and never skips one.
  * Every appliance on one PostgreSQL runs an engine; none leads: a look takes the due rows
  * with FOR UPDATE SKIP LOCKED (escalations.due), so two engines share them out instead of
  * waiting for each other, and a row held by an appliance that hung is let go when the

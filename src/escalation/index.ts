@@ -1,6 +1,7 @@
 /**
- * Escalation (contract.md "Escalation"): policies per account, and the engine that calls
- * step after step until someone presses 1, from a durable schedule in the store.
+ * Escalation (README "Escalation: call until someone presses 1"): policies per account, and
+ * the engine that calls step after step until someone presses 1, from a durable schedule in
+ * the store.
  */
 export { createEscalationEngine, type EscalationEngine, type EscalationEngineDeps } from './engine';
 export { createPoliciesService, policyInput, policyJson, type PoliciesService, type PolicyInput, type PolicyResult } from './policies';

@@ -25,8 +25,8 @@ export type PolicyResult =
   | { ok: false; code: 'policy_name_taken' | 'policy_not_found' | 'account_not_found' | 'credential_not_found' };
 
 /**
- * Escalation policies of an account (contract.md "Escalation"): the rules live here once,
- * for the CLI and the panel alike.
+ * Escalation policies of an account (README "Escalation: call until someone presses 1"):
+ * the rules live here once, for the CLI and the panel alike.
  */
 export interface PoliciesService {
   create(accountId: string, input: PolicyInput): Promise<PolicyResult>;

@@ -76,7 +76,7 @@ export async function handleAlert(
   const result = await accept({
     body,
     contentType: request.headers.get('content-type'),
-    // The header wins when both are given (contract).
+    // The header wins when both are given (README "POST /webhook/receive — …").
     webhookKey: headerKey !== null && headerKey !== '' ? headerKey : (ctx.query.key ?? null),
     signature: { timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') },
     idempotencyKey: request.headers.get('idempotency-key') || null,
@@ -85,7 +85,7 @@ export async function handleAlert(
     headers: request.headers,
   });
   const { status, body: answer } = answerFor(result.outcome);
-  // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now (contract "Operations").
+  // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now (README "Operations").
   if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') answer.warning = NO_TRUNK_WARNING;
   const o = result.outcome;
   // An SNS SubscribeURL not confirmed automatically is kept in the history for an operator to open.
@@ -103,7 +103,7 @@ export async function handleAlert(
   return jsonResponse(status, answer, result.replayed ? { 'idempotent-replayed': 'true' } : {});
 }
 
-/** The answer to an intake outcome: contract.md's success bodies, or the catalogue's error. */
+/** The answer to an intake outcome: README "HTTP API"'s success bodies, or the catalogue's error. */
 function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'error'; message: string } & Record<string, unknown> } {
   switch (o.code) {
     case 'QUEUED':
@@ -114,7 +114,7 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
         body: { status: 'success', message: 'Alert resolved', cancelled_call_ids: o.cancelledCallIds, ...(o.alertId ? { alert_id: o.alertId } : {}) },
       };
     case 'invalid_phone_number':
-      // `accepted` names the number forms numbers.accept allows (contract "Numbers beyond Turkish mobiles").
+      // `accepted` names the number forms numbers.accept allows (README "Configuration").
       return { status: errorFor(o.code).status, body: { ...errorBody(o.code, o.value), ...(o.accepted ? { accepted: o.accepted } : {}) } };
     case 'missing_fields':
       return { status: errorFor(o.code).status, body: o.missing ? { ...errorBody(o.code), missing: o.missing } : errorBody(o.code) };

@@ -9,7 +9,7 @@ import type { Store } from '../store';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
 
-// The alert API and the webhook key on the read-and-act endpoints (contract.md "Alerts").
+// The alert API and the webhook key on the read-and-act endpoints (README "GET /api/alerts/{id}, …").
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let app: ReturnType<typeof createHttpApp>;

@@ -8,7 +8,7 @@ import { errorResponse, jsonResponse } from './respond';
 const BY = 'api';
 
 /**
- * The alert API (contract.md "Alerts" → Read and act), authenticated like GET /api/calls/{id}
+ * The alert API (README "GET /api/alerts/{id}, …"), authenticated like GET /api/calls/{id}
  * (API key with secret or signature, or the webhook key):
  * - GET  /api/alerts/:id              the alert and its calls
  * - POST /api/alerts/:id/acknowledge  acknowledged by `api`; its waiting calls end `cancelled`

@@ -10,7 +10,7 @@ const encoder = new TextEncoder();
  * Which credentials a request to the read-and-act API (/api/calls/{id}, /api/alerts/{id}…)
  * shows in its headers; null when none (401, before any lookup). The API key comes first;
  * the account's webhook key is accepted too, since that is the credential monitoring tools
- * hold (contract.md "Alerts" → Read and act).
+ * hold (README "GET /api/alerts/{id}, …" and "GET /api/calls/{id} — a call's state").
  */
 export function presentedCredentials(h: Headers, signature: SignatureHeaders): Presented | null {
   const apiKey = h.get('x-api-key');

@@ -5,6 +5,7 @@ import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
 import { metricsRoutes } from './metrics';
+import { redirect } from './panel/html';
 import { createRequestCounter } from './request-metrics';
 import { requestPath, requestUrl } from './request-path';
 import { describeError } from '../log';
@@ -26,8 +27,9 @@ function allowedMethods(routes: { method: string; path: string }[], pathname: st
  * The whole HTTP surface. Features are separate Elysia instances; this adds what every
  * answer shares: X-Request-Id, JSON 404/405, and one onError that turns anything
  * unexpected into a 500 with no internals in the body. The process keeps serving.
+ * `GET /` sends a browser to the panel.
  * A database that did not answer within store.timeout_ms (DatabaseUnavailableError) is not
- * a bug but the contract's `503 Database unavailable`, on every endpoint: nothing was
+ * a bug but README "HTTP API"'s `503 Database unavailable`, on every endpoint: nothing was
  * promised, and a monitoring tool retries.
  */
 export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
@@ -56,6 +58,8 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
       deps.log.debug({ err: error, requestId }, 'request failed: stack');
       return requests.noteError(request, errorResponse('internal_error'));
     })
+    // A browser pointed at the appliance lands on the panel; the panel's own redirect (303).
+    .get('/', () => redirect('/panel'))
     .use(healthRoutes(deps))
     .use(metricsRoutes(deps))
     .use(callRoutes(deps))

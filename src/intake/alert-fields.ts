@@ -1,6 +1,9 @@
 import { textField } from './message';
 
-/** contract.md "Alerts": an `alert_key` is at most 200 characters (Unicode code points, after trimming). */
+/**
+ * README "Alerts: dedupe and resolve": an `alert_key` is at most 200 characters (Unicode code
+ * points, after trimming).
+ */
 export const MAX_ALERT_KEY_CODE_POINTS = 200;
 
 /** What a request body says about its alert, besides numbers and text. */

@@ -4,7 +4,8 @@ import type { IntakeDeps } from './deps';
 import type { Store, Tx } from '../store';
 import { acceptApiCall, acceptWebhook, type Outcome } from '.';
 
-// contract.md "Alerts": alert records, dedupe by (account, key, number), resolve by key.
+// README "Alerts: dedupe and resolve": alert records, dedupe by (account, key, number),
+// resolve by key.
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let deps: IntakeDeps;

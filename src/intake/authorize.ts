@@ -43,9 +43,9 @@ export type Replayed = { ok: false; replayed: Outcome };
 
 /**
  * What every authenticated endpoint checks once `authenticate` found the credential, in
- * contract.md's order: the signature (or its absence when the set requires one), an
- * idempotent replay (when the endpoint has one), then the plan (a Free plan or a disabled
- * account has no API access).
+ * the order of the tables in README "HTTP API" (the replay: "Retried deliveries"): the
+ * signature (or its absence when the set requires one), an idempotent replay (when the
+ * endpoint has one), then the plan (a Free plan or a disabled account has no API access).
  */
 export function authorize(deps: IntakeDeps, lookups: Lookups, authn: Authenticated, req: AuthorizeRequest, idempotency: Idempotency): Promise<Authorization | Replayed>;
 export function authorize(deps: IntakeDeps, lookups: Lookups, authn: Authenticated, req: AuthorizeRequest): Promise<Authorization>;

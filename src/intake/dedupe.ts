@@ -3,7 +3,7 @@ import type { AlertRecord, CallRecord, Tx } from '../store';
 
 /**
  * Which numbers of a keyed request need a new call, and which alert they join
- * (contract.md "Alerts" → Dedupe).
+ * (README "Alerts: dedupe and resolve").
  * Runs inside the transaction that queues the new calls (on its `tx`), so of two copies
  * racing the second sees the first's alert and calls: one call, one credit.
  */
@@ -19,9 +19,9 @@ export interface DedupeDecision {
 }
 
 /**
- * The contract's "open" for dedupe is "not resolved": the newest alert of the key, unless it
- * was resolved, still stands for its numbers while their last call waits, runs, or ended
- * less than the window ago. So an alert acknowledged a minute ago (or one nobody answered)
+ * README "Alerts: dedupe and resolve"'s "open" for dedupe is "not resolved": the newest alert
+ * of the key, unless it was resolved, still stands for its numbers while their last call
+ * waits, runs, or ended less than the window ago. So an alert acknowledged a minute ago (or one nobody answered)
  * is not called again by the monitor's next repeat; after the window it is, as a new alert,
  * since a closed alert never reopens (src/call-model/alert-states.ts).
  */

@@ -75,7 +75,8 @@ export function enqueueCalls(
     // Check and charge in one statement inside the transaction: of requests racing for the
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
     // insert; the savepoint around this write still makes the pair all or nothing.
-    // Only new calls count (contract: "The 402 check counts only new calls").
+    // Only new calls count (README "HTTP API": fewer credits left than new calls; a deduplicated
+    // request needs none).
     if (dedupe.fresh.length > 0 && !(await tx.usage.tryCharge(req.accountId, period, dedupe.fresh.length, req.monthlyCredit))) {
       return { outcome: { code: 'insufficient_credit' }, replayed: false };
     }

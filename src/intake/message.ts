@@ -1,4 +1,4 @@
-/** The contract's limit on error_message, in Unicode code points after trimming. */
+/** README "HTTP API"'s limit on error_message, in Unicode code points after trimming. */
 export const MAX_MESSAGE_CODE_POINTS = 500;
 
 /** Trimmed text of a field, or '' when it is absent, empty or not text. */

@@ -7,7 +7,7 @@ export type NativeReading =
   | { kind: 'sns_confirmation'; outcome: Extract<Outcome, { code: 'SNS_CONFIRMATION' }> };
 
 /**
- * The one step /webhook/receive takes for native sources (contract.md "Native sources"): a
+ * The one step /webhook/receive takes for native sources (README "Integration recipes"): a
  * payload a source adapter recognises is replaced by the plain fields it means (`alert_key`,
  * `error_message`, `status`, `phone_number`), so keys, resolve, credit and numbers all go
  * through the generic path. Anything else passes unchanged. Numbers missing from the body

@@ -40,7 +40,7 @@ export type Outcome =
       alertId?: string;
       /**
        * Present only when the request had an `alert_key`: the existing calls that stood in for
-       * numbers of this request (contract.md "Alerts" → dedupe). A plain request's answer
+       * numbers of this request (README "Alerts: dedupe and resolve"). A plain request's answer
        * stays exactly as before alerts.
        */
       deduplicatedCallIds?: string[];

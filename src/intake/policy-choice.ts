@@ -6,8 +6,9 @@ export type PolicyChoice =
   | { ok: false; code: 'unknown_policy' };
 
 /**
- * contract.md "Escalation": a request names a policy with `policy`, or its credential has a
- * default one; then the numbers it gives (if any) are called with the first step.
+ * README "Escalation: call until someone presses 1": a request names a policy with `policy`,
+ * or its credential has a default one; then the numbers it gives (if any) are called with
+ * the first step.
  * A named policy that the account does not have is refused (never silently ignored).
  */
 export async function choosePolicy(store: Store, accountId: string, cred: Credential, named: string | null, numbers: readonly string[]): Promise<PolicyChoice> {

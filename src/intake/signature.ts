@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Signed requests older than this (seconds) are refused: contract, HMAC signing. */
+/** Signed requests older than this (seconds) are refused: README "Optional HMAC signing". */
 export const SIGNATURE_TOLERANCE_S = 300;
 /**
  * ... and newer than this: a clock a little ahead is normal, a timestamp far ahead would

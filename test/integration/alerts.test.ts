@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { FORM, form, post } from '../helpers/http';
 
-// contract.md "Alerts" against the compiled binary over real HTTP: alert records, dedupe,
-// resolve, the alert API and the CLI. No SIP trunk: calls stay queued unless an alert closes.
+// README "Alerts: dedupe and resolve" and "GET /api/alerts/{id}, …" against the compiled
+// binary over real HTTP: alert records, dedupe, resolve, the alert API and the CLI. No SIP
+// trunk: calls stay queued unless an alert closes.
 const WINDOW_S = 2;
 let dir: ApplianceDir;
 let app: RunningAppliance;

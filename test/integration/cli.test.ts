@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applianceDir } from '../helpers/appliance';
 import { BINARY } from '../helpers/paths';
 
-describe('voice-alert CLI (contract.md, stable for scripts)', () => {
+describe('voice-alert CLI (README "Accounts and keys", stable for scripts)', () => {
   it('account create / set-plan print the contract JSON', () => {
     const dir = applianceDir();
     const acc = dir.cliJson(['account', 'create', '--name', 'NOC', '--plan', 'starter']);
@@ -57,6 +57,13 @@ describe('voice-alert CLI (contract.md, stable for scripts)', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/^voice-alert: invalid configuration: http\.rate_limit_per_minute = -5: /);
+    // A variable that names no key: refused like an unknown key in the file, not ignored.
+    const typo = spawnSync(BINARY, ['--config', dir.configPath, 'serve'], {
+      env: { ...process.env, VOICE_ALERT_HTTP_LISTN: '127.0.0.1:0' },
+      encoding: 'utf8',
+    });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toBe('voice-alert: invalid configuration: VOICE_ALERT_HTTP_LISTN: unknown key\n');
   });
 
   it('refuses to serve without espeak-ng, naming the Debian package, exit 2', () => {

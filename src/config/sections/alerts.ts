@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Alert identity and dedupe (contract.md "Alerts"). */
+/** Alert identity and dedupe (README "Alerts: dedupe and resolve"). */
 export const alertsSection = z
   .object({
     /**

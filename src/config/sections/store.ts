@@ -5,7 +5,7 @@ export const storeSection = z
     /** SQLite database file; its folder is created and also holds the secret key file. */
     path: z.string().min(1).default('./data/voice-alert.db'),
     /**
-     * PostgreSQL instead of the file (contract.md "High availability"): every appliance
+     * PostgreSQL instead of the file (README "High availability"): every appliance
      * given the same URL shares one store. secret.key (beside `path`) must then be the
      * same file on every appliance. Empty: the SQLite file.
      */
