@@ -11,7 +11,7 @@ export type CheckState = 'up' | 'down' | 'none';
 export interface HealthChecks {
   database: 'up' | 'down';
   disk: 'up' | 'down';
-  /** A trunk that is down does not fail /healthz: a restart cannot fix a PBX (contract). */
+  /** A trunk that is down does not fail /healthz: a restart cannot fix a PBX (README "GET /healthz"). */
   trunk: CheckState;
   /** Calls waiting to be dialled, and how long the oldest has waited (null: none, or unknown). */
   queue: number | null;
@@ -28,7 +28,7 @@ const MIB = 1024 * 1024;
 export const HEALTH_DATABASE_WAIT_MS = 80;
 
 /**
- * GET /healthz (contract.md "Operations"): 200 `ok` while the database takes a write and
+ * GET /healthz (README "GET /healthz"): 200 `ok` while the database takes a write and
  * its file system has at least store.min_free_mb free; else 503 naming the failed check
  * (the database first), `checks.database` then `down`. The body always carries `checks`.
  * For systemd and load balancers: a full disk makes every alert fail, so it must fail here

@@ -71,7 +71,7 @@ export interface AlertChange {
 }
 
 /**
- * Alerts (contract.md "Alerts"). Writes run inside the caller's transaction (`store.transaction`),
+ * Alerts (README "Alerts: dedupe and resolve"). Writes run inside the caller's transaction (`store.transaction`),
  * beside the calls and credit they go with. State edges are checked by the caller
  * (alertTransition in src/call-model); `move` only applies one if the alert is still in `from`.
  */

@@ -10,7 +10,7 @@ import { LATEST_VERSION } from './migration-steps';
 import { openPostgres } from './sql/postgres/database';
 import { openDatabase } from './sql/sqlite/database';
 
-// Several appliances on one PostgreSQL database (contract.md "High availability"): each
+// Several appliances on one PostgreSQL database (README "High availability"): each
 // store here is one appliance's pool. Runs in the vitest project "postgres" only.
 
 const open: Store[] = [];
