@@ -9,7 +9,7 @@ import { createCallbackSender } from './callbacks';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { createSnsConfirmer } from './sources';
-import { createStore, type Store } from './store';
+import { createStore, storeOptionsFrom, type Store } from './store';
 import { startSweeper } from './sweeper';
 import { createCallAudioSource, type SpeechSource } from './tts';
 import { languageOf } from './tts/language';
@@ -41,15 +41,7 @@ export function createSpeech(config: Config, log: Logger): SpeechSource {
 
 /** Wires every part together; the one place that knows them all. */
 export async function startAppliance({ config, log, clock = systemClock }: StartOptions): Promise<Appliance> {
-  const store = await createStore({
-    path: config.store.path,
-    url: config.store.url || undefined,
-    busyTimeoutMs: config.store.busy_timeout_ms,
-    timeoutMs: config.store.timeout_ms,
-    poolSize: config.store.pool_size,
-    clock,
-    log,
-  });
+  const store = await createStore({ ...storeOptionsFrom(config), clock, log });
   const speech = createSpeech(config, log);
   const telephony = createTelephony(config, { store, clock, log, audio: speech });
   // onQueued: the dialer looks at once instead of at its next poll.

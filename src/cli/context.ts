@@ -3,7 +3,7 @@ import { createAccountServices, type AccountServices } from '../accounts';
 import { systemClock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { silentLogger } from '../log';
-import { createStore, type Store } from '../store';
+import { createStore, storeOptionsFrom, type Store } from '../store';
 
 /** A failure to report on stderr with this exit code (2: configuration, 1: anything else). */
 export class CliError extends Error {
@@ -28,15 +28,7 @@ export function configFrom(
 /** Opens the store for one command and closes it after, even on failure. */
 export async function withStore<T>(cmd: Command, fn: (store: Store, config: Config) => T | Promise<T>): Promise<T> {
   const config = configFrom(cmd);
-  const store = await createStore({
-    path: config.store.path,
-    url: config.store.url || undefined,
-    busyTimeoutMs: config.store.busy_timeout_ms,
-    timeoutMs: config.store.timeout_ms,
-    poolSize: config.store.pool_size,
-    clock: systemClock,
-    log: silentLogger(),
-  });
+  const store = await createStore({ ...storeOptionsFrom(config), clock: systemClock, log: silentLogger() });
   try {
     return await fn(store, config);
   } finally {

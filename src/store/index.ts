@@ -8,7 +8,7 @@ import type { SqlConnection } from './sql/connection';
 import type { SqlDatabase, TransactionStats } from './sql/database';
 import { openMigratedPostgres } from './sql/postgres/database';
 import { openSqlite } from './sql/sqlite/database';
-import { bindTables, type Tables, type Tx } from './tables';
+import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
 
 export type { Tables, Tx } from './tables';
 export type { AccountsStore } from './accounts';
@@ -112,57 +112,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     return tx;
   };
   const reads = bindTables(db.reader, deps);
-  const health = reads.health;
-  return {
-    get accounts() {
-      return reads.accounts;
-    },
-    get credentials() {
-      return reads.credentials;
-    },
-    get usage() {
-      return reads.usage;
-    },
-    get calls() {
-      return reads.calls;
-    },
-    get alerts() {
-      return reads.alerts;
-    },
-    get policies() {
-      return reads.policies;
-    },
-    get escalations() {
-      return reads.escalations;
-    },
-    get history() {
-      return reads.history;
-    },
-    health,
-    get idempotency() {
-      return reads.idempotency;
-    },
-    get signedRequests() {
-      return reads.signedRequests;
-    },
-    get outbox() {
-      return reads.outbox;
-    },
-    get panelUsers() {
-      return reads.panelUsers;
-    },
-    get panelSessions() {
-      return reads.panelSessions;
-    },
-    get loginFailures() {
-      return reads.loginFailures;
-    },
-    get panelQueries() {
-      return reads.panelQueries;
-    },
-    get opsCounts() {
-      return reads.opsCounts;
-    },
+  const store = {
     dialect: db.dialect,
     transaction: (work) => db.transaction((conn) => work(viewOf(conn))),
     background: (work, onError) => db.background((conn) => work(viewOf(conn)), onError),
@@ -179,5 +129,16 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     },
     stats: () => db.stats(),
     close: () => db.close(),
-  };
+  } as Store;
+  // Reads outside a transaction: the reading connection's table groups.
+  for (const name of TABLE_NAMES) Object.defineProperty(store, name, { enumerable: true, get: () => reads[name] });
+  return store;
+}
+
+/** The store's options as the configuration gives them (config.store). */
+export function storeOptionsFrom(config: {
+  store: { path: string; url: string; busy_timeout_ms: number; timeout_ms: number; pool_size: number };
+}): Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'timeoutMs' | 'poolSize'> {
+  const s = config.store;
+  return { path: s.path, url: s.url || undefined, busyTimeoutMs: s.busy_timeout_ms, timeoutMs: s.timeout_ms, poolSize: s.pool_size };
 }

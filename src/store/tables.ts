@@ -57,72 +57,39 @@ export interface TableDeps {
   clock: Clock;
 }
 
+/** How each table group is made over a connection: one line each, the one list of them. */
+const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => Tables[K] } = {
+  accounts: (db, d) => createAccountsStore(db, d.clock),
+  credentials: (db, d) => createCredentialsStore(db, d.box, d.clock),
+  usage: (db) => createUsageStore(db),
+  calls: (db) => createCallsStore(db),
+  alerts: (db) => createAlertsStore(db),
+  policies: (db) => createPoliciesStore(db),
+  escalations: (db) => createEscalationsStore(db),
+  history: (db) => createHistoryStore(db),
+  health: (db) => createHealthStore(db),
+  idempotency: (db) => createIdempotencyStore(db),
+  signedRequests: (db) => createSignedRequestsStore(db),
+  outbox: (db, d) => createOutboxStore(db, d.box),
+  panelUsers: (db, d) => createPanelUsersStore(db, d.clock),
+  panelSessions: (db) => createPanelSessionsStore(db),
+  loginFailures: (db) => createLoginFailuresStore(db),
+  panelQueries: (db) => createPanelQueries(db),
+  opsCounts: (db) => createOpsCountsStore(db),
+};
+
+/** The names of the table groups. */
+export const TABLE_NAMES = Object.keys(FACTORIES) as (keyof Tables)[];
+
 /**
- * The table groups over `db`, each made on first use: a transaction on PostgreSQL gets a
- * view of its own and touches only a few groups.
+ * The table groups over `db`, each made on first use: a transaction touches only a few.
+ * Enumerable getters, so a copy made with `{ ...tx }` carries them.
  */
 export function bindTables(db: SqlConnection, deps: TableDeps): Tx {
-  const made = new Map<string, unknown>();
-  const once = <T>(name: string, make: () => T): T => {
-    let t = made.get(name) as T | undefined;
-    if (t === undefined) {
-      t = make();
-      made.set(name, t);
-    }
-    return t;
-  };
-  return {
-    get accounts() {
-      return once('accounts', () => createAccountsStore(db, deps.clock));
-    },
-    get credentials() {
-      return once('credentials', () => createCredentialsStore(db, deps.box, deps.clock));
-    },
-    get usage() {
-      return once('usage', () => createUsageStore(db));
-    },
-    get calls() {
-      return once('calls', () => createCallsStore(db));
-    },
-    get alerts() {
-      return once('alerts', () => createAlertsStore(db));
-    },
-    get policies() {
-      return once('policies', () => createPoliciesStore(db));
-    },
-    get escalations() {
-      return once('escalations', () => createEscalationsStore(db));
-    },
-    get history() {
-      return once('history', () => createHistoryStore(db));
-    },
-    get health() {
-      return once('health', () => createHealthStore(db));
-    },
-    get idempotency() {
-      return once('idempotency', () => createIdempotencyStore(db));
-    },
-    get signedRequests() {
-      return once('signedRequests', () => createSignedRequestsStore(db));
-    },
-    get outbox() {
-      return once('outbox', () => createOutboxStore(db, deps.box));
-    },
-    get panelUsers() {
-      return once('panelUsers', () => createPanelUsersStore(db, deps.clock));
-    },
-    get panelSessions() {
-      return once('panelSessions', () => createPanelSessionsStore(db));
-    },
-    get loginFailures() {
-      return once('loginFailures', () => createLoginFailuresStore(db));
-    },
-    get panelQueries() {
-      return once('panelQueries', () => createPanelQueries(db));
-    },
-    get opsCounts() {
-      return once('opsCounts', () => createOpsCountsStore(db));
-    },
-    serializeOn: createKeyLock(db),
-  };
+  const tx = { serializeOn: createKeyLock(db) } as Tx;
+  for (const name of TABLE_NAMES) {
+    let made: Tables[typeof name] | undefined;
+    Object.defineProperty(tx, name, { enumerable: true, get: () => (made ??= FACTORIES[name](db, deps)) });
+  }
+  return tx;
 }
