@@ -46,6 +46,23 @@ describe('database file', () => {
     db.close();
   });
 
+  it('keeps the credit used in a period across the move to usage shards (step 11), checked exactly from then on', async () => {
+    const path = newPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const raw = new Database(path);
+    for (const step of MIGRATIONS.filter((m) => m.version <= 10)) raw.run(step.sql);
+    raw.run('PRAGMA user_version = 10');
+    raw.run("INSERT INTO accounts (id, name, plan, monthly_credit, disabled, created_at) VALUES ('acc_1', 'a', 'enterprise', 1600, 0, 0)");
+    raw.run("INSERT INTO usage (account_id, period, used) VALUES ('acc_1', '2026-11', 1598)");
+    raw.close();
+    const store = await createStore({ path, busyTimeoutMs: 100, clock: Date.now });
+    expect(await store.usage.usedIn('acc_1', '2026-11')).toBe(1598);
+    const charges = await Promise.all([1, 2, 3].map(() => store.transaction((tx) => tx.usage.tryCharge('acc_1', '2026-11', 1, 1600))));
+    expect(charges.filter(Boolean)).toHaveLength(2);
+    expect(await store.usage.usedIn('acc_1', '2026-11')).toBe(1600);
+    await store.close();
+  });
+
   it('refuses to open a database newer than the code', async () => {
     const path = newPath();
     await (await createStore({ path, busyTimeoutMs: 100, clock: Date.now })).close();

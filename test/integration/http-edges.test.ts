@@ -66,7 +66,7 @@ describe('HTTP edges', () => {
 
   it('an unexpected failure is 500 "Internal error" with no SQL in the body, and the process keeps serving', async () => {
     const db = dir.database();
-    await db.run('ALTER TABLE usage RENAME TO usage_away'); // the store's queries now fail
+    await db.run('ALTER TABLE usage_shards RENAME TO usage_away'); // the store's queries now fail
     const url = `${app.url}/webhook/receive?key=${cred.webhookKey}`;
     const alert = { phone_number: '5321234567', error_message: 'x' };
     const r = await post(url, alert);
@@ -77,7 +77,7 @@ describe('HTTP edges', () => {
     const line = app.output().split('\n').find((l) => l.includes('request failed'))!;
     expect(JSON.parse(line).error).toMatch(/usage/); // …naming what failed, without a stack
     expect(line).not.toMatch(/"stack"|\\n\s+at /);
-    await db.run('ALTER TABLE usage_away RENAME TO usage');
+    await db.run('ALTER TABLE usage_away RENAME TO usage_shards');
     await db.close();
     expect((await post(url, alert)).status).toBe(200);
   });
