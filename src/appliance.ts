@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { systemClock, type Clock } from './clock';
-import { parseHostPort, type Config } from './config';
-import { createHttpApp, createRateLimiter, serveOptions } from './http';
+import type { Config } from './config';
+import { certificateFields, createHttpApp, createRateLimiter, listen } from './http';
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony, NO_TRUNK_REASON } from './calls';
 import { createEscalationEngine } from './escalation';
@@ -11,16 +11,31 @@ import type { Logger } from './log';
 import { createSnsConfirmer } from './sources';
 import { createStore, storeOptionsFrom, type Store } from './store';
 import { startSweeper } from './sweeper';
+import { prepareTls, type TlsError } from './tls';
 import { createCallAudioSource, type SpeechSource } from './tts';
 import { languageOf } from './tts/language';
 
 /** A running appliance: HTTP intake over the store. */
 export interface Appliance {
   store: Store;
-  /** The bound address (the port is real even when the config said 0). */
+  /** The bound address, http:// or https:// (the port is real even when the config said 0). */
   url: string;
+  /** http.plain_listen's bound address beside HTTPS, or null. */
+  plainUrl: string | null;
+  /** The certificate served at start (README "HTTPS"): what the start log line shows; null on plain HTTP. */
+  tls: ReturnType<typeof certificateFields> | null;
+  /** SIGHUP: re-reads the certificate and key; logs the outcome, never rejects. */
+  reloadTls(): Promise<void>;
   /** Stops intake, lets requests in flight finish, commits, closes the database. */
   stop(): Promise<void>;
+}
+
+/** The certificate could not be read or made: `serve` refuses to start, naming the file. */
+export class TlsSetupError extends Error {
+  override readonly name = 'TlsSetupError';
+  constructor(readonly error: TlsError) {
+    super(error.message);
+  }
 }
 
 export interface StartOptions {
@@ -41,6 +56,10 @@ export function createSpeech(config: Config, log: Logger): SpeechSource {
 
 /** Wires every part together; the one place that knows them all. */
 export async function startAppliance({ config, log, clock = systemClock }: StartOptions): Promise<Appliance> {
+  // Before the store opens: a certificate that does not load stops the start with nothing to undo.
+  const tls = await prepareTls(config);
+  if (!tls.ok) throw new TlsSetupError(tls.error);
+  if (tls.value?.created) log.info(certificateFields(tls.value.pair), 'made a self-signed certificate');
   const store = await createStore({ ...storeOptionsFrom(config), clock, log });
   const speech = createSpeech(config, log);
   const telephony = createTelephony(config, { store, clock, log, audio: speech });
@@ -65,13 +84,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);
 
-  const { host, port } = parseHostPort(config.http.listen)!;
-  // Bun's own body cap answers 413 in plain text; ours (max_body_bytes) answers in JSON,
-  // so Bun's is set well above it.
-  app.listen(serveOptions({ hostname: host, port, maxRequestBodySize: 16 * 1024 * 1024 }));
-  const server = app.server!;
-  const shownHost = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
-  const url = `http://${shownHost}:${server.port}`;
+  const listening = listen(app, { config, log, tls: tls.value });
 
   telephony.start();
   // Escalations follow their durable schedule on the dialer's clock; new step calls wake it.
@@ -85,9 +98,12 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
 
   return {
     store,
-    url,
+    url: listening.url,
+    plainUrl: listening.plainUrl,
+    tls: tls.value ? certificateFields(tls.value.pair) : null,
+    reloadTls: () => listening.reloadTls(),
     async stop() {
-      await server.stop(false); // false: requests in flight are answered first
+      await listening.stop(); // requests in flight are answered first
       escalation.stop();
       await telephony.stop();
       await callbacks.stop(); // events in flight stay pending: sent again after the restart

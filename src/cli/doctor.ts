@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import { ConfigError, DEFAULT_CONFIG_PATH } from '../config';
 import { checkDatabase, checkDisk, checkRtpPorts, checkSpeech, checkTrunk, type DoctorCheck } from './doctor-checks';
 import { CliError, configFrom, print } from './context';
+import { checkTls } from './doctor-tls';
 
 /**
  * `voice-alert doctor [--json]` (contract.md "Operations"): is this installation able to
  * take alerts and place calls? Configuration, database, disk, speech, the trunk (address,
- * OPTIONS, REGISTER when configured) and the RTP ports: one line per check, with the fix
- * when one fails; exit 1 when any failed. Safe beside a running appliance (it binds its own
- * SIP port, and its REGISTER removes only its own binding).
+ * OPTIONS, REGISTER when configured), the RTP ports and, with HTTPS, the certificate: one
+ * line per check, with the fix when one fails; exit 1 when any failed. Safe beside a running
+ * appliance (it binds its own SIP port, and its REGISTER removes only its own binding).
  */
 export function doctorCommand(): Command {
   return new Command('doctor')
@@ -45,6 +46,7 @@ async function runChecks(c: Command): Promise<DoctorCheck[]> {
     ...(await checkSpeech(config)),
     ...(await checkTrunk(config)),
     await checkRtpPorts(config),
+    ...(await checkTls(config)),
   ];
 }
 

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { createAccountServices } from '../accounts';
-import { startAppliance } from '../appliance';
+import { startAppliance, TlsSetupError, type Appliance } from '../appliance';
 import { systemClock } from '../clock';
 import { createLogger } from '../log';
 import { checkSpeechEngine, SpeechError } from '../tts';
@@ -25,14 +25,31 @@ export function serveCommand(): Command {
         if (e instanceof SpeechError) throw new CliError(e.message, 2);
         throw e;
       }
-      const appliance = await startAppliance({ config, log });
+      // Installed first: SIGHUP's default action ends the process, and a renewal script
+      // may send it at any time (README "HTTPS"). Before the server is up there is nothing to
+      // reload: the start reads the files itself.
+      let reloadTls: (() => Promise<void>) | undefined;
+      process.on('SIGHUP', () => {
+        if (reloadTls) void reloadTls();
+        else log.info('SIGHUP while starting: the certificate is read by the start itself');
+      });
+      let appliance: Appliance;
+      try {
+        appliance = await startAppliance({ config, log });
+      } catch (e) {
+        if (e instanceof TlsSetupError) throw new CliError(`cannot serve HTTPS: ${e.message}`, 2);
+        throw e;
+      }
+      reloadTls = appliance.reloadTls;
       if (opts.demoAccount) {
         const services = createAccountServices({ store: appliance.store, clock: systemClock });
         const text = await createDemoAccountIfEmpty(services, appliance.store, appliance.url);
         if (text) process.stderr.write(text + '\n');
       }
       // Logged last: scripts and tests take this line as "ready".
-      log.info({ url: appliance.url, database: config.store.path }, 'voice-alert listening');
+      // With TLS the certificate's fingerprint is on it, for users who pin it (README "HTTPS").
+      const plain = appliance.plainUrl ? { plainUrl: appliance.plainUrl } : {};
+      log.info({ url: appliance.url, ...plain, database: config.store.path, ...appliance.tls }, 'voice-alert listening');
       await new Promise<void>((resolve) => {
         let stopping = false;
         const onSignal = (signal: NodeJS.Signals) => {

@@ -4,6 +4,7 @@ import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
+import { HSTS_VALUE, wantsHsts } from './hsts';
 import { metricsRoutes } from './metrics';
 import { redirect } from './panel/html';
 import { createRequestCounter } from './request-metrics';
@@ -25,7 +26,8 @@ function allowedMethods(routes: { method: string; path: string }[], pathname: st
 
 /**
  * The whole HTTP surface. Features are separate Elysia instances; this adds what every
- * answer shares: X-Request-Id, JSON 404/405, and one onError that turns anything
+ * answer shares: X-Request-Id, Strict-Transport-Security over TLS when http.hsts is set,
+ * JSON 404/405, and one onError that turns anything
  * unexpected into a 500 with no internals in the body. The process keeps serving.
  * `GET /` sends a browser to the panel.
  * A database that did not answer within store.timeout_ms (DatabaseUnavailableError) is not
@@ -38,6 +40,7 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     .onAfterResponse({ as: 'global' }, (ctx) => requests.count(ctx as Parameters<typeof requests.count>[0]))
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdFor(request);
+      if (wantsHsts(request, deps.config.http.hsts)) set.headers['strict-transport-security'] = HSTS_VALUE;
       // An unparseable Host: refused here, before any route or hook reads the URL.
       if (!requestUrl(request)) return errorResponse('malformed_request');
     })

@@ -90,7 +90,7 @@ function startServer(dir: string, configPath: string, extraArgs: string[], env: 
     child.stderr!.on('data', (d) => (err += d));
     child.stdout!.on('data', (d) => {
       out += d;
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      const m = /"url":"(https?:\/\/[^"]+)"/.exec(out);
       if (m && /voice-alert listening/.test(out)) {
         clearTimeout(timer);
         resolve({

@@ -16,9 +16,10 @@ export interface TestBrowser {
 
 /**
  * Headless chromium on a fresh profile (its own user-data dir, so its own cookies),
- * with everything that would reach the internet switched off.
+ * with everything that would reach the internet switched off. `args`: more switches, e.g.
+ * `--ignore-certificate-errors-spki-list=<hash>` to trust one test certificate's key.
  */
-export async function launchBrowser(viewport = { width: 1280, height: 900 }): Promise<TestBrowser> {
+export async function launchBrowser(viewport = { width: 1280, height: 900 }, args: string[] = []): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'va-chromium-'));
   mkdirSync(ARTIFACTS, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {
@@ -33,6 +34,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 900 }): Pr
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...args,
     ],
   });
   const page = context.pages()[0] ?? (await context.newPage());

@@ -27,6 +27,8 @@ describe('systemd unit', () => {
       'NoNewPrivileges=yes',
       'Restart=on-failure',
       'ExecStart=/usr/local/bin/voice-alert serve',
+      // systemctl reload: SIGHUP re-reads the TLS certificate (README "HTTPS").
+      'ExecReload=/bin/kill -HUP $MAINPID',
     ]) {
       expect(unit.split('\n')).toContain(line);
     }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths';
 
-// scripts/package-deb (contract.md "Operations"), built ONCE for the whole file: the
-// package holds the ~110 MB binary, so a build takes ~15 s.
+// scripts/package-deb (README "Operations" and "Install on a server"), built ONCE for the
+// whole file: the package holds the ~110 MB binary, so a build takes ~15 s.
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const ARCH = spawnSync('dpkg', ['--print-architecture'], { encoding: 'utf8' }).stdout.trim();
 const DEB = join(ROOT, 'dist', `voice-alert_${VERSION}_${ARCH}.deb`);
