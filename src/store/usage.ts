@@ -71,6 +71,41 @@ export function createUsageStore(db: SqlConnection): UsageStore {
   const allShards = JSON.stringify(Array.from({ length: USAGE_SHARDS }, (_, i) => i));
 
   const keyLock = createKeyLock(db);
+  const peek = db.query('SELECT shard, used, exact FROM usage_shards WHERE account_id = $a AND period = $p');
+  const onShard = db.query(
+    `UPDATE usage_shards SET used = used + $n
+     WHERE account_id = $a AND period = $p AND shard = $s AND exact = 0 AND used + $n <= $share`,
+  );
+
+  /**
+   * The fast path, true when it charged. The exact path is for a period that is exact or
+   * whose shares ran out, never merely because every shard was taken at that moment: charges
+   * sent there would lock every shard and send the next ones there too (a convoy, measured:
+   * two appliances all waiting in line). So: a free shard; else the period's first charge
+   * makes the rows and tries again; else, while some shard has room, wait for one of them.
+   */
+  const fastPath = async (a: string, p: string, n: number, share: number): Promise<boolean> => {
+    if ((await fast.get({ a, p, n, share })) !== null) return true;
+    let rows = (await peek.all({ a, p })) as ShardRow[];
+    if (rows.length < USAGE_SHARDS) {
+      await makeRows.run({ a, p, shards: allShards });
+      if ((await fast.get({ a, p, n, share })) !== null) return true;
+      rows = (await peek.all({ a, p })) as ShardRow[];
+    }
+    const roomy = rows.filter((r) => r.exact === 0 && r.used + n <= share);
+    if (roomy.length === 0 || rows.some((r) => r.exact === 1)) return false;
+    // Waits for that row. It may then find no room (or the period exact): PostgreSQL keeps a
+    // row it waited for locked even when the UPDATE then skips it, and holding it while the
+    // exact path waits for its turn could deadlock with a charge holding that turn. A savepoint
+    // rolled back lets it go (SQLite has one writer: nothing to let go).
+    const s = roomy[Math.floor(Math.random() * roomy.length)]!.shard;
+    if (db.dialect !== 'postgres') return (await onShard.run({ a, p, s, n, share })).changes === 1;
+    await db.exec('SAVEPOINT usage_wait');
+    const charged = (await onShard.run({ a, p, s, n, share })).changes === 1;
+    if (!charged) await db.exec('ROLLBACK TO SAVEPOINT usage_wait');
+    await db.exec('RELEASE SAVEPOINT usage_wait');
+    return charged;
+  };
 
   /**
    * Every shard of the period, made if need be and locked until COMMIT. Charges that lock
@@ -112,7 +147,7 @@ export function createUsageStore(db: SqlConnection): UsageStore {
       const p = period;
       const share = Math.floor(credit / USAGE_SHARDS);
       // (A share of 0, a small credit: every charge checks the total, as it must.)
-      if (calls <= share && (await fast.get({ a, p, n: calls, share })) !== null) return true;
+      if (calls <= share && (await fastPath(a, p, calls, share))) return true;
       const rows = await locked(a, p);
       const total = rows.reduce((sum, r) => sum + r.used, 0);
       if (total + calls > credit) return false;
