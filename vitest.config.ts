@@ -11,6 +11,8 @@ const PEER_SUITES = [
   'src/sip/*.test.ts',
   'src/calls/expire-stale.test.ts',
   'test/integration/telephony.test.ts',
+  // SIGTERM against a silent PBX (issue 23 §5): production timers, the process's exit measured.
+  'test/integration/clean-stop.test.ts',
   'test/integration/callbacks.test.ts',
   'test/integration/escalation.test.ts',
   'test/integration/alert-restart.test.ts',

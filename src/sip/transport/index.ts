@@ -31,10 +31,14 @@
  *     connection is reported (connect() rejects, state Disconnected, send() rejects), and
  *     only the trunk supervisor retries (src/calls/index.ts). sip.js's own reconnection
  *     (UserAgentOptions.reconnectionAttempts) stays at its default, 0.
- * 10. Shutdown bounds (ua/telephone.ts, ua/registration.ts): `ua.stop()` and
- *     `registerer.dispose()` wait for transactions a silent PBX never ends; both are bounded.
+ * 10. Shutdown bounds (ua/stop-wait.ts, ua/telephone.ts, ua/registration.ts, ua/place-call.ts):
+ *     `ua.stop()` waits for transactions a silent PBX never ends, and their timers (64·T1)
+ *     outlived a stop that gave up waiting. A stopping trunk waits 4·T1 for its un-REGISTER,
+ *     CANCEL or BYE, then disposes sip.js's core and this transport: every timer is cancelled
+ *     (retransmit.ts starts none after close()) and the process exits at once.
  * 11. A BYE's end (ua/place-call.ts): sip.js calls the session Terminated as soon as the BYE
- *     is sent; we wait for its final response so a shutdown never cuts the BYE short.
+ *     is sent; we wait for its final response so a shutdown never cuts the BYE short (a
+ *     stopping trunk within item 10's bound).
  * 12. Allow (ua/place-call.ts, invite-extensions.ts withOurAllow): the Inviter writes a fixed
  *     Allow without UPDATE and PRACK; the request's header is rewritten before it is sent.
  * 13. UPDATE (ua/update-server.ts): sip.js's core answers 405 to UPDATE (RFC 3311) before any

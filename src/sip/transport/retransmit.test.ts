@@ -138,3 +138,22 @@ describe('RFC 3261 §17.2.2 our finals to far-end non-INVITE requests (Timer J)'
     r.close();
   });
 });
+
+describe('close: nothing keeps a stopping process alive', () => {
+  it('cancels every timer, and a message sent after close starts none', () => {
+    const { r, resent, timeouts } = harness();
+    r.sent(req('REGISTER', 'z9hG4bKreg')); // Timers E and F
+    r.sent(req('INVITE', 'z9hG4bKinv')); // Timers A and B
+    r.sent(res(200, 'INVITE', 'z9hG4bKre', 3)); // our 2xx, until its ACK
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    r.close();
+    expect(vi.getTimerCount()).toBe(0);
+    // sip.js may still send while ending a session: the transport fails it, no timer starts.
+    r.sent(req('BYE', 'z9hG4bKbye2', 6));
+    r.sent(res(200, 'OPTIONS', 'z9hG4bKopt'));
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(64 * 20 * 2);
+    expect(resent).toEqual([]);
+    expect(timeouts).toEqual([]);
+  });
+});

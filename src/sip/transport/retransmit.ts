@@ -39,6 +39,7 @@ export interface Retransmitter {
   abandon(message: string): void;
   /** Client transactions still waiting for a final response. */
   pending(): number;
+  /** Cancels every timer; from then on nothing is tracked (a closed transport sends nothing). */
   close(): void;
 }
 
@@ -70,6 +71,8 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
   /** Our finals to far-end non-INVITE requests, by branch and method (Timer J). */
   const served = new Map<string, string>();
   const expiring = new Set<ReturnType<typeof setTimeout>>();
+  // A send after close() (sip.js still ending a session) fails; no timer may start for it.
+  let closed = false;
   const settleAnswer = (id: string) => {
     const a = answers.get(id);
     if (!a) return;
@@ -100,6 +103,7 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
 
   return {
     sent(message) {
+      if (closed) return;
       const p = peek(message);
       if (!p) return;
       if (p.kind === 'response') {
@@ -196,6 +200,7 @@ export function createRetransmitter(o: RetransmitOptions): Retransmitter {
     },
     pending: () => clients.size,
     close() {
+      closed = true;
       for (const tx of clients.values()) stop(tx, true);
       clients.clear();
       for (const id of [...answers.keys()]) settleAnswer(id);

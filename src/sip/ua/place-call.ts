@@ -8,6 +8,7 @@ import { firstInvite, inviteHeaders, retryAfter, withOurAllow, type InviteExtens
 import type { MediaHandler } from './media-handler';
 import { audioFailure, createMessagePlayer, type MessagePlayer } from './message-player';
 import { keepSessionAlive } from './session-upkeep';
+import { endedOrStopped } from './stop-wait';
 import type { UpdateServer } from './update-server';
 
 export interface PlaceCallOptions {
@@ -19,6 +20,8 @@ export interface PlaceCallOptions {
   maxCallMs: number;
   silenceMs: number;
   t1Ms: number;
+  /** ua/stop-wait.ts: once `signal` is aborted, the longest our CANCEL or BYE is waited for. */
+  stopWaitMs: number;
   progress: CallProgress;
   signal?: AbortSignal;
   hangUpSignal?: AbortSignal;
@@ -141,7 +144,9 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   async function attemptCall(): Promise<CallOutcome | InviteAgain> {
     const first = await invited();
     if (first !== 'accepted') {
-      await until(terminated, 64 * o.t1Ms);
+      // A CANCEL ends in 64·T1 at worst (§9.1: none is sent before a 1xx; §17.1.2.2 Timer F);
+      // a stopping appliance gives it up sooner, and telephone.stop() ends what is left.
+      await endedOrStopped(terminated, 64 * o.t1Ms, o.signal, o.stopWaitMs);
       if (attempt.state === 'cancelling') attempt.transition('ended', 'CANCEL done');
       return first;
     }
@@ -294,19 +299,16 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     attempt.transition('hanging_up', why);
     if (inviter.state === SessionState.Established) {
       // sip.js calls the session Terminated as soon as the BYE is sent; wait for its final
-      // response (or our Timer F's local 408) so a shutdown never cuts the BYE short.
-      await new Promise<void>((resolve) => {
-        const giveUp = setTimeout(resolve, 64 * o.t1Ms + 100);
-        const done = () => {
-          clearTimeout(giveUp);
-          resolve();
-        };
-        inviter.bye({ requestDelegate: { onAccept: done, onReject: done } }).catch((e) => {
+      // response (or our Timer F's local 408) so a shutdown never cuts the BYE short; a
+      // stopping appliance waits ua/stop-wait.ts's bound, time for the BYE to go out three times.
+      const answered = new Promise<void>((done) => {
+        inviter.bye({ requestDelegate: { onAccept: () => done(), onReject: () => done() } }).catch((e) => {
           log.warn({ err: e }, 'BYE failed');
           done();
         });
       });
-    } else await until(terminated, 64 * o.t1Ms + 100);
+      await endedOrStopped(answered, 64 * o.t1Ms + 100, o.signal, o.stopWaitMs);
+    } else await endedOrStopped(terminated, 64 * o.t1Ms + 100, o.signal, o.stopWaitMs);
     attempt.transition('ended', 'BYE done');
   }
 

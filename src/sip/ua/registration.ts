@@ -40,6 +40,7 @@ export interface RegistrationOptions {
   expiresS: number;
   /** 64·T1: how long one REGISTER may stay unanswered before we give it up ourselves. */
   transactionMs: number;
+  /** How long stop() waits for the un-REGISTER's answer (ua/stop-wait.ts); 2 s when absent. */
   stopBoundMs?: number;
   log: Logger;
 }
@@ -152,8 +153,11 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
       giveUpPending?.();
       if (!current.registered) return;
       current = { registered: false, error: null };
-      // A registrar that never answers the un-REGISTER must not hold a stopping appliance.
+      // A registrar that never answers the un-REGISTER must not hold a stopping appliance
+      // (ua/stop-wait.ts). Given up, its own bound (64·T1 + 1 s) goes too: that timer alone
+      // kept the process alive 33 s after it stopped. telephone.stop() ends the transaction.
       await until(send(0), o.stopBoundMs ?? 2000);
+      giveUpPending?.();
     },
   };
 }

@@ -12,6 +12,7 @@ import { dialFollowingRedirects } from './follow-redirects';
 import { SUPPORTED_EXTENSIONS } from './invite-extensions';
 import { sendOptions, sendRegisterCheck, serverUri, type ProbeResult } from './options-probe';
 import { createRegistration, type Registration } from './registration';
+import { stopWaitMs } from './stop-wait';
 import { createUpdateServer, type UpdateServer } from './update-server';
 import { createRtpEngine } from '../rtp/engine';
 import type { MediaCounts } from '../rtp/media-counters';
@@ -56,6 +57,10 @@ export interface Telephone {
   checkRegister(): Promise<ProbeResult>;
   /** RTP packets sent and late pacer ticks since start (for /metrics). */
   mediaCounts(): MediaCounts;
+  /**
+   * Un-REGISTERs, ends the user agent and closes the transport, each step within
+   * ua/stop-wait.ts's bound however silent the PBX; leaves no SIP timer running.
+   */
   stop(): Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   let address = sip.local_address;
   // Timer F (64·T1) ends every transaction; the bound only catches a report that never comes.
   const probeBoundMs = 64 * sip.t1_ms + 1000;
+  const stopMs = stopWaitMs(sip.t1_ms);
 
   return {
     mediaCounts: () => rtp.counts(),
@@ -142,6 +148,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
           domain,
           expiresS: sip.register_expires_s,
           transactionMs: 64 * sip.t1_ms,
+          stopBoundMs: stopMs,
           log,
         });
         // A registrar that answers does so in milliseconds; a silent one must not hold the trunk
@@ -161,6 +168,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000,
         silenceMs,
         t1Ms: sip.t1_ms,
+        stopWaitMs: stopMs,
         log,
         onPacketSent: deps.onPacketSent,
         sessionExpiresS: sip.session_expires_s,
@@ -174,10 +182,27 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
     registered: () => (sip.register ? (registration?.status().registered ?? false) : null),
     registrationError: () => registration?.status().error ?? null,
     async stop() {
-      await registration?.stop();
-      // sip.js waits for open transactions to end; bounded so SIGTERM never hangs on a silent PBX.
-      await until(ua?.stop(), 3000);
+      await registration?.stop(); // the un-REGISTER, within stopMs
+      const agent = ua;
       ua = null;
+      if (agent) {
+        // sip.js ends its sessions, closes the transport and disposes its core, but waits for
+        // whatever a silent PBX never answers (a BYE: RFC 3261 §17.1.2.2 Timer F, 64·T1).
+        const stopped = await until(
+          agent.stop().then(
+            () => true,
+            (e) => log.warn({ err: e }, 'sip user agent stop failed'),
+          ),
+          stopMs,
+        );
+        if (stopped !== true) {
+          // What it left open is given up here: every transaction's timers (sip.js's B, D, F,
+          // K, H, J…) and ours (transport/retransmit.ts) are cancelled and the socket closed,
+          // or they keep the process alive for up to 64·T1 after it logged that it stopped.
+          agent.userAgentCore.dispose();
+          await agent.transport.dispose();
+        }
+      }
       await rtp.close();
     },
   };

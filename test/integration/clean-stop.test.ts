@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { post } from '../helpers/http';
+import { freePort } from '../helpers/ports';
+import { startSipp, type SippPeer } from '../helpers/sipp';
+
+/**
+ * SIGTERM against a PBX that has gone silent (README "Operations": a clean stop). Production
+ * timers (T1 500 ms): every SIP transaction left open would hold the process for 64·T1 = 32 s
+ * (RFC 3261 §17.1.1.2 Timer B, §17.1.2.2 Timer F) after "voice-alert stopped". The binary,
+ * the signal, and the time until the process is gone.
+ */
+let running: RunningAppliance[] = [];
+let peers: SippPeer[] = [];
+afterEach(async () => {
+  for (const r of running) await r.stop();
+  for (const p of peers) await p.stop();
+  running = [];
+  peers = [];
+});
+
+/** Well inside systemd's TimeoutStopSec (90 s), far below one 64·T1 (32 s). */
+const EXIT_WITHIN_MS = 5000;
+/** The peer stays bound and silent past any wait here: no answer, no ICMP. */
+const SILENT_MS = 60_000;
+
+async function trunk(sippPort: number, sip: Record<string, unknown> = {}) {
+  const rtp = await freePort();
+  return {
+    sip: { server: `127.0.0.1:${sippPort}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 20}`, t1_ms: 500, t2_ms: 4000, ...sip },
+    calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 30, retry_delays_s: [1], max_attempts: 2, repeat: 1 },
+    tts: { voice: 'en', speed_wpm: 400 },
+  };
+}
+
+async function waitFor(ok: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** SIGTERM, then the exit code and how long the process took to go from the signal. */
+async function sigterm(app: RunningAppliance): Promise<{ code: number | null; ms: number }> {
+  const t0 = Date.now();
+  const code = await app.stop();
+  return { code, ms: Date.now() - t0 };
+}
+
+describe('SIGTERM against a silent PBX exits within the grace', () => {
+  it('a registrar that took the REGISTER and never answers the un-REGISTER', async () => {
+    const sipp = await startSipp({ scenario: 'register-silent-unregister.xml' });
+    peers.push(sipp);
+    const a = applianceDir(await trunk(sipp.port, { register: true, username: 'trunk-user' }));
+    const app = await a.start();
+    running.push(app); // stopped here already unless a step before failed
+    await waitFor(() => /sip registered/.test(app.output()), 10_000, 'the registration');
+    const { code, ms } = await sigterm(app);
+    expect(code).toBe(0);
+    expect(app.output()).toMatch(/voice-alert stopped/);
+    expect(ms).toBeLessThan(EXIT_WITHIN_MS);
+    // The un-REGISTER was sent (sipp checked Contact ;expires=0), not skipped to save time.
+    expect(await sipp.exited).toBe(0);
+  }, 45_000);
+
+  const inFlight = async (scenario: string, before: (a: ApplianceDir, id: string) => boolean) => {
+    const sipp = await startSipp({ scenario, fill: { silent_ms: SILENT_MS } });
+    peers.push(sipp);
+    const a = applianceDir(await trunk(sipp.port));
+    const acc = provision(a);
+    const app = await a.start();
+    running.push(app); // stopped here already unless a step before failed
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'silent pbx' });
+    const id = r.json.call_id as string;
+    await waitFor(() => before(a, id), 10_000, 'the INVITE in flight');
+    // Past the first retransmissions (Timer A: T1, 2·T1): ours and sip.js's timers all run.
+    await new Promise((res) => setTimeout(res, 1200));
+    const { code, ms } = await sigterm(app);
+    expect(code).toBe(0);
+    expect(app.output()).toMatch(/voice-alert stopped/);
+    expect(ms).toBeLessThan(EXIT_WITHIN_MS);
+    // What SIGTERM promises (README): a call not answered goes back to the queue, uncounted.
+    const call = a.cliJson(['calls', 'show', id]);
+    expect(call).toMatchObject({ state: 'queued', attempts: 0 });
+    expect(call.events.at(-1)).toMatchObject({ to: 'queued', reason: 'stopped by shutdown before the answer' });
+  };
+
+  it('an INVITE the PBX never answers (no 1xx: no CANCEL may be sent)', async () => {
+    await inFlight('invite-silent.xml', (a, id) => a.cliJson(['calls', 'show', id]).state === 'dialing');
+  }, 45_000);
+
+  it('an INVITE that rang, then a PBX that never answers our CANCEL', async () => {
+    await inFlight('ring-silent.xml', (a, id) => a.cliJson(['calls', 'show', id]).state === 'ringing');
+  }, 45_000);
+
+  it('an answered call plays to its end, then a PBX that never answers our BYE', async () => {
+    const sipp = await startSipp({ scenario: 'answer-silent-bye.xml', fill: { silent_ms: SILENT_MS }, keys: { ring_ms: 10 } });
+    peers.push(sipp);
+    // Debug: the attempt's edges are logged with their time, the BYE's among them.
+    const a = applianceDir({ ...(await trunk(sipp.port)), log: { level: 'debug' } });
+    const acc = provision(a);
+    const app = await a.start();
+    running.push(app); // stopped here already unless a step before failed
+    const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'silent pbx' });
+    const id = r.json.call_id as string;
+    await waitFor(() => a.cliJson(['calls', 'show', id]).state === 'answered', 10_000, 'the answer');
+    const { code } = await sigterm(app);
+    const exitedAt = Date.now();
+    expect(code).toBe(0);
+    expect(app.output()).toMatch(/voice-alert stopped/);
+    // What SIGTERM promises (README): the answered call played to its end, and is done.
+    expect(a.cliJson(['calls', 'show', id])).toMatchObject({ state: 'completed', attempts: 1 });
+    const bye = app
+      .output()
+      .split('\n')
+      .map((l) => (l.startsWith('{') ? JSON.parse(l) : {}))
+      .find((l) => l.msg === 'attempt state' && l.to === 'hanging_up');
+    expect(bye).toBeDefined();
+    expect(exitedAt - Date.parse(bye.time)).toBeLessThan(EXIT_WITHIN_MS);
+  }, 60_000);
+});
