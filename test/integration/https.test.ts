@@ -140,6 +140,10 @@ describe('your own certificate (http.tls_cert_file, http.tls_key_file)', () => {
     // Two kinds of client the whole time: keep-alive (like Alertmanager, browsers) and a new
     // connection per request (like curl in a Nagios command). Every request must get a 200.
     const failures: string[] = [];
+    // README "HTTPS": a brand-new connection the old listener accepted but that had sent no
+    // byte yet when it stopped is reset (Bun's stop(false), measured on 1.4.5): at most one
+    // such reset per certificate swapped, and nothing else. curl's 35 and 56 are a reset.
+    const resets: string[] = [];
     let answered = 0;
     let done = false;
     // A keep-alive client with no retry, requests back to back: the connection is never idle
@@ -149,6 +153,7 @@ describe('your own certificate (http.tls_cert_file, http.tls_key_file)', () => {
       while (!done) {
         const r = await curl(`${app.url}/healthz`, ca.caFile);
         if (r.code === '200') answered++;
+        else if ((r.status === 35 || r.status === 56) && /reset by peer/.test(r.stderr)) resets.push(r.stderr);
         else failures.push(`curl: ${r.status} ${r.code} ${r.stderr}`);
       }
     })();
@@ -179,6 +184,7 @@ describe('your own certificate (http.tls_cert_file, http.tls_key_file)', () => {
     done = true;
     const [kept] = await Promise.all([keepAlive, fresh]);
     expect(failures).toEqual([]);
+    expect(resets.length).toBeLessThanOrEqual(1); // one certificate was swapped
     expect(kept.failures).toEqual([]);
     expect(answered).toBeGreaterThan(20);
     expect(kept.answered).toBeGreaterThan(100);
