@@ -6,7 +6,8 @@ import type { SqlConnection } from '../connection';
 import type { SqlDatabase } from '../database';
 import { DatabaseUnavailableError } from '../unavailable';
 import { postgresConnection } from './connection';
-import { isConflict, isConnectionLost, isTooSlow } from './errors';
+import { isConflict, isConnectionLost } from './errors';
+import { reconnectPauses, retryingReader, unavailableIfSo } from './waiting';
 
 export interface PostgresOptions {
   url: string;
@@ -20,8 +21,6 @@ export interface PostgresOptions {
 /** A unit that keeps losing races is refused after this many runs (README "High availability"). */
 export const CONFLICT_RUNS = 5;
 
-/** How long to wait before trying a database that could not be reached again, at first and at most. */
-const RECONNECT_PAUSE_MS = [25, 250] as const;
 
 /**
  * Cross-node staleness of the change marker: PostgreSQL has no cheap "another connection
@@ -154,7 +153,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     if (closed) throw new Error('store is closing');
     const deadline = performance.now() + o.timeoutMs;
     let conflicts = 0;
-    let pause: number = RECONNECT_PAUSE_MS[0];
+    const pauses = reconnectPauses();
     for (;;) {
       try {
         const stopTimer = metrics.groupCommitSeconds.startTimer();
@@ -171,9 +170,8 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
           continue;
         }
         // The connection broke before COMMIT: wait a little (a restart takes a moment) and run again.
-        if (performance.now() + pause >= deadline) throw unavailableIfSo(e.cause, deadline, true);
-        await sleep(pause);
-        pause = Math.min(pause * 2, RECONNECT_PAUSE_MS[1]);
+        if (!pauses.fitBefore(deadline)) throw unavailableIfSo(e.cause, deadline, true);
+        await pauses.sleep();
       }
     }
   };
@@ -297,7 +295,7 @@ async function reserve(sql: SQL, deadline: number): Promise<ReservedSQL> {
  * the server what became of the transaction, by its id, before the unit could run twice.
  */
 async function committedAnyway<T>(sql: SQL, xid: string, value: T, cause: unknown, deadline: number): Promise<T> {
-  let pause: number = RECONNECT_PAUSE_MS[0];
+  const pauses = reconnectPauses();
   while (performance.now() < deadline) {
     try {
       const [row] = (await sql.unsafe('SELECT pg_xact_status($1::xid8) AS status', [xid]).execute()) as { status: string | null }[];
@@ -307,60 +305,7 @@ async function committedAnyway<T>(sql: SQL, xid: string, value: T, cause: unknow
     } catch (e) {
       if (e instanceof RunAgain) throw e;
     }
-    await sleep(pause);
-    pause = Math.min(pause * 2, RECONNECT_PAUSE_MS[1]);
+    await pauses.sleep();
   }
   throw new DatabaseUnavailableError('the outcome of a COMMIT could not be learnt in time');
 }
-
-/** Reads on the pool run again after a lost connection (they change nothing), within the time limit. */
-function retryingReader(pool: SqlConnection, timeoutMs: number): SqlConnection {
-  const retrying = async <T>(read: () => Promise<T>): Promise<T> => {
-    const deadline = performance.now() + timeoutMs;
-    let pause: number = RECONNECT_PAUSE_MS[0];
-    for (;;) {
-      try {
-        return await withDeadline(read(), deadline);
-      } catch (e) {
-        if (!isConnectionLost(e) || performance.now() + pause >= deadline) throw unavailableIfSo(e, deadline, isConnectionLost(e));
-        await sleep(pause);
-        pause = Math.min(pause * 2, RECONNECT_PAUSE_MS[1]);
-      }
-    }
-  };
-  return {
-    dialect: 'postgres',
-    query(text) {
-      const s = pool.query(text);
-      return {
-        run: (params) => retrying(() => s.run(params)),
-        send: (params) => s.send(params),
-        get: (params) => retrying(() => s.get(params)),
-        all: (params) => retrying(() => s.all(params)),
-        values: (params) => retrying(() => s.values(params)),
-      };
-    },
-    exec: (text) => retrying(() => pool.exec(text)),
-  };
-}
-
-/** The error a caller sees: DatabaseUnavailableError when the database was away or too slow, else the error itself. */
-function unavailableIfSo(e: unknown, deadline: number, lost = false): unknown {
-  if (e instanceof DatabaseUnavailableError) return e;
-  if (lost || isConnectionLost(e) || isTooSlow(e) || performance.now() >= deadline) {
-    return new DatabaseUnavailableError((e as Error)?.message ?? String(e));
-  }
-  return e;
-}
-
-function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new DatabaseUnavailableError('no answer in time')), Math.max(0, deadline - performance.now()));
-    p.then(
-      (v) => (clearTimeout(t), resolve(v)),
-      (e) => (clearTimeout(t), reject(e)),
-    );
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
