@@ -8,6 +8,7 @@ import { createEscalationEngine } from './escalation';
 import { createCallbackSender } from './callbacks';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
+import { observeCommit } from './metrics';
 import { createSnsConfirmer } from './sources';
 import { createStore, storeOptionsFrom, type Store } from './store';
 import { startSweeper } from './sweeper';
@@ -60,7 +61,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   const tls = await prepareTls(config);
   if (!tls.ok) throw new TlsSetupError(tls.error);
   if (tls.value?.created) log.info(certificateFields(tls.value.pair), 'made a self-signed certificate');
-  const store = await createStore({ ...storeOptionsFrom(config), clock, log });
+  const store = await createStore({ ...storeOptionsFrom(config), clock, log, onCommit: observeCommit });
   const speech = createSpeech(config, log);
   const telephony = createTelephony(config, { store, clock, log, audio: speech });
   // onQueued: the dialer looks at once instead of at its next poll.

@@ -42,6 +42,15 @@ export const IN_PROGRESS_STATES: readonly CallState[] = ['dialing', 'ringing', '
 
 export const FINAL_STATES: readonly CallState[] = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired', 'cancelled'];
 
+/**
+ * Final states in which the call ended without reaching anyone who listened, after its last
+ * attempt (a busy that will be retried goes back to `queued`). `expired` too: never placed
+ * within calls.max_age_s. Not `completed` (answered), not `acknowledged`, not `cancelled`
+ * (someone's decision, not a failure). Callbacks' `call.failed`, /metrics and the panel's
+ * red badge all read this one set.
+ */
+export const FAILED_STATES: readonly CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'expired'];
+
 const ENDED_BEFORE_ANSWER: CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'queued', 'cancelled'];
 
 const EDGES: Record<CallState, readonly CallState[]> = {

@@ -1,4 +1,4 @@
-import type { CallState } from '../call-model';
+import { FAILED_STATES, type CallState } from '../call-model';
 import { newId } from '../store/ids';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
@@ -21,21 +21,13 @@ export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed
 export type TrunkEventType = 'trunk.down' | 'trunk.up';
 export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType;
 
-/**
- * Final call states reported as `call.failed`: the call ended without reaching anyone who
- * listened, after its last attempt (a busy that will be retried goes back to `queued` and
- * sends nothing). `expired` too: never placed within calls.max_age_s. Not `completed` (it
- * was answered: `call.answered` said so, and the alert's own event tells whether anyone
- * acknowledged), not `acknowledged`, not `cancelled` (the alert was closed elsewhere: its
- * `alert.*` event says how).
- */
-export const FAILED_CALL_STATES: readonly CallState[] = ['busy', 'no_answer', 'rejected', 'failed', 'expired'];
-
 /** The call event a call's edge to `to` causes, if any. */
 export function callEventFor(to: CallState): CallEventType | null {
   if (to === 'answered') return 'call.answered';
   if (to === 'acknowledged') return 'call.acknowledged';
-  return FAILED_CALL_STATES.includes(to) ? 'call.failed' : null;
+  // Not `completed`: `call.answered` said so, and the alert's own event tells whether anyone
+  // acknowledged; not `cancelled`: the alert's `alert.*` event says how it was closed.
+  return FAILED_STATES.includes(to) ? 'call.failed' : null;
 }
 
 const alertFields = (a: AlertRecord) => ({ id: a.id, key: a.key, state: a.state, source: a.source });

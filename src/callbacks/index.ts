@@ -3,7 +3,6 @@ export {
   emitAlertEvent,
   emitCallEvent,
   emitTrunkEvent,
-  FAILED_CALL_STATES,
   type AlertEventType,
   type CallEventType,
   type CallbackEventType,

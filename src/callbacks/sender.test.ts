@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { verifySignature } from '../intake/signature';
+import { verifySignature } from '../signing';
 import { silentLogger } from '../log';
 import { callbackHeaders, createCallbackSender, emitAlertEvent, GIVE_UP_AFTER_MS, nextAttemptAt, type PostCallback } from '.';
 

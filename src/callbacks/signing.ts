@@ -1,4 +1,4 @@
-import { sign } from '../intake/signature';
+import { sign } from '../signing';
 
 /**
  * The headers of one callback POST, signed exactly like inbound requests (README

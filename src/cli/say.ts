@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { silentLogger } from '../log';
 import { createSpeech } from '../appliance';
-import { checkSpeechEngine, decodeUlaw, SpeechError, TELEPHONE_RATE, writeWav } from '../tts';
+import { decodeUlaw } from '../g711';
+import { checkSpeechEngine, SpeechError, TELEPHONE_RATE, writeWav } from '../tts';
 import { CliError, configFrom, print } from './context';
 
 /**

@@ -3,7 +3,7 @@ import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { alertJson } from '../alerts';
 import { callStatusOf } from '../calls/status';
 import { configSchema } from '../config';
-import { sign } from '../intake';
+import { sign } from '../signing';
 import { silentLogger } from '../log';
 import type { Store } from '../store';
 import { createHttpApp } from './app';

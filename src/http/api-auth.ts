@@ -1,5 +1,6 @@
 import type { Account } from '../store';
-import { authenticate, authorize, isSigned, lookupsFor, type Presented, type SignatureHeaders } from '../intake';
+import { authenticate, authorize, lookupsFor, type Presented } from '../intake';
+import { isSigned, type SignatureHeaders } from '../signing';
 import type { HttpDeps } from './deps';
 import { requestPath } from './request-path';
 import { errorResponse } from './respond';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { callStatusOf } from '../calls/status';
 import { configSchema } from '../config';
-import { sign } from '../intake';
+import { sign } from '../signing';
 import { silentLogger } from '../log';
 import type { Store } from '../store';
 import { createHttpApp } from './app';

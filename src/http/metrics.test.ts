@@ -4,6 +4,7 @@ import { parsePromText, sampleValue } from '../../test/helpers/prom-text';
 import { noProbe, type TrunkStatus } from '../calls';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
+import { observeCommit } from '../metrics';
 import type { Store } from '../store';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
@@ -16,7 +17,8 @@ afterEach(async () => {
 
 async function app(o: { token?: string; trunk?: TrunkStatus; media?: { packetsSent: number; lateTicks: number } } = {}) {
   const clock = manualClock('2026-11-15T12:00:00Z');
-  const s = await tempStore(clock);
+  // The store tells of its commits as the appliance wires it (appliance.ts).
+  const s = await tempStore(clock, { onCommit: observeCommit });
   store = s;
   const http = createHttpApp({
     store: s,

@@ -10,7 +10,7 @@ import { missingFields } from './missing-fields';
 import { isMessageTooLong, textField } from './message';
 import type { IntakeResult, Outcome } from './outcome';
 import { choosePolicy, hasDefaultPolicy } from './policy-choice';
-import { isSigned } from './signature';
+import { isSigned } from '../signing';
 
 /**
  * POST /api/call after the rate and size checks, in the order of its README table ("HTTP API"):

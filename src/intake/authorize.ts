@@ -3,7 +3,7 @@ import type { Authentication } from './authenticate';
 import type { IntakeDeps } from './deps';
 import type { Lookups } from './lookup-cache';
 import type { IntakeEndpoint, Outcome } from './outcome';
-import { isSigned, SIGNATURE_TOLERANCE_S, verifySignature, type SignatureHeaders } from './signature';
+import { isSigned, SIGNATURE_TOLERANCE_S, verifySignature, type SignatureHeaders } from '../signing';
 
 export interface AuthorizeRequest {
   signature: SignatureHeaders;

@@ -3,7 +3,7 @@ import type { NumberForm } from '../phone';
 import type { SnsConfirmer } from '../sources';
 import type { Language } from '../tts/language';
 import type { Store } from '../store';
-import type { SignatureHeaders } from './signature';
+import type { SignatureHeaders } from '../signing';
 
 export interface IntakeDeps {
   store: Store;

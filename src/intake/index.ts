@@ -5,5 +5,4 @@ export { authorize, type Authorization, type AuthorizationRefusal } from './auth
 export type { IntakeDeps, IntakeRequest } from './deps';
 export { lookupsFor } from './lookup-cache';
 export type { Outcome, IntakeResult, IntakeEndpoint, IntakeRefusal } from './outcome';
-export { isSigned, sign, verifySignature, SIGNATURE_TOLERANCE_S, type SignatureHeaders } from './signature';
 export { MAX_MESSAGE_CODE_POINTS } from './message';

@@ -1,2 +1,2 @@
-export { metrics, instrumentRegistry } from './instruments';
+export { metrics, instrumentRegistry, observeCommit } from './instruments';
 export { createScrapeRegistry, type ScrapeSources } from './scrape-gauges';

@@ -2,7 +2,8 @@ import { Counter, Histogram, Registry } from 'prom-client';
 
 /**
  * The counters and histograms the appliance's parts move as things happen. A leaf: it
- * imports nothing of ours, so store/, tts/ and calls/ may each add their one line. What
+ * imports nothing of ours, so tts/ and calls/ may each add their one line (the store is told
+ * through its onCommit, observeCommit below, as it imports nothing above it). What
  * is better read from the database at scrape time (queue depth, calls and alerts by
  * state, outbox backlog) is not here but in scrape-gauges.ts.
  *
@@ -61,3 +62,9 @@ export const metrics = {
     registers,
   }),
 };
+
+/** What the store tells of each commit (store.onCommit), as the two histograms above. */
+export function observeCommit(units: number, seconds: number): void {
+  metrics.groupCommitBatchSize.observe(units);
+  metrics.groupCommitSeconds.observe(seconds);
+}

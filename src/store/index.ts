@@ -5,7 +5,7 @@ import type { Logger } from '../log';
 import { assertKeyOpensDatabase } from './key-check';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import type { SqlConnection } from './sql/connection';
-import type { SqlDatabase, TransactionStats } from './sql/database';
+import type { CommitObserver, SqlDatabase, TransactionStats } from './sql/database';
 import { openMigratedPostgres } from './sql/postgres/database';
 import { openSqlite } from './sql/sqlite/database';
 import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
@@ -76,6 +76,8 @@ export interface CreateStoreOptions {
   poolSize?: number;
   clock: Clock;
   log?: Logger;
+  /** Told of every commit (the appliance's metrics). */
+  onCommit?: CommitObserver;
   /** Defaults to `secret.key` beside the database. */
   keyFile?: string;
 }
@@ -85,9 +87,9 @@ export function keyFileFor(dbPath: string): string {
 }
 
 /** Opens and migrates the store's database: the SQLite file, or PostgreSQL when `url` is set. */
-export function openSqlDatabase(options: Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'timeoutMs' | 'poolSize' | 'log'>): Promise<SqlDatabase> {
+export function openSqlDatabase(options: Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'timeoutMs' | 'poolSize' | 'log' | 'onCommit'>): Promise<SqlDatabase> {
   if (!options.url) return Promise.resolve(openSqlite(options));
-  return openMigratedPostgres({ url: options.url, timeoutMs: options.timeoutMs ?? 5000, poolSize: options.poolSize ?? 10, log: options.log });
+  return openMigratedPostgres({ url: options.url, timeoutMs: options.timeoutMs ?? 5000, poolSize: options.poolSize ?? 10, log: options.log, onCommit: options.onCommit });
 }
 
 export async function createStore(options: CreateStoreOptions): Promise<Store> {

@@ -1,4 +1,6 @@
+import { FAILED_STATES } from '../call-model';
 import type { SqlConnection } from './sql/connection';
+import { sqlList } from './sql-list';
 
 /** Rows per state, e.g. `{ queued: 3, completed: 10 }`; states with no rows are absent. */
 export type StateCounts = Record<string, number>;
@@ -29,9 +31,7 @@ export interface OpsCountsStore {
   outboxBacklog(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
 }
 
-// The states a call ends in without a person having heard it (src/call-model FINAL_STATES
-// minus completed, acknowledged, cancelled: a cancellation is someone's decision, not a failure).
-const FAILED = `('busy','no_answer','rejected','failed','expired')`;
+const FAILED = `(${sqlList(FAILED_STATES)})`;
 
 const byState = (rows: { state: string; n: number }[]): StateCounts => Object.fromEntries(rows.map((r) => [r.state, r.n]));
 

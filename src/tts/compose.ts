@@ -1,5 +1,5 @@
 import type { CallAudio } from '../call-model';
-import { encodeAlaw, encodeUlaw } from './g711';
+import { encodeAlaw, encodeUlaw } from '../g711';
 import { TELEPHONE_RATE } from './resample';
 import type { TelephoneSpeaker } from './speaker';
 

@@ -14,7 +14,6 @@ import { createCachedSpeaker, createFallbackSpeaker, type TelephoneSpeaker } fro
 
 export { checkSpeechEngine, type SpeechEngineCheck } from './engine-check';
 export { SpeechError, type SpeechErrorCode, type Pcm, type Renderer } from './renderer';
-export { decodeUlaw, decodeAlaw, encodeUlaw, encodeAlaw } from './g711';
 export { writeWav, readWav } from './wav';
 export { normalizeText } from './normalize';
 export { TELEPHONE_RATE } from './resample';

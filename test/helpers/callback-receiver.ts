@@ -1,4 +1,4 @@
-import { verifySignature } from '../../src/intake/signature';
+import { verifySignature } from '../../src/signing';
 
 export interface ReceivedCallback {
   at: number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { FORM, form, post, turkishText } from '../helpers/http';
-import { sign } from '../../src/intake/signature';
+import { sign } from '../../src/signing';
 
 // README "POST /api/call — …": every row of its table, in order, against the compiled binary
 // over real HTTP.

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
-import { sign } from '../../src/intake';
+import { sign } from '../../src/signing';
 import { post } from '../helpers/http';
 import { rawRequest } from '../helpers/raw-http';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { sign } from '../../src/intake';
+import { sign } from '../../src/signing';
 import { applianceDir, provision, type ApplianceDir } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { BINARY } from '../helpers/paths';

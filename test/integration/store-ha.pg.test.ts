@@ -2,7 +2,7 @@ import { createSocket } from 'node:dgram';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sign } from '../../src/intake/signature';
+import { sign } from '../../src/signing';
 import { applianceDir, provision, type ApplianceDir, type ConfigOverrides, type RunningAppliance } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { post } from '../helpers/http';

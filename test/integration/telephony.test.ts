@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FINAL_STATES } from '../../src/call-model';
-import { sign } from '../../src/intake/signature';
+import { sign } from '../../src/signing';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';

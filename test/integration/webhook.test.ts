@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sign } from '../../src/intake/signature';
+import { sign } from '../../src/signing';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { FORM, form, post, turkishText } from '../helpers/http';
 

@@ -1,6 +1,7 @@
 import type { CallAudioSource } from '../../call-model';
 import type { Logger } from '../../log';
-import { decodeUlaw, SpeechError, TELEPHONE_RATE, writeWav } from '../../tts';
+import { decodeUlaw } from '../../g711';
+import { SpeechError, TELEPHONE_RATE, writeWav } from '../../tts';
 
 /**
  * A call's audio as a WAV the browser plays: exactly what the dialer sends (intro, the

@@ -1,4 +1,4 @@
-import { sign } from '../../intake';
+import { sign } from '../../signing';
 
 export interface ExampleInput {
   /** e.g. `http://192.168.1.10:8080`, no trailing slash. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { verifySignature } from '../../intake';
+import { verifySignature } from '../../signing';
 import { buildExamples } from './examples';
 import { startOfDay } from './format';
 import { flattenConfig, MASK } from './mask-config';

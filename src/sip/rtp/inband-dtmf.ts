@@ -1,4 +1,4 @@
-import { decodeAlaw, decodeUlaw } from '../../tts/g711';
+import { decodeAlaw, decodeUlaw } from '../../g711';
 import type { Codec } from './sdp';
 
 /**

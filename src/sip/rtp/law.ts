@@ -1,4 +1,4 @@
-import { decodeAlaw, decodeUlaw, encodeAlaw, encodeUlaw } from '../../tts/g711';
+import { decodeAlaw, decodeUlaw, encodeAlaw, encodeUlaw } from '../../g711';
 import type { Codec } from './sdp';
 
 /**

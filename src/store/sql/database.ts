@@ -30,6 +30,13 @@ export interface SqlDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * Told of every committed transaction: the units of work it carried and the seconds from
+ * BEGIN to COMMIT. The appliance hands the store its metrics this way (appliance.ts), so
+ * the store imports nothing above it.
+ */
+export type CommitObserver = (units: number, seconds: number) => void;
+
 export interface TransactionStats {
   /** Transactions committed. */
   batches: number;

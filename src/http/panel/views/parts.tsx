@@ -1,3 +1,4 @@
+import { FAILED_STATES, type CallState } from '../../../call-model';
 import type { Messages } from '../i18n';
 import { fill } from '../i18n';
 
@@ -73,7 +74,7 @@ export function Pager({ t, path, query, page, pageSize, total }: {
 export function StateBadge({ t, state }: { t: Messages; state: string }) {
   const kind = ['completed', 'acknowledged'].includes(state)
     ? 'ok'
-    : ['busy', 'no_answer', 'rejected', 'failed', 'expired'].includes(state)
+    : FAILED_STATES.includes(state as CallState)
       ? 'bad'
       : state === 'cancelled'
         ? 'done' // final but neither good nor bad: the plain badge

@@ -1,9 +1,8 @@
 import { SQL, type ReservedSQL } from 'bun';
 import type { Logger } from '../../../log';
-import { metrics } from '../../../metrics/instruments';
 import { migratePostgres } from '../../migrations';
 import type { SqlConnection } from '../connection';
-import type { SqlDatabase } from '../database';
+import type { CommitObserver, SqlDatabase } from '../database';
 import { DatabaseUnavailableError } from '../unavailable';
 import { postgresConnection } from './connection';
 import { isConflict, isConnectionLost } from './errors';
@@ -16,6 +15,7 @@ export interface PostgresOptions {
   /** Connections in the pool (store.pool_size). */
   poolSize: number;
   log?: Logger;
+  onCommit?: CommitObserver;
 }
 
 /** A unit that keeps losing races is refused after this many runs (README "High availability"). */
@@ -156,10 +156,9 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     const pauses = reconnectPauses();
     for (;;) {
       try {
-        const stopTimer = metrics.groupCommitSeconds.startTimer();
+        const started = performance.now();
         const value = await runOnce(work, deadline);
-        stopTimer();
-        metrics.groupCommitBatchSize.observe(1);
+        o.onCommit?.(1, (performance.now() - started) / 1000);
         batches++;
         return value;
       } catch (e) {

@@ -4,13 +4,14 @@ import { dirname } from 'node:path';
 import type { Logger } from '../../../log';
 import { migrateSqlite } from '../../migrations';
 import { sqliteConnection } from '../connection';
-import type { SqlDatabase } from '../database';
+import type { CommitObserver, SqlDatabase } from '../database';
 import { createGroupCommitter } from './group-commit';
 
 export interface OpenDatabaseOptions {
   path: string;
   busyTimeoutMs: number;
   log?: Logger;
+  onCommit?: CommitObserver;
 }
 
 /**
@@ -46,7 +47,7 @@ export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
   const readRaw = new Database(options.path, { strict: true, readonly: true });
   readRaw.run(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs)}`);
   const reader = sqliteConnection(readRaw);
-  const writes = createGroupCommitter(raw, writer);
+  const writes = createGroupCommitter(raw, writer, options.onCommit);
   return {
     dialect: 'sqlite',
     reader,

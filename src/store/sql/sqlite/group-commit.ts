@@ -1,7 +1,6 @@
 import type { Database } from 'bun:sqlite';
 import type { SqlConnection } from '../connection';
-import type { TransactionStats } from '../database';
-import { metrics } from '../../../metrics/instruments';
+import type { CommitObserver, TransactionStats } from '../database';
 
 /**
  * Group commit for SQLite: the units of work that arrive in the same turn of the event
@@ -36,7 +35,7 @@ interface Detached {
   onError: (e: unknown) => void;
 }
 
-export function createGroupCommitter(raw: Database, db: SqlConnection): GroupCommitter {
+export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit: CommitObserver = () => {}): GroupCommitter {
   let queue: Pending[] = [];
   let detached: Detached[] = [];
   let scheduled = false;
@@ -60,7 +59,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection): GroupCom
     detached = [];
     if (batch.length === 0 && sideWrites.length === 0) return;
     const results: { ok: boolean; value: unknown }[] = [];
-    const stopTimer = metrics.groupCommitSeconds.startTimer();
+    const started = performance.now();
     try {
       begin.run();
       for (const p of batch) {
@@ -93,8 +92,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection): GroupCom
       for (const d of sideWrites) d.onError(e);
       return;
     }
-    stopTimer();
-    metrics.groupCommitBatchSize.observe(batch.length + sideWrites.length);
+    onCommit(batch.length + sideWrites.length, (performance.now() - started) / 1000);
     batches++;
     writes += batch.length + sideWrites.length;
     batch.forEach((p, i) => {

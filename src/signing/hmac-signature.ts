@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_TOLERANCE_S = 300;
 /**
  * ... and newer than this: a clock a little ahead is normal, a timestamp far ahead would
- * stretch how long a captured request stays valid (issue 10 §6).
+ * stretch how long a captured request stays valid (README "Optional HMAC signing").
  */
 export const SIGNATURE_FUTURE_S = 30;
 
