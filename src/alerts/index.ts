@@ -5,4 +5,3 @@
  */
 export { acknowledgeAlert, markUnacknowledged, resolveAlert, settleAlert, cancelWaitingCalls, type AlertLifecycleDeps, type CloseResult } from './lifecycle';
 export { createAlertActions, resolveOpenAlertByKey, type AlertActions, type AlertActionResult, type AlertActionsDeps } from './actions';
-export { alertJson, ownAlertJson, type AlertJson } from './alert-json';

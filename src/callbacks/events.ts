@@ -1,4 +1,5 @@
 import { FAILED_STATES, type CallState } from '../call-model';
+import { callbackAlertJson, callbackBody, callbackCallJson } from '../outward';
 import { newId } from '../store/ids';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
@@ -30,8 +31,6 @@ export function callEventFor(to: CallState): CallEventType | null {
   return FAILED_STATES.includes(to) ? 'call.failed' : null;
 }
 
-const alertFields = (a: AlertRecord) => ({ id: a.id, key: a.key, state: a.state, source: a.source });
-
 /**
  * Writes an alert event to the outbox when the alert's account has a callback_url (read
  * now, in the same transaction). MUST be called inside `store.transaction`, with its `tx`,
@@ -47,22 +46,15 @@ export function emitAlertEvent(
   details: Record<string, unknown> = {},
 ): Promise<string | null> {
   const extra = type === 'alert.acknowledged' ? { acknowledged_by: alert.acknowledgedBy } : {};
-  return write(tx, type, alert.accountId, alert.id, at, { ...details, alert: alertFields(alert), ...extra });
+  return write(tx, type, alert.accountId, alert.id, at, { ...details, alert: callbackAlertJson(alert), ...extra });
 }
 
 /** As emitAlertEvent, for a call's edge; the call record is read after its move. */
 export async function emitCallEvent(tx: Tx, type: CallEventType, call: CallRecord, at: number): Promise<string | null> {
   const alert = call.alertId ? await tx.alerts.get(call.alertId) : null;
   const fields = {
-    alert: alert ? alertFields(alert) : null,
-    call: {
-      id: call.id,
-      number: call.phoneNumber,
-      state: call.state,
-      attempts: call.attempts,
-      sip_code: call.lastSipCode,
-      reason: call.lastReason,
-    },
+    alert: alert ? callbackAlertJson(alert) : null,
+    call: callbackCallJson(call),
     ...(type === 'call.acknowledged' ? { acknowledged_by: call.phoneNumber } : {}),
   };
   // In order per alert; a call made without one (a test call, older rows) in order per call.
@@ -96,9 +88,7 @@ export async function emitTrunkEvent(tx: Tx, type: TrunkEventType, trunk: TrunkE
 async function write(tx: Tx, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): Promise<string | null> {
   if (!(await tx.outbox.urlOf(accountId))) return null;
   const eventId = newId('evt', at);
-  const head = { id: eventId, type, at: new Date(at).toISOString(), account_id: accountId };
-  // head twice: first for the key order, last so an emitter's details never overwrite it.
-  const body = JSON.stringify({ ...head, ...fields, ...head });
+  const body = callbackBody({ eventId, type, at, accountId }, fields);
   await tx.outbox.add({ eventId, accountId, orderKey, type, body, at });
   return eventId;
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { alertJson, createAlertActions, ownAlertJson, type AlertActionResult, type AlertJson } from '../alerts';
+import { createAlertActions, type AlertActionResult } from '../alerts';
+import { alertJson, ownAlertJson, type AlertJson } from '../outward';
 import { ALERT_STATES, type AlertState } from '../call-model';
 import { systemClock } from '../clock';
 import { CliError, positiveInt, print, withStore } from './context';

@@ -1,25 +1,7 @@
 import { Command } from 'commander';
-import { callStatusOf } from '../calls/status';
+import { callListJson, callStatusOf, iso } from '../outward';
 import type { CallRecord } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-export function callJson(c: CallRecord) {
-  return {
-    id: c.id,
-    account_id: c.accountId,
-    phone_number: c.phoneNumber,
-    state: c.state,
-    attempts: c.attempts,
-    source: c.source,
-    created_at: iso(c.createdAt),
-    updated_at: iso(c.updatedAt),
-    last_sip_code: c.lastSipCode,
-    last_reason: c.lastReason,
-    acknowledged: c.acknowledgedAt !== null,
-  };
-}
 
 export function callsCommand(): Command {
   const cmd = new Command('calls').description('queued and placed calls');
@@ -32,7 +14,7 @@ export function callsCommand(): Command {
     .action((opts, c: Command) =>
       withStore(c, async (store) => {
         const calls = await store.calls.list({ accountId: opts.account, limit: opts.limit });
-        print(opts.json, calls.map(callJson), () =>
+        print(opts.json, calls.map(callListJson), () =>
           calls.map((x) => `${x.id}\t${x.phoneNumber}\t${x.state}\t${x.attempts}\t${iso(x.createdAt)}`).join('\n'),
         );
       }),

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
-import { createPoliciesService, policyJson, type PolicyInput, type PolicyResult } from '../escalation';
+import { createPoliciesService, type PolicyInput, type PolicyResult } from '../escalation';
+import { policyJson } from '../outward';
 import type { Policy } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
 

@@ -110,8 +110,3 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
       }),
   };
 }
-
-/** The JSON of a policy, for the CLI (--json) and the API. */
-export function policyJson(p: Policy) {
-  return { id: p.id, account_id: p.accountId, name: p.name, steps: p.steps, rounds: p.rounds, created_at: new Date(p.createdAt).toISOString(), updated_at: new Date(p.updatedAt).toISOString() };
-}

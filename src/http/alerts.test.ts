@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { alertJson } from '../alerts';
-import { callStatusOf } from '../calls/status';
+import { alertJson } from '../outward';
+import { callStatusOf } from '../outward';
 import { configSchema } from '../config';
 import { sign } from '../signing';
 import { silentLogger } from '../log';

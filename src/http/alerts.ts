@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
-import { alertJson, createAlertActions, ownAlertJson, type AlertActionResult } from '../alerts';
+import { createAlertActions, type AlertActionResult } from '../alerts';
+import { alertJson, ownAlertJson } from '../outward';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
 import { errorResponse, jsonResponse } from './respond';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { callStatusOf } from '../calls/status';
+import { callStatusOf } from '../outward';
 import { configSchema } from '../config';
 import { sign } from '../signing';
 import { silentLogger } from '../log';

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { ownCallStatus } from '../calls/status';
+import { ownCallStatus } from '../outward';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
 import { errorResponse, jsonResponse } from './respond';

@@ -1,7 +1,6 @@
-import { callStatusJson } from '../calls/status';
 import type { AlertRecord, Store } from '../store';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { callStatusJson } from './call-json';
+import { iso } from './iso';
 
 /**
  * The one JSON shape of an alert: the `alert` field of GET /api/alerts/{id} and of the
@@ -37,4 +36,9 @@ export type AlertJson = Awaited<ReturnType<typeof alertJson>>;
 export async function ownAlertJson(store: Store, accountId: string | null, alertId: string): Promise<AlertJson | null> {
   const a = await store.alerts.get(alertId);
   return a && (accountId === null || a.accountId === accountId) ? alertJson(store, a) : null;
+}
+
+/** The `alert` of every callback event (README "Callbacks"): who it is, not its calls. */
+export function callbackAlertJson(a: AlertRecord) {
+  return { id: a.id, key: a.key, state: a.state, source: a.source };
 }

@@ -1,8 +1,7 @@
 import type { Store } from '../store';
 import type { CallRecord } from '../store/call-record';
 import type { CallEvent } from '../store/calls';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from './iso';
 
 /**
  * The one JSON shape of a call's status: the `call` field of GET /api/calls/:id and what
@@ -49,4 +48,26 @@ export async function callStatusOf(store: Store, callId: string): Promise<CallSt
 export async function ownCallStatus(store: Store, accountId: string, callId: string): Promise<CallStatus | null> {
   const call = await store.calls.get(callId);
   return call && call.accountId === accountId ? callStatusJson(call, await store.calls.events(call.id)) : null;
+}
+
+/** One line of `voice-alert calls list --json`: the status without its events and times of each step. */
+export function callListJson(c: CallRecord) {
+  return {
+    id: c.id,
+    account_id: c.accountId,
+    phone_number: c.phoneNumber,
+    state: c.state,
+    attempts: c.attempts,
+    source: c.source,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+    last_sip_code: c.lastSipCode,
+    last_reason: c.lastReason,
+    acknowledged: c.acknowledgedAt !== null,
+  };
+}
+
+/** The `call` of a `call.*` callback (README "Callbacks"). */
+export function callbackCallJson(c: CallRecord) {
+  return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason };
 }
