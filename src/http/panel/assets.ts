@@ -1,10 +1,6 @@
-/** A file the panel serves from /panel/assets/. */
-export interface PanelAsset {
-  body: string;
-  type: string;
-}
+import type { PanelAssets } from './panel-asset';
 
-export type PanelAssets = Record<string, PanelAsset>;
+export type { PanelAsset, PanelAssets } from './panel-asset';
 
 let loaded: Promise<PanelAssets> | undefined;
 

@@ -3,7 +3,7 @@
 import htmx from 'htmx.org/dist/htmx.min.js' with { type: 'text' };
 import css from '../../../assets/panel/panel.css' with { type: 'text' };
 import js from '../../../assets/panel/panel.js' with { type: 'text' };
-import type { PanelAssets } from './assets';
+import type { PanelAssets } from './panel-asset';
 
 export const EMBEDDED: PanelAssets = {
   'htmx.min.js': { body: htmx, type: 'text/javascript; charset=utf-8' },
