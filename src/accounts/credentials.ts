@@ -33,8 +33,7 @@ export interface CredentialsService {
 export function createCredentialsService(store: Store): CredentialsService {
   // Inside the transaction, so the check and the change see the same row.
   const found = async (tx: Tx, ref: CredentialRef): Promise<boolean> => {
-    const credential = await tx.credentials.findByApiKey(ref.apiKey);
-    return credential !== null && (ref.accountId === undefined || credential.accountId === ref.accountId);
+    return (await tx.credentials.findByApiKeyInAccount(ref.accountId ?? null, ref.apiKey)) !== null;
   };
   return {
     create(accountId, { requireSignature = false } = {}) {

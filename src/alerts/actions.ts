@@ -29,10 +29,7 @@ export interface AlertActionsDeps {
 export function createAlertActions(d: AlertActionsDeps): AlertActions {
   const lifecycle = (tx: Tx): AlertLifecycleDeps => ({ store: tx, timeZone: d.timeZone });
   /** accountId null: the administrator (CLI), who may act on any account's alert. */
-  const find = async (tx: Tx, accountId: string | null, alertId: string) => {
-    const alert = await tx.alerts.get(alertId);
-    return alert && (accountId === null || alert.accountId === accountId) ? alert : null;
-  };
+  const find = (tx: Tx, accountId: string | null, alertId: string) => tx.alerts.getInAccount(accountId, alertId);
   const act = (accountId: string | null, alertId: string, close: (tx: Tx, a: AlertRecord, now: number) => ReturnType<typeof resolveAlert>) =>
     d.store.transaction(async (tx): Promise<AlertActionResult> => {
       const alert = await find(tx, accountId, alertId);

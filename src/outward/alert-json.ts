@@ -34,8 +34,8 @@ export type AlertJson = Awaited<ReturnType<typeof alertJson>>;
  * account's alert is null exactly like a missing one, so ids cannot be probed across accounts.
  */
 export async function ownAlertJson(store: Store, accountId: string | null, alertId: string): Promise<AlertJson | null> {
-  const a = await store.alerts.get(alertId);
-  return a && (accountId === null || a.accountId === accountId) ? alertJson(store, a) : null;
+  const a = await store.alerts.getInAccount(accountId, alertId);
+  return a ? alertJson(store, a) : null;
 }
 
 /** The `alert` of every callback event (README "Callbacks"): who it is, not its calls. */

@@ -46,8 +46,8 @@ export async function callStatusOf(store: Store, callId: string): Promise<CallSt
  * like a call that does not exist, so ids cannot be probed across accounts.
  */
 export async function ownCallStatus(store: Store, accountId: string, callId: string): Promise<CallStatus | null> {
-  const call = await store.calls.get(callId);
-  return call && call.accountId === accountId ? callStatusJson(call, await store.calls.events(call.id)) : null;
+  const call = await store.calls.getInAccount(accountId, callId);
+  return call ? callStatusJson(call, await store.calls.events(call.id)) : null;
 }
 
 /** One line of `voice-alert calls list --json`: the status without its events and times of each step. */

@@ -13,6 +13,7 @@ export {
   type SetPasswordResult,
 } from './password-changes';
 export { hashPassword, verifyPassword, passwordProblem, generatePassword, MIN_PASSWORD_LENGTH } from './passwords';
+export { createPanelReads, type PanelReads } from './reads';
 export { createSessionService, type ActiveSession, type SessionOptions, type SessionService } from './sessions';
 export {
   createPanelUsersService,

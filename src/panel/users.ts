@@ -57,6 +57,8 @@ export interface PanelUsersService {
   createAdmin(username: string, password: string): Promise<CreateUserResult>;
   /** `password` empty or undefined: one is generated and returned once. */
   createOwner(accountId: string, email: string, password?: string): Promise<CreateUserResult>;
+  /** Remembers the panel language this person chose (README "Web panel"); false when there is no such user. */
+  setLanguage(userId: string, language: string): Promise<boolean>;
 }
 
 export function createPanelUsersService(store: Store, _clock: Clock): PanelUsersService {
@@ -68,5 +70,6 @@ export function createPanelUsersService(store: Store, _clock: Clock): PanelUsers
   return {
     createAdmin: (username, password) => create('admin', username, null, password),
     createOwner: (accountId, email, password) => create('owner', email, accountId, password || undefined),
+    setLanguage: (userId, language) => store.transaction((tx) => tx.panelUsers.setLanguage(userId, language)),
   };
 }

@@ -1,3 +1,4 @@
+import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import type { AlertState } from '../call-model';
 import { newId } from './ids';
@@ -78,6 +79,8 @@ export interface AlertChange {
 export interface AlertsStore {
   create(alert: NewAlert, now: number): Promise<string>;
   get(id: string): Promise<AlertRecord | null>;
+  /** The alert if it belongs to the account (account-scope.ts): another account's is null. */
+  getInAccount(account: AccountScope, id: string): Promise<AlertRecord | null>;
   /** The open alert of this account with this key, if any (the newest). */
   findOpen(accountId: string, key: string): Promise<AlertRecord | null>;
   /** The newest alert of this account with this key, in any state (dedupe looks at it). */
@@ -93,6 +96,7 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
      VALUES ($id, $account, $cred, $key, $source, $message, 'open', $now, $now)`,
   );
   const byId = db.query('SELECT * FROM alerts WHERE id = $id');
+  const byIdInAccount = db.query(`SELECT * FROM alerts WHERE id = $id AND ${IN_ACCOUNT}`);
   const openByKey = db.query(
     `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key AND state = 'open'
      ORDER BY created_at DESC LIMIT 1`,
@@ -116,6 +120,10 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
     },
     async get(id) {
       const row = (await byId.get({ id })) as AlertRow | null;
+      return row ? toAlert(row) : null;
+    },
+    async getInAccount(account, id) {
+      const row = (await byIdInAccount.get({ id, account })) as AlertRow | null;
       return row ? toAlert(row) : null;
     },
     async findOpen(accountId, key) {

@@ -1,3 +1,4 @@
+import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import { CLAIMED_STATE, IN_PROGRESS_STATES, type CallState } from '../call-model';
@@ -34,6 +35,8 @@ export interface CallsStore {
   /** Inserts queued calls; run inside the transaction that charges their credit. */
   enqueue(calls: NewCall[], now: number): Promise<string[]>;
   get(id: string): Promise<CallRecord | null>;
+  /** The call if it belongs to the account (account-scope.ts): another account's is null. */
+  getInAccount(account: AccountScope, id: string): Promise<CallRecord | null>;
   /** Every call of an alert, oldest first. */
   ofAlert(alertId: string): Promise<CallRecord[]>;
   /** Calls bundled into (spoken in) this call. */
@@ -199,6 +202,10 @@ export function createCallsStore(db: SqlConnection): CallsStore {
         ids.push(id);
       }
       return ids;
+    },
+    async getInAccount(account, id) {
+      const row = (await db.query(`SELECT * FROM calls WHERE id = $id AND ${IN_ACCOUNT}`).get({ id, account })) as CallRow | null;
+      return row ? toCall(row) : null;
     },
     async get(id) {
       const row = (await db.query('SELECT * FROM calls WHERE id = $id').get({ id })) as CallRow | null;

@@ -1,3 +1,4 @@
+import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import type { Clock } from '../clock';
 import { newId, randomToken } from './ids';
@@ -55,6 +56,8 @@ export interface CredentialsStore {
   create(accountId: string, options?: { requireSignature?: boolean }): Promise<IssuedCredential>;
   /** Active (not revoked) set by its API key. */
   findByApiKey(apiKey: string): Promise<Credential | null>;
+  /** As findByApiKey, when the set belongs to the account (account-scope.ts). */
+  findByApiKeyInAccount(account: AccountScope, apiKey: string): Promise<Credential | null>;
   /** Active set by its webhook key (looked up by digest). */
   findByWebhookKey(webhookKey: string): Promise<Credential | null>;
   /** The API secret in plain text, for verifying an HMAC signature. */
@@ -102,6 +105,12 @@ export function createCredentialsStore(db: SqlConnection, box: SecretBox, clock:
       const row = (await db
         .query('SELECT * FROM credentials WHERE api_key = $apiKey AND revoked_at IS NULL')
         .get({ apiKey })) as CredentialRow | null;
+      return row ? toCredential(row) : null;
+    },
+    async findByApiKeyInAccount(account, apiKey) {
+      const row = (await db
+        .query(`SELECT * FROM credentials WHERE api_key = $apiKey AND revoked_at IS NULL AND ${IN_ACCOUNT}`)
+        .get({ apiKey, account })) as CredentialRow | null;
       return row ? toCredential(row) : null;
     },
     async findByWebhookKey(webhookKey) {

@@ -10,6 +10,7 @@ import { openMigratedPostgres } from './sql/postgres/database';
 import { openSqlite } from './sql/sqlite/database';
 import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
 
+export type { AccountScope } from './account-scope';
 export type { Tables, Tx } from './tables';
 export type { AccountsStore } from './accounts';
 export type { Account } from './accounts';

@@ -1,3 +1,4 @@
+import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import type { Clock } from '../clock';
@@ -42,6 +43,8 @@ export interface PanelUsersStore {
   /** Throws on a login already taken (UNIQUE, case-insensitive). */
   create(input: { login: string; role: PanelRole; accountId: string | null; passwordHash: string }): Promise<PanelUser>;
   get(id: string): Promise<PanelUser | null>;
+  /** The user if they belong to the account (account-scope.ts); the administrator belongs to none. */
+  getInAccount(account: AccountScope, id: string): Promise<PanelUser | null>;
   /** Case-insensitive. */
   findByLogin(login: string): Promise<PanelUser | null>;
   listForAccount(accountId: string): Promise<PanelUser[]>;
@@ -56,6 +59,10 @@ export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUse
     return r ? toUser(r) : null;
   };
   return {
+    async getInAccount(account, id) {
+      const r = (await db.query(`SELECT * FROM panel_users WHERE id = $id AND ${IN_ACCOUNT}`).get({ id, account })) as Row | null;
+      return r ? toUser(r) : null;
+    },
     async create({ login, role, accountId, passwordHash }) {
       const id = `usr_${randomToken(20)}`;
       await db.query(

@@ -75,3 +75,33 @@ describe('alerts', () => {
     await store.close();
   });
 });
+
+describe('account scope: a lookup within an account never returns another account\'s row', () => {
+  it('calls, alerts, key sets and panel owners; null scope (the administrator) finds every one', async () => {
+    const clock = manualClock();
+    const store = await tempStore(clock);
+    const [mine, theirs] = await store.transaction(async (tx) => [
+      await tx.accounts.create({ name: 'mine', plan: 'starter' }),
+      await tx.accounts.create({ name: 'theirs', plan: 'starter' }),
+    ]);
+    const made = await store.transaction(async (tx) => {
+      const cred = await tx.credentials.create(theirs.id);
+      const alertId = await tx.alerts.create({ accountId: theirs.id, credentialId: cred.id, key: 'k', source: 'api', message: 'm' }, clock());
+      const [callId] = await tx.calls.enqueue(
+        [{ accountId: theirs.id, credentialId: cred.id, source: 'api', phoneNumber: '5321234567', message: 'm', alertId, escalationOrdinal: 0 }],
+        clock(),
+      );
+      const owner = await tx.panelUsers.create({ login: 'o@theirs.example', role: 'owner', accountId: theirs.id, passwordHash: 'x' });
+      return { apiKey: cred.apiKey, alertId, callId: callId!, ownerId: owner.id };
+    });
+    for (const [scope, found] of [[theirs.id, true], [null, true], [mine.id, false]] as const) {
+      expect((await store.calls.getInAccount(scope, made.callId))?.id ?? null).toBe(found ? made.callId : null);
+      expect((await store.alerts.getInAccount(scope, made.alertId))?.id ?? null).toBe(found ? made.alertId : null);
+      expect((await store.credentials.findByApiKeyInAccount(scope, made.apiKey))?.apiKey ?? null).toBe(found ? made.apiKey : null);
+      expect((await store.panelUsers.getInAccount(scope, made.ownerId))?.id ?? null).toBe(found ? made.ownerId : null);
+    }
+    // A missing id is null in every scope, exactly like another account's.
+    expect(await store.calls.getInAccount(theirs.id, 'call_nope')).toBeNull();
+    await store.close();
+  });
+});

@@ -2,11 +2,16 @@ import { createAccountServices, type AccountServices } from '../../accounts';
 import { createAlertActions, type AlertActions } from '../../alerts';
 import type { CallAudioSource } from '../../call-model';
 import type { Account, PanelUser } from '../../store';
+import { createPoliciesService, type PoliciesService } from '../../escalation';
 import {
   createLoginService,
+  createPanelReads,
+  createPanelUsersService,
   createPasswordChanges,
   createSessionService,
   type LoginService,
+  type PanelReads,
+  type PanelUsersService,
   type PasswordChanges,
   type SessionService,
 } from '../../panel';
@@ -15,12 +20,14 @@ import type { Formatter } from './format';
 import type { Messages } from './i18n';
 
 /**
- * What the panel's routes share: the HTTP deps for reading, the services for every
- * write, and the speech pipeline. A route reads, calls a service, renders; it never
- * writes to the store itself.
+ * What the panel's routes share: the reads of its pages, the services for every write,
+ * and the speech pipeline. A route reads, calls a service, renders; it never touches the
+ * store itself.
  */
 export interface PanelEnv {
   deps: HttpDeps;
+  /** Everything the pages show, scoped to the account in the path (src/panel/reads.ts). */
+  reads: PanelReads;
   sessions: SessionService;
   login: LoginService;
   /** Own password changes (checked through `login`), owners' resets. */
@@ -29,6 +36,10 @@ export interface PanelEnv {
   services: AccountServices;
   /** Acknowledge and resolve by hand: the same actions the API and the CLI use. */
   alerts: AlertActions;
+  /** Escalation policies: the same service the CLI uses. */
+  policies: PoliciesService;
+  /** Panel users' own preferences (the language). */
+  users: PanelUsersService;
   /** Renders what a call plays, for the players on the calls and settings pages (built in appliance.ts). */
   speech: CallAudioSource;
 }
@@ -61,6 +72,9 @@ export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSourc
   });
   return {
     deps,
+    reads: createPanelReads({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone }),
+    policies: createPoliciesService({ store: deps.store, clock: deps.clock }),
+    users: createPanelUsersService(deps.store, deps.clock),
     speech: options.speech,
     login,
     passwords: createPasswordChanges(deps.store, login),

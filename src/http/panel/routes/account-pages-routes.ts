@@ -42,7 +42,7 @@ function nextDay(iso: string): string {
 
 /** Credit, calls and API history of one account (read-only pages). */
 export function accountPagesRoutes(env: PanelEnv) {
-  const { store, clock, config } = env.deps;
+  const { clock, config } = env.deps;
   const tz = config.credit.timezone;
   return new Elysia({ name: 'panel-account-pages' })
     .get(
@@ -50,10 +50,7 @@ export function accountPagesRoutes(env: PanelEnv) {
       guarded(env, { account: true }, async (c) => {
         const now = clock();
         const period = periodOf(now, tz);
-        const [times, used] = await Promise.all([
-          store.panelQueries.chargedCallTimes(c.account.id, now - USAGE_LOOKBACK_MS),
-          store.usage.usedIn(c.account.id, period),
-        ]);
+        const { times, used } = await env.reads.creditUsage(c.account.id, now - USAGE_LOOKBACK_MS, period);
         const days = dailyUsage(times, now, tz);
         return htmlResponse(
           CreditPage({
@@ -76,7 +73,7 @@ export function accountPagesRoutes(env: PanelEnv) {
         const page = pageOf(c);
         const state = (CALL_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as CallState) : undefined;
         const number = phoneSearchDigits(c.query.number ?? '');
-        const result = await store.panelQueries.calls({
+        const result = await env.reads.calls({
           accountId: c.account.id,
           state,
           phone: number || undefined,
@@ -104,8 +101,8 @@ export function accountPagesRoutes(env: PanelEnv) {
     .get(
       '/panel/a/:accountId/calls/:callId/audio.wav',
       guarded(env, { account: true }, async (c) => {
-        const call = await store.calls.get(c.params.callId ?? '');
-        if (!call || call.accountId !== c.account.id) return new Response('Not found', { status: 404 });
+        const call = await env.reads.callOnly(c.account.id, c.params.callId ?? '');
+        if (!call) return new Response('Not found', { status: 404 });
         return wavOf(env.speech, call.message, env.deps.log);
       }),
     )
@@ -115,7 +112,7 @@ export function accountPagesRoutes(env: PanelEnv) {
         const page = pageOf(c);
         const endpoint = (HISTORY_ENDPOINTS as readonly string[]).includes(c.query.endpoint ?? '') ? c.query.endpoint : undefined;
         const statusClass = ['2', '4', '5'].includes(c.query.status ?? '') ? Number(c.query.status) : undefined;
-        const result = await store.panelQueries.history({
+        const result = await env.reads.history({
           accountId: c.account.id,
           endpoint,
           statusClass,

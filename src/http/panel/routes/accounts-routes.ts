@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import { periodOf } from '../../../credit';
 import { MIN_PASSWORD_LENGTH } from '../../../panel';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
@@ -27,15 +26,8 @@ function errorText(t: Messages, code: string): string {
 
 /** Administrator: list, create, change plan and credit, disable, add owners. */
 export function accountsRoutes(env: PanelEnv) {
-  const { store, clock, config } = env.deps;
   const render = async (c: PanelCtx, status: number, extra: Partial<AccountsPageProps>) => {
-    const period = periodOf(clock(), config.credit.timezone);
-    const accounts = await Promise.all(
-      (await store.accounts.list()).map(async (account) => {
-        const [owners, used] = await Promise.all([store.panelUsers.listForAccount(account.id), store.usage.usedIn(account.id, period)]);
-        return { account, owners, used };
-      }),
-    );
+    const accounts = await env.reads.accounts();
     return htmlResponse(AccountsPage({ t: c.t, user: c.user, csrf: c.csrf, accounts, ...extra }), status);
   };
   const { accounts, owners } = env.services;

@@ -16,7 +16,7 @@ import { kept, PAGE_SIZE, pageOf } from './account-pages-routes';
  * so another account's alert id is a 404 exactly like a missing one.
  */
 export function alertsRoutes(env: PanelEnv) {
-  const { store, log } = env.deps;
+  const { log } = env.deps;
   const base = '/panel/a/:accountId/alerts';
 
   /** The answer to a button: back to the page it was pressed on, saying what happened. */
@@ -36,7 +36,7 @@ export function alertsRoutes(env: PanelEnv) {
       guarded(env, { account: true }, async (c) => {
         const page = pageOf(c);
         const state = (ALERT_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as AlertState) : undefined;
-        const result = await store.panelQueries.alerts({ accountId: c.account.id, state, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+        const result = await env.reads.alerts({ accountId: c.account.id, state, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
         return htmlResponse(
           AlertsPage({
             t: c.t,
@@ -57,9 +57,9 @@ export function alertsRoutes(env: PanelEnv) {
     .get(
       `${base}/:alertId`,
       guarded(env, { account: true }, async (c) => {
-        const alert = await store.alerts.get(c.params.alertId ?? '');
-        if (!alert || alert.accountId !== c.account.id) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
-        const calls = await store.calls.ofAlert(alert.id);
+        const found = await env.reads.alert(c.account.id, c.params.alertId ?? '');
+        if (!found) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
+        const { alert, calls } = found;
         return htmlResponse(
           AlertPage({
             t: c.t,

@@ -7,15 +7,14 @@ import { errorPage } from '../views/error-page';
 
 /** Any call of the account on its own page: where the alert and `bundled_into` links lead. */
 export function callDetailRoutes(env: PanelEnv) {
-  const { store } = env.deps;
+  const { reads } = env;
   return new Elysia({ name: 'panel-call-detail' }).get(
     '/panel/a/:accountId/calls/:callId',
     guarded(env, { account: true }, async (c) => {
-      const call = await store.calls.get(c.params.callId ?? '');
       // Another account's call is not found, exactly like a missing one.
-      if (!call || call.accountId !== c.account.id) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
-      const events = await store.calls.events(call.id);
-      return htmlResponse(CallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call, events }));
+      const found = await reads.call(c.account.id, c.params.callId ?? '');
+      if (!found) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
+      return htmlResponse(CallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, ...found }));
     }),
   );
 }

@@ -9,9 +9,9 @@ import { KeysPage, type KeysPageProps } from '../views/keys-page';
 
 /** API keys of one account: create (shown once), revoke, rotate the webhook key, signature flag. */
 export function keysRoutes(env: PanelEnv) {
-  const { store, config } = env.deps;
+  const { config } = env.deps;
   const render = async (c: PanelCtx, status: number, extra: Partial<KeysPageProps> = {}) => {
-    const credentials = (await store.credentials.listForAccount(c.account.id)).reverse();
+    const credentials = (await env.reads.keys(c.account.id)).reverse();
     const apiKey = extra.issued?.apiKey ?? extra.rotated?.apiKey ?? credentials.find((k) => k.revokedAt === null)?.apiKey ?? '$API_KEY';
     const examples = buildExamples({
       baseUrl: baseUrlFor(c.request, config.panel.public_url, config.http.trust_proxy),
@@ -40,8 +40,7 @@ export function keysRoutes(env: PanelEnv) {
       cancelHref: `/panel/a/${c.account.id}/keys`,
     });
   const known = async (c: PanelCtx) => {
-    const k = await store.credentials.findByApiKey(c.params.apiKey ?? '');
-    return k !== null && k.accountId === c.account.id;
+    return (await env.reads.keyInAccount(c.account.id, c.params.apiKey ?? '')) !== null;
   };
 
   return new Elysia({ name: 'panel-keys' })

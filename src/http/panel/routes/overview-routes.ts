@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia';
-import { periodOf } from '../../../credit';
-import type { Account, PanelUser } from '../../../store';
+import type { Account } from '../../../store';
 import { readCookie, SESSION_COOKIE, wantsSecureCookie } from '../cookies';
 import type { PanelCtx, PanelEnv } from '../env';
 import { startOfDay } from '../format';
@@ -9,30 +8,22 @@ import { fragmentResponse, htmlResponse, redirect } from '../html';
 import { isLanguage, languageCookie } from '../language';
 import { OverviewLive, OverviewPage, type OverviewData } from '../views/overview-page';
 
-const FAILURES_SHOWN = 8;
-
 /**
  * The first page after login (issue 15 §5): the trunk, the queue, today's outcomes, open
  * alerts, the last failures, an owner's credit. Figures come from grouped queries
- * (store.opsCounts), so the page and its 5 s refresh stay cheap on a large history.
+ * (PanelReads.overview), so the page and its 5 s refresh stay cheap on a large history.
  */
 export function overviewRoutes(env: PanelEnv) {
-  const { store, clock, config } = env.deps;
+  const { clock, config } = env.deps;
+  const { reads } = env;
   const tz = config.credit.timezone;
 
   const dataFor = async (c: PanelCtx, account: Account | null): Promise<OverviewData> => {
     const now = clock();
-    const scope = account?.id ?? null;
     const today = startOfDay(c.fmt.isoDate(now), tz) ?? now;
-    const [calls, alerts, queue, lastSip, finished, failures, used] = await Promise.all([
-      store.opsCounts.callsByState(scope),
-      store.opsCounts.alertsByState(scope),
-      // The whole queue's age for an administrator; an owner's own oldest call otherwise.
-      scope === null ? store.health.queue() : null,
-      store.panelQueries.lastSipOutcome(),
-      store.opsCounts.finishedSince(today, scope),
-      store.opsCounts.recentFailures(FAILURES_SHOWN, scope),
-      account ? store.usage.usedIn(account.id, periodOf(now, tz)) : 0,
+    const [{ calls, alerts, queue, lastSip, finished, failures }, used] = await Promise.all([
+      reads.overview(account?.id ?? null, today),
+      account ? reads.usedNow(account.id) : 0,
     ]);
     const oldest = queue ? queue.oldestCreatedAt : null;
     return {
@@ -48,13 +39,12 @@ export function overviewRoutes(env: PanelEnv) {
       credit: account ? { left: Math.max(0, account.monthlyCredit - used), total: account.monthlyCredit } : null,
     };
   };
-  const accountOf = async (user: PanelUser) => (user.role === 'admin' || !user.accountId ? null : await store.accounts.get(user.accountId));
 
   return new Elysia({ name: 'panel-overview' })
     .get(
       '/panel/overview',
       guarded(env, {}, async (c) => {
-        const account = await accountOf(c.user);
+        const account = await reads.accountOf(c.user);
         const data = await dataFor(c, account);
         return htmlResponse(OverviewPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: account ?? undefined, data }));
       }),
@@ -62,7 +52,7 @@ export function overviewRoutes(env: PanelEnv) {
     .get(
       '/panel/overview/live',
       guarded(env, {}, async (c) => {
-        const data = await dataFor(c, await accountOf(c.user));
+        const data = await dataFor(c, await reads.accountOf(c.user));
         return fragmentResponse(OverviewLive({ t: c.t, fmt: c.fmt, user: c.user, data }));
       }),
     )
@@ -73,7 +63,7 @@ export function overviewRoutes(env: PanelEnv) {
       if (!isLanguage(params.language)) return redirect('/panel');
       const language = params.language;
       const active = await env.sessions.resolve(readCookie(request, SESSION_COOKIE));
-      if (active) await env.deps.store.transaction((tx) => tx.panelUsers.setLanguage(active.user.id, language));
+      if (active) await env.users.setLanguage(active.user.id, language);
       const secure = wantsSecureCookie(config.panel.secure_cookie, request, config.http.trust_proxy);
       return redirect('/panel', { 'set-cookie': languageCookie(language, secure) });
     });

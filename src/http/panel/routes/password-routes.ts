@@ -45,8 +45,8 @@ export function passwordRoutes(env: PanelEnv) {
       '/panel/accounts/:accountId/owners/:userId/password',
       guarded(env, { admin: true, account: true }, async (c) => {
         // Only an owner of the account in the path: anything else is not found.
-        const owner = await env.deps.store.panelUsers.get(c.params.userId ?? '');
-        if (!owner || owner.role !== 'owner' || owner.accountId !== c.account.id) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
+        const owner = await env.reads.ownerInAccount(c.account.id, c.params.userId ?? '');
+        if (!owner) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
         if (!confirmed(c.form)) {
           return confirmPage({
             t: c.t,

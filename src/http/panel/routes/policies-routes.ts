@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { createPoliciesService, type PolicyResult } from '../../../escalation';
+import type { PolicyResult } from '../../../escalation';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
@@ -8,16 +8,10 @@ import { PoliciesPage, type PoliciesPageProps } from '../views/policies-page';
 
 /** Escalation policies of one account: read → service (src/escalation) → render. */
 export function policiesRoutes(env: PanelEnv) {
-  const { store, clock } = env.deps;
-  const policies = createPoliciesService({ store, clock });
+  const { policies } = env;
   const path = '/panel/a/:accountId/policies';
   const render = async (c: PanelCtx, status: number, extra: Partial<PoliciesPageProps> = {}) => {
-    const [list, keys] = await Promise.all([store.policies.list(c.account.id), store.credentials.listForAccount(c.account.id)]);
-    const credentials = await Promise.all(
-      keys
-        .filter((k) => k.revokedAt === null)
-        .map(async (k) => ({ ...k, defaultPolicyId: (await store.policies.defaultOf(k.id))?.id ?? null })),
-    );
+    const { list, keys: credentials } = await env.reads.policies(c.account.id);
     return htmlResponse(
       PoliciesPage({
         t: c.t,

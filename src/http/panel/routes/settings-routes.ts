@@ -9,9 +9,9 @@ import { SettingsPage, type SipState } from '../views/settings-page';
 
 /** Administrator: the configuration in effect (read-only, secrets masked), the say box, the trunk. */
 export function settingsRoutes(env: PanelEnv) {
-  const { config, store } = env.deps;
+  const { config } = env.deps;
   const sipState = async (c: PanelCtx): Promise<SipState> => {
-    const last = await store.panelQueries.lastSipOutcome();
+    const last = await env.reads.lastSipOutcome();
     return {
       configured: config.sip.server ? { server: config.sip.server, transport: config.sip.transport, user: config.sip.username } : null,
       lastAnswer: last ? { code: last.sipCode, reason: last.reason ?? '', at: c.fmt.dateTime(last.at) } : null,

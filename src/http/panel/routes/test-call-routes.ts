@@ -12,21 +12,18 @@ const problem = (t: Messages, code: ErrorCode) => t.errors[code] ?? errorFor(cod
 
 /** Place a test call and watch it: the page, the POST, and the fragment htmx polls. */
 export function testCallRoutes(env: PanelEnv) {
-  const { store } = env.deps;
   const { testCalls } = env.services;
   const path = '/panel/a/:accountId/test-call';
   // Only the account's own test calls: another call id is simply not found.
-  const findCall = async (accountId: string, callId: string | undefined) => {
-    const call = callId ? await store.calls.get(callId) : null;
-    return call && call.accountId === accountId ? call : null;
-  };
+  const findCall = (accountId: string, callId: string | undefined) => (callId ? env.reads.call(accountId, callId) : Promise.resolve(null));
   return new Elysia({ name: 'panel-test-call' })
     .get(
       path,
       guarded(env, { account: true }, async (c) => {
-        const call = await findCall(c.account.id, c.query.call);
-        const events = call ? await store.calls.events(call.id) : [];
-        return htmlResponse(TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call, events }));
+        const found = await findCall(c.account.id, c.query.call);
+        return htmlResponse(
+          TestCallPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, call: found?.call ?? null, events: found?.events ?? [] }),
+        );
       }),
     )
     .post(
@@ -52,10 +49,9 @@ export function testCallRoutes(env: PanelEnv) {
     .get(
       `${path}/:callId`,
       guarded(env, { account: true }, async (c) => {
-        const call = await findCall(c.account.id, c.params.callId);
-        if (!call) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
-        const events = await store.calls.events(call.id);
-        return fragmentResponse(TestCallStatus({ t: c.t, fmt: c.fmt, accountId: c.account.id, call, events }));
+        const found = await findCall(c.account.id, c.params.callId);
+        if (!found) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
+        return fragmentResponse(TestCallStatus({ t: c.t, fmt: c.fmt, accountId: c.account.id, ...found }));
       }),
     );
 }
