@@ -12,6 +12,9 @@ const FAILURES_SHOWN = 8;
  */
 export function createPanelReads({ store, clock, timeZone }: { store: Store; clock: () => number; timeZone: string }) {
   return {
+    /** The account in a page's path (the guard checks the user may see it). */
+    account: (accountId: string) => store.accounts.get(accountId),
+
     /** The account an owner works in; null for the administrator (every account). */
     accountOf: (user: PanelUser): Promise<Account | null> =>
       user.role === 'admin' || !user.accountId ? Promise.resolve(null) : store.accounts.get(user.accountId),

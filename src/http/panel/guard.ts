@@ -81,7 +81,7 @@ export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: Panel
     let account = null;
     if (options.account) {
       const id = params.accountId ?? '';
-      account = await env.deps.store.accounts.get(id);
+      account = await env.reads.account(id);
       if (!account || !canSeeAccount(active.user, id)) return errorPage(t, 404, t.notFound, active.user, active.session.csrfToken);
     }
     const query: Record<string, string> = {};
