@@ -154,7 +154,7 @@ export function createDialer(d: DialerDeps): Dialer {
         if (held.size === 0) return;
         const now = d.clock();
         const ids = [...held.values()].flatMap((h) => h.leased);
-        d.store.transaction((tx) => tx.calls.renewLeases(ids, now + d.leaseMs, now)).catch((e) => log.error({ err: e }, 'lease renewal failed'));
+        d.store.transaction((tx) => tx.calls.renewLeases(ids, d.leaseMs, now)).catch((e) => log.error({ err: e }, 'lease renewal failed'));
       }, Math.max(100, Math.floor(d.leaseMs / 3)));
       void pump();
     },

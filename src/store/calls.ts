@@ -71,8 +71,8 @@ export interface CallsStore {
    * time, so a call is looked at once however long the queue grows.
    */
   noteWaiting(reason: string, cursor: number): Promise<number>;
-  /** Pushes the lease of calls this worker still holds (a heartbeat); never shortens one. */
-  renewLeases(ids: string[], until: number, now: number): Promise<void>;
+  /** Pushes the lease of calls this worker still holds to `leaseMs` from now by the lease clock (a heartbeat); never shortens one. */
+  renewLeases(ids: string[], leaseMs: number, now: number): Promise<void>;
   events(id: string): Promise<CallEvent[]>;
 }
 
@@ -134,12 +134,16 @@ export function createCallsStore(db: SqlConnection): CallsStore {
     `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason)
      VALUES ($call, $at, $attempt, $from, $to, $code, $reason)`,
   );
+  // Leases are measured by the lease clock (dialect.ts leaseClock: the database's on
+  // PostgreSQL), so appliances whose clocks differ still agree when one ran out (README
+  // "High availability"). `$now` (this appliance's clock) still decides what is due.
+  const leaseNow = sql.leaseClock('$now');
   // A number that has a call in progress under a live lease is skipped: never two at once.
   const claimable = `((c.state = 'queued' AND c.run_after <= $now)
-                        OR (c.state IN (${IN_PROGRESS}) AND c.lease_until < $now))
+                        OR (c.state IN (${IN_PROGRESS}) AND c.lease_until < ${leaseNow}))
                    AND NOT EXISTS (SELECT 1 FROM calls o
                                    WHERE o.phone_number = c.phone_number AND o.id <> c.id
-                                     AND o.state IN (${IN_PROGRESS}) AND o.lease_until >= $now)
+                                     AND o.state IN (${IN_PROGRESS}) AND o.lease_until >= ${leaseNow})
                    -- Pacing holds new calls and retries; a call whose worker died is redialled.
                    AND (c.state <> 'queued'
                         OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)
@@ -147,7 +151,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
                                                   WHERE d.phone_number = c.phone_number AND d.at > $hourSince) < $perHour)))`;
   const take = (which: string) =>
     db.query(
-      `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = $lease,
+      `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = ${leaseNow} + $leaseMs,
          attempts = attempts + 1, updated_at = $now, bundled_into = NULL
        WHERE id = (SELECT c.id FROM calls c WHERE ${which} AND ${claimable}
                    ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1${sql.skipLocked ? ' FOR UPDATE OF c SKIP LOCKED' : ''})
@@ -170,7 +174,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
   const claimThis = take('c.id = $id');
   const recordDial = db.query('INSERT INTO dials (phone_number, at, call_id) VALUES ($number, $at, $call)');
   const bundleInto = db.query(
-    `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = $lease,
+    `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = ${leaseNow} + $leaseMs,
        attempts = attempts + 1, updated_at = $now
      WHERE account_id = $account AND phone_number = $number AND state = 'queued' AND run_after <= $now AND id <> $carrier
      RETURNING *, rowid AS seq`,
@@ -227,7 +231,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
     },
     async claim(now, leaseMs, pacing = { gapMs: 0, perHour: 0 }) {
       // `claimed_from` keeps the state before the claim, which RETURNING cannot show.
-      const params = { now, lease: now + leaseMs, gapSince: now - pacing.gapMs, hourSince: now - 3_600_000, perHour: pacing.perHour };
+      const params = { now, leaseMs, gapSince: now - pacing.gapMs, hourSince: now - 3_600_000, perHour: pacing.perHour };
       type Claimed = CallRow & { claimed_from: CallState };
       let row: Claimed | null = null;
       if (!candidates || !numberTurn) {
@@ -253,7 +257,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
         reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
       });
       // In the order they were queued (RETURNING promises none): spoken first come, first named.
-      const bundled = ((await bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, lease: now + leaseMs })) as (CallRow & { seq: number })[])
+      const bundled = ((await bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, leaseMs })) as (CallRow & { seq: number })[])
         .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
         .map(toCall);
       for (const b of bundled) {
@@ -304,12 +308,12 @@ export function createCallsStore(db: SqlConnection): CallsStore {
       await noteWaiting.run({ reason, cursor });
       return ((await db.query('SELECT COALESCE(max(rowid), 0) AS n FROM calls').get()) as { n: number }).n;
     },
-    async renewLeases(ids, until, now) {
+    async renewLeases(ids, leaseMs, now) {
       const q = db.query(
-        `UPDATE calls SET lease_until = ${sql.greatest('COALESCE(lease_until, 0)', '$until')}, updated_at = $now
+        `UPDATE calls SET lease_until = ${sql.greatest('COALESCE(lease_until, 0)', `${leaseNow} + $leaseMs`)}, updated_at = $now
          WHERE id = $id AND state IN (${IN_PROGRESS})`,
       );
-      for (const id of ids) await q.run({ id, until, now });
+      for (const id of ids) await q.run({ id, leaseMs, now });
     },
     async events(id) {
       return (
