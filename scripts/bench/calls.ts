@@ -20,6 +20,12 @@ const audio = (frames: number): CallAudio => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const only = process.env.ONLY ?? 'setup,stream,latency';
+// SRTP=1: the trunk keys SRTP by SDES (README "SIP over TLS and SRTP"); the far end's SDP
+// carries a crypto line. The sink counts by sequence number, which SRTP leaves in the clear.
+const srtp = process.env.SRTP === '1';
+const media = srtp
+  ? { profile: 'RTP/SAVP', media_attr: `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${Buffer.alloc(30, 7).toString('base64')}` }
+  : { profile: 'RTP/AVP', media_attr: 'a=sendrecv' };
 
 async function trunk(ringMs: number, calls: number) {
   const sink = await freePort();
@@ -27,10 +33,10 @@ async function trunk(ringMs: number, calls: number) {
   let sinkOut = '';
   sinkProc.stdout!.on('data', (d) => (sinkOut += d));
   while (!sinkOut.includes('ready')) await sleep(20);
-  const sipp = await startSipp({ scenario: 'bench-answer.xml', calls, keys: { ring_ms: ringMs }, fill: { sink_port: sink }, extra: ['-max_socket', '10000'] });
+  const sipp = await startSipp({ scenario: 'bench-answer.xml', calls, keys: { ring_ms: ringMs }, fill: { sink_port: sink, ...media }, extra: ['-max_socket', '10000'] });
   const pbx = await startKamailio({ target: `127.0.0.1:${sipp.port}`, auth: false, user: 'bench', password: '' });
   const config = configSchema.parse({
-    sip: { server: `127.0.0.1:${pbx.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: '30000-39998', t1_ms: 500 },
+    sip: { server: `127.0.0.1:${pbx.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: '30000-39998', t1_ms: 500, srtp: srtp ? 'sdes' : 'off' },
   });
   const sent = new Map<string, number[]>();
   const phone = createTelephone(config.sip, 0, {
@@ -62,6 +68,7 @@ async function trunk(ringMs: number, calls: number) {
       expected: number;
       received: number;
       arrival: { p50: number; p99: number; max: number; within: number };
+      sizes: number[];
     };
   };
   return { dial, sent, close };
@@ -127,7 +134,7 @@ if (only.includes('stream')) {
     `  steady state (${((to - from) / 1000).toFixed(1)} s with all ${n} up): p1 ${q(steady, 0.01).toFixed(2)} ms, p50 ${q(steady, 0.5).toFixed(2)} ms, ` +
       `p99 ${q(steady, 0.99).toFixed(2)} ms, max ${Math.max(...steady).toFixed(2)} ms; within 20±2 ms: ${((100 * steady.filter((x) => Math.abs(x - 20) <= 2).length) / steady.length).toFixed(2)} %`,
   );
-  console.log(`  sink: ${sink.streams} streams, ${sink.received} received of ${sink.expected} by sequence number (${sink.expected - sink.received} lost); sent ${sentPackets}`);
+  console.log(`  sink: ${sink.streams} streams, ${sink.received} received of ${sink.expected} by sequence number (${sink.expected - sink.received} lost); sent ${sentPackets}; packet sizes ${sink.sizes.join(', ')} bytes${srtp ? ' (SRTP)' : ''}`);
   const a = sink.arrival;
   console.log(
     `  arrival interval at the sink (whole run): p50 ${a.p50.toFixed(2)} ms, p99 ${a.p99.toFixed(2)} ms, max ${a.max.toFixed(2)} ms; ` +

@@ -6,9 +6,12 @@ import { createSocket } from 'node:dgram';
 const port = Number(process.argv[2]);
 const streams = new Map<number, { first: number; last: number; count: number; wraps: number; at: number }>();
 const arrivals: number[] = [];
+/** Packet sizes seen: 172 bytes for plain G.711, 182 with SRTP's 10-byte tag. */
+const sizes = new Set<number>();
 const s = createSocket('udp4');
 s.on('message', (b) => {
   if (b.length < 12) return;
+  sizes.add(b.length);
   const seq = b.readUInt16BE(2);
   const ssrc = b.readUInt32BE(8);
   const at = performance.now();
@@ -33,6 +36,6 @@ process.stdin.on('end', () => {
   const q = (p: number) => arrivals[Math.min(arrivals.length - 1, Math.floor(p * arrivals.length))] ?? 0;
   const within = arrivals.filter((x) => Math.abs(x - 20) <= 2).length / Math.max(1, arrivals.length);
   const arrival = { p50: q(0.5), p99: q(0.99), max: arrivals.at(-1) ?? 0, within };
-  process.stdout.write(JSON.stringify({ streams: streams.size, expected, received, arrival }) + '\n');
+  process.stdout.write(JSON.stringify({ streams: streams.size, expected, received, arrival, sizes: [...sizes].sort((x, y) => x - y) }) + '\n');
   process.exit(0);
 });

@@ -1,15 +1,13 @@
-import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isFinal } from '../../src/call-model';
-import { configSchema } from '../../src/config/schema';
-import { silentLogger } from '../../src/log';
-import { createCallAudioSource, readWav } from '../../src/tts';
+import { readWav } from '../../src/tts';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { startBaresip, startKamailio, type Peer } from '../helpers/pbx';
 import { freePort } from '../helpers/ports';
+import { compareThroughDecoder, expectedAudio as renderExpected, loudFrames } from '../helpers/recording';
 
 /**
  * The whole path: HTTP alert → compiled binary → kamailio (the PBX, digest or IP trust) →
@@ -30,44 +28,8 @@ afterEach(async () => {
 const callsConfig = { answer_delay_ms: 300, ring_timeout_s: 10, retry_delays_s: [1], max_attempts: 1, repeat: 1 };
 const ttsConfig = { voice: 'en', speed_wpm: 300 };
 
-/** What the binary will play, rendered here by the same code with the same settings. */
-async function expectedAudio() {
-  const config = configSchema.parse({ calls: callsConfig, tts: ttsConfig });
-  return createCallAudioSource(config, { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) }).forMessage(MESSAGE);
-}
-
-/** 20 ms frames that are not entirely `silence`. */
-function loudFrames<T extends Uint8Array | Int16Array>(x: T, silence: number): T[] {
-  const out: T[] = [];
-  for (let i = 0; i + 160 <= x.length; i += 160) {
-    const f = x.subarray(i, i + 160) as T;
-    if (f.some((v) => v !== silence)) out.push(f);
-  }
-  return out;
-}
-
-/**
- * baresip records decoded PCM, and its G.711 decoder need not use our table (its µ-law
- * rounds differently). So compare through whatever table it used: the recording holds
- * exactly the sent codes iff every code maps to one sample value and no two codes to the
- * same one, across all frames in order. Returns the problems found (empty: frame-exact).
- */
-function compareThroughDecoder(sent: Uint8Array[], heard: Int16Array[]): string[] {
-  if (sent.length !== heard.length) return [`${heard.length} loud frames heard, ${sent.length} sent`];
-  const table = new Map<number, number>();
-  const inverse = new Map<number, number>();
-  for (let f = 0; f < sent.length; f++) {
-    for (let i = 0; i < 160; i++) {
-      const code = sent[f]![i]!;
-      const sample = heard[f]![i]!;
-      if ((table.get(code) ?? sample) !== sample) return [`frame ${f} byte ${i}: code ${code} heard as ${sample}, before as ${table.get(code)}`];
-      if ((inverse.get(sample) ?? code) !== code) return [`frame ${f} byte ${i}: sample ${sample} stands for codes ${code} and ${inverse.get(sample)}`];
-      table.set(code, sample);
-      inverse.set(sample, code);
-    }
-  }
-  return [];
-}
+/** What the binary will play (test/helpers/recording.ts renders it with the same code and settings). */
+const expectedAudio = () => renderExpected(MESSAGE, { calls: callsConfig, tts: ttsConfig });
 
 async function waitFinal(a: ReturnType<typeof applianceDir>, id: string, app: RunningAppliance) {
   const end = Date.now() + 60_000;

@@ -71,16 +71,27 @@ function run(cmd: string, args: string[], dir: string, port: number, ready: RegE
  * `qop`: the challenges ask for qop=auth (RFC 2617 §3.2.1), else the RFC 2069 form.
  * Accepted credentials are logged ("accepted METHOD credentials: …").
  */
-export async function startKamailio(o: { target: string; auth: boolean; user: string; password: string; qop?: boolean }): Promise<Peer> {
+export async function startKamailio(o: {
+  target: string;
+  auth: boolean;
+  user: string;
+  password: string;
+  qop?: boolean;
+  /** SIP over TLS as well, on `tlsPort`, presenting this certificate (its tls module). */
+  tls?: { certFile: string; keyFile: string };
+}): Promise<Peer & { tlsPort: number }> {
   const port = await freePort();
+  const tlsPort = o.tls ? await freePort() : 0;
   const dir = mkdtempSync(join(tmpdir(), 'va-kamailio-'));
   const cfg = join(dir, 'kamailio.cfg');
-  writeFileSync(cfg, fill(join(PEERS, 'kamailio', 'kamailio.cfg'), { port, target: o.target, user: o.user, password: o.password, qop: o.qop ? 1 : 0 }));
+  const tls = { tls_port: tlsPort, tls_cert: o.tls?.certFile ?? '', tls_key: o.tls?.keyFile ?? '' };
+  writeFileSync(cfg, fill(join(PEERS, 'kamailio', 'kamailio.cfg'), { port, target: o.target, user: o.user, password: o.password, qop: o.qop ? 1 : 0, ...tls }));
   const args = ['-f', cfg, '-DD', '-E', '-m', '64', '-M', '8', '-Y', dir, '-w', dir];
   if (o.auth) args.push('-A', 'WITH_AUTH');
+  if (o.tls) args.push('-A', 'WITH_TLS');
   const peer = await run('kamailio', args, dir, port, /Listening on/);
   await untilAnswersOptions(port); // the workers fork after the banner
-  return peer;
+  return { ...peer, tlsPort };
 }
 
 async function untilAnswersOptions(port: number): Promise<void> {
@@ -116,13 +127,27 @@ async function untilAnswersOptions(port: number): Promise<void> {
  * baresip answering calls for `user` at once and recording what it hears (sndfile module:
  * `*-dec.wav`, named by the second, so record one call at a time).
  */
-export async function startBaresip(o: { user: string; codec: 'PCMU' | 'PCMA' }): Promise<Peer & { recordDir: string }> {
+export async function startBaresip(o: {
+  user: string;
+  codec: 'PCMU' | 'PCMA';
+  /** SRTP keyed by SDES, mandatory (its srtp module, `mediaenc=srtp-mand`): plain RTP is refused. */
+  srtp?: boolean;
+}): Promise<Peer & { recordDir: string }> {
   const port = await freePort();
   const rtp = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'va-baresip-'));
   const recordDir = join(dir, 'rec');
   mkdirSync(recordDir);
-  const values = { port, record_dir: recordDir, rtp_low: rtp, rtp_high: rtp + 20, user: o.user, codec: o.codec };
+  const values = {
+    port,
+    record_dir: recordDir,
+    rtp_low: rtp,
+    rtp_high: rtp + 20,
+    user: o.user,
+    codec: o.codec,
+    modules: o.srtp ? 'module\t\t\tsrtp.so' : '',
+    account_params: o.srtp ? ';mediaenc=srtp-mand' : '',
+  };
   writeFileSync(join(dir, 'config'), fill(join(PEERS, 'baresip', 'config'), values));
   writeFileSync(join(dir, 'accounts'), fill(join(PEERS, 'baresip', 'accounts'), values));
   const peer = await run('baresip', ['-f', dir], dir, port, /baresip is ready/);

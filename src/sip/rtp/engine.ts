@@ -158,7 +158,7 @@ export function createRtpEngine(o: {
       start(s) {
         if (alive()) {
           streams.set(port, s);
-          send({ t: 'start', port, remote: s.remote, codec: s.codec, payloadType: s.payloadType, telephoneEventPts: s.telephoneEventPts, recordSendTimes: !!s.onPacketSent });
+          send({ t: 'start', port, remote: s.remote, codec: s.codec, payloadType: s.payloadType, telephoneEventPts: s.telephoneEventPts, srtp: s.srtp ?? null, recordSendTimes: !!s.onPacketSent });
         }
         let codec = s.codec;
         return {

@@ -5,6 +5,7 @@ import { decodeRtp, encodeRtp } from './packet';
 import type { Pacer } from './pacer';
 import { inLaw } from './law';
 import { TELEPHONE_EVENT_PT, type Codec } from './sdp';
+import { createSrtpReceiver, createSrtpSender, type SrtpReceiver, type SrtpSender } from './srtp';
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
 export const FRAME_MS = 20;
@@ -62,6 +63,11 @@ export interface StreamMedia {
   payloadType: number;
   /** Payload types that carry telephone-events towards us. */
   telephoneEventPts: number[];
+  /**
+   * SRTP (srtp.ts) keys from the SDES exchange (sdp.ts): ours protects what we send, theirs
+   * opens what arrives. Absent: plain RTP.
+   */
+  srtp?: { send: Uint8Array; receive: Uint8Array } | null;
 }
 
 export interface RtpStreamOptions extends StreamMedia {
@@ -75,7 +81,9 @@ export interface RtpStreamOptions extends StreamMedia {
 }
 
 export function startRtpStream(o: RtpStreamOptions): RtpStream {
-  let media: StreamMedia = { remote: o.remote, codec: o.codec, payloadType: o.payloadType, telephoneEventPts: o.telephoneEventPts };
+  let media: StreamMedia = { remote: o.remote, codec: o.codec, payloadType: o.payloadType, telephoneEventPts: o.telephoneEventPts, srtp: o.srtp ?? null };
+  let srtpOut: SrtpSender | null = media.srtp ? createSrtpSender(media.srtp.send) : null;
+  let srtpIn: SrtpReceiver | null = media.srtp ? createSrtpReceiver(media.srtp.receive) : null;
   const ssrc = (Math.random() * 0x100000000) >>> 0;
   // RFC 3550 §5.1: random initial sequence number and timestamp.
   let sequence = (Math.random() * 0x10000) | 0;
@@ -96,11 +104,19 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   let held = false;
 
   o.socket.on('message', (data, rinfo) => {
+    let packet: Uint8Array = data;
+    if (srtpIn) {
+      // Only a packet that authenticates counts (RFC 3711 §3.3): anything else, a forged
+      // source included, is dropped before it could move where we send.
+      const opened = srtpIn.unprotect(data);
+      if (typeof opened === 'string') return;
+      packet = opened;
+    }
     if (!latched && !formerSources.has(`${rinfo.address} ${rinfo.port}`)) {
       latched = true;
       remote = { address: rinfo.address, port: rinfo.port };
     }
-    const p = decodeRtp(data);
+    const p = decodeRtp(packet);
     if (!p) return;
     if (tones && p.payloadType === media.payloadType) {
       const tone = tones.push(p.payload);
@@ -128,7 +144,8 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   };
 
   const sendOne = () => {
-    const packet = encodeRtp({ payloadType: media.payloadType, marker, sequence, timestamp, ssrc }, nextFrame());
+    const rtp = encodeRtp({ payloadType: media.payloadType, marker, sequence, timestamp, ssrc }, nextFrame());
+    const packet = srtpOut ? srtpOut.protect(rtp) : rtp;
     marker = false; // RFC 3551 §4.1: set on the first packet of a talkspurt only
     sequence = (sequence + 1) & 0xffff;
     timestamp = (timestamp + FRAME_BYTES) >>> 0;
@@ -184,7 +201,11 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
       }
       // A changed codec or telephone-event offer changes how keys arrive (and in which law).
       if (next.codec !== media.codec || next.telephoneEventPts.length !== media.telephoneEventPts.length) tones = tonesFor(next);
-      media = next;
+      // New SDES keys (RFC 4568 §7.1.4: a new offer may rekey): new contexts; the same keys keep theirs.
+      const keys = next.srtp ?? null;
+      if (!sameBytes(keys?.send, media.srtp?.send)) srtpOut = keys ? createSrtpSender(keys.send) : null;
+      if (!sameBytes(keys?.receive, media.srtp?.receive)) srtpIn = keys ? createSrtpReceiver(keys.receive) : null;
+      media = { ...next, srtp: keys };
       tePts = new Set([TELEPHONE_EVENT_PT, ...next.telephoneEventPts]);
     },
     interrupt: () => flush('stopped'),
@@ -201,3 +222,6 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     },
   };
 }
+
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
+  a === b || (a !== undefined && b !== undefined && Buffer.from(a).equals(Buffer.from(b)));

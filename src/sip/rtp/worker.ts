@@ -64,6 +64,7 @@ async function handle(m: ToRtpWorker): Promise<void> {
         codec: m.codec,
         payloadType: m.payloadType,
         telephoneEventPts: m.telephoneEventPts,
+        srtp: m.srtp ?? null,
         pacer,
         onDigit: (digit) => post({ t: 'digit', port, digit }),
         onFailed: (e) => post({ t: 'error', message: `rtp stream on port ${port} stopped: ${String(e)}` }),
@@ -82,7 +83,7 @@ async function handle(m: ToRtpWorker): Promise<void> {
       return post({ t: 'played', port: m.port, play: m.play, result });
     }
     case 'update':
-      return channels.get(m.port)?.stream?.update({ remote: m.remote, codec: m.codec, payloadType: m.payloadType, telephoneEventPts: m.telephoneEventPts });
+      return channels.get(m.port)?.stream?.update({ remote: m.remote, codec: m.codec, payloadType: m.payloadType, telephoneEventPts: m.telephoneEventPts, srtp: m.srtp ?? null });
     case 'interrupt':
       return channels.get(m.port)?.stream?.interrupt();
     case 'hold':

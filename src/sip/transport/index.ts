@@ -64,16 +64,21 @@
  *     hands them to send() like any message; they go where the request's Via/rport says
  *     (§18.2.2, RFC 3581), not to sip.server, and a retransmitted BYE gets our same 200
  *     (retransmit.ts, Timer J §17.2.2) instead of sip.js's 481 for a dialog it has ended.
+ * 21. TLS (tls-transport.ts): Via `SIP/2.0/TLS` comes from `protocol`; sip.js has no TLS
+ *     transport of its own. Via and Contact name our connection's own local port, since we
+ *     hold no certificate to listen with (ua/telephone.ts sets Contact `transport=tls`).
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */
 import './digest-realms';
 import { TcpTransport } from './tcp-transport';
+import { TlsTransport } from './tls-transport';
 import { UdpTransport } from './udp-transport';
 
 export { advertisedAddress, isWildcard } from './local-address';
 export type { SipTransportBase, SipTransportOptions } from './transport-base';
-export { TcpTransport, UdpTransport };
+export { TlsCertificateError } from './tls-transport';
+export { TcpTransport, TlsTransport, UdpTransport };
 
 /** The class sip.js builds (UserAgentOptions.transportConstructor) for sip.transport. */
-export const transportFor = (kind: 'udp' | 'tcp') => (kind === 'tcp' ? TcpTransport : UdpTransport);
+export const transportFor = (kind: 'udp' | 'tcp' | 'tls') => (kind === 'tls' ? TlsTransport : kind === 'tcp' ? TcpTransport : UdpTransport);

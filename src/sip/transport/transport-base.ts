@@ -12,6 +12,8 @@ export interface SipTransportOptions {
   localPort: number;
   t1Ms: number;
   t2Ms: number;
+  /** TLS only (tls-transport.ts): `caFile` empty: the system's CAs; `verify` false: no certificate check. */
+  tls?: { caFile: string; verify: boolean };
   log: Logger;
   /** Every message in and out, for tests and benchmarks (e.g. the INVITE's time on the wire). */
   onWire?: (direction: 'in' | 'out', message: string) => void;

@@ -1,7 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import type { BodyAndContentType, SessionDescriptionHandler } from 'sip.js';
 import type { RtpEngine, RtpPort, RtpStreamHandle } from '../rtp/engine';
 import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from '../rtp/sdp';
+import { SRTP_MASTER_BYTES } from '../rtp/srtp';
 import type { StreamMedia } from '../rtp/stream';
+
+/** How a trunk protects its media (README "SIP over TLS and SRTP"): plain RTP, or SRTP keyed by SDES. */
+export type SrtpMode = 'off' | 'sdes';
+
+/**
+ * The start of a call's reason when a trunk with `srtp = "sdes"` got a plain answer (or an
+ * offer) without SRTP: a trunk's fault, not the callee's (src/calls decides where it goes).
+ */
+export const SRTP_REQUIRED_REASON = 'SRTP required';
 
 /**
  * Where the offer/answer exchange of the call stands (RFC 3264 §4, RFC 6337 §2):
@@ -41,11 +52,23 @@ export class MediaHandler implements SessionDescriptionHandler {
   private stream: RtpStreamHandle | null = null;
   private closed = false;
   private releasing: Promise<void> = Promise.resolve();
+  /** Our SRTP master key || salt for this call (RFC 4568 §6.1: fresh random keys per session). */
+  private readonly srtpKey: Uint8Array | undefined;
+  /** Why the answer to our INVITE could not be used, when that was SRTP's doing. */
+  private answerFailure: string | null = null;
 
   constructor(
     private readonly rtp: RtpEngine,
     private readonly address: string,
-  ) {}
+    private readonly srtp: SrtpMode = 'off',
+  ) {
+    this.srtpKey = srtp === 'sdes' ? new Uint8Array(randomBytes(SRTP_MASTER_BYTES)) : undefined;
+  }
+
+  /** Set when the INVITE's answer was refused for SRTP's sake: the call's reason (SRTP_REQUIRED_REASON …). */
+  unusableAnswer(): string | null {
+    return this.answerFailure;
+  }
 
   /** The 200 OK arrived: SDP from now on is a new offer or the answer to ours. */
   confirm(): void {
@@ -69,7 +92,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStreamHandle {
     if (this.rtpPort === null || !this.remote) throw new Error('media not negotiated');
     if (!this.stream) {
-      this.stream = this.rtpPort.start({ ...streamMedia(this.remote), ...opts });
+      this.stream = this.rtpPort.start({ ...this.streamMedia(this.remote), ...opts });
       this.stream.hold(silentTowards(this.remote));
     }
     return this.stream;
@@ -84,7 +107,7 @@ export class MediaHandler implements SessionDescriptionHandler {
         throw new Error('session closed');
       }
       this.rtpPort = taken;
-      this.local = { address: this.address, port: taken.port, sessionId: Date.now() % 1e9, version: 1 };
+      this.local = { address: this.address, port: taken.port, sessionId: Date.now() % 1e9, version: 1, ...(this.srtpKey ? { srtpKey: this.srtpKey } : {}) };
     }
     const local = this.local!;
     if (this.negotiation === 'remote-offer') {
@@ -114,7 +137,20 @@ export class MediaHandler implements SessionDescriptionHandler {
 
   async setDescription(body: string): Promise<void> {
     const parsed = parseRemote(body);
-    if ('code' in parsed) throw new Error(`${parsed.code}: ${parsed.reason}`);
+    if ('code' in parsed) {
+      // RTP/SAVP with no crypto line we can use (another suite, MKI): SRTP's failure too.
+      if (this.srtp === 'sdes' && this.negotiation === 'initial' && parsed.reason.startsWith('RTP/SAVP')) this.answerFailure = `${SRTP_REQUIRED_REASON}: ${parsed.reason}`;
+      throw new Error(`${parsed.code}: ${parsed.reason}`);
+    }
+    // The trunk requires SRTP: a plain answer or offer is refused (sip.js answers 488 to an
+    // offer; to our INVITE's answer it sends ACK and BYE, place-call.ts ends the call).
+    if (this.srtp === 'sdes' && !parsed.srtp) {
+      const reason = `${SRTP_REQUIRED_REASON}: the PBX answered plain RTP (RTP/AVP without a=crypto) on a trunk with srtp = "sdes"`;
+      if (this.negotiation === 'initial') this.answerFailure = reason;
+      throw new Error(reason);
+    }
+    // We offered plain RTP (or answer an offer): SRTP we did not ask for cannot be taken.
+    if (this.srtp === 'off' && parsed.srtp) throw new Error('SDP_INVALID: RTP/SAVP on a trunk without srtp');
     switch (this.negotiation) {
       case 'initial':
         this.remote = parsed;
@@ -183,21 +219,22 @@ export class MediaHandler implements SessionDescriptionHandler {
   /** A completed exchange: from now on the stream sends as `peer` says. */
   private apply(peer: RemoteMedia): void {
     this.remote = peer;
-    this.stream?.update(streamMedia(peer));
+    this.stream?.update(this.streamMedia(peer));
     this.stream?.hold(silentTowards(peer));
+  }
+
+  private streamMedia(r: RemoteMedia): StreamMedia {
+    return {
+      remote: { address: r.address, port: r.port },
+      codec: r.codec,
+      payloadType: r.payloadType,
+      telephoneEventPts: r.telephoneEventPt === null ? [] : [r.telephoneEventPt],
+      ...(this.srtpKey && r.srtp ? { srtp: { send: this.srtpKey, receive: r.srtp.key } } : {}),
+    };
   }
 }
 
 const sdp = (body: string): BodyAndContentType => ({ body, contentType: 'application/sdp' });
-
-function streamMedia(r: RemoteMedia): StreamMedia {
-  return {
-    remote: { address: r.address, port: r.port },
-    codec: r.codec,
-    payloadType: r.payloadType,
-    telephoneEventPts: r.telephoneEventPt === null ? [] : [r.telephoneEventPt],
-  };
-}
 
 /** They only send, or nothing (hold: RFC 3264 §8.4): we answered recvonly/inactive and must not send. */
 const silentTowards = (r: RemoteMedia) => r.direction === 'sendonly' || r.direction === 'inactive';
