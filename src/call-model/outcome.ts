@@ -20,10 +20,15 @@ export type CallOutcome =
   /**
    * A final non-2xx to the INVITE: the far end's or the PBX's answer, or a local 408 timeout.
    * `retryAfterS`: the response's Retry-After in seconds (RFC 3261 §20.33), when it had one.
+   * `local`: made up on our side, nothing came from the trunk (Timer B's 408, a transport
+   * error's 503): a trunk failure (src/calls/trunk-route.ts).
    */
-  | { code: 'SIP_FINAL'; status: number; reason: string; retryAfterS?: number }
-  /** Rang for calls.ring_timeout_s, then we sent CANCEL. */
-  | { code: 'NO_ANSWER'; status: 487; reason: string }
+  | { code: 'SIP_FINAL'; status: number; reason: string; retryAfterS?: number; local?: true }
+  /**
+   * Rang for calls.ring_timeout_s, then we sent CANCEL. `silent`: not even a 100 Trying came
+   * back (the trunk, not the callee, did not answer).
+   */
+  | { code: 'NO_ANSWER'; status: 487; reason: string; silent?: true }
   /** The request could not be sent, or media could not be set up. */
   | { code: 'NETWORK' | 'MEDIA'; status: null; reason: string }
   /** The message could not be rendered; `errorCode` is the renderer's own (e.g. EMPTY_TEXT). */
@@ -38,4 +43,6 @@ export interface CallProgress {
   /** 200 OK to the INVITE, with the codec the answer picked. */
   answered(codec: string): void;
   digit(digit: string): void;
+  /** The trunk the attempt goes out on now (several trunks: each one tried, in order). */
+  trunk?(name: string): void;
 }

@@ -1,6 +1,6 @@
 import { acknowledgeAlert, settleAlert } from '../alerts';
 import { callEventFor, emitCallEvent } from '../callbacks';
-import { IllegalTransitionError, isFinal, isInProgress, transition, type CallState } from '../call-model';
+import { IllegalTransitionError, isFinal, isInProgress, isSuppressed, transition, type CallState } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { metrics } from '../metrics/instruments';
@@ -50,11 +50,11 @@ export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: st
   // A mover is made once per claim: the claim (the store's UPDATE) was the edge into `start`.
   metrics.callTransitions.inc({ to: start }, held.length);
 
-  /** Where each held call goes: a retry of a call whose alert closed ends instead. */
+  /** Where each held call goes: a retry of a call whose alert closed (or a maintenance window suppressed) ends instead. */
   const targetOf = async (tx: Tx, c: Held, to: CallState): Promise<CallState> => {
     if (to !== 'queued' || !c.alertId) return to;
     const alert = await tx.alerts.get(c.alertId);
-    return alert && alert.state !== 'open' ? 'cancelled' : to;
+    return alert && (alert.state !== 'open' || isSuppressed(alert, d.clock())) ? 'cancelled' : to;
   };
 
   const write = async (to: CallState, { passToNextStep, ...details }: MoveDetails) => {

@@ -1,4 +1,4 @@
-import type { CallAudioSource, CallOutcome } from '../call-model';
+import { isSuppressed, type CallAudioSource, type CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { DialRequest } from '../sip';
@@ -107,17 +107,21 @@ export function createDialer(d: DialerDeps): Dialer {
 
   /**
    * A call whose every alert was closed elsewhere (acknowledged by another callee, resolved
-   * by the API or another appliance) is cancelled if it has not been answered yet.
+   * by the API or another appliance) or suppressed by a maintenance window that started is
+   * cancelled if it has not been answered yet.
    */
   const checkClosed = async (): Promise<void> => {
     const looked = [...held].filter(([, h]) => !h.cancel.signal.aborted && h.alertIds.length > 0);
     if (looked.length === 0) return;
     // Each alert read once, all at once (reads outside any transaction).
     const ids = [...new Set(looked.flatMap(([, h]) => h.alertIds))];
-    const states = new Map(await Promise.all(ids.map(async (a) => [a, (await d.store.alerts.get(a))?.state] as const)));
+    const now = d.clock();
+    const quiet = new Map(
+      await Promise.all(ids.map(async (a) => [a, ((r) => !r || r.state !== 'open' || isSuppressed(r, now))(await d.store.alerts.get(a))] as const)),
+    );
     for (const [id, h] of looked) {
       if (h.cancel.signal.aborted) continue; // cancelled meanwhile (an overlapping look)
-      if (h.alertIds.every((a) => states.get(a) !== 'open')) {
+      if (h.alertIds.every((a) => quiet.get(a))) {
         log.info({ call: id, alerts: h.alertIds }, 'its alerts were closed: cancelling the call if not answered yet');
         h.cancel.abort();
       }

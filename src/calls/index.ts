@@ -1,17 +1,24 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { createTelephone, type MediaCounts, type Telephone } from '../sip';
+import type { CallOutcome } from '../call-model';
+import { sipTrunks } from '../config/sections/sip';
+import type { DialRequest, MediaCounts } from '../sip';
 import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
 import { createNoTrunkSweeper } from './expire-stale';
-import { createTrunkMonitor, type TrunkProbeStatus } from './trunk-monitor';
+import type { TrunkProbeStatus } from './trunk-monitor';
+import { aggregateStatus, type TrunkStatus } from './trunk-status';
+import { createTrunkSet, type TrunkEntryStatus } from './trunk-set';
 
 export { createDialer, type Dialer } from './dialer';
 export { decide, classify } from './retry-policy';
 export { NO_TRUNK_REASON, NO_TRUNK_WARNING } from './expire-stale';
-export type { TrunkProbeStatus } from './trunk-monitor';
+export type { TrunkProbeStatus, TrunkState } from './trunk-monitor';
+export type { TrunkEntryStatus } from './trunk-set';
+export { isTrunkFailure, trunkOrder } from './trunk-route';
+export { checkTrunkStates, type TrunkStatus } from './trunk-status';
 export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from '../call-model';
 
 /**
@@ -36,15 +43,14 @@ export interface Telephony {
    * Fixed for the life of the process (the config is read at start).
    */
   trunkConfigured(): boolean;
-}
-
-export interface TrunkStatus extends TrunkProbeStatus {
-  /** not_configured: sip.server is empty; starting: not up yet (or being retried after a failure). */
-  state: 'not_configured' | 'starting' | 'up' | 'stopped';
-  /** null for an IP trunk or when not up. */
-  registered: boolean | null;
-  /** Why the last start failed, while it is being retried; once up, why the last REGISTER failed. */
-  lastError: string | null;
+  /**
+   * A check other than OPTIONS (the voice-path self-test) found the named trunk working or
+   * not: it is marked up or down (logged, counted, `trunk.up`/`trunk.down` callbacks) until
+   * the next probe or mark says otherwise. False for an unknown trunk.
+   */
+  markTrunk(name: string, up: boolean, reason: string): Promise<boolean>;
+  /** One attempt through the named trunk only, no failover (the self-test's call). */
+  dialOn(name: string, request: DialRequest): Promise<CallOutcome>;
 }
 
 /** The probe part of a status before any probe ran (and with no trunk at all). */
@@ -59,7 +65,8 @@ export interface TelephonyDeps {
 }
 
 export function createTelephony(config: Config, deps: TelephonyDeps): Telephony {
-  if (!config.sip.server) {
+  const trunks = sipTrunks(config.sip);
+  if (trunks.length === 0) {
     // On the appliance's clock, every 30 s: a call expires at most 30 s after max_age_s.
     const sweeper = createNoTrunkSweeper({
       store: deps.store,
@@ -81,12 +88,17 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       status: () => ({ state: 'not_configured', registered: null, lastError: null, ...noProbe() }),
       mediaCounts: () => ({ packetsSent: 0, lateTicks: 0 }),
       trunkConfigured: () => false,
+      markTrunk: async () => false,
+      dialOn: async (name) => ({ code: 'NETWORK', status: null, reason: `trunk ${name} is not configured` }),
     };
   }
-  const telephone: Telephone = createTelephone(config.sip, config.sip.silence_ms, { log: deps.log });
+  const set = createTrunkSet(config.sip, trunks, deps);
+  // An attempt may go through every trunk in turn, each silent one for up to Timer B (64·T1)
+  // or the ring timeout: the watchdog allows for that on top of one call's length.
+  const perExtraTrunkMs = 64 * config.sip.t1_ms + config.calls.ring_timeout_s * 1000;
   const dialer: Dialer = createDialer({
     store: deps.store,
-    dial: (r) => telephone.dial(r),
+    dial: (r) => set.dial(r),
     audio: deps.audio,
     clock: deps.clock,
     log: deps.log,
@@ -94,60 +106,30 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     timeZone: config.credit.timezone,
     leaseMs: config.calls.lease_s * 1000,
     pollMs: 1000,
+    attemptLimitMs: (config.calls.ring_timeout_s + config.calls.max_call_s + 60) * 1000 + (trunks.length - 1) * perExtraTrunkMs,
   });
-  // Probing starts once the trunk is up: before that, status says `starting` anyway.
-  const monitor = createTrunkMonitor({
-    probe: () => telephone.probe(),
-    intervalMs: config.sip.options_interval_s * 1000,
-    server: config.sip.server,
-    store: deps.store,
-    clock: deps.clock,
-    log: deps.log,
-  });
-  let up = false;
   let stopping = false;
-  let inFlight: Promise<void> | null = null;
-  let retry: ReturnType<typeof setTimeout> | null = null;
-  let lastError: string | null = null;
-  // A trunk that cannot start (port taken, no route) is tried again until it can: calls
-  // wait in the queue meanwhile, they are never dropped.
-  const attempt = (delayS: number) => {
-    inFlight = telephone.start().then(
-      () => {
-        if (stopping) return;
-        up = true;
-        lastError = null;
-        dialer.start();
-        monitor.start();
-      },
-      (e) => {
-        lastError = e instanceof Error ? e.message : String(e);
-        deps.log.error({ err: e, server: config.sip.server, retryInS: delayS }, 'sip trunk failed to start: calls stay queued');
-        if (!stopping) retry = setTimeout(() => attempt(Math.min(delayS * 2, 60)), delayS * 1000);
-      },
-    );
-  };
+  let dialing = false;
+  // Calls wait in the queue until a trunk is up; they are never dropped.
+  set.onStarted(() => {
+    if (stopping || dialing) return;
+    dialing = true;
+    dialer.start();
+  });
   return {
-    start: () => attempt(5),
+    start: () => set.start(),
     wake: () => {
-      if (up) dialer.wake();
+      if (dialing) dialer.wake();
     },
     trunkConfigured: () => true,
-    mediaCounts: () => telephone.mediaCounts(),
-    status: () => ({
-      state: stopping ? 'stopped' : up ? 'up' : 'starting',
-      registered: up && !stopping ? telephone.registered() : null,
-      // A registrar's refusal (423 loop, 403, no answer) is shown while it lasts, never hidden behind "up".
-      lastError: up && !stopping ? telephone.registrationError() : lastError,
-      ...monitor.status(),
-    }),
+    mediaCounts: () => set.mediaCounts(),
+    status: () => aggregateStatus(set.statuses(), stopping),
+    markTrunk: (name, up, reason) => set.mark(name, up, reason),
+    dialOn: (name, request) => set.dialOn(name, request),
     async stop() {
       stopping = true;
-      if (retry) clearTimeout(retry);
-      await inFlight; // a start in progress finishes (bounded by Timer F) before we stop it
-      await monitor.stop();
-      if (up) await dialer.stop();
-      await telephone.stop();
+      if (dialing) await dialer.stop();
+      await set.stop();
     },
   };
 }

@@ -118,6 +118,7 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
       ringing: (status, reason) => void later(() => mover.move('ringing', { sipCode: status, reason })),
       answered: (codec) => void later(() => mover.move('answered', { sipCode: 200, reason: `answered (${codec})` })),
       digit: (digit) => d.log.info({ call: call.id, digit }, 'keypad'),
+      trunk: (name) => d.log.info({ call: call.id, attempt: call.attempts, trunk: name }, 'call goes out through trunk'),
     },
   };
   const dialing: Promise<CallOutcome> = Promise.resolve()

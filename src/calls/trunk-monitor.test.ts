@@ -50,9 +50,10 @@ async function sipp(o: { code: number; reason: string; port?: number }): Promise
 
 describe('trunk monitoring with SIP OPTIONS', () => {
   // Not 408: sip.js treats every 408 to a non-INVITE as its own timeout (RFC 4320 §4.1).
+  // Not 503: that PBX says it cannot serve, the trunk is down (README "SIP trunks: several, in order").
   it.each([
     [407, 'Proxy Authentication Required'],
-    [503, 'Service Unavailable'],
+    [404, 'Not Found'],
   ])('a PBX answering %i is reachable: the trunk coming up is logged once, no change counted, no event', async (code, reason) => {
     const pbx = await sipp({ code, reason });
     const r = await rig(pbx.port);
@@ -65,6 +66,17 @@ describe('trunk monitoring with SIP OPTIONS', () => {
     await expect.poll(() => r.telephony.status().lastProbeAt, { timeout: 5000 }).toBeGreaterThan(s.lastProbeAt!);
     expect(r.changes()).toEqual(['sip trunk up: OPTIONS answered']);
     expect(await r.events(r.withCallback.id)).toEqual([]);
+  });
+
+  it('a PBX answering 503 to OPTIONS: the trunk is down (state, log, trunk.down with its name)', async () => {
+    const pbx = await sipp({ code: 503, reason: 'Service Unavailable' });
+    const r = await rig(pbx.port);
+    await expect.poll(() => r.telephony.status().reachable, { timeout: 5000 }).toBe(false);
+    expect(r.telephony.status()).toMatchObject({ state: 'up', lastProbeResult: '503 Service Unavailable', changes: { down: 1, up: 0 }, trunks: [{ name: 'default', state: 'down' }] });
+    expect(r.changes()).toEqual(['sip trunk down: OPTIONS answered 503']);
+    await expect.poll(async () => (await r.events(r.withCallback.id)).map((e) => [e.type, e.trunk])).toEqual([
+      ['trunk.down', { name: 'default', server: r.server, reachable: false, result: '503 Service Unavailable' }],
+    ]);
   });
 
   it('nothing listening: down after Timer F, logged, counted, trunk.down to every account with a callback; then trunk.up when the PBX is back', async () => {
@@ -108,6 +120,7 @@ describe('trunk monitoring with SIP OPTIONS', () => {
     monitor.start(); // with an interval the first probe is sent right here, synchronously
     expect(probes).toBe(0);
     expect(monitor.status()).toEqual({ reachable: null, lastProbeAt: null, lastProbeResult: null, lastProbeRttMs: null, changes: { down: 0, up: 0 } });
+    expect(monitor.state()).toBe('none');
     await monitor.stop();
     await store.close();
   });

@@ -6,9 +6,11 @@ import type { Store } from '../store';
 import { until } from '../until';
 
 /**
- * Is the PBX there? One SIP OPTIONS every sip.options_interval_s (README "Operations"):
- * any final answer, 401/407 included, means reachable; no answer within Timer F or a
- * transport error means down.
+ * Is the trunk there? One SIP OPTIONS every sip.options_interval_s (README "Operations",
+ * "SIP trunks: several, in order"): a final answer other than 408/503, 401/407 included,
+ * means up; no answer within Timer F, a transport error, 408 or 503 (the PBX says it cannot
+ * serve) means down. A later self-test may mark the trunk down or up (mark()); an INVITE's
+ * answer never changes the state.
  *
  *            answered                      no answer
  *   unknown ─────────▶ up ◀───────────┐  ┌──────── unknown
@@ -19,9 +21,19 @@ import { until } from '../until';
  * nothing else. Every other edge (… → down, down → up) is counted and written as a
  * callback event (`trunk.down` / `trunk.up`) to every account with a callback_url, in the
  * same transaction. Probes never overlap: the next is timed from the end of the last.
- * With sip.options_interval_s = 0 nothing is sent and the state stays `unknown`.
+ * With sip.options_interval_s = 0 nothing is sent and the state stays `unknown` (shown as
+ * `none`: tried in its turn) until a self-test marks it.
  */
 export type Reachability = 'unknown' | 'up' | 'down';
+
+/** A trunk's state as routing, /healthz, /metrics and the panel name it. */
+export type TrunkState = 'up' | 'down' | 'none';
+
+/** 408 and 503 are answers that say the trunk cannot serve now (RFC 3261 §21.4.9, §21.5.4). */
+const DOWN_ANSWERS = new Set([408, 503]);
+
+/** What one probe's result makes of the trunk. */
+export const probeIsUp = (r: ProbeResult): boolean => r.answered && !DOWN_ANSWERS.has(r.code);
 
 export interface TrunkProbeStatus {
   /** null until the first probe has an outcome. */
@@ -42,13 +54,24 @@ export interface TrunkMonitor {
   /** Ends the schedule; waits for a probe in flight for at most 2 s (a silent PBX takes 64·T1). */
   stop(): Promise<void>;
   status(): TrunkProbeStatus;
+  /** up / down / none (never probed nor marked). */
+  state(): TrunkState;
+  /**
+   * For a check other than the probe (the voice-path self-test): `up: false` marks the trunk
+   * down until a later probe answers or a mark says up; an edge is logged, counted and sent
+   * as a callback like a probe's. `reason` is the result the event carries.
+   */
+  mark(up: boolean, reason: string): Promise<void>;
+  /** A result learnt elsewhere, taken as a probe's: a registering trunk's REGISTER (README). */
+  observe(result: ProbeResult): Promise<void>;
 }
 
 export interface TrunkMonitorDeps {
   probe: () => Promise<ProbeResult>;
   /** 0: never probe. */
   intervalMs: number;
-  /** sip.server, named in logs and events. */
+  /** The trunk's name and server, named in logs and events. */
+  name?: string;
   server: string;
   store: Store;
   clock: Clock;
@@ -64,23 +87,29 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
   let running: Promise<void> | null = null;
   let stopped = false;
 
-  const record = async (result: ProbeResult) => {
+  const name = deps.name ?? 'default';
+  const record = async (result: ProbeResult, method = 'OPTIONS') => {
     // A probe cut short by stop() (the transport closing under it) says nothing about the PBX.
     if (stopped) return;
     const at = deps.clock();
     last = { at, result };
-    const next: Reachability = result.answered ? 'up' : 'down';
+    const up = probeIsUp(result);
+    const what = !result.answered ? `${method} unanswered` : up ? `${method} answered` : `${method} answered ${result.code}`;
+    await change(up ? 'up' : 'down', at, describeProbe(result), what, { rttMs: Math.round(result.rttMs) });
+  };
+
+  const change = async (next: Reachability, at: number, result: string, what: string, extra: Record<string, unknown> = {}) => {
     if (next === state) return;
     const from = state;
     state = next;
-    const fields = { server: deps.server, result: describeProbe(result), rttMs: Math.round(result.rttMs) };
-    if (next === 'down') log.warn({ ...fields, from }, 'sip trunk down: OPTIONS unanswered');
-    else log.info({ ...fields, from }, 'sip trunk up: OPTIONS answered');
+    const fields = { trunk: name, server: deps.server, result, ...extra };
+    if (next === 'down') log.warn({ ...fields, from }, `sip trunk down: ${what}`);
+    else log.info({ ...fields, from }, `sip trunk up: ${what}`);
     if (from === 'unknown' && next === 'up') return;
-    changes[next]++;
+    changes[next as 'up' | 'down']++;
     const type: TrunkEventType = next === 'down' ? 'trunk.down' : 'trunk.up';
     try {
-      await deps.store.transaction((tx) => emitTrunkEvent(tx, type, { server: deps.server, reachable: next === 'up', result: fields.result }, at));
+      await deps.store.transaction((tx) => emitTrunkEvent(tx, type, { name, server: deps.server, reachable: next === 'up', result }, at));
     } catch (e) {
       log.error({ error: describeError(e), type }, 'trunk event not written');
     }
@@ -90,7 +119,7 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
     timer = null;
     running = deps
       .probe()
-      .then(record)
+      .then((r) => record(r))
       .catch((e) => log.error({ error: describeError(e) }, 'trunk probe failed'))
       .finally(() => {
         running = null;
@@ -116,5 +145,11 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
       lastProbeRttMs: last?.result.answered ? Math.round(last.result.rttMs) : null,
       changes: { ...changes },
     }),
+    state: () => (state === 'unknown' ? 'none' : state),
+    observe: (result) => record(result, 'REGISTER'),
+    async mark(up, reason) {
+      if (stopped) return;
+      await change(up ? 'up' : 'down', deps.clock(), reason, up ? 'check passed' : 'check failed');
+    },
   };
 }

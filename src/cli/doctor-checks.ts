@@ -6,22 +6,16 @@ import { dirname } from 'node:path';
 import { systemClock } from '../clock';
 import type { Config } from '../config';
 import { parseHostPort } from '../config/host-port';
-import { rtpPortRange } from '../config/sections/sip';
+import { rtpPortRange, sipTrunks, type TrunkConfig } from '../config/sections/sip';
 import { statfsFreeBytes } from '../http/disk-space';
 import { describeError, silentLogger } from '../log';
 import { createTelephone, describeProbe, type Telephone } from '../sip';
 import { createStore, DatabaseTooNewError, SecretKeyMismatchError } from '../store';
 import { createEspeakRenderer } from '../tts/espeak-ng';
+import { trunkTlsCheck } from './doctor-sip-tls';
 import { resampleToTelephone } from '../tts/resample';
+import type { DoctorCheck } from './doctor-check';
 
-/** One line of `voice-alert doctor`: what was checked, what was found, and how to fix it. */
-export interface DoctorCheck {
-  name: string;
-  status: 'ok' | 'fail' | 'skip';
-  detail: string;
-  /** The fix for a failure: the Debian package to install, the key to set. */
-  remedy?: string;
-}
 
 const ok = (name: string, detail: string): DoctorCheck => ({ name, status: 'ok', detail });
 const fail = (name: string, detail: string, remedy: string): DoctorCheck => ({ name, status: 'fail', detail, remedy });
@@ -142,8 +136,18 @@ export async function checkRtpPorts(config: Config): Promise<DoctorCheck> {
  * so that an unanswered request is reported after 64·T1 = 8 s rather than 32 s.
  */
 export async function checkTrunk(config: Config): Promise<DoctorCheck[]> {
-  const sip = config.sip;
-  if (!sip.server) return [fail('trunk', 'sip.server is not set: alerts are accepted, calls wait in the queue', 'set sip.server = "host:port" of your PBX')];
+  const trunks = sipTrunks(config.sip);
+  if (trunks.length === 0) return [fail('trunk', 'sip.server is not set: alerts are accepted, calls wait in the queue', 'set sip.server = "host:port" of your PBX')];
+  // Several trunks ([[sip.trunks]]): each one checked in order, its lines carrying its name.
+  if (config.sip.trunks.length === 0) return checkOneTrunk(trunks[0]!);
+  const checks: DoctorCheck[] = [];
+  for (const t of trunks) {
+    for (const c of await checkOneTrunk(t)) checks.push({ ...c, trunk: t.name, detail: `[${t.name}] ${c.detail}` });
+  }
+  return checks;
+}
+
+async function checkOneTrunk(sip: TrunkConfig): Promise<DoctorCheck[]> {
   const server = parseHostPort(sip.server)!;
   const checks: DoctorCheck[] = [];
   try {
@@ -155,6 +159,8 @@ export async function checkTrunk(config: Config): Promise<DoctorCheck[]> {
   const telephone: Telephone = createTelephone({ ...sip, local_port: 0, register: false, t1_ms: Math.min(sip.t1_ms, 125) }, sip.silence_ms, { log: silentLogger() });
   try {
     await telephone.start();
+    const tls = trunkTlsCheck(sip); // transport = "tls": the certificate passed (doctor-sip-tls.ts)
+    if (tls) checks.push(tls);
     const options = await telephone.probe();
     checks.push(
       options.answered
@@ -168,7 +174,9 @@ export async function checkTrunk(config: Config): Promise<DoctorCheck[]> {
       else checks.push(fail('trunk.register', `REGISTER refused: ${describeProbe(register)}`, 'check sip.username, sip.auth_username and sip.password against the PBX'));
     }
   } catch (e) {
-    checks.push(
+    const tls = trunkTlsCheck(sip, e); // a refused certificate gets its own line and fix
+    if (tls) checks.push(tls);
+    else checks.push(
       fail(
         'trunk.options',
         `cannot start SIP: ${describeError(e)}`,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Config } from '../config';
 import { loadCertificatePair, tlsSource } from '../tls';
-import type { DoctorCheck } from './doctor-checks';
+import type { DoctorCheck } from './doctor-check';
 
 /**
  * `tls` (only when HTTPS is configured, README "HTTPS"): the certificate loads with its key,

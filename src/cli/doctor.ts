@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { ConfigError, DEFAULT_CONFIG_PATH } from '../config';
-import { checkDatabase, checkDisk, checkRtpPorts, checkSpeech, checkTrunk, type DoctorCheck } from './doctor-checks';
+import type { DoctorCheck } from './doctor-check';
+import { checkDatabase, checkDisk, checkRtpPorts, checkSpeech, checkTrunk } from './doctor-checks';
 import { CliError, configFrom, print } from './context';
 import { checkTls } from './doctor-tls';
 

@@ -3,6 +3,7 @@ import { createSpeech } from '../appliance';
 import { normalizePhoneNumber } from '../phone';
 import { createLogger, silentLogger } from '../log';
 import { createTelephone } from '../sip';
+import { sipTrunks } from '../config/sections/sip';
 import { CliError, configFrom, positiveInt, print } from './context';
 
 /**
@@ -16,17 +17,22 @@ export function testCallCommand(): Command {
     .argument('<number>', 'phone number, as the API accepts it')
     .argument('<text>', 'what to say')
     .option('--ring-timeout <s>', 'give up ringing after this many seconds', positiveInt('--ring-timeout'))
+    .option('--trunk <name>', 'dial through this trunk (default: the first in order)')
     .option('--verbose', 'log SIP progress (JSON lines on stdout)')
     .option('--json', 'print JSON')
     .action(async (numberText: string, text: string, opts, c: Command) => {
       const config = configFrom(c);
-      if (!config.sip.server) throw new CliError('sip.server is not set: nothing to dial through', 2);
+      // The first trunk in order (README "SIP trunks: several, in order"), or the one --trunk names.
+      const trunks = sipTrunks(config.sip);
+      if (trunks.length === 0) throw new CliError('sip.server is not set: nothing to dial through', 2);
+      const trunk = opts.trunk ? trunks.find((t) => t.name === opts.trunk) : trunks[0];
+      if (!trunk) throw new CliError(`no trunk named ${opts.trunk} (sip.trunks: ${trunks.map((t) => t.name).join(', ')})`, 2);
       const number = normalizePhoneNumber(numberText, config.numbers.accept);
       if (!number) throw new CliError(`invalid phone number: ${numberText}`, 2);
       // --verbose logs JSON lines on stdout: use it without --json.
       const log = opts.verbose ? createLogger('info') : silentLogger();
       const audio = createSpeech(config, log);
-      const telephone = createTelephone({ ...config.sip, local_port: 0, register: false }, config.sip.silence_ms, { log });
+      const telephone = createTelephone({ ...trunk, local_port: 0, register: false }, config.sip.silence_ms, { log });
       await telephone.start();
       const progress: string[] = [];
       try {

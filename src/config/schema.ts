@@ -9,6 +9,7 @@ import { metricsSection } from './sections/metrics';
 import { numbersSection } from './sections/numbers';
 import { panelSection } from './sections/panel';
 import { sipSection } from './sections/sip';
+import { undialableForms } from './sections/sip-trunks';
 import { storeSection } from './sections/store';
 import { ttsSection } from './sections/tts';
 
@@ -31,6 +32,10 @@ export const configSchema = z
     numbers: numbersSection.prefault({}),
     integrations: integrationsSection.prefault({}),
   })
-  .strict();
+  .strict()
+  // A number form numbers.accept takes must have a trunk that may dial it (sip-trunks.ts).
+  .superRefine((c, ctx) => {
+    for (const message of undialableForms(c.sip, c.numbers.accept)) ctx.addIssue({ code: 'custom', path: ['sip', 'trunks'], message });
+  });
 
 export type Config = z.infer<typeof configSchema>;

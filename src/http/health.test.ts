@@ -61,7 +61,7 @@ describe('GET /healthz', () => {
     expect(r.body).toEqual({
       status: 'success',
       message: 'ok',
-      checks: { database: 'up', disk: 'up', trunk: 'up', queue: 1, oldest_queued_s: 42 },
+      checks: { database: 'up', disk: 'up', trunk: 'up', trunks: { default: 'none' }, queue: 1, oldest_queued_s: 42 },
     });
     expect(a.asked).toEqual([join(a.path, '..')]); // the database's own file system
     expect(r.requestId).toBeTruthy();
@@ -74,7 +74,7 @@ describe('GET /healthz', () => {
       status: 'error',
       message: 'Disk space low',
       code: 'disk_space_low',
-      checks: { database: 'up', disk: 'down', trunk: 'none', queue: 0, oldest_queued_s: null },
+      checks: { database: 'up', disk: 'down', trunk: 'none', trunks: {}, queue: 0, oldest_queued_s: null },
     });
   });
 
@@ -112,7 +112,7 @@ describe('GET /healthz', () => {
       status: 'error',
       message: 'Database unavailable',
       code: 'database_unavailable',
-      checks: { database: 'down', disk: 'up', trunk: 'none', queue: 0, oldest_queued_s: null },
+      checks: { database: 'down', disk: 'up', trunk: 'none', trunks: {}, queue: 0, oldest_queued_s: null },
     });
     expect(probed).toBe(false);
   });

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { checkTrunkStates, type TrunkState } from '../calls';
 import { dirname } from 'node:path';
 import { describeError } from '../log';
 import type { HttpDeps } from './deps';
@@ -13,6 +14,8 @@ export interface HealthChecks {
   disk: 'up' | 'down';
   /** A trunk that is down does not fail /healthz: a restart cannot fix a PBX (README "GET /healthz"). */
   trunk: CheckState;
+  /** Each trunk's state by name (README "SIP trunks: several, in order"); {} with no trunk. */
+  trunks: Record<string, TrunkState>;
   /** Calls waiting to be dialled, and how long the oldest has waited (null: none, or unknown). */
   queue: number | null;
   oldest_queued_s: number | null;
@@ -51,7 +54,8 @@ export function healthRoutes(deps: HttpDeps) {
     }
     const queue = q?.queued ?? null;
     const oldest = q && q.oldestCreatedAt !== null ? Math.max(0, Math.floor((clock() - q.oldestCreatedAt) / 1000)) : null;
-    const checks: HealthChecks = { database, disk, trunk: trunkState(deps), queue, oldest_queued_s: oldest };
+    const { trunk, trunks } = checkTrunkStates(deps.trunkStatus?.());
+    const checks: HealthChecks = { database, disk, trunk, trunks, queue, oldest_queued_s: oldest };
     if (database === 'down') return jsonResponse(503, { ...errorBody('database_unavailable'), checks });
     if (disk === 'down') return jsonResponse(503, { ...errorBody('disk_space_low'), checks });
     return jsonResponse(200, { status: 'success', message: 'ok', checks });
@@ -101,11 +105,4 @@ async function queueState(deps: HttpDeps): Promise<{ queued: number; oldestCreat
   } catch {
     return null;
   }
-}
-
-/** none: no trunk configured; up: started and not found unreachable by the last OPTIONS probe. */
-function trunkState(deps: HttpDeps): CheckState {
-  const s = deps.trunkStatus?.();
-  if (!s || s.state === 'not_configured') return 'none';
-  return s.state === 'up' && s.reachable !== false ? 'up' : 'down';
 }

@@ -114,7 +114,18 @@ describe('GET /metrics', () => {
     const starting = parsePromText((await scrape(await app({ trunk: { state: 'starting', registered: null, lastError: 'x', ...noProbe() } }))).text);
     expect([sampleValue(starting, 'voice_alert_trunk_up'), sampleValue(starting, 'voice_alert_trunk_configured')]).toEqual([0, 1]);
     const none = parsePromText((await scrape(await app())).text);
-    expect([sampleValue(none, 'voice_alert_trunk_up'), sampleValue(none, 'voice_alert_trunk_configured')]).toEqual([0, 0]);
+    expect([sampleValue(none, 'voice_alert_trunk_up'), sampleValue(none, 'voice_alert_trunk_configured')]).toEqual([undefined, 0]);
+  });
+
+  it('voice_alert_trunk_up has one series per trunk: 1 while started and not down (README "SIP trunks: several, in order")', async () => {
+    const t = (name: string, state: 'up' | 'down' | 'none') => ({ name, server: `${name}:5060`, state, started: true, registered: null, lastError: null, ...noProbe() });
+    const trunks = [t('pbx', 'down'), t('carrier', 'up'), t('spare', 'none')];
+    const f = parsePromText((await scrape(await app({ trunk: { state: 'up', registered: null, lastError: null, ...noProbe(), trunks } }))).text);
+    expect(f.get('voice_alert_trunk_up')!.samples.map((s) => [s.labels.trunk, s.value])).toEqual([
+      ['pbx', 0],
+      ['carrier', 1],
+      ['spare', 1],
+    ]);
   });
 
   it('counts requests by route pattern and status, ids and unknown paths folded', async () => {

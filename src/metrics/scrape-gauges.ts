@@ -15,6 +15,8 @@ export interface ScrapeSources {
     reachable?: boolean | null;
     lastProbeRttMs?: number | null;
     changes?: { down: number; up: number };
+    /** Each trunk by name (README "SIP trunks: several, in order"): up / down / none. */
+    trunks?: { name: string; state: string }[];
   };
   /** RTP packets sent and late pacer ticks since start (the RTP worker's counters). */
   mediaCounts?: () => { packetsSent: number; lateTicks: number };
@@ -118,10 +120,17 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
   });
   new Gauge({
     name: 'voice_alert_trunk_up',
-    help: '1 while the SIP trunk is up',
+    help: '1 while the SIP trunk takes calls: started and not down (up, or none: not probed, tried in its turn)',
+    labelNames: ['trunk'],
     registers,
     collect() {
-      this.set(src.trunkStatus?.().state === 'up' ? 1 : 0);
+      this.reset(); // a series per configured trunk, none without telephony here
+      const s = src.trunkStatus?.();
+      if (!s || s.state === 'not_configured') return;
+      const running = s.state === 'up';
+      // A status without its trunks (one trunk, an older caller) is the trunk named default.
+      const trunks = s.trunks ?? [{ name: 'default', state: s.reachable === false ? 'down' : 'up' }];
+      for (const t of trunks) this.set({ trunk: t.name }, running && t.state !== 'down' ? 1 : 0);
     },
   });
   new Gauge({

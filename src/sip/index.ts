@@ -12,4 +12,6 @@
  */
 export { createTelephone, type DialRequest, type Telephone, type TelephoneDeps } from './ua/telephone';
 export type { MediaCounts } from './rtp/media-counters';
+export { createRtpEngine, type RtpEngine } from './rtp/engine';
 export { describeProbe, type ProbeResult } from './ua/options-probe';
+export { SRTP_REQUIRED_REASON } from './ua/media-handler';

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import * as z from 'zod';
 import { parseHostPort } from '../host-port';
+import { duplicateNames, resolveTrunks, TRUNK_KEYS, trunkName, trunkNumbers, type ResolvedTrunk } from './sip-trunks';
 
 const portRange = /^(\d{1,5})-(\d{1,5})$/;
 // Sockets take addresses bare; brackets belong only where a port follows (sip.server).
@@ -11,8 +12,10 @@ const bareMessage = 'write an IPv6 address without brackets, e.g. ::1';
  * The trunk to the customer's PBX (issue: telephony). With `server` empty the dialer does
  * not start: calls stay queued and the appliance says so in its log.
  */
-export const sipSection = z
+const sipFields = z
   .object({
+    /** The trunk's name when `[sip]` itself is the one trunk (logs, /healthz checks.trunks, metrics). */
+    name: trunkName.default('default'),
     /** PBX `host:port` every request goes to (the outbound proxy). Empty: no dialing. */
     server: z
       .string()
@@ -58,7 +61,14 @@ export const sipSection = z
       .default(''),
     /** Dialed before the 10-digit number, e.g. "0". */
     dial_prefix: z.string().regex(/^[0-9*#+]*$/).default(''),
-    transport: z.enum(['udp', 'tcp']).default('udp'),
+    /** `tls`: SIP over TLS (README "SIP over TLS and SRTP"), the server usually on port 5061. */
+    transport: z.enum(['udp', 'tcp', 'tls']).default('udp'),
+    /** transport = "tls": a PEM file of the CA(s) the PBX's certificate must chain to; empty: the system's CAs. */
+    tls_ca_file: z.string().default(''),
+    /** transport = "tls": false skips the certificate check (name and issuer). Only by choice. */
+    tls_verify: z.boolean().default(true),
+    /** `sdes`: SRTP (AES_CM_128_HMAC_SHA1_80) keyed in the SDP (RFC 4568); a plain answer fails the call. */
+    srtp: z.enum(['off', 'sdes']).default('off'),
     /** Address our SIP and RTP sockets bind. */
     local_address: z.string().refine(bare, bareMessage).default('0.0.0.0'),
     /** SIP port we bind; 0: the OS picks one. */
@@ -89,19 +99,63 @@ export const sipSection = z
     /** Silence after the message, before BYE (calls.answer_delay_ms is the silence before it). */
     silence_ms: z.number().int().min(0).max(5000).default(200),
   })
+  .strict();
+
+/**
+ * One `[[sip.trunks]]` table (sip-trunks.ts): the trunk keys of `[sip]`, each optional
+ * (taken from `[sip]` when left out) except `name` and `server`, plus `numbers`.
+ */
+const trunkTable = z
+  .object(
+    // Without [sip]'s defaults: a key a table leaves out must stay undefined to be taken from [sip].
+    Object.fromEntries(TRUNK_KEYS.map((k) => [k, withoutDefault(sipFields.shape[k]).optional()])) as unknown as {
+      [K in (typeof TRUNK_KEYS)[number]]: z.ZodOptional<z.core.$ZodType<z.output<(typeof sipFields.shape)[K]>>>;
+    },
+  )
+  .extend({
+    name: trunkName,
+    server: z.string().refine((v) => parseHostPort(v) !== null, 'expected host:port, e.g. 192.0.2.10:5060'),
+    numbers: trunkNumbers.optional(),
+  })
+  .strict();
+
+export type TrunkTable = z.infer<typeof trunkTable>;
+
+function withoutDefault(t: z.ZodType): z.ZodType {
+  return t instanceof z.ZodDefault ? (t.unwrap() as z.ZodType) : t;
+}
+
+export const sipSection = sipFields
+  .extend({
+    /** Several trunks in order of preference (README "SIP trunks: several, in order"); empty: `[sip]` is the one trunk. */
+    trunks: z.array(trunkTable).default([]),
+  })
   .strict()
-  // One socket family for SIP and RTP: it follows the server, so the bind address must match
-  // (0.0.0.0 cannot reach an IPv6 PBX; :: means any IPv6 address).
   .superRefine((sip, ctx) => {
-    const server = parseHostPort(sip.server);
-    const want = server ? isIP(server.host) : 0;
-    const have = isIP(sip.local_address);
-    if (want && have && want !== have) {
+    if (sip.trunks.length > 0 && sip.server) {
       ctx.addIssue({
         code: 'custom',
-        path: ['local_address'],
-        message: want === 6 ? 'sip.server is IPv6: bind an IPv6 address, e.g. :: or ::1' : 'sip.server is IPv4: bind an IPv4 address, e.g. 0.0.0.0',
+        path: ['server'],
+        message: 'sip.server and [[sip.trunks]] are both set: move this server into a [[sip.trunks]] table (keys left out there are taken from [sip])',
       });
+    }
+    for (const name of duplicateNames(sip.trunks.map((t) => t.name))) {
+      ctx.addIssue({ code: 'custom', path: ['trunks'], message: `trunk name "${name}" is used twice: each [[sip.trunks]] needs its own name` });
+    }
+    // One socket family for SIP and RTP: it follows the server, so the bind address must match
+    // (0.0.0.0 cannot reach an IPv6 PBX; :: means any IPv6 address).
+    const have = isIP(sip.local_address);
+    for (const [i, value] of [sip.server, ...sip.trunks.map((t) => t.server)].entries()) {
+      const server = parseHostPort(value);
+      const want = server ? isIP(server.host) : 0;
+      if (want && have && want !== have) {
+        const key = i === 0 ? 'sip.server' : `sip.trunks[${i - 1}].server`;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['local_address'],
+          message: want === 6 ? `${key} is IPv6: bind an IPv6 address, e.g. :: or ::1` : `${key} is IPv4: bind an IPv4 address, e.g. 0.0.0.0`,
+        });
+      }
     }
   });
 
@@ -112,3 +166,12 @@ export function rtpPortRange(value: string): [number, number] {
   const m = portRange.exec(value)!;
   return [Number(m[1]), Number(m[2])];
 }
+
+/** One trunk: the `[sip]` keys with a trunk's own laid over them (sip-trunks.ts resolveTrunks). */
+export type TrunkConfig = ResolvedTrunk<Omit<SipConfig, 'trunks'>>;
+
+/** The trunks in order of preference; empty when none is configured (calls wait). */
+export const sipTrunks = (sip: SipConfig): TrunkConfig[] => resolveTrunks(sip);
+
+/** Is there any trunk to dial through? (`sip.server` or `[[sip.trunks]]`.) */
+export const trunkConfigured = (sip: Pick<SipConfig, 'server' | 'trunks'>): boolean => sip.server !== '' || sip.trunks.length > 0;

@@ -53,11 +53,14 @@ interface ClientTx {
 
 const key = (p: Peek) => `${p.branch} ${p.method}`;
 
+/** The reason phrase of our own 408: how the UA tells it from a PBX's (calls/trunk-route.ts: a trunk failure). */
+export const LOCAL_TIMEOUT_REASON = 'Request Timeout (no response)';
+
 /** The 408 a UAC core must assume when a transaction times out (RFC 3261 §8.1.3.1). */
 export function localTimeoutResponse(request: string): string {
   const head = request.slice(0, request.indexOf('\r\n\r\n'));
   const keep = head.split('\r\n').filter((l) => /^(via|v|from|f|to|t|call-id|i|cseq):/i.test(l));
-  return ['SIP/2.0 408 Request Timeout (no response)', ...keep, 'Content-Length: 0', '', ''].join('\r\n');
+  return [`SIP/2.0 408 ${LOCAL_TIMEOUT_REASON}`, ...keep, 'Content-Length: 0', '', ''].join('\r\n');
 }
 
 export function createRetransmitter(o: RetransmitOptions): Retransmitter {

@@ -3,6 +3,7 @@ import { IllegalTransitionError, type CallAudio, type CallOutcome, type CallProg
 import type { Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
+import { LOCAL_TIMEOUT_REASON } from '../transport/retransmit';
 import { createAttempt } from './attempt';
 import { firstInvite, inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
 import type { MediaHandler } from './media-handler';
@@ -153,7 +154,8 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     const handler = media();
     const remote = handler?.remoteMedia();
     if (!handler || !remote) {
-      const outcome: CallOutcome = { code: 'MEDIA', status: null, reason: 'no usable SDP answer' };
+      // A trunk with srtp = "sdes" answered without SRTP: media-handler.ts names it (SRTP_REQUIRED_REASON).
+      const outcome: CallOutcome = { code: 'MEDIA', status: null, reason: handler?.unusableAnswer() ?? 'no usable SDP answer' };
       await hangUp(outcome.reason);
       return outcome;
     }
@@ -204,6 +206,8 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   function invited(): Promise<CallOutcome | InviteAgain | 'accepted'> {
     return new Promise<CallOutcome | InviteAgain | 'accepted'>((resolve) => {
       let settled = false;
+      /** Any response at all, 100 Trying included: the trunk is there (trunk-route.ts). */
+      let heard = false;
       const settle = (r: CallOutcome | InviteAgain | 'accepted') => {
         clearTimeout(ringTimer);
         detachAbort();
@@ -218,7 +222,13 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
         settle(outcome);
       };
       ringTimer = setTimeout(
-        guarded(() => cancel({ code: 'NO_ANSWER', status: 487, reason: 'no answer within ring timeout' })),
+        guarded(() =>
+          cancel(
+            heard
+              ? { code: 'NO_ANSWER', status: 487, reason: 'no answer within ring timeout' }
+              : { code: 'NO_ANSWER', status: 487, reason: 'no response to the INVITE within ring timeout', silent: true },
+          ),
+        ),
         o.ringTimeoutMs,
       );
       const onAbort = guarded(() => cancel({ code: 'ABORTED', status: null, reason: 'stopped by shutdown before the answer' }));
@@ -232,7 +242,11 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       inviter
         .invite({
           requestDelegate: {
+            onTrying: () => {
+              heard = true;
+            },
             onProgress: guarded((r) => {
+              heard = true;
               const s = r.message.statusCode;
               // Only from inviting: a 180 after the 200 (reordered by a busy PBX) or after our
               // CANCEL must not move the call back.
@@ -268,7 +282,10 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
               }
               // Retry-After: "120" or "120 (maintenance);duration=…" (RFC 3261 §20.33); the lifecycle weighs it.
               const retryAfterS = Number.parseInt(r.message.getHeader('retry-after') ?? '', 10);
-              const outcome: CallOutcome = { code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' };
+              // Made on our side, nothing from the trunk: sip.js's bare messages (no raw text) for a
+              // timeout or a transport error's 503, and our transport's Timer B 408 (transport/retransmit.ts).
+              const local = !r.message.data || (status === 408 && r.message.reasonPhrase === LOCAL_TIMEOUT_REASON);
+              const outcome: CallOutcome = { code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '', ...(local ? { local: true as const } : {}) };
               settle(Number.isFinite(retryAfterS) && retryAfterS > 0 ? { ...outcome, retryAfterS } : outcome);
             }),
           },

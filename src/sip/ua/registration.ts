@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Core, URI, type UserAgent } from 'sip.js';
 import type { Logger } from '../../log';
 import { until } from '../../until';
+import { LOCAL_TIMEOUT_REASON } from '../transport/retransmit';
+import type { ProbeResult } from './options-probe';
 
 const BACKOFF_S = [1, 2, 5, 10, 30, 60];
 /** 423 answers followed in a row before we call it a loop (RFC 3261 §10.2.8 allows a retry). */
@@ -43,6 +45,11 @@ export interface RegistrationOptions {
   /** How long stop() waits for the un-REGISTER's answer (ua/stop-wait.ts); 2 s when absent. */
   stopBoundMs?: number;
   log: Logger;
+  /**
+   * Every REGISTER's outcome, refreshes included, as a probe's (calls/trunk-monitor.ts: a
+   * registering trunk's state follows its REGISTERs as well as its OPTIONS).
+   */
+  onOutcome?: (r: ProbeResult) => void;
 }
 
 export function createRegistration(ua: UserAgent, o: RegistrationOptions): Registration {
@@ -105,9 +112,11 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
     timer = null;
     let tooBrief = 0;
     for (;;) {
+      const started = performance.now();
       const r = await send(expiresS);
       if (stopping) return;
       const code = r?.statusCode ?? 408;
+      o.onOutcome?.(registerOutcome(r, performance.now() - started));
       const reason = r ? `${code} ${r.reasonPhrase ?? ''}`.trim() : '408 no response to REGISTER';
       if (r && code >= 200 && code < 300) {
         failures = 0;
@@ -160,6 +169,15 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
       giveUpPending?.();
     },
   };
+}
+
+/** A REGISTER's final as a probe result: made on our side (no raw text, our Timer F's 408) is no answer. */
+function registerOutcome(r: Core.IncomingResponseMessage | null, rttMs: number): ProbeResult {
+  if (!r) return { answered: false, failure: 'timeout', reason: 'no response to REGISTER', rttMs };
+  const code = r.statusCode ?? 0;
+  const reason = r.reasonPhrase ?? '';
+  if (!r.data || (code === 408 && reason === LOCAL_TIMEOUT_REASON)) return { answered: false, failure: code === 408 ? 'timeout' : 'transport', reason, rttMs };
+  return { answered: true, code, reason, rttMs };
 }
 
 /** The lifetime the registrar granted us: our Contact's expires, else Expires, else what we asked. */

@@ -14,7 +14,7 @@ import { sendOptions, sendRegisterCheck, serverUri, type ProbeResult } from './o
 import { createRegistration, type Registration } from './registration';
 import { stopWaitMs } from './stop-wait';
 import { createUpdateServer, type UpdateServer } from './update-server';
-import { createRtpEngine } from '../rtp/engine';
+import { createRtpEngine, type RtpEngine } from '../rtp/engine';
 import type { MediaCounts } from '../rtp/media-counters';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
 
@@ -69,9 +69,16 @@ export interface TelephoneDeps {
   onWire?: SipTransportOptions['onWire'];
   /** Every RTP packet sent, by SIP Call-ID (the pacing benchmark). */
   onPacketSent?: (callId: string, at: number) => void;
+  /**
+   * An RTP engine shared by several trunks (one worker, one port range: calls/trunk-set.ts);
+   * its owner closes it. Absent: the telephone makes its own and closes it on stop().
+   */
+  rtp?: RtpEngine;
+  /** Every REGISTER's outcome (sip.register = true), as a probe's: the trunk's state follows it. */
+  onRegisterOutcome?: (r: ProbeResult) => void;
 }
 
-export function createTelephone(sip: SipConfig, silenceMs: number, deps: TelephoneDeps): Telephone {
+export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: number, deps: TelephoneDeps): Telephone {
   const registrar = parseHostPort(sip.server);
   if (!registrar) throw new Error('sip.server is not set');
   // In URIs an IPv6 host is written in brackets (RFC 3261 §25.1): sip:user@[::1].
@@ -83,7 +90,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
   const [low, high] = rtpPortRange(sip.rtp_ports);
   const log = deps.log.child({ component: 'sip' });
   // Media runs in its own thread (rtp/worker.ts), started with the first call.
-  const rtp = createRtpEngine({ address: sip.local_address, low, high, log });
+  const rtp = deps.rtp ?? createRtpEngine({ address: sip.local_address, low, high, log });
   let ua: UserAgent | null = null;
   let registration: Registration | null = null;
   let updates: UpdateServer | null = null;
@@ -102,9 +109,11 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         localPort: sip.local_port,
         t1Ms: sip.t1_ms,
         t2Ms: sip.t2_ms,
+        tls: { caFile: sip.tls_ca_file, verify: sip.tls_verify },
         log,
         onWire: deps.onWire,
       };
+      if (sip.transport === 'tls' && !sip.tls_verify) log.warn({ server: sip.server }, 'sip.tls_verify = false: the PBX certificate is not checked');
       ua = new UserAgent({
         uri: new URI('sip', sip.from_user || sip.username, domain),
         displayName: sip.from_display,
@@ -113,13 +122,14 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
         transportConstructor: transportFor(sip.transport),
         transportOptions,
         // A loose route to the proxy ahead of every request (RFC 3261 §8.1.2, §16.12: `lr`).
-        preloadedRouteSet: proxy ? [`<sip:${bracketHost(proxy.host)}:${proxy.port}${sip.transport === 'tcp' ? ';transport=tcp' : ''};lr>`] : [],
-        sessionDescriptionHandlerFactory: () => new MediaHandler(rtp, address),
+        preloadedRouteSet: proxy ? [`<sip:${bracketHost(proxy.host)}:${proxy.port}${sip.transport === 'udp' ? '' : `;transport=${sip.transport}`};lr>`] : [],
+        // srtp = "sdes": RTP/SAVP keyed in the SDP (ua/media-handler.ts, rtp/srtp.ts).
+        sessionDescriptionHandlerFactory: () => new MediaHandler(rtp, address, sip.srtp),
         // Via sent-by and the Contact host; sip.js compares responses' Via host to it as written.
         viaHost: bracketHost(address),
         forceRport: true,
         contactName: sip.username,
-        contactParams: sip.transport === 'tcp' ? { transport: 'tcp' } : {},
+        contactParams: sip.transport === 'udp' ? {} : { transport: sip.transport },
         userAgentString: `voice-alert/${VERSION}`,
         // Supported: 100rel, timer (ua/invite-extensions.ts); sip.js PRACKs reliable 1xx itself.
         sipExtension100rel: SIPExtension.Supported,
@@ -150,6 +160,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
           transactionMs: 64 * sip.t1_ms,
           stopBoundMs: stopMs,
           log,
+          onOutcome: deps.onRegisterOutcome,
         });
         // A registrar that answers does so in milliseconds; a silent one must not hold the trunk
         // (and a SIGTERM waiting for it) for Timer F's 32 s: calls are tried meanwhile and the
@@ -203,7 +214,7 @@ export function createTelephone(sip: SipConfig, silenceMs: number, deps: Telepho
           await agent.transport.dispose();
         }
       }
-      await rtp.close();
+      if (!deps.rtp) await rtp.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { sipTrunks, type SipConfig } from '../../../config/sections/sip';
 import { isMessageTooLong } from '../../../intake/message';
 import { wavOf } from '../audio';
 import type { PanelCtx, PanelEnv } from '../env';
@@ -13,7 +14,7 @@ export function settingsRoutes(env: PanelEnv) {
   const sipState = async (c: PanelCtx): Promise<SipState> => {
     const last = await env.reads.lastSipOutcome();
     return {
-      configured: config.sip.server ? { server: config.sip.server, transport: config.sip.transport, user: config.sip.username } : null,
+      configured: configuredTrunks(config.sip),
       lastAnswer: last ? { code: last.sipCode, reason: last.reason ?? '', at: c.fmt.dateTime(last.at) } : null,
       live: env.deps.trunkStatus?.() ?? null,
     };
@@ -38,4 +39,13 @@ export function settingsRoutes(env: PanelEnv) {
         return wavOf(env.speech, text, env.deps.log);
       }),
     );
+}
+
+/** The trunks in order, as one line (README "SIP trunks: several, in order"); null: none configured. */
+function configuredTrunks(sip: SipConfig): SipState['configured'] {
+  const trunks = sipTrunks(sip);
+  if (trunks.length === 0) return null;
+  const [first] = trunks;
+  if (trunks.length === 1) return { server: first!.server, transport: first!.transport, user: first!.username };
+  return { server: trunks.map((t) => `${t.name} ${t.server}`).join(', '), transport: [...new Set(trunks.map((t) => t.transport))].join('/'), user: first!.username };
 }

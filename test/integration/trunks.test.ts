@@ -1,0 +1,260 @@
+import { createServer, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { startCallbackReceiver } from '../helpers/callback-receiver';
+import { post } from '../helpers/http';
+import { startKamailio } from '../helpers/pbx';
+import { freePort } from '../helpers/ports';
+import { parsePromText, sampleValue } from '../helpers/prom-text';
+import { startSipp } from '../helpers/sipp';
+
+/**
+ * Several trunks in order, with failover (README "SIP trunks: several, in order"), through
+ * the compiled binary: real peers (kamailio, sipp) as the trunks, T1 = 50 ms so that an
+ * unanswered INVITE or OPTIONS gives up after 64·T1 = 3.2 s.
+ */
+const stops: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const s of stops.splice(0).reverse()) await s();
+});
+
+async function config(trunks: Record<string, unknown>[], sip: Record<string, unknown> = {}) {
+  const rtp = await freePort();
+  return {
+    sip: { local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50, trunks, ...sip },
+    // One attempt only: a call that was not moved to the next trunk ends at once.
+    calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 1, repeat: 1 },
+    tts: { voice: 'en', speed_wpm: 400 },
+  };
+}
+
+async function start(dir: ApplianceDir): Promise<RunningAppliance> {
+  const app = await dir.start();
+  stops.push(() => app.stop());
+  return app;
+}
+
+async function call(app: RunningAppliance, dir: ApplianceDir, acc: ReturnType<typeof provision>, number = '5321234567') {
+  const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: number, error_message: 'disk full on db1' });
+  expect(r.status).toBe(200);
+  const id: string = r.json.call_id;
+  const show = () => dir.cliJson(['calls', 'show', id]);
+  await expect.poll(() => show().state, { timeout: 20_000, interval: 200 }).toMatch(/^(completed|busy|failed|no_answer|rejected|expired)$/);
+  return { id, record: show() };
+}
+
+/** The trunks a call went out through, in order, from the appliance's log. */
+const trunksTried = (app: RunningAppliance, callId: string) =>
+  app
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('call goes out through trunk'))
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.call === callId)
+    .map((l) => l.trunk);
+
+describe('several trunks in order, with failover, through the compiled binary', () => {
+  it('the first trunk stopped: the call goes out through the second within the one attempt', async () => {
+    const dead = await startKamailio({ target: '127.0.0.1:9', auth: false, user: 'voice-alert', password: '' });
+    await dead.stop(); // its port is known and nothing answers there any more
+    const second = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => second.stop());
+    const dir = applianceDir(
+      await config([
+        { name: 'first', server: `127.0.0.1:${dead.port}` },
+        { name: 'second', server: `127.0.0.1:${second.port}` },
+      ]),
+    );
+    const acc = provision(dir);
+    const app = await start(dir);
+    const { id, record } = await call(app, dir, acc);
+    expect(record).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(trunksTried(app, id)).toEqual(['first', 'second']);
+    expect(await second.exited).toBe(0);
+    expect(app.output()).toMatch(/trunk failed the attempt: placing it on the next trunk/);
+  }, 40_000);
+
+  it('the first trunk refusing the TCP connection: the call goes out through the second at once', async () => {
+    // A TCP PBX that is there when the trunk starts (it connects then), and gone before the call.
+    const port = await freePort();
+    const held: Socket[] = [];
+    const pbx = createServer((c) => void held.push(c));
+    await new Promise<void>((r) => pbx.listen(port, '127.0.0.1', () => r()));
+    const second = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => second.stop());
+    const dir = applianceDir(
+      await config([
+        { name: 'first', server: `127.0.0.1:${port}`, transport: 'tcp' },
+        { name: 'second', server: `127.0.0.1:${second.port}` },
+      ]),
+    );
+    const acc = provision(dir);
+    const app = await start(dir);
+    await expect.poll(() => app.output()).toMatch(/"trunk":"first".*"msg":"sip trunk ready"/);
+    await new Promise<void>((r) => {
+      pbx.close(() => r());
+      for (const c of held) c.destroy();
+    });
+    const { id, record } = await call(app, dir, acc);
+    expect(record).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(trunksTried(app, id)).toEqual(['first', 'second']);
+    const lines = app.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
+    const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');
+    // Well within Timer B (64·T1 = 3.2 s here): the refusal itself moved it.
+    expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(1000);
+  }, 40_000);
+
+  it('the first trunk answering 503 to every INVITE: the call goes out through the second at once', async () => {
+    const first = await startSipp({ scenario: 'final.xml', fill: { code: 503, reason: 'Service Unavailable' } });
+    const second = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => first.stop(), () => second.stop());
+    const dir = applianceDir(
+      await config([
+        { name: 'first', server: `127.0.0.1:${first.port}` },
+        { name: 'second', server: `127.0.0.1:${second.port}` },
+      ]),
+    );
+    const acc = provision(dir);
+    const app = await start(dir);
+    const { id, record } = await call(app, dir, acc);
+    expect(record).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(trunksTried(app, id)).toEqual(['first', 'second']);
+    expect([await first.exited, await second.exited]).toEqual([0, 0]);
+    // The first trunk's 503 is logged where the move happens, and the INVITE on the second follows at once.
+    const lines = app.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
+    expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
+    const next = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'second');
+    expect(Date.parse(next.time) - Date.parse(moved.time)).toBeLessThan(1000);
+  }, 40_000);
+
+  it("a callee's 486 on the first trunk is not moved to the second", async () => {
+    const first = await startSipp({ scenario: 'final.xml', fill: { code: 486, reason: 'Busy Here' } });
+    const second = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => first.stop(), () => second.stop());
+    const dir = applianceDir(
+      await config([
+        { name: 'first', server: `127.0.0.1:${first.port}` },
+        { name: 'second', server: `127.0.0.1:${second.port}` },
+      ]),
+    );
+    const acc = provision(dir);
+    const app = await start(dir);
+    const { id, record } = await call(app, dir, acc);
+    expect(record).toMatchObject({ state: 'busy', attempts: 1, last_sip_code: 486 });
+    await expect.poll(() => app.output()).toMatch(/"to":"busy".*"msg":"call state"/);
+    expect(trunksTried(app, id)).toEqual(['first']);
+    expect(await first.exited).toBe(0);
+    expect(second.output()).not.toMatch(/INVITE/);
+  }, 40_000);
+
+  it('per-trunk states from OPTIONS in /healthz, /metrics and trunk.down callbacks; a down trunk is skipped', async () => {
+    const callee = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => callee.stop());
+    const first = await startKamailio({ target: `127.0.0.1:${callee.port}`, auth: false, user: 'voice-alert', password: '' });
+    let firstRunning = true;
+    stops.push(() => (firstRunning ? first.stop() : Promise.resolve()));
+    const second = await startKamailio({ target: `127.0.0.1:${callee.port}`, auth: false, user: 'voice-alert', password: '' });
+    stops.push(() => second.stop());
+    const dir = applianceDir(
+      await config(
+        [
+          { name: 'first', server: `127.0.0.1:${first.port}` },
+          { name: 'second', server: `127.0.0.1:${second.port}` },
+        ],
+        { options_interval_s: 1 },
+      ),
+    );
+    const acc = provision(dir);
+    let secret = '';
+    const hook = startCallbackReceiver(() => secret);
+    stops.push(async () => hook.stop());
+    secret = dir.cliJson(['account', 'set-callback', acc.accountId, '--url', hook.url]).callback_secret;
+    const app = await start(dir);
+    const checks = async () => ((await (await fetch(`${app.url}/healthz`)).json()) as { checks: { trunk: string; trunks: Record<string, string> } }).checks;
+    const trunkUp = async () => {
+      const f = parsePromText(await (await fetch(`${app.url}/metrics`)).text());
+      return [sampleValue(f, 'voice_alert_trunk_up', { trunk: 'first' }), sampleValue(f, 'voice_alert_trunk_up', { trunk: 'second' })];
+    };
+
+    await expect.poll(checks, { timeout: 8000 }).toEqual({ ...(await checks()), trunk: 'up', trunks: { first: 'up', second: 'up' } });
+    expect(await trunkUp()).toEqual([1, 1]);
+
+    await first.stop();
+    firstRunning = false;
+    await expect.poll(async () => (await checks()).trunks, { timeout: 10_000 }).toEqual({ first: 'down', second: 'up' });
+    const health = await fetch(`${app.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(((await health.json()) as { checks: { trunk: string } }).checks.trunk).toBe('up');
+    expect(await trunkUp()).toEqual([0, 1]);
+    await expect.poll(() => hook.received.filter((r) => r.event.type.startsWith('trunk.')).map((r) => [r.event.type, r.event.trunk.name, r.signatureValid]), { timeout: 15_000 }).toEqual([
+      ['trunk.down', 'first', true],
+    ]);
+    expect(hook.received.find((r) => r.event.type === 'trunk.down')!.event.trunk).toMatchObject({ name: 'first', server: `127.0.0.1:${first.port}`, reachable: false, result: 'timeout' });
+
+    // The first trunk is down: the call goes straight to the second.
+    const { id, record } = await call(app, dir, acc);
+    expect(record).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(trunksTried(app, id)).toEqual(['second']);
+  }, 60_000);
+
+  it('doctor checks each trunk in order, each line naming its trunk', async () => {
+    const pbx = await startKamailio({ target: '127.0.0.1:9', auth: false, user: 'voice-alert', password: '' });
+    stops.push(() => pbx.stop());
+    const dead = await freePort();
+    const dir = applianceDir(
+      await config([
+        { name: 'pbx', server: `127.0.0.1:${pbx.port}` },
+        { name: 'spare', server: `127.0.0.1:${dead}` },
+      ]),
+    );
+    const r = dir.cli(['doctor', '--json']);
+    expect(r.status).toBe(1);
+    const doc = JSON.parse(r.stdout) as { checks: { name: string; status: string; detail: string; trunk?: string }[] };
+    const trunkLines = doc.checks.filter((c) => c.name.startsWith('trunk.')).map((c) => [c.trunk, c.name, c.status]);
+    expect(trunkLines).toEqual([
+      ['pbx', 'trunk.address', 'ok'],
+      ['pbx', 'trunk.options', 'ok'],
+      ['spare', 'trunk.address', 'ok'],
+      ['spare', 'trunk.options', 'fail'],
+    ]);
+    expect(doc.checks.find((c) => c.trunk === 'pbx' && c.name === 'trunk.options')!.detail).toMatch(/^\[pbx\] 127\.0\.0\.1:\d+ answered OPTIONS: 200 OK/);
+    expect(doc.checks.find((c) => c.trunk === 'spare' && c.name === 'trunk.options')!.detail).toMatch(/^\[spare\] .* did not answer OPTIONS: timeout/);
+  }, 40_000);
+
+  it('a registering trunk takes its state from its REGISTERs even with OPTIONS off; a trunk never probed is none', async () => {
+    const pbx = await startKamailio({ target: '127.0.0.1:9', auth: true, user: 'voice-alert', password: 's3cret' });
+    stops.push(() => pbx.stop());
+    const idle = await freePort();
+    const dir = applianceDir(
+      await config([
+        { name: 'registered', server: `127.0.0.1:${pbx.port}`, register: true, password: 's3cret' },
+        { name: 'ip', server: `127.0.0.1:${idle}` },
+      ]),
+    );
+    const app = await start(dir);
+    const checks = async () => ((await (await fetch(`${app.url}/healthz`)).json()) as { checks: { trunk: string; trunks: Record<string, string> } }).checks;
+    await expect.poll(async () => (await checks()).trunks, { timeout: 8000 }).toEqual({ registered: 'up', ip: 'none' });
+    expect((await checks()).trunk).toBe('up');
+    expect(app.output()).toMatch(/"trunk":"registered".*"msg":"sip trunk up: REGISTER answered"/);
+  }, 30_000);
+
+  it('test-call dials through the first trunk, or the one --trunk names', async () => {
+    const second = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => second.stop());
+    const dead = await freePort();
+    const dir = applianceDir(
+      await config([
+        { name: 'first', server: `127.0.0.1:${dead}` },
+        { name: 'second', server: `127.0.0.1:${second.port}` },
+      ]),
+    );
+    const ok = dir.cli(['test-call', '5321234567', 'hello', '--trunk', 'second', '--json']);
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ outcome: 'COMPLETED', sip_code: 200 });
+    expect(await second.exited).toBe(0);
+    const unknown = dir.cli(['test-call', '5321234567', 'hello', '--trunk', 'third']);
+    expect([unknown.status, unknown.stderr]).toEqual([2, expect.stringContaining('no trunk named third (sip.trunks: first, second)')]);
+  }, 30_000);
+});
