@@ -1,5 +1,5 @@
 import { emitAlertEvent } from '../callbacks';
-import { alertTransition, isFinal, type AlertState } from '../call-model';
+import { alertTransition, isFinal, isSuppressed, type AlertState } from '../call-model';
 import { periodOf } from '../credit';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
@@ -77,6 +77,8 @@ export async function resolveAlert(d: AlertLifecycleDeps, alert: AlertRecord, no
 export async function settleAlert(d: AlertLifecycleDeps, alertId: string, now: number): Promise<void> {
   const alert = await d.store.alerts.get(alertId);
   if (!alert || alert.state !== 'open') return;
+  // Its calls were cancelled by a maintenance window: still firing, it stays open for the next repeat.
+  if (isSuppressed(alert, now)) return;
   // Under a policy, the escalation engine decides when nobody is left to call.
   if ((await d.store.escalations.get(alertId))?.state === 'running') return;
   const calls = await d.store.calls.ofAlert(alertId);

@@ -132,14 +132,17 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
 function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
   const keyed = o.deduplicatedCallIds !== undefined;
   const dedup = o.deduplicatedCallIds ?? [];
+  // README "Maintenance windows": accepted, stored, nobody called; the answer names the window and the alert.
+  const suppressed = o.suppressed ? { alert_id: o.alertId, suppressed: o.suppressed } : {};
   if (o.endpoint === 'api') {
-    // One number: either its new call, or the existing call that stands in for it.
-    const callId = o.callIds[0] ?? dedup[0];
+    // One number: either its new call, or the existing call that stands in for it (none when suppressed).
+    const callId = o.callIds[0] ?? dedup[0] ?? null;
     return {
       status: 'success' as const,
       message: 'Call queued',
       call_id: callId,
-      ...(keyed ? { alert_id: o.alertId, deduplicated: o.callIds.length === 0 } : {}),
+      ...(keyed ? { alert_id: o.alertId, deduplicated: o.suppressed ? dedup.length > 0 : o.callIds.length === 0 } : {}),
+      ...suppressed,
     };
   }
   return {
@@ -147,6 +150,7 @@ function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
     message: `${o.callIds.length} call(s) queued`,
     call_ids: o.callIds,
     ...(keyed ? { alert_id: o.alertId, deduplicated_call_ids: dedup } : {}),
+    ...suppressed,
   };
 }
 

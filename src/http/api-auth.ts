@@ -23,6 +23,16 @@ export function presentedCredentials(h: Headers, signature: SignatureHeaders): P
   return null;
 }
 
+export interface ApiAuthOptions {
+  /** A request with a body: the signature covers `<timestamp>.<raw body>`, as on POST /api/call. */
+  body?: Uint8Array;
+  /**
+   * Settings that silence alerts (README "Maintenance windows") take the API key (with its
+   * secret or a signature), not the webhook key that monitoring tools hold.
+   */
+  apiKeyOnly?: boolean;
+}
+
 /**
  * The checks every request of that API passes, in order: credentials shown (401) ->
  * authenticate (403) -> authorize: signature, "signature required", plan (403).
@@ -32,15 +42,16 @@ export function presentedCredentials(h: Headers, signature: SignatureHeaders): P
 export async function authenticateApiRequest(
   deps: HttpDeps,
   request: Request,
+  options: ApiAuthOptions = {},
 ): Promise<{ ok: true; account: Account } | { ok: false; response: Response }> {
   const h = request.headers;
   const signature = { timestamp: h.get('x-timestamp'), signature: h.get('x-signature') };
   const presented = presentedCredentials(h, signature);
-  if (!presented) return { ok: false, response: errorResponse('missing_api_credentials') };
+  if (!presented || (options.apiKeyOnly && presented.kind === 'webhook_key')) return { ok: false, response: errorResponse('missing_api_credentials') };
   const lookups = await lookupsFor(deps.store).fresh();
   const authn = await authenticate(deps.store, lookups, presented);
   if (!authn.ok) return { ok: false, response: errorResponse(authn.code) };
-  const auth = await authorize(deps.intake, lookups, authn, { signature, signedPayload: encoder.encode(requestPath(request)) });
+  const auth = await authorize(deps.intake, lookups, authn, { signature, signedPayload: options.body ?? encoder.encode(requestPath(request)) });
   if (!auth.ok) return { ok: false, response: errorResponse(auth.code) };
   return { ok: true, account: auth.account };
 }

@@ -82,5 +82,6 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
     idempotencyKey: req.idempotencyKey,
     escalation: choice.escalation,
     signedOnce: auth.signedOnce,
+    origin: native.origin,
   });
 }

@@ -46,7 +46,9 @@ export async function decideDedupe(
   const deduplicatedCallIds: string[] = [];
   for (const n of numbers) {
     const last = lastByNumber.get(n);
-    if (last && standsIn(last, now, windowMs)) deduplicatedCallIds.push(last.id);
+    // An open alert's call ends `cancelled` only by a maintenance window's start: it stands in
+    // for nobody, so the first repeat after the window calls (README "Maintenance windows").
+    if (last && standsIn(last, now, windowMs) && !(alert && last.state === 'cancelled')) deduplicatedCallIds.push(last.id);
     else fresh.push(n);
   }
   return { alert, standing: latest, fresh, deduplicatedCallIds };

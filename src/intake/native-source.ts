@@ -2,8 +2,14 @@ import { asWebhookFields, recogniseSource, withQueryNumbers } from '../sources';
 import type { IntakeDeps, IntakeRequest } from './deps';
 import type { Outcome } from './outcome';
 
+/** Where a native alert came from: its source's name and labels, stored with the alert (maintenance windows match them). */
+export interface AlertOrigin {
+  source: string;
+  labels: Record<string, string> | null;
+}
+
 export type NativeReading =
-  | { kind: 'fields'; fields: Record<string, unknown> }
+  | { kind: 'fields'; fields: Record<string, unknown>; origin: AlertOrigin | null }
   | { kind: 'sns_confirmation'; outcome: Extract<Outcome, { code: 'SNS_CONFIRMATION' }> };
 
 /**
@@ -22,5 +28,6 @@ export function readNativeSource(deps: IntakeDeps, req: IntakeRequest, fields: R
     return { kind: 'sns_confirmation', outcome: { code: 'SNS_CONFIRMATION', subscribeUrl: result.subscribeUrl, decision } };
   }
   const plain = result ? asWebhookFields(result, fields, language) : fields;
-  return { kind: 'fields', fields: withQueryNumbers(plain, query) };
+  const origin = result ? { source: result.source, labels: result.labels ?? null } : null;
+  return { kind: 'fields', fields: withQueryNumbers(plain, query), origin };
 }

@@ -23,6 +23,10 @@ export async function alertJson(store: Store, a: AlertRecord) {
     acknowledged_at: iso(a.acknowledgedAt),
     acknowledged_by: a.acknowledgedBy,
     resolved_at: iso(a.resolvedAt),
+    // README "Maintenance windows": the window that suppressed it (null: none) and until when.
+    suppressed_by: a.suppressedBy,
+    suppressed_until: iso(a.suppressedUntil),
+    labels: a.labels,
     calls: calls.map((c, i) => callStatusJson(c, events[i]!)),
   };
 }

@@ -1,4 +1,5 @@
 import { nameAsWords, record, sentences, str } from './speech';
+import { commonLabels } from './labels';
 import type { SourceAdapter } from './types';
 
 /**
@@ -15,7 +16,7 @@ export const alertmanager: SourceAdapter = {
     // A firing group also lists its members that already resolved (send_resolved); only the firing ones are news.
     const firing = alerts.filter((a) => a.status !== 'resolved');
     const texts = (resolved ? alerts : firing).map((a) => alertText(record(a.labels), record(a.annotations))).filter((t) => t !== '');
-    return { kind: 'alert', source: 'alertmanager', key: str(body.groupKey), texts, resolved };
+    return { kind: 'alert', source: 'alertmanager', key: str(body.groupKey), texts, resolved, labels: commonLabels(resolved ? alerts : firing) };
   },
 };
 

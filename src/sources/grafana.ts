@@ -1,4 +1,5 @@
 import { nameAsWords, record, sentences, str } from './speech';
+import { commonLabels } from './labels';
 import type { SourceAdapter } from './types';
 
 /**
@@ -22,7 +23,7 @@ export const grafana: SourceAdapter = {
     const title = str(body.title)?.replace(/^\[[A-Z]+(?::\d+)?\]\s*/, '');
     if (texts.length === 0 && title) texts.push(sentences([title]));
     const key = str(body.groupKey) ?? str(record(alerts[0]?.labels).__alert_rule_uid__) ?? str(body.title);
-    return { kind: 'alert', source: 'grafana', key, texts, resolved };
+    return { kind: 'alert', source: 'grafana', key, texts, resolved, labels: commonLabels(resolved ? alerts : firing) };
   },
 };
 

@@ -17,7 +17,16 @@ export interface SourceInput {
  * nothing to say, which the intake refuses as `Missing fields` rather than placing a silent call.
  */
 export type AdapterResult =
-  | { kind: 'alert'; source: SourceName; key: string | null; texts: string[]; numbers?: string[]; resolved: boolean }
+  | {
+      kind: 'alert';
+      source: SourceName;
+      key: string | null;
+      texts: string[];
+      numbers?: string[];
+      resolved: boolean;
+      /** The labels the alert carries (maintenance windows match them: labels.ts); absent: the source has none. */
+      labels?: Record<string, string>;
+    }
   /** SNS asks the endpoint to prove it wants the topic's messages before it sends any. */
   | { kind: 'sns_confirmation'; source: 'sns'; subscribeUrl: string; topicArn: string };
 

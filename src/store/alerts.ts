@@ -18,6 +18,11 @@ export interface AlertRecord {
   acknowledgedAt: number | null;
   acknowledgedBy: string | null;
   resolvedAt: number | null;
+  /** A native source's labels (README "Maintenance windows" matches `label:<name>=<value>`); null: none. */
+  labels: Record<string, string> | null;
+  /** The maintenance window that suppressed it (mw_…), and until when its calls are not placed. */
+  suppressedBy: string | null;
+  suppressedUntil: number | null;
 }
 
 /** An `alerts` row as SQLite returns it (`SELECT *`). */
@@ -35,6 +40,9 @@ export interface AlertRow {
   acknowledged_at: number | null;
   acknowledged_by: string | null;
   resolved_at: number | null;
+  labels: string | null;
+  suppressed_by: string | null;
+  suppressed_until: number | null;
 }
 
 /** The one mapping from a row to an AlertRecord (panel-queries reads alerts too). */
@@ -52,6 +60,9 @@ export const toAlert = (r: AlertRow): AlertRecord => ({
   acknowledgedAt: r.acknowledged_at,
   acknowledgedBy: r.acknowledged_by,
   resolvedAt: r.resolved_at,
+  labels: r.labels ? (JSON.parse(r.labels) as Record<string, string>) : null,
+  suppressedBy: r.suppressed_by ?? null,
+  suppressedUntil: r.suppressed_until ?? null,
 });
 
 export interface NewAlert {
@@ -60,6 +71,8 @@ export interface NewAlert {
   key: string | null;
   source: string;
   message: string;
+  /** A native source's labels; absent: none. */
+  labels?: Record<string, string> | null;
 }
 
 export interface AlertChange {
@@ -92,8 +105,8 @@ export interface AlertsStore {
 
 export function createAlertsStore(db: SqlConnection): AlertsStore {
   const insert = db.query(
-    `INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state, created_at, updated_at)
-     VALUES ($id, $account, $cred, $key, $source, $message, 'open', $now, $now)`,
+    `INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state, created_at, updated_at, labels)
+     VALUES ($id, $account, $cred, $key, $source, $message, 'open', $now, $now, $labels)`,
   );
   const byId = db.query('SELECT * FROM alerts WHERE id = $id');
   const byIdInAccount = db.query(`SELECT * FROM alerts WHERE id = $id AND ${IN_ACCOUNT}`);
@@ -115,7 +128,7 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
     async create(a, now) {
       const id = newId('alt');
       // Sent, not waited for: the id is ours, and the COMMIT waits for it (sql/connection.ts send).
-      insert.send({ id, account: a.accountId, cred: a.credentialId, key: a.key, source: a.source, message: a.message, now });
+      insert.send({ id, account: a.accountId, cred: a.credentialId, key: a.key, source: a.source, message: a.message, now, labels: a.labels ? JSON.stringify(a.labels) : null });
       return id;
     },
     async get(id) {

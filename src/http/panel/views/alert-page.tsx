@@ -1,6 +1,7 @@
 import type { Account, AlertRecord, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
+import { maintenanceWords } from '../i18n/maintenance-words';
 import { AlertButtons, AlertStateBadge } from './alert-parts';
 import { Layout } from './layout';
 import { Notice, StateBadge } from './parts';
@@ -48,6 +49,19 @@ export function AlertPage(p: AlertPageProps) {
           <dd>{fmt.dateTime(a.resolvedAt)}</dd>
           <dt>{t.reason}</dt>
           <dd safe>{a.stateReason ?? '—'}</dd>
+          {a.suppressedBy ? (
+            <>
+              <dt>{maintenanceWords(t).suppressedBy}</dt>
+              <dd data-testid="suppressed-by">
+                <a href={`${base}/maintenance`}>
+                  <code safe>{a.suppressedBy}</code>
+                </a>{' '}
+                {fill(maintenanceWords(t).until, { t: fmt.dateTime(a.suppressedUntil) })}
+              </dd>
+            </>
+          ) : (
+            ''
+          )}
         </dl>
         <AlertButtons t={t} csrf={p.csrf} accountId={p.account.id} alert={a} back="detail" />
       </section>
