@@ -13,16 +13,21 @@ const WHY: Record<Exclude<PolicyResult, { ok: true }>['code'], string> = {
   credential_not_found: 'no active credentials with that API key in this account',
 };
 
-/** `--step "5321111111,5322222222:300"`: numbers called at once, then the wait in seconds. */
+/**
+ * `--step "@noc,5321111111,5322222222:300"`: numbers (and, with `@`, on-call schedules) called
+ * at once, then the wait in seconds.
+ */
 function parseStep(value: string, previous: PolicyInput['steps'] = []): PolicyInput['steps'] {
   const m = /^([^:]+)(?::(\d+))?$/.exec(value.trim());
   if (!m) throw new CliError(`--step must be NUMBERS[:WAIT_S], got "${value}"`);
-  const numbers = m[1]!.split(',').map((n) => n.trim()).filter(Boolean);
-  return [...previous, { numbers, ...(m[2] ? { wait_s: Number(m[2]) } : {}) }];
+  const targets = m[1]!.split(',').map((n) => n.trim()).filter(Boolean);
+  const numbers = targets.filter((t) => !t.startsWith('@'));
+  const schedules = targets.filter((t) => t.startsWith('@')).map((t) => t.slice(1));
+  return [...previous, { numbers, ...(schedules.length ? { schedules } : {}), ...(m[2] ? { wait_s: Number(m[2]) } : {}) }];
 }
 
 const human = (p: Policy) =>
-  [`${p.id}  ${p.name}  (${p.rounds} round(s))`, ...p.steps.map((s, i) => `  step ${i + 1}: ${s.numbers.join(', ')}  then wait ${s.wait_s} s`)].join('\n');
+  [`${p.id}  ${p.name}  (${p.rounds} round(s))`, ...p.steps.map((s, i) => `  step ${i + 1}: ${[...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', ')}  then wait ${s.wait_s} s`)].join('\n');
 
 function unwrap(r: PolicyResult): Policy {
   if (r.ok) return r.policy;
@@ -37,7 +42,7 @@ export function policyCommand(): Command {
     .command('create <account-id>')
     .description('create a policy: --step once per step, in order')
     .requiredOption('--name <name>', 'its name, unique in the account (requests name it with "policy")')
-    .requiredOption('--step <numbers[:wait_s]>', 'numbers called at once, and how long to wait for a 1 (default 300 s)', parseStep)
+    .requiredOption('--step <numbers[:wait_s]>', 'numbers (and @schedule names) called at once, and how long to wait for a 1 (default 300 s)', parseStep)
     .option('--rounds <n>', 'how many times the whole list is called (default 2)', positiveInt('--rounds'))
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>

@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import { periodOf } from '../credit';
 import type { Logger } from '../log';
 import { ordinalOf, type CallSource, type Escalation, type Store, type Tx } from '../store';
+import { stepNumbers } from '../schedules/step-numbers';
 
 /** A step whose calls are still going on is looked at again at least this often. */
 const SAFETY_LOOK_MS = 60_000;
@@ -81,17 +82,19 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     }
     const next = e.plan.steps[step]!;
     if (!(await tx.escalations.advance(e.alertId, e, { round, step, startedAt: now, nextAt: now + next.wait_s * 1000 }))) return [];
+    // Whoever is on call in the step's schedules as it starts (README "On-call schedules").
+    const numbers = await stepNumbers(tx, e.accountId, next, now);
     const account = await tx.accounts.get(e.accountId);
-    if (!account || !(await tx.usage.tryCharge(account.id, periodOf(now, d.timeZone), next.numbers.length, account.monthlyCredit))) {
+    if (!account || !(await tx.usage.tryCharge(account.id, periodOf(now, d.timeZone), numbers.length, account.monthlyCredit))) {
       const reason = 'Insufficient call credit';
       await tx.escalations.finish(e.alertId, reason);
       await markUnacknowledged({ store: tx, timeZone: d.timeZone }, alert, now, reason);
       say.push(() => log.warn({ alert: e.alertId, round, step }, 'escalation stopped: insufficient call credit'));
       return [];
     }
-    const source: CallSource = alert.source === 'api' || alert.source === 'test' ? alert.source : 'webhook';
+    const source: CallSource = alert.source === 'api' || alert.source === 'test' || alert.source === 'heartbeat' ? alert.source : 'webhook';
     const callIds = await tx.calls.enqueue(
-      next.numbers.map((phoneNumber) => ({
+      numbers.map((phoneNumber) => ({
         accountId: e.accountId,
         credentialId: e.credentialId,
         source,
@@ -103,7 +106,7 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       now,
     );
     // The outcome callback `alert.escalated`, in this transaction (at least once, in order).
-    await emitAlertEvent(tx, 'alert.escalated', alert, now, { escalation: { round, step: step + 1, numbers: next.numbers, call_ids: callIds } });
+    await emitAlertEvent(tx, 'alert.escalated', alert, now, { escalation: { round, step: step + 1, numbers, call_ids: callIds } });
     say.push(() => log.info({ alert: e.alertId, round, step, calls: callIds }, 'escalated to the next step'));
     return callIds;
   };

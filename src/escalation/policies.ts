@@ -1,17 +1,21 @@
 import * as z from 'zod';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
-import type { Policy, Store } from '../store';
+import type { Policy, PolicyStep, Store, Tx } from '../store';
 
 /** What a person gives for a policy (CLI, panel); numbers in any form the API accepts. */
 export const policyInput = z.object({
   name: z.string().trim().min(1).max(60).regex(/^[\w.\- ]+$/, 'letters, digits, spaces, . _ - only'),
   steps: z
     .array(
-      z.object({
-        numbers: z.array(z.string()).min(1).max(10),
-        wait_s: z.number().int().min(0).max(86_400).default(300),
-      }),
+      z
+        .object({
+          numbers: z.array(z.string()).max(10).default([]),
+          /** On-call schedules of the account (README "On-call schedules"): whoever is on call when the step starts. */
+          schedules: z.array(z.string().trim().min(1).max(60)).max(10).optional(),
+          wait_s: z.number().int().min(0).max(86_400).default(300),
+        })
+        .refine((s) => s.numbers.length + (s.schedules?.length ?? 0) > 0, { message: 'a step calls at least one number or schedule', path: ['numbers'] }),
     )
     .min(1)
     .max(10),
@@ -50,9 +54,20 @@ function validate(input: PolicyInput): { ok: true; value: z.output<typeof policy
       if (!n) return { ok: false, code: 'invalid_policy', problem: `steps.${i}.numbers: invalid phone number: ${raw}` };
       if (!numbers.includes(n)) numbers.push(n);
     }
-    steps.push({ numbers, wait_s: step.wait_s });
+    const schedules = [...new Set(step.schedules ?? [])];
+    steps.push({ numbers, ...(schedules.length ? { schedules } : {}), wait_s: step.wait_s });
   }
   return { ok: true, value: { ...parsed.data, steps } };
+}
+
+/** A step naming a schedule the account does not have: refused as the policy is written. */
+async function missingSchedule(tx: Tx, accountId: string, steps: readonly PolicyStep[]): Promise<{ ok: false; code: 'invalid_policy'; problem: string } | null> {
+  for (const [i, step] of steps.entries()) {
+    for (const name of step.schedules ?? []) {
+      if (!(await tx.schedules.find(accountId, name))) return { ok: false, code: 'invalid_policy', problem: `steps.${i}.schedules: no such schedule: ${name}` };
+    }
+  }
+  return null;
 }
 
 /**
@@ -72,6 +87,8 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
         await tx.serializeOn(policiesLock(accountId));
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
         if (await tx.policies.find(accountId, v.value.name)) return { ok: false, code: 'policy_name_taken' };
+        const missing = await missingSchedule(tx, accountId, v.value.steps);
+        if (missing) return missing;
         return { ok: true, policy: await tx.policies.create({ accountId, ...v.value }, clock()) };
       }),
     update: (accountId, idOrName, input) =>
@@ -83,6 +100,8 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
         if (!p) return { ok: false, code: 'policy_not_found' };
         const clash = await tx.policies.find(accountId, v.value.name);
         if (clash && clash.id !== p.id) return { ok: false, code: 'policy_name_taken' };
+        const missing = await missingSchedule(tx, accountId, v.value.steps);
+        if (missing) return missing;
         await tx.policies.update(p.id, v.value, clock());
         return { ok: true, policy: (await tx.policies.get(p.id))! };
       }),

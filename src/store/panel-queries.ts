@@ -4,6 +4,7 @@ import type { AlertState, CallState } from '../call-model';
 import { toAlert, type AlertRecord, type AlertRow } from './alerts';
 import { toCall, type CallRecord, type CallRow } from './call-record';
 import { HISTORY_COLUMNS } from './history';
+import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { HistoryEntry } from './history';
 
 /**
@@ -53,6 +54,8 @@ export interface PanelQueries {
   history(filter: HistoryFilter): Promise<Page<HistoryEntry & { id: number }>>;
   /** The account's alerts, newest first, each with the states of its calls. */
   alerts(filter: AlertFilter): Promise<Page<AlertRecord & { callStates: CallStateCounts }>>;
+  /** Alerts nobody acknowledged or resolved (open, unacknowledged), newest first; scope null: every account (the overview). */
+  openAlerts(scope: AccountScope, limit: number): Promise<AlertRecord[]>;
   /** created_at of the calls that cost credit (`charged`: an owner's test call too) since `since`. */
   chargedCallTimes(accountId: string, since: number): Promise<number[]>;
   /** Whether any call of this account, of any source, has gone (or is queued) to `phoneNumber`. */
@@ -138,6 +141,11 @@ export function createPanelQueries(db: SqlConnection): PanelQueries {
         for (const g of grouped) counts.get(g.alertId)![g.state] = g.n;
       }
       return { rows: rows.map((r) => ({ ...r, callStates: counts.get(r.id)! })), total };
+    },
+    async openAlerts(scope, limit) {
+      return ((await db
+        .query(`SELECT * FROM alerts WHERE state IN ('open', 'unacknowledged') AND ${IN_ACCOUNT} ORDER BY created_at DESC, id DESC LIMIT $limit`)
+        .all({ account: scope, limit })) as AlertRow[]).map(toAlert);
     },
     async chargedCallTimes(accountId, since) {
       return (

@@ -6,6 +6,8 @@ export interface PolicyStep {
   numbers: string[];
   /** How long the step waits for a keypad 1 after it began, at least. */
   wait_s: number;
+  /** Names of on-call schedules whose on-call person is called too, as of the step's start (src/schedules/step-numbers.ts). */
+  schedules?: string[];
 }
 
 export interface Policy {

@@ -3,11 +3,12 @@ import type { PolicyStep } from '../../store';
 
 /**
  * Steps as the panel edits them: one line per step, in calling order,
- * `numbers separated by commas : wait in seconds` (e.g. `0532 111 11 11, 5322222222 : 300`).
+ * `numbers separated by commas : wait in seconds` (e.g. `0532 111 11 11, 5322222222 : 300`);
+ * `@name` is an on-call schedule (`@noc, 5322222222 : 300`).
  * Reordering steps is moving lines; no script needed (the panel's CSP allows none).
  */
 export function stepsToText(steps: PolicyStep[]): string {
-  return steps.map((s) => `${s.numbers.join(', ')} : ${s.wait_s}`).join('\n');
+  return steps.map((s) => `${[...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', ')} : ${s.wait_s}`).join('\n');
 }
 
 /** The form's fields as the service's input; the service validates (numbers, waits, counts). */
@@ -19,7 +20,14 @@ export function policyFromForm(form: Record<string, string | undefined>): Policy
     .map((line) => {
       const [numbers, wait] = line.split(':');
       const waitS = wait === undefined || wait.trim() === '' ? undefined : Number(wait.trim());
-      return { numbers: (numbers ?? '').split(',').map((n) => n.trim()).filter(Boolean), ...(waitS === undefined ? {} : { wait_s: waitS }) };
+      const targets = (numbers ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+      // `@noc`: an on-call schedule (README "On-call schedules").
+      const schedules = targets.filter((n) => n.startsWith('@')).map((n) => n.slice(1));
+      return {
+        numbers: targets.filter((n) => !n.startsWith('@')),
+        ...(schedules.length ? { schedules } : {}),
+        ...(waitS === undefined ? {} : { wait_s: waitS }),
+      };
     });
   const rounds = form.rounds?.trim() ? Number(form.rounds) : undefined;
   return { name: form.name ?? '', steps, ...(rounds === undefined ? {} : { rounds }) };

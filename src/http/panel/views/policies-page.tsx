@@ -65,7 +65,7 @@ export function PoliciesPage(p: PoliciesPageProps) {
             <ol>
               {policy.steps.map((s) => (
                 <li>
-                  <span safe>{s.numbers.join(', ')}</span> — {fill(t.policies.waitThen, { s: s.wait_s })}
+                  <span safe>{[...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', ')}</span> — {fill(t.policies.waitThen, { s: s.wait_s })}
                 </li>
               ))}
             </ol>

@@ -1,0 +1,19 @@
+import { createSchedulesService } from '../../schedules';
+import type { Account } from '../../store';
+import type { PanelEnv } from './env';
+import type { OncallOverviewData } from './views/oncall-overview';
+
+/** How many open alerts the overview lists (the alerts page has them all). */
+const OPEN_ALERTS_SHOWN = 20;
+
+/** The overview's on-call part: an owner's account, or every account for the administrator. */
+export function oncallOverviewReader(env: PanelEnv) {
+  const schedules = createSchedulesService({ store: env.deps.store, clock: env.deps.clock });
+  return async (account: Account | null): Promise<OncallOverviewData> => {
+    const [views, openAlerts] = await Promise.all([schedules.views(account?.id ?? null, 0), env.deps.store.panelQueries.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN)]);
+    return {
+      oncall: views.map((v) => ({ accountId: v.schedule.accountId, schedule: v.schedule.name, timeZone: v.schedule.timeZone, ...v.now })),
+      openAlerts,
+    };
+  };
+}

@@ -1,0 +1,46 @@
+import { Elysia } from 'elysia';
+import { createSchedulesService, icsPath, localToIso, type OverrideResult } from '../../../schedules';
+import type { PanelCtx, PanelEnv } from '../env';
+import { baseUrlFor } from '../examples';
+import { guarded } from '../guard';
+import { htmlResponse, redirect } from '../html';
+import { scheduleWords } from '../i18n/schedule-words';
+import { SchedulesPage, type SchedulesPageProps } from '../views/schedules-page';
+
+/** How far ahead the page lists shifts (README "On-call schedules"). */
+const PANEL_DAYS = 14;
+
+/** An account's on-call schedules: read → service (src/schedules) → render; an owner adds overrides. */
+export function schedulesRoutes(env: PanelEnv) {
+  const { config } = env.deps;
+  const schedules = createSchedulesService({ store: env.deps.store, clock: env.deps.clock });
+  const path = '/panel/a/:accountId/schedules';
+  const render = async (c: PanelCtx, status: number, extra: Partial<SchedulesPageProps> = {}) => {
+    const views = await schedules.views(c.account.id, PANEL_DAYS);
+    const base = baseUrlFor(c.request, config.panel.public_url, config.http.trust_proxy);
+    const icsUrls = Object.fromEntries(views.map((v) => [v.schedule.id, base + icsPath(v.schedule.icsToken)]));
+    return htmlResponse(SchedulesPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, views, icsUrls, ...extra }), status);
+  };
+  const problem = (c: PanelCtx, r: Exclude<OverrideResult, { ok: true }>) => {
+    const w = scheduleWords(c.t);
+    return 'problem' in r ? `${w.invalid} ${r.problem}` : w.notFound;
+  };
+
+  return new Elysia({ name: 'panel-schedules' })
+    .get(path, guarded(env, { account: true }, (c) => render(c, 200, { notice: c.query.ok !== undefined ? scheduleWords(c.t).added : undefined })))
+    .post(
+      `${path}/:scheduleId/overrides`,
+      guarded(env, { account: true }, async (c) => {
+        const scheduleId = c.params.scheduleId ?? '';
+        const draft = { scheduleId, from: c.form.from ?? '', to: c.form.to ?? '', number: c.form.number ?? '', name: c.form.name ?? '' };
+        const views = await schedules.views(c.account.id, 0);
+        const s = views.find((v) => v.schedule.id === scheduleId)?.schedule;
+        if (!s) return render(c, 404, { error: scheduleWords(c.t).notFound });
+        // The form's times are local to the schedule's zone (its layers are written in them).
+        const from = localToIso(draft.from, s.timeZone) ?? draft.from;
+        const to = localToIso(draft.to, s.timeZone) ?? draft.to;
+        const r = await schedules.addOverride(c.account.id, s.id, { from, to, number: draft.number, name: draft.name || null });
+        return r.ok ? redirect(`/panel/a/${c.account.id}/schedules?ok`) : render(c, r.code === 'schedule_not_found' ? 404 : 400, { error: problem(c, r), draft });
+      }),
+    );
+}

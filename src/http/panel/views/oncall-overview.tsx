@@ -1,0 +1,73 @@
+import type { AlertRecord } from '../../../store';
+import type { Formatter } from '../format';
+import { fill, type Messages } from '../i18n';
+import { scheduleWords } from '../i18n/schedule-words';
+import { StateBadge } from './parts';
+import { inZone } from './schedules-page';
+
+/** Who is on call in each schedule, and the alerts nobody has taken yet: what the overview is opened for at 3 a.m. */
+export interface OncallOverviewData {
+  oncall: { accountId: string; schedule: string; timeZone: string; name: string | null; number: string | null; until: number | null }[];
+  /** Open and unacknowledged alerts, newest first. */
+  openAlerts: AlertRecord[];
+}
+
+export function OncallOverview({ t, fmt, data }: { t: Messages; fmt: Formatter; data: OncallOverviewData }) {
+  const w = scheduleWords(t);
+  return (
+    <>
+      {data.oncall.length ? (
+        <section class="card" aria-labelledby="ov-oncall">
+          <h2 id="ov-oncall">{w.oncallTitle}</h2>
+          <dl class="facts" data-testid="oncall">
+            {data.oncall.map((o) => (
+              <>
+                <dt>
+                  <a href={`/panel/a/${o.accountId}/schedules`} safe>
+                    {o.schedule}
+                  </a>
+                </dt>
+                <dd data-schedule={o.schedule}>
+                  {o.number ? <strong safe>{`${o.name ?? ''} ${o.number}`.trim()}</strong> : w.nobody} · {fill(w.until, { t: inZone(t.locale, o.timeZone, o.until) })}
+                </dd>
+              </>
+            ))}
+          </dl>
+        </section>
+      ) : (
+        ''
+      )}
+      <h2 id="ov-open-alerts">{w.openAlertsTitle}</h2>
+      {data.openAlerts.length === 0 ? (
+        <p>{w.noOpenAlerts}</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="stack" id="open-alerts-table" aria-labelledby="ov-open-alerts">
+            <thead>
+              <tr>
+                <th scope="col">{w.created}</th>
+                <th scope="col">{w.alert}</th>
+                <th scope="col">{t.state}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.openAlerts.map((a) => (
+                <tr data-alert={a.id}>
+                  <td data-label={w.created}>
+                    <a href={`/panel/a/${a.accountId}/alerts/${a.id}`}>{fmt.dateTime(a.createdAt)}</a>
+                  </td>
+                  <td data-label={w.alert} safe>
+                    {a.message}
+                  </td>
+                  <td data-label={t.state}>
+                    <StateBadge t={t} state={a.state} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

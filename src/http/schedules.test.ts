@@ -1,0 +1,105 @@
+import ical, { type VEvent } from 'node-ical';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { configSchema } from '../config';
+import { silentLogger } from '../log';
+import { createSchedulesService } from '../schedules';
+import type { Store } from '../store';
+import { createHttpApp } from './app';
+import { createRateLimiter } from './rate-limit';
+
+// README "On-call schedules": GET /api/schedules/{name}/oncall and the calendar feed.
+let clock: ReturnType<typeof manualClock>;
+let store: Store;
+let app: ReturnType<typeof createHttpApp>;
+
+beforeEach(async () => {
+  clock = manualClock('2026-11-15T12:00:00Z');
+  store = await tempStore(clock);
+  app = createHttpApp({
+    store,
+    clock,
+    log: silentLogger(),
+    config: configSchema.parse({}),
+    intake: { store, clock, timeZone: 'Europe/Istanbul' },
+    rateLimiter: createRateLimiter(0, clock),
+  });
+});
+afterEach(() => store.close());
+
+const LAYERS = [
+  { participants: [{ name: 'Ayşe', number: '5321111111' }, { name: 'Bora', number: '5322222222' }], shift: '7d', start: '2026-11-02T09:00' },
+  { participants: [{ name: 'Cem', number: '5323333333' }], shift: '1d', start: '2026-11-02T00:00', restrictions: [{ days: ['sat', 'sun'], from: '10:00', to: '16:00' }] },
+];
+
+async function accountWithSchedule(timeZone = 'Europe/Istanbul') {
+  const acc = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
+  const cred = await store.transaction((tx) => tx.credentials.create(acc.id));
+  const schedules = createSchedulesService({ store, clock });
+  const r = await schedules.create(acc.id, { name: 'noc', timeZone, layers: LAYERS });
+  if (!r.ok) throw new Error(JSON.stringify(r));
+  return { accountId: acc.id, apiKey: cred.apiKey, apiSecret: cred.apiSecret, webhookKey: cred.webhookKey, schedule: r.schedule, schedules };
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
+const json = async (r: Response) => ({ status: r.status, json: await r.json() });
+
+describe('GET /api/schedules/:name/oncall', () => {
+  it('answers who is on call now or at ?at=, with the API secret or the webhook key', async () => {
+    const a = await accountWithSchedule();
+    // Sunday 2026-11-15 15:00 +03: the weekend layer (Cem) until 16:00 local.
+    expect(await json(await get('/api/schedules/noc/oncall', { 'x-api-key': a.apiKey, 'x-api-secret': a.apiSecret }))).toEqual({
+      status: 200,
+      json: { status: 'success', message: 'On call', name: 'Cem', number: '5323333333', until: '2026-11-15T13:00:00.000Z' },
+    });
+    expect(await json(await get('/api/schedules/noc/oncall?at=2026-11-16T09:00:00%2B03:00', { 'x-webhook-key': a.webhookKey }))).toEqual({
+      status: 200,
+      // Ayşe's week, until the weekend layer takes Saturday 10:00 local.
+      json: { status: 'success', message: 'On call', name: 'Ayşe', number: '5321111111', until: '2026-11-21T07:00:00.000Z' },
+    });
+  });
+
+  it('refuses no credentials (401), another account\'s or a missing schedule (404), a bad ?at= (400)', async () => {
+    const a = await accountWithSchedule();
+    const other = await store.transaction((tx) => tx.accounts.create({ name: 'o', plan: 'starter' }));
+    const otherCred = await store.transaction((tx) => tx.credentials.create(other.id));
+    expect((await get('/api/schedules/noc/oncall')).status).toBe(401);
+    expect(await json(await get('/api/schedules/noc/oncall', { 'x-webhook-key': otherCred.webhookKey }))).toEqual({
+      status: 404,
+      json: { status: 'error', message: 'Schedule not found', code: 'schedule_not_found' },
+    });
+    expect((await get('/api/schedules/nope/oncall', { 'x-webhook-key': a.webhookKey })).status).toBe(404);
+    const bad = await json(await get('/api/schedules/noc/oncall?at=yesterday', { 'x-webhook-key': a.webhookKey }));
+    expect(bad).toMatchObject({ status: 400, json: { code: 'malformed_request' } });
+  });
+});
+
+describe('GET /schedules/<token>.ics', () => {
+  it('is the next 60 days of shifts, one VEVENT each, as an independent parser (node-ical) reads them', async () => {
+    const a = await accountWithSchedule('America/New_York');
+    await a.schedules.addOverride(a.accountId, 'noc', { from: '2026-11-20T00:00:00Z', to: '2026-11-21T00:00:00Z', number: '5324444444', name: 'Deniz' });
+    const r = await get(`/schedules/${a.schedule.icsToken}.ics`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/calendar/);
+    const parsed = ical.sync.parseICS(await r.text());
+    const events = Object.values(parsed)
+      .filter((e): e is VEvent => e?.type === 'VEVENT')
+      .map((e) => ({ start: new Date(e.start).getTime(), end: new Date(e.end!).getTime(), summary: String(e.summary) }))
+      .sort((x, y) => x.start - y.start);
+    const now = clock();
+    const expected = (await a.schedules.shifts(a.schedule, now, now + 60 * 86_400_000)).map((s) => ({ start: s.start, end: s.end, summary: `On call: ${s.name}` }));
+    expect(events).toEqual(expected);
+    // It covers 60 days: weekly hand-offs at 09:00 New York time (14:00Z in winter), weekend
+    // afternoons (10:00–16:00 local) and the override among them; Bora's week from 11-23.
+    expect(events.length).toBeGreaterThan(20);
+    expect(events[events.length - 1]!.end).toBeGreaterThanOrEqual(now + 60 * 86_400_000);
+    expect(events).toContainEqual({ start: Date.parse('2026-11-20T00:00:00Z'), end: Date.parse('2026-11-21T00:00:00Z'), summary: 'On call: Deniz' });
+    expect(events).toContainEqual({ start: Date.parse('2026-11-23T14:00:00Z'), end: Date.parse('2026-11-28T15:00:00Z'), summary: 'On call: Bora' });
+  });
+
+  it('an unknown token is 404', async () => {
+    await accountWithSchedule();
+    expect((await get('/schedules/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics')).status).toBe(404);
+    expect((await get('/schedules/short.ics')).status).toBe(404);
+  });
+});

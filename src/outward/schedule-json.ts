@@ -1,0 +1,25 @@
+import type { OverrideRecord, ScheduleRecord } from '../store';
+import { iso } from './iso';
+
+/** A schedule as the CLI (--json) and the API show it (README "On-call schedules"). */
+export function scheduleJson(s: ScheduleRecord, icsUrl: string) {
+  return {
+    id: s.id,
+    account_id: s.accountId,
+    name: s.name,
+    time_zone: s.timeZone,
+    layers: s.layers,
+    ics_url: icsUrl,
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
+  };
+}
+
+export function overrideJson(o: OverrideRecord) {
+  return { id: o.id, schedule_id: o.scheduleId, from: iso(o.startsAt), to: iso(o.endsAt), name: o.name, number: o.phoneNumber, created_at: iso(o.createdAt) };
+}
+
+/** `schedule oncall --json` and GET /api/schedules/{name}/oncall: `name` is the participant's. */
+export function oncallJson(o: { name: string | null; number: string | null; until: number | null }) {
+  return { name: o.name, number: o.number, until: iso(o.until) };
+}

@@ -1,0 +1,13 @@
+/**
+ * On-call schedules (README "On-call schedules"): layers of rotations in a time zone, with
+ * restrictions and overrides; who is on call at an instant and the shifts over a range.
+ */
+export { compileLayers, isIanaTimeZone, localToIso, validateLayers, WEEKDAYS, type Layer, type LayersInput, type Participant, type Weekday } from './layers';
+export { layerShifts, shiftBoundary, shiftIndexAt } from './rotation';
+export { restrictionIntervals } from './restrictions';
+export { onCallAt, segments, shiftsBetween, type OnCall, type Override, type ScheduleRules, type Segment, type Shift } from './timeline';
+export { createSchedulesService, parseInstant, rulesOf, type OnCallResult, type OverrideInput, type OverrideResult, type ScheduleInput, type ScheduleResult, type SchedulesService, type ScheduleView } from './service';
+export { icsPath, icsUrl } from './ics-url';
+export { scheduleCalendar } from './ics';
+export { stepNumbers } from './step-numbers';
+export { createOncallWatch, WATCH_POLL_MS, type OncallWatch, type OncallWatchDeps } from './watch';

@@ -1,0 +1,148 @@
+import * as z from 'zod';
+import type { Clock } from '../clock';
+import { normalizePhoneNumber } from '../phone';
+import type { OverrideRecord, ScheduleRecord, Store, Tables } from '../store';
+import { compileLayers, isIanaTimeZone, validateLayers } from './layers';
+import { onCallAt, shiftsBetween, type OnCall, type ScheduleRules, type Shift } from './timeline';
+
+/** What a person gives for a schedule (CLI, panel); `layers` is the parsed JSON. */
+export interface ScheduleInput {
+  name: string;
+  timeZone: string;
+  layers: unknown;
+}
+
+export interface OverrideInput {
+  /** ISO 8601 instants with a zone or offset (a bare local time is refused: ambiguous). */
+  from: string;
+  to: string;
+  number: string;
+  name?: string | null;
+}
+
+type Refusal =
+  | { ok: false; code: 'invalid_schedule' | 'invalid_override'; problem: string }
+  | { ok: false; code: 'schedule_name_taken' | 'schedule_not_found' | 'account_not_found' };
+export type ScheduleResult = { ok: true; schedule: ScheduleRecord } | Refusal;
+export type OverrideResult = { ok: true; override: OverrideRecord } | Refusal;
+export type OnCallResult = { ok: true; oncall: OnCall } | Refusal;
+
+const scheduleName = z.string().trim().min(1).max(60).regex(/^[\w.\-]+$/, 'letters, digits, . _ - only');
+/** Longest override: a year (a longer one is a layer). */
+const MAX_OVERRIDE_MS = 366 * 86_400_000;
+
+/** An instant written in ISO 8601 with its zone (Z or an offset); null when not one. */
+export function parseInstant(s: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s.trim())) return null;
+  const ms = Date.parse(s.trim());
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** The rules of a schedule with its overrides still running after `after`. */
+export async function rulesOf(t: Pick<Tables, 'schedules'>, s: ScheduleRecord, after: number): Promise<ScheduleRules> {
+  const overrides = await t.schedules.overrides(s.id, after);
+  return {
+    timeZone: s.timeZone,
+    layers: compileLayers(s.layers),
+    overrides: overrides.map((o) => ({ from: o.startsAt, to: o.endsAt, name: o.name, number: o.phoneNumber })),
+  };
+}
+
+/**
+ * On-call schedules of an account (README "On-call schedules"): the rules live here once,
+ * for the CLI, the HTTP API and the panel.
+ */
+export interface SchedulesService {
+  create(accountId: string, input: ScheduleInput): Promise<ScheduleResult>;
+  remove(accountId: string, idOrName: string): Promise<ScheduleResult>;
+  addOverride(accountId: string, idOrName: string, input: OverrideInput): Promise<OverrideResult>;
+  /** Who is on call at `at` (default: now). */
+  oncall(accountId: string, idOrName: string, at?: number): Promise<OnCallResult>;
+  /** The shifts overlapping [from, to). */
+  shifts(schedule: ScheduleRecord, from: number, to: number): Promise<Shift[]>;
+  /** The panel's view of an account's schedules (null: every account's): who is on call now, the next `days` days, the overrides to come. */
+  views(accountId: string | null, days: number): Promise<ScheduleView[]>;
+}
+
+export interface ScheduleView {
+  schedule: ScheduleRecord;
+  now: OnCall;
+  shifts: Shift[];
+  overrides: OverrideRecord[];
+}
+
+const schedulesLock = (accountId: string) => `schedules/${accountId}`;
+
+export function createSchedulesService({ store, clock }: { store: Store; clock: Clock }): SchedulesService {
+  return {
+    create: (accountId, input) =>
+      store.transaction(async (tx): Promise<ScheduleResult> => {
+        const name = scheduleName.safeParse(input.name);
+        if (!name.success) return { ok: false, code: 'invalid_schedule', problem: `name: ${name.error.issues[0]!.message}` };
+        if (!isIanaTimeZone(input.timeZone)) return { ok: false, code: 'invalid_schedule', problem: `time_zone: not an IANA time zone: ${input.timeZone}` };
+        const layers = validateLayers(input.layers);
+        if (!layers.ok) return { ok: false, code: 'invalid_schedule', problem: layers.problem };
+        await tx.serializeOn(schedulesLock(accountId));
+        if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
+        if (await tx.schedules.find(accountId, name.data)) return { ok: false, code: 'schedule_name_taken' };
+        const now = clock();
+        const first = onCallAt({ timeZone: input.timeZone, layers: compileLayers(layers.layers), overrides: [] }, now);
+        const schedule = await tx.schedules.create(
+          { accountId, name: name.data, timeZone: input.timeZone, layers: layers.layers, watchedName: first.name, watchedNumber: first.number, watchAt: first.until ?? now + 86_400_000 },
+          now,
+        );
+        return { ok: true, schedule };
+      }),
+    remove: (accountId, idOrName) =>
+      store.transaction(async (tx): Promise<ScheduleResult> => {
+        await tx.serializeOn(schedulesLock(accountId));
+        const s = await tx.schedules.find(accountId, idOrName);
+        if (!s) return { ok: false, code: 'schedule_not_found' };
+        await tx.schedules.delete(s.id);
+        return { ok: true, schedule: s };
+      }),
+    addOverride: (accountId, idOrName, input) =>
+      store.transaction(async (tx): Promise<OverrideResult> => {
+        const from = parseInstant(input.from);
+        const to = parseInstant(input.to);
+        if (from === null) return { ok: false, code: 'invalid_override', problem: `--from: not an ISO 8601 instant with a zone: ${input.from}` };
+        if (to === null) return { ok: false, code: 'invalid_override', problem: `--to: not an ISO 8601 instant with a zone: ${input.to}` };
+        if (to <= from) return { ok: false, code: 'invalid_override', problem: '--to must be after --from' };
+        if (to - from > MAX_OVERRIDE_MS) return { ok: false, code: 'invalid_override', problem: 'an override lasts at most 366 days' };
+        const number = normalizePhoneNumber(input.number.trim());
+        if (!number) return { ok: false, code: 'invalid_override', problem: `invalid phone number: ${input.number}` };
+        const name = input.name?.trim() || null;
+        if (name && name.length > 80) return { ok: false, code: 'invalid_override', problem: 'name: at most 80 characters' };
+        const s = await tx.schedules.find(accountId, idOrName);
+        if (!s) return { ok: false, code: 'schedule_not_found' };
+        const override = await tx.schedules.addOverride({ scheduleId: s.id, startsAt: from, endsAt: to, name, phoneNumber: number }, clock());
+        // The on-call person may change at its start (or now): the watch looks again then.
+        await tx.schedules.watchNoLaterThan(s.id, Math.max(from, clock()));
+        return { ok: true, override };
+      }),
+    async oncall(accountId, idOrName, at) {
+      const when = at ?? clock();
+      const s = await store.schedules.find(accountId, idOrName);
+      if (!s) return { ok: false, code: 'schedule_not_found' };
+      return { ok: true, oncall: onCallAt(await rulesOf(store, s, when), when) };
+    },
+    async shifts(schedule, from, to) {
+      return shiftsBetween(await rulesOf(store, schedule, from - 35 * 86_400_000), from, to);
+    },
+    async views(accountId, days) {
+      const now = clock();
+      const list = accountId === null ? await store.schedules.listAll(100) : await store.schedules.list(accountId);
+      return Promise.all(
+        list.map(async (schedule) => {
+          const rules = await rulesOf(store, schedule, now - 35 * 86_400_000);
+          return {
+            schedule,
+            now: onCallAt(rules, now),
+            shifts: shiftsBetween(rules, now, now + days * 86_400_000),
+            overrides: await store.schedules.overrides(schedule.id, now),
+          };
+        }),
+      );
+    },
+  };
+}

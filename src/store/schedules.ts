@@ -1,0 +1,223 @@
+import { newId, randomToken } from './ids';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
+
+/**
+ * A layer as kept, JSON the store does not interpret: the schedules service validates it
+ * before it is stored (src/schedules/layers.ts).
+ */
+export interface StoredLayer {
+  participants: { name: string; number: string }[];
+  shift: string;
+  start: string;
+  restrictions?: { days: string[]; from: string; to: string }[];
+}
+
+/** An on-call schedule (README "On-call schedules"). Validation is the service's (src/schedules/service.ts). */
+export interface ScheduleRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  timeZone: string;
+  layers: StoredLayer[];
+  /** The secret part of the schedule's calendar feed URL. */
+  icsToken: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Who was on call when the watch last looked (oncall.changed), and when it looks next. */
+  watchedName: string | null;
+  watchedNumber: string | null;
+  watchAt: number;
+}
+
+export interface OverrideRecord {
+  id: string;
+  scheduleId: string;
+  startsAt: number;
+  endsAt: number;
+  name: string | null;
+  phoneNumber: string;
+  createdAt: number;
+}
+
+interface ScheduleRow {
+  id: string;
+  account_id: string;
+  name: string;
+  time_zone: string;
+  layers: string;
+  ics_token: string;
+  created_at: number;
+  updated_at: number;
+  watched_name: string | null;
+  watched_number: string | null;
+  watch_at: number;
+}
+
+interface OverrideRow {
+  id: string;
+  schedule_id: string;
+  starts_at: number;
+  ends_at: number;
+  name: string | null;
+  phone_number: string;
+  created_at: number;
+}
+
+const toSchedule = (r: ScheduleRow): ScheduleRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  timeZone: r.time_zone,
+  layers: JSON.parse(r.layers) as StoredLayer[],
+  icsToken: r.ics_token,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+  watchedName: r.watched_name,
+  watchedNumber: r.watched_number,
+  watchAt: Number(r.watch_at),
+});
+
+const toOverride = (r: OverrideRow): OverrideRecord => ({
+  id: r.id,
+  scheduleId: r.schedule_id,
+  startsAt: Number(r.starts_at),
+  endsAt: Number(r.ends_at),
+  name: r.name,
+  phoneNumber: r.phone_number,
+  createdAt: Number(r.created_at),
+});
+
+export interface NewSchedule {
+  accountId: string;
+  name: string;
+  timeZone: string;
+  layers: StoredLayer[];
+  watchedName: string | null;
+  watchedNumber: string | null;
+  watchAt: number;
+}
+
+export interface WatchLease {
+  owner: string;
+  ms: number;
+}
+
+export interface SchedulesStore {
+  create(s: NewSchedule, now: number): Promise<ScheduleRecord>;
+  get(id: string): Promise<ScheduleRecord | null>;
+  /** By id or by name, within the account: another account's schedule is never found. */
+  find(accountId: string, idOrName: string): Promise<ScheduleRecord | null>;
+  findByIcsToken(token: string): Promise<ScheduleRecord | null>;
+  list(accountId: string): Promise<ScheduleRecord[]>;
+  /** Every account's schedules (the administrator's overview), by account then name. */
+  listAll(limit: number): Promise<ScheduleRecord[]>;
+  /** Deletes the schedule and its overrides. */
+  delete(id: string): Promise<boolean>;
+  addOverride(o: Omit<OverrideRecord, 'id' | 'createdAt'>, now: number): Promise<OverrideRecord>;
+  /** The schedule's overrides that end after `after`, in the order they were added. */
+  overrides(scheduleId: string, after: number): Promise<OverrideRecord[]>;
+  /** Asks the watch to look at the schedule again at `at` at the latest. */
+  watchNoLaterThan(id: string, at: number): Promise<void>;
+  /** Whether any schedule's watch time has come (a plain read before claiming). */
+  anyWatchDue(now: number): Promise<boolean>;
+  /**
+   * Leases up to `limit` schedules whose watch time has come (and that nobody else holds a
+   * lease on, measured by the lease clock: dialect.ts `leaseClock`) to `lease.owner`.
+   * Inside a transaction; on PostgreSQL rows another appliance is claiming are passed over.
+   */
+  claimWatch(now: number, limit: number, lease: WatchLease): Promise<ScheduleRecord[]>;
+  /**
+   * Records what the watch saw and when to look next, and ends the lease; false when the
+   * lease is no longer `owner`'s (it ran out and another appliance took the row).
+   */
+  finishWatch(id: string, owner: string, seen: { name: string | null; number: string | null; nextAt: number }): Promise<boolean>;
+}
+
+export function createSchedulesStore(db: SqlConnection): SchedulesStore {
+  const sql = dialectOf(db.dialect);
+  const leaseNow = sql.leaseClock('$now');
+  return {
+    async create(s, now) {
+      const id = newId('sch', now);
+      const icsToken = randomToken(32);
+      await db
+        .query(
+          `INSERT INTO schedules (id, account_id, name, time_zone, layers, ics_token, created_at, updated_at, watched_name, watched_number, watch_at)
+           VALUES ($id, $account, $name, $tz, $layers, $token, $now, $now, $wname, $wnumber, $watchAt)`,
+        )
+        .run({
+          id, account: s.accountId, name: s.name, tz: s.timeZone, layers: JSON.stringify(s.layers), token: icsToken, now,
+          wname: s.watchedName, wnumber: s.watchedNumber, watchAt: s.watchAt,
+        });
+      return { id, accountId: s.accountId, name: s.name, timeZone: s.timeZone, layers: s.layers, icsToken, createdAt: now, updatedAt: now, watchedName: s.watchedName, watchedNumber: s.watchedNumber, watchAt: s.watchAt };
+    },
+    async get(id) {
+      const row = (await db.query('SELECT * FROM schedules WHERE id = $id').get({ id })) as ScheduleRow | null;
+      return row ? toSchedule(row) : null;
+    },
+    async find(accountId, idOrName) {
+      const row = (await db
+        .query('SELECT * FROM schedules WHERE account_id = $a AND (id = $v OR name = $v) LIMIT 1')
+        .get({ a: accountId, v: idOrName })) as ScheduleRow | null;
+      return row ? toSchedule(row) : null;
+    },
+    async findByIcsToken(token) {
+      const row = (await db.query('SELECT * FROM schedules WHERE ics_token = $t').get({ t: token })) as ScheduleRow | null;
+      return row ? toSchedule(row) : null;
+    },
+    async list(accountId) {
+      return ((await db.query('SELECT * FROM schedules WHERE account_id = $a ORDER BY name').all({ a: accountId })) as ScheduleRow[]).map(toSchedule);
+    },
+    async listAll(limit) {
+      return ((await db.query('SELECT * FROM schedules ORDER BY account_id, name LIMIT $limit').all({ limit })) as ScheduleRow[]).map(toSchedule);
+    },
+    async delete(id) {
+      await db.query('DELETE FROM schedule_overrides WHERE schedule_id = $id').run({ id });
+      return (await db.query('DELETE FROM schedules WHERE id = $id').run({ id })).changes === 1;
+    },
+    async addOverride(o, now) {
+      const id = newId('ovr', now);
+      await db
+        .query(
+          `INSERT INTO schedule_overrides (id, schedule_id, starts_at, ends_at, name, phone_number, created_at)
+           VALUES ($id, $schedule, $starts, $ends, $name, $number, $now)`,
+        )
+        .run({ id, schedule: o.scheduleId, starts: o.startsAt, ends: o.endsAt, name: o.name, number: o.phoneNumber, now });
+      return { ...o, id, createdAt: now };
+    },
+    async overrides(scheduleId, after) {
+      return ((await db
+        .query('SELECT * FROM schedule_overrides WHERE schedule_id = $s AND ends_at > $after ORDER BY created_at, id')
+        .all({ s: scheduleId, after })) as OverrideRow[]).map(toOverride);
+    },
+    async watchNoLaterThan(id, at) {
+      await db.query(`UPDATE schedules SET watch_at = ${sql.least('watch_at', '$at')} WHERE id = $id`).run({ id, at });
+    },
+    async anyWatchDue(now) {
+      return (await db.query('SELECT 1 AS due FROM schedules WHERE watch_at <= $now LIMIT 1').get({ now })) !== null;
+    },
+    async claimWatch(now, limit, lease) {
+      const rows = (await db
+        .query(
+          `UPDATE schedules SET watch_lease_until = ${leaseNow} + $ms, watch_lease_owner = $owner
+           WHERE id IN (SELECT id FROM schedules
+                        WHERE watch_at <= $now AND (watch_lease_until IS NULL OR watch_lease_until < ${leaseNow})
+                        ORDER BY watch_at LIMIT $limit${sql.skipLocked})
+           RETURNING *`,
+        )
+        .all({ now, limit, ms: lease.ms, owner: lease.owner })) as ScheduleRow[];
+      return rows.map(toSchedule);
+    },
+    async finishWatch(id, owner, seen) {
+      const { changes } = await db
+        .query(
+          `UPDATE schedules SET watched_name = $name, watched_number = $number, watch_at = $next,
+             watch_lease_until = NULL, watch_lease_owner = NULL
+           WHERE id = $id AND watch_lease_owner = $owner`,
+        )
+        .run({ id, owner, name: seen.name, number: seen.number, next: seen.nextAt });
+      return changes === 1;
+    },
+  };
+}

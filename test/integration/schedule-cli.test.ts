@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { applianceDir, provision } from '../helpers/appliance';
+
+/** README "On-call schedules": the CLI, as an operator runs it. */
+const LAYERS = [
+  {
+    participants: [
+      { name: 'Ayşe', number: '0532 111 11 11' },
+      { name: 'Bora', number: '5322222222' },
+    ],
+    shift: '7d',
+    start: '2026-11-02T09:00',
+  },
+  {
+    participants: [{ name: 'Cem', number: '5323333333' }],
+    shift: '1d',
+    start: '2026-11-02T00:00',
+    restrictions: [{ days: ['sat', 'sun'], from: '10:00', to: '16:00' }],
+  },
+];
+
+describe('voice-alert schedule', () => {
+  it('create, list, show (with ics_url), oncall, override and delete; bad input is one clear line', () => {
+    const a = applianceDir({ panel: { public_url: 'https://alerts.example.com' } });
+    const acc = provision(a);
+    const created = a.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'Europe/Istanbul', '--layers', JSON.stringify(LAYERS)]);
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^sch_/),
+      account_id: acc.accountId,
+      name: 'noc',
+      time_zone: 'Europe/Istanbul',
+      ics_url: expect.stringMatching(/^https:\/\/alerts\.example\.com\/schedules\/[0-9A-Za-z]{32}\.ics$/),
+    });
+    expect(created.layers[0].participants[0]).toEqual({ name: 'Ayşe', number: '5321111111' });
+    expect(a.cliJson(['schedule', 'list', acc.accountId])).toEqual([created]);
+    expect(a.cliJson(['schedule', 'show', acc.accountId, 'noc'])).toEqual({ ...created, overrides: [] });
+
+    // Monday 2026-11-09 08:59 +03: Ayşe's week until 09:00, then Bora's.
+    expect(a.cliJson(['schedule', 'oncall', acc.accountId, 'noc', '--at', '2026-11-09T08:59:00+03:00'])).toEqual({
+      name: 'Ayşe',
+      number: '5321111111',
+      until: '2026-11-09T06:00:00.000Z',
+    });
+    // Saturday 11:00 local: the weekend layer is higher, until 16:00 local.
+    expect(a.cliJson(['schedule', 'oncall', acc.accountId, 'noc', '--at', '2026-11-14T08:00:00Z'])).toEqual({
+      name: 'Cem',
+      number: '5323333333',
+      until: '2026-11-14T13:00:00.000Z',
+    });
+
+    const o = a.cliJson(['schedule', 'override', acc.accountId, 'noc', '--from', '2099-01-01T00:00:00Z', '--to', '2099-01-02T00:00:00Z', '--number', '+90 532 444 44 44', '--name', 'Deniz']);
+    expect(o).toMatchObject({ id: expect.stringMatching(/^ovr_/), from: '2099-01-01T00:00:00.000Z', to: '2099-01-02T00:00:00.000Z', name: 'Deniz', number: '5324444444' });
+    expect(a.cliJson(['schedule', 'oncall', acc.accountId, 'noc', '--at', '2099-01-01T12:00:00Z'])).toEqual({ name: 'Deniz', number: '5324444444', until: '2099-01-02T00:00:00.000Z' });
+    expect(a.cliJson(['schedule', 'show', acc.accountId, 'noc']).overrides).toEqual([o]);
+
+    // An escalation step names schedules with @ beside numbers.
+    expect(a.cliJson(['policy', 'create', acc.accountId, '--name', 'p', '--step', '@noc,5321111111:300', '--step', '@noc'])).toMatchObject({
+      steps: [
+        { numbers: ['5321111111'], schedules: ['noc'], wait_s: 300 },
+        { numbers: [], schedules: ['noc'], wait_s: 300 },
+      ],
+    });
+    expect(a.cli(['policy', 'create', acc.accountId, '--name', 'q', '--step', '@nope']).stderr).toBe('voice-alert: invalid policy: steps.0.schedules: no such schedule: nope\n');
+    a.cliJson(['policy', 'delete', acc.accountId, 'p']);
+
+    const badZone = a.cli(['schedule', 'create', acc.accountId, '--name', 'x', '--time-zone', 'Mars/Olympus', '--layers', JSON.stringify(LAYERS)]);
+    expect(badZone.status).toBe(1);
+    expect(badZone.stderr).toBe('voice-alert: invalid schedule: time_zone: not an IANA time zone: Mars/Olympus\n');
+    const badShift = a.cli(['schedule', 'create', acc.accountId, '--name', 'x', '--time-zone', 'UTC', '--layers', JSON.stringify([{ ...LAYERS[0], shift: '7w' }])]);
+    expect(badShift.stderr).toBe('voice-alert: invalid schedule: layers.0.shift: Nd or Nh, e.g. 7d or 12h\n');
+    expect(a.cli(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'UTC', '--layers', JSON.stringify(LAYERS)]).stderr).toMatch(/a schedule of that name exists/);
+    expect(a.cli(['schedule', 'oncall', acc.accountId, 'noc', '--at', '2026-11-09 08:59']).stderr).toMatch(/--at must be an ISO 8601 instant with a zone/);
+    expect(a.cli(['schedule', 'override', acc.accountId, 'noc', '--from', '2099-01-02T00:00Z', '--to', '2099-01-01T00:00Z', '--number', '5324444444']).stderr).toBe(
+      'voice-alert: invalid override: --to must be after --from\n',
+    );
+
+    expect(a.cliJson(['schedule', 'delete', acc.accountId, 'noc'])).toMatchObject({ name: 'noc', deleted: true });
+    expect(a.cliJson(['schedule', 'list', acc.accountId])).toEqual([]);
+    expect(a.cli(['schedule', 'oncall', acc.accountId, 'noc']).stderr).toBe('voice-alert: no such schedule in this account\n');
+  });
+});
+
+describe('the binary serves schedules', () => {
+  it('GET /api/schedules/{name}/oncall and the .ics feed from the compiled binary', async () => {
+    const a = applianceDir();
+    const acc = provision(a);
+    const created = a.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'Europe/Istanbul', '--layers', JSON.stringify(LAYERS)]);
+    const server = await a.start();
+    try {
+      const token = /\/schedules\/([0-9A-Za-z]{32})\.ics$/.exec(created.ics_url)![1];
+      const oncall = await fetch(`${server.url}/api/schedules/noc/oncall?at=2026-11-09T08:59:00%2B03:00`, { headers: { 'x-webhook-key': acc.webhookKey } });
+      expect(oncall.status).toBe(200);
+      expect(await oncall.json()).toEqual({ status: 'success', message: 'On call', name: 'Ayşe', number: '5321111111', until: '2026-11-09T06:00:00.000Z' });
+      const ics = await fetch(`${server.url}/schedules/${token}.ics`);
+      expect(ics.status).toBe(200);
+      const text = await ics.text();
+      expect(text.startsWith('BEGIN:VCALENDAR')).toBe(true);
+      expect((text.match(/BEGIN:VEVENT/g) ?? []).length).toBeGreaterThan(8);
+      expect(text).toContain('SUMMARY:On call: Ay');
+    } finally {
+      await server.stop();
+    }
+  });
+});
