@@ -1,0 +1,84 @@
+import { errorBody, errorFor } from '../errors';
+import { cutForSpeech, record, sentences, str } from '../sources/speech';
+import { generatedKey, textLabels, type CompatAction, type CompatOutcome } from './compat-intake';
+
+/**
+ * PagerDuty Events API v2 (`POST /v2/enqueue`) as read by the appliance (README "PagerDuty and
+ * Opsgenie compatible intake"): the event's fields, and the answers PagerDuty gives, so a tool
+ * written for PagerDuty needs only its URL changed.
+ */
+
+/** `payload.severity` as PagerDuty allows it. */
+const SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
+const ACTIONS = ['trigger', 'acknowledge', 'resolve'] as const;
+
+export type PagerDutyEvent =
+  | { ok: true; routingKey: string; action: CompatAction; dedupKey: string }
+  | { ok: false; errors: string[] };
+
+/**
+ * Reads an event: its JSON, then every field PagerDuty requires, all errors at once (as
+ * PagerDuty lists them). The spoken text is `payload.summary`, then `payload.source` and
+ * `payload.severity`, cut to what one call can say.
+ */
+export function readPagerDutyEvent(body: Uint8Array): PagerDutyEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch {
+    return { ok: false, errors: ['JSON parse error'] };
+  }
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) return { ok: false, errors: ['Event object must be a JSON object'] };
+  const e = event as Record<string, unknown>;
+  const errors: string[] = [];
+  const routingKey = str(e.routing_key);
+  if (!routingKey) errors.push("'routing_key' cannot be blank");
+  const action = str(e.event_action);
+  if (!action) errors.push("'event_action' is missing or blank");
+  else if (!(ACTIONS as readonly string[]).includes(action)) errors.push("'event_action' is invalid (must be one of the following: 'trigger', 'acknowledge' or 'resolve')");
+  const dedupKey = str(e.dedup_key);
+  if (action === 'trigger') {
+    const payload = record(e.payload);
+    for (const field of ['summary', 'source', 'severity'] as const) if (!str(payload[field])) errors.push(`'payload.${field}' is missing or blank`);
+    const severity = str(payload.severity);
+    if (severity && !(SEVERITIES as readonly string[]).includes(severity)) {
+      errors.push("'payload.severity' is invalid (must be one of the following: 'critical', 'warning', 'error' or 'info')");
+    }
+    if (errors.length > 0) return { ok: false, errors };
+    // PagerDuty generates a key for a trigger without one and returns it (README).
+    const key = dedupKey ?? generatedKey();
+    const message = cutForSpeech(sentences([str(payload.summary), str(payload.source), severity]));
+    // `component`, `group`, `class` and the custom details are what a maintenance window's `label:` matches.
+    const labels = textLabels(payload.custom_details, { component: payload.component, group: payload.group, class: payload.class });
+    return { ok: true, routingKey: routingKey!, dedupKey: key, action: { kind: 'trigger', key, message, labels } };
+  }
+  if ((action === 'acknowledge' || action === 'resolve') && !dedupKey) errors.push("'dedup_key' is missing or blank");
+  if (errors.length > 0) return { ok: false, errors };
+  const by = { key: dedupKey! };
+  return { ok: true, routingKey: routingKey!, dedupKey: dedupKey!, action: action === 'resolve' ? { kind: 'resolve', by } : { kind: 'acknowledge', by } };
+}
+
+export interface PagerDutyAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** PagerDuty's 400 body: `{"status":"invalid event","message":"Event object is invalid","errors":[…]}`. */
+export function invalidEvent(errors: string[]): PagerDutyAnswer {
+  return { status: 400, body: { status: 'invalid event', message: 'Event object is invalid', errors } };
+}
+
+/**
+ * The answer to a read event: `202 {"status":"success","message":"Event processed","dedup_key":…}`
+ * once it is committed. Refusals: an unknown routing key is PagerDuty's `400 … ["Invalid routing
+ * key"]`; any other 400 of the catalogue is an invalid event naming it; the rest (402 credit,
+ * 403 plan, …) are the catalogue's own answers.
+ */
+export function pagerDutyAnswer(outcome: CompatOutcome, dedupKey: string): PagerDutyAnswer {
+  if (outcome.ok) return { status: 202, body: { status: 'success', message: 'Event processed', dedup_key: dedupKey } };
+  if (outcome.code === 'invalid_webhook_key') return invalidEvent(['Invalid routing key']);
+  const { status } = errorFor(outcome.code);
+  const body = errorBody(outcome.code, outcome.value);
+  if (status === 400) return invalidEvent([outcome.code === 'missing_fields' ? `${body.message}: to (the numbers to call, or policy=, in the URL)` : body.message]);
+  return { status, body };
+}
