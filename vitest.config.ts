@@ -21,7 +21,11 @@ const PEER_SUITES = [
   'src/calls/dialer-pbx.test.ts',
   'test/integration/doctor.test.ts',
   'test/integration/trunk-monitor.test.ts',
+  // Several trunks in order, with failover (README "SIP trunks: several, in order").
+  'test/integration/trunks.test.ts',
   'test/e2e/telephony-pbx.test.ts',
+  // SIP over TLS (kamailio's tls module) and SRTP (baresip's srtp module), README "SIP over TLS and SRTP".
+  'test/e2e/telephony-tls-srtp.test.ts',
   // Not SIP, but as sensitive to a busy machine: counts every request of two client loops
   // while the certificate is swapped under them (README "HTTPS").
   'test/integration/https.test.ts',
@@ -42,7 +46,9 @@ const POSTGRES_SUITES = [
   'src/accounts/*.test.ts',
   'src/callbacks/*.test.ts',
   'src/escalation/*.test.ts',
+  'src/schedules/*.test.ts',
   'src/intake/*.test.ts',
+  'src/maintenance/*.test.ts',
   'src/panel/*.test.ts',
   'src/sweeper.test.ts',
   'src/http/*.test.ts',
@@ -56,9 +62,11 @@ const POSTGRES_SUITES = [
   'test/integration/cli.test.ts',
   'test/integration/durability.test.ts',
   'test/integration/http-edges.test.ts',
+  'test/integration/maintenance.test.ts',
   'test/integration/native-sources.test.ts',
   'test/integration/panel-cli.test.ts',
   'test/integration/policy-cli.test.ts',
+  'test/integration/schedule-cli.test.ts',
   'test/integration/webhook.test.ts',
   'test/integration/metrics.test.ts',
 ];

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
@@ -5,7 +6,10 @@ import { certificateFields, createHttpApp, createRateLimiter, listen } from './h
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony, NO_TRUNK_REASON } from './calls';
 import { createEscalationEngine } from './escalation';
+import { createOncallWatch } from './schedules';
+import { createWindowStarter } from './maintenance';
 import { createCallbackSender } from './callbacks';
+import { createHeartbeatChecker } from './heartbeats';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { observeCommit } from './metrics';
@@ -94,6 +98,28 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   // Outcome callbacks: outside intake and dialling, on its own bounded slots (sender.ts).
   const callbacks = createCallbackSender({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
   callbacks.start();
+  // Maintenance windows (README "Maintenance windows"): each start, claimed by one appliance,
+  // cancels what the window covers; the dialer then drops its covered calls not yet answered.
+  const maintenance = createWindowStarter({ store, clock, log, timeZone: config.credit.timezone, leaseMs: config.calls.lease_s * 1000, onStarted: () => telephony.wake() });
+  maintenance.start();
+  // Heartbeat deadlines (README "Heartbeats"): a late one raises its alert through the intake.
+  // The node is this appliance across restarts (host and data folder), so a restart is told
+  // from another appliance that kept checking while this one was down.
+  const heartbeats = createHeartbeatChecker({
+    store,
+    clock,
+    log,
+    node: `${hostname()}:${dirname(config.store.path)}`,
+    leaseMs: config.calls.lease_s * 1000,
+    language: config.panel.language,
+    timeZone: config.credit.timezone,
+    waitReason: intake.waitReason,
+    onQueued: () => telephony.wake(),
+  });
+  await heartbeats.start();
+  // On-call schedules (README "On-call schedules"): each change, claimed by one appliance, is an oncall.changed callback.
+  const oncallWatch = createOncallWatch({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
+  oncallWatch.start();
 
   const sweeper = startSweeper({ store, rateLimiter, clock, log, config });
 
@@ -106,6 +132,9 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     async stop() {
       await listening.stop(); // requests in flight are answered first
       escalation.stop();
+      await maintenance.stop();
+      await heartbeats.stop(); // a claimed heartbeat not yet fired is another appliance's at once
+      await oncallWatch.stop();
       await telephony.stop();
       await callbacks.stop(); // events in flight stay pending: sent again after the restart
       await sweeper.stop();

@@ -5,5 +5,6 @@
  */
 export * from './states';
 export * from './alert-states';
+export { isSuppressed } from './suppressed';
 export type { CallAudio, CallAudioSource, CallContext } from './audio';
 export type { CallOutcome, CallProgress } from './outcome';

@@ -20,7 +20,9 @@ import type { AlertRecord, CallRecord, Tx } from '../store';
 export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged';
 export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed';
 export type TrunkEventType = 'trunk.down' | 'trunk.up';
-export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType;
+/** README "On-call schedules": the on-call person of a schedule changed. */
+export type OncallEventType = 'oncall.changed';
+export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType | OncallEventType;
 
 /** The call event a call's edge to `to` causes, if any. */
 export function callEventFor(to: CallState): CallEventType | null {
@@ -61,8 +63,10 @@ export async function emitCallEvent(tx: Tx, type: CallEventType, call: CallRecor
   return write(tx, type, call.accountId, call.alertId ?? call.id, at, fields);
 }
 
-/** What a trunk event says about the trunk: `{ "trunk": { "server", "reachable", "result" } }`. */
+/** What a trunk event says about the trunk: `{ "trunk": { "name", "server", "reachable", "result" } }`. */
 export interface TrunkEventFields {
+  /** The trunk's name (README "SIP trunks: several, in order"; `default` for `[sip]` alone). */
+  name?: string;
   server: string;
   reachable: boolean;
   /** The probe's outcome, e.g. "200 OK", "timeout". */
@@ -83,6 +87,27 @@ export async function emitTrunkEvent(tx: Tx, type: TrunkEventType, trunk: TrunkE
     if (id) ids.push(id);
   }
   return ids;
+}
+
+/** Who is on call, as `oncall.changed` says it: null for nobody. */
+export interface OncallPerson {
+  name: string | null;
+  number: string;
+}
+
+/**
+ * `oncall.changed` (README "On-call schedules"): `{ "schedule": "noc", "schedule_id": "sch_…",
+ * "from": {name, number} | null, "to": {name, number} | null, "at": <the change> }`.
+ * MUST be called inside `store.transaction`, with its `tx`. In order per schedule.
+ */
+export function emitOncallChanged(
+  tx: Tx,
+  schedule: { id: string; accountId: string; name: string },
+  from: OncallPerson | null,
+  to: OncallPerson | null,
+  at: number,
+): Promise<string | null> {
+  return write(tx, 'oncall.changed', schedule.accountId, `schedule/${schedule.id}`, at, { schedule: schedule.name, schedule_id: schedule.id, from, to });
 }
 
 async function write(tx: Tx, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): Promise<string | null> {

@@ -45,6 +45,18 @@ export const ERRORS = [
   { code: 'alert_key_too_long', status: 400, message: 'Alert key too long (max 200 characters)' },
   /** Another account's alert answers exactly like a missing one, so ids cannot be probed. */
   { code: 'alert_not_found', status: 404, message: 'Alert not found' },
+  /** GET /api/schedules/{name}/oncall: another account's schedule answers like a missing one (README "On-call schedules"). */
+  { code: 'schedule_not_found', status: 404, message: 'Schedule not found' },
+
+  // Maintenance windows (README "Maintenance windows"); the detail after ": " names the field.
+  { code: 'maintenance_bad_time', status: 400, message: 'Invalid time (ISO 8601 with a zone, e.g. 2026-11-25T22:00:00Z)' },
+  { code: 'maintenance_end_before_start', status: 400, message: 'Maintenance window must end after it starts' },
+  { code: 'maintenance_bad_match', status: 400, message: 'Invalid match (key=PREFIX, source=NAME or label:NAME=VALUE)' },
+  { code: 'maintenance_invalid', status: 400, message: 'Invalid maintenance window' },
+  { code: 'maintenance_not_found', status: 404, message: 'Maintenance window not found' },
+
+  /** GET|HEAD|POST /heartbeat/{token} with a token no heartbeat has (README "Heartbeats"). */
+  { code: 'heartbeat_not_found', status: 404, message: 'Heartbeat not found' },
 
   // The panel's test calls (src/accounts/test-calls.ts): what an owner may not do.
   { code: 'no_trunk', status: 503, message: 'No SIP trunk configured' },

@@ -2,8 +2,11 @@ import { Elysia } from 'elysia';
 import { alertRoutes } from './alerts';
 import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
+import { compatRoutes } from './compat-routes';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
+import { maintenanceRoutes } from './maintenance';
+import { heartbeatRoutes } from './heartbeats';
 import { HSTS_VALUE, wantsHsts } from './hsts';
 import { metricsRoutes } from './metrics';
 import { redirect } from './panel/html';
@@ -12,6 +15,7 @@ import { requestPath, requestUrl } from './request-path';
 import { describeError } from '../log';
 import { DatabaseUnavailableError } from '../store';
 import { errorResponse, requestIdFor } from './respond';
+import { scheduleRoutes } from './schedules';
 import { webhookRoutes } from './webhook';
 
 /** Route patterns -> regexes, to tell 405 (path known, method not) from 404. */
@@ -68,7 +72,11 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     .use(callRoutes(deps))
     .use(callStatusRoutes(deps))
     .use(alertRoutes(deps))
-    .use(webhookRoutes(deps));
+    .use(maintenanceRoutes(deps))
+    .use(heartbeatRoutes(deps))
+    .use(scheduleRoutes(deps))
+    .use(webhookRoutes(deps))
+    .use(compatRoutes(deps));
   for (const f of features) app.use(f);
   return app;
 }

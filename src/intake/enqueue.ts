@@ -4,7 +4,10 @@ import { alertsSection } from '../config/sections/alerts';
 import { periodOf } from '../credit';
 import { beginEscalation, FIRST_STEP_ORDINAL } from '../escalation';
 import type { Account, CallSource, EscalationPlan, Policy, Store, Tx } from '../store';
+import { suppressingWindow } from '../maintenance/suppress';
+import { stepNumbers } from '../schedules/step-numbers';
 import { decideDedupe } from './dedupe';
+import type { AlertOrigin } from './native-source';
 import type { SignedOnce } from './authorize';
 import type { IntakeDeps } from './deps';
 import type { IntakeEndpoint, IntakeResult, Outcome } from './outcome';
@@ -17,7 +20,10 @@ export interface EnqueueRequest {
   accountId: string;
   /** The account's credit per period, as read when the request was authorised. */
   monthlyCredit: number;
-  credentialId: string;
+  /** null: raised by the appliance itself (a heartbeat), which has no credential, key or signature. */
+  credentialId: string | null;
+  /** Who raised it when not the endpoint (`heartbeat`): its calls and its alert carry this source. */
+  source?: CallSource;
   phoneNumbers: string[];
   message: string;
   /** `alert_key`: null for a plain request, which is never deduplicated. */
@@ -27,6 +33,8 @@ export interface EnqueueRequest {
   signedOnce?: SignedOnce | null;
   /** Under a policy: the first step's numbers are called (they include phoneNumbers) and the schedule starts. */
   escalation?: { policy: Policy; plan: EscalationPlan } | null;
+  /** A native source's name and labels (native-source.ts): the alert's source, and what maintenance windows match. */
+  origin?: AlertOrigin | null;
 }
 
 export interface EnqueueOptions {
@@ -45,7 +53,8 @@ export interface EnqueueOptions {
  * one calls. Resolves only after COMMIT.
  */
 export function enqueueCalls(
-  store: Store,
+  // Only its unit of work is used: a caller already in a transaction passes one that runs in it.
+  store: Pick<Store, 'transaction'>,
   clock: Clock,
   options: EnqueueOptions,
   req: EnqueueRequest,
@@ -53,17 +62,18 @@ export function enqueueCalls(
   return store.transaction(async (tx) => {
     const now = clock();
     // Copies on other appliances wait here, before the reads below (see idempotencyLock).
-    if (req.idempotencyKey) await tx.serializeOn(idempotencyLock(req.credentialId, req.endpoint, req.idempotencyKey));
+    if (req.idempotencyKey && req.credentialId) await tx.serializeOn(idempotencyLock(req.credentialId, req.endpoint, req.idempotencyKey));
     if (req.alertKey) await tx.serializeOn(alertLock(req.accountId, req.alertKey));
-    if (req.idempotencyKey) {
+    if (req.idempotencyKey && req.credentialId) {
       // Checked again inside the transaction: two copies racing in one batch queue once.
       const earlier = await tx.idempotency.find(req.credentialId, req.endpoint, req.idempotencyKey, now);
       if (earlier) return { outcome: earlier as Outcome, replayed: true };
     }
-    if (req.signedOnce && !(await tx.signedRequests.firstUse(req.credentialId, req.signedOnce.signature, req.signedOnce.expiresAt, now))) {
+    if (req.signedOnce && req.credentialId && !(await tx.signedRequests.firstUse(req.credentialId, req.signedOnce.signature, req.signedOnce.expiresAt, now))) {
       return { outcome: REPLAYED_SIGNATURE, replayed: false };
     }
-    const numbers = req.escalation ? req.escalation.plan.steps[0]!.numbers : req.phoneNumbers;
+    // The first step calls whoever is on call in its schedules now (README "On-call schedules").
+    const numbers = req.escalation ? await stepNumbers(tx, req.accountId, req.escalation.plan.steps[0]!, now) : req.phoneNumbers;
     const escalating = req.alertKey ? await escalatingAlert(tx, req.accountId, req.alertKey) : null;
     const dedupe = escalating
       ? // A repeat of an alert that is escalating: the escalation goes on, nobody is called anew.
@@ -71,23 +81,30 @@ export function enqueueCalls(
       : req.alertKey
         ? await decideDedupe(tx, req.accountId, req.alertKey, numbers, now, options.dedupeWindowMs)
         : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
+    const alertSource: string = req.origin?.source ?? req.source ?? req.endpoint;
+    // README "Maintenance windows": under a matching window the alert is stored, nobody is called.
+    const window = await suppressingWindow(tx, req.accountId, { key: req.alertKey, source: alertSource, labels: req.origin?.labels ?? null }, now);
+    const fresh = window ? [] : dedupe.fresh;
     const period = periodOf(now, options.timeZone);
     // Check and charge in one statement inside the transaction: of requests racing for the
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
     // insert; the savepoint around this write still makes the pair all or nothing.
     // Only new calls count (README "HTTP API": fewer credits left than new calls; a deduplicated
     // request needs none).
-    if (dedupe.fresh.length > 0 && !(await tx.usage.tryCharge(req.accountId, period, dedupe.fresh.length, req.monthlyCredit))) {
+    if (fresh.length > 0 && !(await tx.usage.tryCharge(req.accountId, period, fresh.length, req.monthlyCredit))) {
       return { outcome: { code: 'insufficient_credit' }, replayed: false };
     }
-    const source: CallSource = req.endpoint;
+    // The compatible APIs come with the webhook key: their calls count as webhook calls, their
+    // alert names the API (README "PagerDuty and Opsgenie compatible intake").
+    const source: CallSource = req.source ?? (req.endpoint === 'api' ? 'api' : 'webhook');
     // Every number deduplicated: the answer names the alert that stands for them; none is
     // created, since an alert with no call would never settle.
     const alertId =
       (dedupe.fresh.length === 0 ? dedupe.standing?.id : dedupe.alert?.id) ??
-      (await tx.alerts.create({ accountId: req.accountId, credentialId: req.credentialId, key: req.alertKey, source, message: req.message }, now));
+      (await tx.alerts.create({ accountId: req.accountId, credentialId: req.credentialId, key: req.alertKey, source: alertSource, message: req.message, labels: req.origin?.labels ?? null }, now));
+    if (window) await tx.maintenance.suppressAlert(alertId, window.id, window.endsAt);
     const callIds = await tx.calls.enqueue(
-      dedupe.fresh.map((phoneNumber) => ({
+      fresh.map((phoneNumber) => ({
         accountId: req.accountId,
         credentialId: req.credentialId,
         source,
@@ -99,13 +116,14 @@ export function enqueueCalls(
       })),
       now,
     );
-    if (req.escalation && !escalating && !(await tx.escalations.get(alertId))) {
+    if (req.escalation && !escalating && !window && !(await tx.escalations.get(alertId))) {
       await beginEscalation(tx, { alertId, accountId: req.accountId, credentialId: req.credentialId, ...req.escalation, message: req.message, now });
     }
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
     // Keyed or escalated requests name their alert (and what was deduplicated); plain ones do not.
     if (req.alertKey || req.escalation) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
-    if (req.idempotencyKey) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
+    if (window) outcome.suppressed = window.id;
+    if (req.idempotencyKey && req.credentialId) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   });
 }
@@ -119,7 +137,7 @@ export async function queueAccepted(
   endpoint: IntakeEndpoint,
   account: Account,
   credentialId: string,
-  request: Pick<EnqueueRequest, 'phoneNumbers' | 'message' | 'alertKey' | 'idempotencyKey' | 'escalation' | 'signedOnce'>,
+  request: Pick<EnqueueRequest, 'phoneNumbers' | 'message' | 'alertKey' | 'idempotencyKey' | 'escalation' | 'signedOnce' | 'origin'>,
 ): Promise<IntakeResult> {
   const r = await enqueueCalls(deps.store, deps.clock, optionsOf(deps), {
     endpoint,

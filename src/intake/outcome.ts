@@ -44,11 +44,14 @@ export type Outcome =
        * stays exactly as before alerts.
        */
       deduplicatedCallIds?: string[];
+      /** The maintenance window (mw_…) under which nobody was called (README "Maintenance windows"). */
+      suppressed?: string;
     }
   /** `status: resolved` with a key: the open alert it closed (null when none) and the calls that ended. */
   | { code: 'RESOLVED'; alertId: string | null; cancelledCallIds: string[] };
 
-export type IntakeEndpoint = 'api' | 'webhook';
+/** `pagerduty` / `opsgenie`: the compatible intake (README "PagerDuty and Opsgenie compatible intake"). */
+export type IntakeEndpoint = 'api' | 'webhook' | 'pagerduty' | 'opsgenie';
 
 export interface IntakeResult {
   outcome: Outcome;

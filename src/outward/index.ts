@@ -8,3 +8,6 @@ export { callbackCallJson, callListJson, callStatusJson, callStatusOf, ownCallSt
 export { alertJson, callbackAlertJson, ownAlertJson, type AlertJson } from './alert-json';
 export { callbackBody, type CallbackHead } from './callback-body';
 export { policyJson } from './policy-json';
+export { maintenanceJson, windowState } from './maintenance-json';
+export { heartbeatJson, heartbeatState } from './heartbeat-json';
+export { oncallJson, overrideJson, scheduleJson } from './schedule-json';

@@ -3,7 +3,7 @@ import type { CallState } from '../call-model';
 // A call as the store keeps it (CallRow, a `calls` row) and as the program uses it
 // (CallRecord), and the one mapping between them.
 
-export type CallSource = 'api' | 'webhook' | 'test';
+export type CallSource = 'api' | 'webhook' | 'test' | 'heartbeat';
 
 export interface CallRecord {
   id: string;

@@ -1,5 +1,9 @@
 import { postgresDdl } from './sql/postgres/ddl';
 import { USAGE_SHARDS } from './usage';
+import { heartbeatsStep } from './schema/12-heartbeats';
+import { maintenanceWindowsStep } from './schema/13-maintenance-windows';
+import { schedulesStep } from './schema/14-schedules';
+import type { MigrationStep } from './schema/migration-step';
 
 /** Usage per account, period and shard (usage.ts). */
 const USAGE_SHARDS_SCHEMA = `
@@ -14,19 +18,7 @@ const USAGE_SHARDS_SCHEMA = `
 `;
 const OTHER_SHARDS = Array.from({ length: USAGE_SHARDS - 1 }, (_, i) => i + 1);
 
-/**
- * Append-only schema history, one list for both stores. Never edit a released step: add
- * a new one. `sql` is SQLite's; PostgreSQL runs `postgres` when a step gives it, else
- * `sql` translated mechanically (sql/postgres/ddl.ts).
- * SQLite keeps the number of the last step applied in `PRAGMA user_version`, PostgreSQL in
- * `schema_version`.
- */
-export interface MigrationStep {
-  version: number;
-  name: string;
-  sql: string;
-  postgres?: string;
-}
+export type { MigrationStep } from './schema/migration-step';
 
 /** Migration 5 in two parts: PostgreSQL runs the schema only (see the step). */
 const ALERTS_SCHEMA = `
@@ -387,6 +379,9 @@ export const MIGRATIONS: readonly MigrationStep[] = [
       DROP TABLE usage;
     `,
   },
+  heartbeatsStep,
+  maintenanceWindowsStep,
+  schedulesStep,
 ];
 
 /** The schema version this program writes. */

@@ -5,10 +5,12 @@ import { createCallsStore, type CallsStore } from './calls';
 import { createCredentialsStore, type CredentialsStore } from './credentials';
 import { createEscalationsStore, type EscalationsStore } from './escalations';
 import { createHealthStore, type HealthStore } from './health';
+import { createHeartbeatsStore, type HeartbeatsStore } from './heartbeats';
 import { createHistoryStore, type HistoryStore } from './history';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency';
 import { createKeyLock } from './key-lock';
 import { createLoginFailuresStore, type LoginFailuresStore } from './login-failures';
+import { createMaintenanceStore, type MaintenanceStore } from './maintenance';
 import { createOpsCountsStore, type OpsCountsStore } from './ops-counts';
 import { createOutboxStore, type OutboxStore } from './outbox';
 import { createPanelQueries, type PanelQueries } from './panel-queries';
@@ -16,6 +18,7 @@ import { createPanelSessionsStore, type PanelSessionsStore } from './panel-sessi
 import { createPanelUsersStore, type PanelUsersStore } from './panel-users';
 import { createPoliciesStore, type PoliciesStore } from './policies';
 import type { SecretBox } from './secret-box';
+import { createSchedulesStore, type SchedulesStore } from './schedules';
 import { createSignedRequestsStore, type SignedRequestsStore } from './signed-requests';
 import type { SqlConnection } from './sql/connection';
 import { createUsageStore, type UsageStore } from './usage';
@@ -44,6 +47,12 @@ export interface Tables {
   panelQueries: PanelQueries;
   /** /metrics and the panel's overview: grouped counts (ops-counts.ts). */
   opsCounts: OpsCountsStore;
+  /** Maintenance windows and the alerts they suppress (README "Maintenance windows"). */
+  maintenance: MaintenanceStore;
+  /** Dead man's switches: ping tokens and deadlines (README "Heartbeats"). */
+  heartbeats: HeartbeatsStore;
+  /** On-call schedules and their overrides (README "On-call schedules"). */
+  schedules: SchedulesStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -76,6 +85,9 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   loginFailures: (db) => createLoginFailuresStore(db),
   panelQueries: (db) => createPanelQueries(db),
   opsCounts: (db) => createOpsCountsStore(db),
+  maintenance: (db) => createMaintenanceStore(db),
+  heartbeats: (db) => createHeartbeatsStore(db),
+  schedules: (db) => createSchedulesStore(db),
 };
 
 /** The names of the table groups. */

@@ -16,6 +16,7 @@ import {
   type SessionService,
 } from '../../panel';
 import type { HttpDeps } from '../deps';
+import { trunkConfigured } from '../../config/sections/sip';
 import type { Formatter } from './format';
 import type { Messages } from './i18n';
 
@@ -90,7 +91,7 @@ export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSourc
       testCalls: {
         timeZone: deps.config.credit.timezone,
         // The live state when telephony runs here; the configuration otherwise (as the CLI's test-call).
-        trunkConfigured: () => (deps.trunkStatus ? deps.trunkStatus().state !== 'not_configured' : deps.config.sip.server !== ''),
+        trunkConfigured: () => (deps.trunkStatus ? deps.trunkStatus().state !== 'not_configured' : trunkConfigured(deps.config.sip)),
       },
     }),
     alerts: createAlertActions({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone }),

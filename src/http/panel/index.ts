@@ -9,8 +9,10 @@ import { authRoutes } from './routes/auth-routes';
 import { callDetailRoutes } from './routes/call-detail-routes';
 import { callbacksRoutes } from './routes/callbacks-routes';
 import { keysRoutes } from './routes/keys-routes';
+import { maintenanceRoutes } from './routes/maintenance-routes';
 import { overviewRoutes } from './routes/overview-routes';
 import { policiesRoutes } from './routes/policies-routes';
+import { schedulesRoutes } from './routes/schedules-routes';
 import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
@@ -35,6 +37,8 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))
     .use(policiesRoutes(env))
+    .use(maintenanceRoutes(env))
+    .use(schedulesRoutes(env))
     .use(alertsRoutes(env))
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))

@@ -5,6 +5,8 @@ const en = {
   title: 'Overview',
   trunk: 'SIP trunk',
   trunkStates: { up: 'Up', starting: 'Starting', stopped: 'Stopped', not_configured: 'Not configured', unknown: 'Not running in this process' } as Record<string, string>,
+  /** Each trunk's own state (README "SIP trunks: several, in order"). */
+  eachTrunkStates: { up: 'Up', down: 'Down', none: 'Not probed' } as Record<string, string>,
   registered: 'Registered',
   yes: 'yes',
   no: 'no',
@@ -31,6 +33,7 @@ const tr: typeof en = {
   title: 'Genel bakış',
   trunk: 'SIP hattı',
   trunkStates: { up: 'Açık', starting: 'Başlatılıyor', stopped: 'Durduruldu', not_configured: 'Ayarlanmamış', unknown: 'Bu süreçte çalışmıyor' },
+  eachTrunkStates: { up: 'Açık', down: 'Kapalı', none: 'Denetlenmiyor' },
   registered: 'Kayıtlı',
   yes: 'evet',
   no: 'hayır',

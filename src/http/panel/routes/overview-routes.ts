@@ -1,9 +1,11 @@
 import { Elysia } from 'elysia';
 import type { Account } from '../../../store';
+import { trunkConfigured } from '../../../config/sections/sip';
 import { readCookie, SESSION_COOKIE, wantsSecureCookie } from '../cookies';
 import type { PanelCtx, PanelEnv } from '../env';
 import { startOfDay } from '../format';
 import { guarded } from '../guard';
+import { oncallOverviewReader } from '../oncall-overview-data';
 import { fragmentResponse, htmlResponse, redirect } from '../html';
 import { isLanguage, languageCookie } from '../language';
 import { OverviewLive, OverviewPage, type OverviewData } from '../views/overview-page';
@@ -17,17 +19,19 @@ export function overviewRoutes(env: PanelEnv) {
   const { clock, config } = env.deps;
   const { reads } = env;
   const tz = config.credit.timezone;
+  const oncallOf = oncallOverviewReader(env);
 
   const dataFor = async (c: PanelCtx, account: Account | null): Promise<OverviewData> => {
     const now = clock();
     const today = startOfDay(c.fmt.isoDate(now), tz) ?? now;
-    const [{ calls, alerts, queue, lastSip, finished, failures }, used] = await Promise.all([
+    const [{ calls, alerts, queue, lastSip, finished, failures }, used, oncall] = await Promise.all([
       reads.overview(account?.id ?? null, today),
       account ? reads.usedNow(account.id) : 0,
+      oncallOf(account),
     ]);
     const oldest = queue ? queue.oldestCreatedAt : null;
     return {
-      trunk: env.deps.trunkStatus ? env.deps.trunkStatus() : config.sip.server === '' ? { state: 'not_configured', registered: null, lastError: null } : null,
+      trunk: env.deps.trunkStatus ? env.deps.trunkStatus() : !trunkConfigured(config.sip) ? { state: 'not_configured', registered: null, lastError: null } : null,
       lastSip,
       inProgress: (calls.dialing ?? 0) + (calls.ringing ?? 0) + (calls.answered ?? 0),
       queued: calls.queued ?? 0,
@@ -37,6 +41,7 @@ export function overviewRoutes(env: PanelEnv) {
       today: finished,
       failures,
       credit: account ? { left: Math.max(0, account.monthlyCredit - used), total: account.monthlyCredit } : null,
+      oncall,
     };
   };
 

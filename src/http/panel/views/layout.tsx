@@ -3,8 +3,10 @@ import type { Account, PanelUser } from '../../../store';
 import type { Messages } from '../i18n';
 import { overviewWords } from '../i18n/overview-words';
 import { FAVICON, LanguageSwitch } from './language-switch';
+import { scheduleWords } from '../i18n/schedule-words';
+import { maintenanceWords } from '../i18n/maintenance-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance';
 
 export interface LayoutProps {
   t: Messages;
@@ -113,6 +115,16 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/policies`} aria-current={current(active, 'policies')}>
                   {t.policies.title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/schedules`} aria-current={current(active, 'schedules')}>
+                  {scheduleWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/maintenance`} aria-current={current(active, 'maintenance')}>
+                  {maintenanceWords(t).title}
                 </a>
               </li>
               <li>

@@ -5,11 +5,12 @@ import { fill, type Messages } from '../i18n';
 import { overviewWords } from '../i18n/overview-words';
 import { Layout } from './layout';
 import { StateBadge } from './parts';
+import { OncallOverview, type OncallOverviewData } from './oncall-overview';
 
 /** What an operator reads at 3 a.m.; for an owner, scoped to the own account. */
 export interface OverviewData {
   /** null: telephony does not run in this process (the panel alone, as in tests). */
-  trunk: { state: string; registered: boolean | null; lastError: string | null } | null;
+  trunk: { state: string; registered: boolean | null; lastError: string | null; trunks?: { name: string; server: string; state: string; lastProbeResult: string | null }[] } | null;
   lastSip: { at: number; sipCode: number; reason: string | null } | null;
   inProgress: number;
   queued: number;
@@ -21,6 +22,8 @@ export interface OverviewData {
   failures: RecentFailure[];
   /** Owners only. */
   credit: { left: number; total: number } | null;
+  /** Who is on call in each schedule, and the open alerts (README "On-call schedules"). */
+  oncall?: OncallOverviewData;
 }
 
 export interface OverviewProps {
@@ -62,6 +65,17 @@ export function OverviewLive({ t, fmt, user, data }: Omit<OverviewProps, 'csrf' 
               {w.trunkStates[trunkState] ?? trunkState}
             </span>
           </dd>
+          {(data.trunk?.trunks ?? []).map((t) => (
+            <>
+              <dt safe>{t.name}</dt>
+              <dd>
+                <span class={`badge ${t.state === 'up' ? 'ok' : t.state === 'down' ? 'bad' : 'done'}`} data-testid={`trunk-state-${t.name}`} data-state={t.state} safe>
+                  {w.eachTrunkStates[t.state] ?? t.state}
+                </span>
+                {user.role === 'admin' ? <span safe>{` ${t.server}${t.lastProbeResult ? ` · ${t.lastProbeResult}` : ''}`}</span> : ''}
+              </dd>
+            </>
+          ))}
           {data.trunk && data.trunk.registered !== null ? (
             <>
               <dt>{w.registered}</dt>
@@ -98,6 +112,7 @@ export function OverviewLive({ t, fmt, user, data }: Omit<OverviewProps, 'csrf' 
         <Stat id="unacknowledged" label={w.unacknowledged} value={String(data.unacknowledged)} />
         {data.credit ? <Stat id="credit-left" label={w.credit} value={fill(w.creditOf, { left: data.credit.left, total: data.credit.total })} /> : ''}
       </dl>
+      {data.oncall ? <OncallOverview t={t} fmt={fmt} data={data.oncall} /> : ''}
       <h2 id="ov-today">{w.today}</h2>
       {endedToday.length === 0 ? (
         <p>{w.noCallsToday}</p>
