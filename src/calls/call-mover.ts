@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import { metrics } from '../metrics/instruments';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 
-export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt'> & {
+export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk'> & {
   /** Keypad 3: the escalations of the alerts spoken pass to their next step without waiting. */
   passToNextStep?: boolean;
 };

@@ -62,17 +62,19 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
     return;
   }
 
-  const outcome = await dialWithin(d, call, mover, AbortSignal.any([d.shutdown, cancel]));
+  // The trunk the attempt went out on (the last one tried), recorded on every event after it.
+  const via = { trunk: null as string | null };
+  const outcome = await dialWithin(d, call, mover, AbortSignal.any([d.shutdown, cancel]), via);
   if (outcome.code === 'ABORTED') {
     // Back to the queue uncounted; the mover ends instead every call whose alert closed.
     const reason = cancel.aborted ? 'its alert was closed before the answer' : outcome.reason;
-    await mover.move('queued', { reason, runAfter: d.clock(), refundAttempt: true });
+    await mover.move('queued', { reason, runAfter: d.clock(), refundAttempt: true, trunk: via.trunk });
     return;
   }
   const decision = decide(outcome, attempt, d.clock(), d.calls);
   metrics.callAttempts.inc({ sip_code: decision.sipCode === undefined || decision.sipCode === null ? 'none' : String(decision.sipCode) });
   if (decision.final) {
-    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED' });
+    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED', trunk: via.trunk });
     return;
   }
   const waitS = Math.round((decision.runAfter - d.clock()) / 1000);
@@ -80,6 +82,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
     sipCode: decision.sipCode,
     reason: `${decision.kind}: ${decision.reason}; retry in ${waitS} s`,
     runAfter: decision.runAfter,
+    trunk: via.trunk,
   });
 }
 
@@ -88,7 +91,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
  * limit so a bug below us cannot hold a channel forever. Rejects only with an
  * IllegalTransitionError (from our moves or from the attempt's machine).
  */
-async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signal: AbortSignal): Promise<CallOutcome> {
+async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signal: AbortSignal, via: { trunk: string | null }): Promise<CallOutcome> {
   let writes: Promise<unknown> = Promise.resolve();
   let bug: IllegalTransitionError | null = null;
   // Progress arrives from SIP callbacks; the moves are chained so they land in order, and
@@ -115,10 +118,13 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
     signal,
     hangUpSignal: d.hangUp,
     progress: {
-      ringing: (status, reason) => void later(() => mover.move('ringing', { sipCode: status, reason })),
-      answered: (codec) => void later(() => mover.move('answered', { sipCode: 200, reason: `answered (${codec})` })),
+      ringing: (status, reason) => void later(() => mover.move('ringing', { sipCode: status, reason, trunk: via.trunk })),
+      answered: (codec) => void later(() => mover.move('answered', { sipCode: 200, reason: `answered (${codec})`, trunk: via.trunk })),
       digit: (digit) => d.log.info({ call: call.id, digit }, 'keypad'),
-      trunk: (name) => d.log.info({ call: call.id, attempt: call.attempts, trunk: name }, 'call goes out through trunk'),
+      trunk: (name) => {
+        via.trunk = name;
+        d.log.info({ call: call.id, attempt: call.attempts, trunk: name }, 'call goes out through trunk');
+      },
     },
   };
   const dialing: Promise<CallOutcome> = Promise.resolve()

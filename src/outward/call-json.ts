@@ -29,7 +29,7 @@ export function callStatusJson(c: CallRecord, events: CallEvent[]) {
     alert_id: c.alertId,
     /** The call of the same number it was spoken in (per-number bundling); null: its own call. */
     bundled_into: c.bundledInto,
-    events: events.map((e) => ({ at: iso(e.at), attempt: e.attempt, from: e.from, to: e.to, sip_code: e.sipCode, reason: e.reason })),
+    events: events.map((e) => ({ at: iso(e.at), attempt: e.attempt, from: e.from, to: e.to, sip_code: e.sipCode, reason: e.reason, trunk: e.trunk })),
   };
 }
 

@@ -109,6 +109,8 @@ export interface CallChange {
    * restart (or several) never uses up a call's calls.max_attempts.
    */
   refundAttempt?: boolean;
+  /** The trunk the attempt goes out on, once chosen (README "SIP trunks: several, in order"). */
+  trunk?: string | null;
 }
 
 export interface CallEvent {
@@ -118,6 +120,7 @@ export interface CallEvent {
   to: CallState;
   sipCode: number | null;
   reason: string | null;
+  trunk: string | null;
 }
 
 export function createCallsStore(db: SqlConnection): CallsStore {
@@ -131,8 +134,8 @@ export function createCallsStore(db: SqlConnection): CallsStore {
      WHERE rowid > $cursor AND ${db.dialect === 'sqlite' ? '+state' : 'state'} = 'queued' AND ${sql.distinct('last_reason', '$reason')}`,
   );
   const insertEvent = db.query(
-    `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason)
-     VALUES ($call, $at, $attempt, $from, $to, $code, $reason)`,
+    `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason, trunk)
+     VALUES ($call, $at, $attempt, $from, $to, $code, $reason, $trunk)`,
   );
   // Leases are measured by the lease clock (dialect.ts leaseClock: the database's on
   // PostgreSQL), so appliances whose clocks differ still agree when one ran out (README
@@ -255,13 +258,14 @@ export function createCallsStore(db: SqlConnection): CallsStore {
         to: CLAIMED_STATE,
         code: null,
         reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
+        trunk: null,
       });
       // In the order they were queued (RETURNING promises none): spoken first come, first named.
       const bundled = ((await bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, leaseMs })) as (CallRow & { seq: number })[])
         .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
         .map(toCall);
       for (const b of bundled) {
-        await insertEvent.run({ call: b.id, at: now, attempt: b.attempts, from: 'queued', to: CLAIMED_STATE, code: null, reason: `bundled into ${row.id}` });
+        await insertEvent.run({ call: b.id, at: now, attempt: b.attempts, from: 'queued', to: CLAIMED_STATE, code: null, reason: `bundled into ${row.id}`, trunk: null });
       }
       return { ...toCall(row), from, bundled };
     },
@@ -292,7 +296,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
           refund: c.refundAttempt ? 1 : 0,
         });
       if (changed.changes === 0) return false;
-      await insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null });
+      await insertEvent.run({ call: id, at: c.at, attempt: c.attempt, from: c.from, to: c.to, code: c.sipCode ?? null, reason: c.reason ?? null, trunk: c.trunk ?? null });
       return true;
     },
     async queuedBefore(cutoff, limit) {
@@ -318,9 +322,9 @@ export function createCallsStore(db: SqlConnection): CallsStore {
     async events(id) {
       return (
         (await db
-          .query('SELECT at, attempt, from_state, to_state, sip_code, reason FROM call_events WHERE call_id = $id ORDER BY id')
-          .all({ id })) as { at: number; attempt: number; from_state: CallState; to_state: CallState; sip_code: number | null; reason: string | null }[]
-      ).map((e) => ({ at: e.at, attempt: e.attempt, from: e.from_state, to: e.to_state, sipCode: e.sip_code, reason: e.reason }));
+          .query('SELECT at, attempt, from_state, to_state, sip_code, reason, trunk FROM call_events WHERE call_id = $id ORDER BY id')
+          .all({ id })) as { at: number; attempt: number; from_state: CallState; to_state: CallState; sip_code: number | null; reason: string | null; trunk: string | null }[]
+      ).map((e) => ({ at: e.at, attempt: e.attempt, from: e.from_state, to: e.to_state, sipCode: e.sip_code, reason: e.reason, trunk: e.trunk }));
     },
   };
 }

@@ -3,6 +3,8 @@ import { USAGE_SHARDS } from './usage';
 import { heartbeatsStep } from './schema/12-heartbeats';
 import { maintenanceWindowsStep } from './schema/13-maintenance-windows';
 import { schedulesStep } from './schema/14-schedules';
+import { callEventTrunksStep } from './schema/15-call-event-trunks';
+import { voiceDeskStep } from './schema/17-voice-desk';
 import type { MigrationStep } from './schema/migration-step';
 
 /** Usage per account, period and shard (usage.ts). */
@@ -382,6 +384,8 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   heartbeatsStep,
   maintenanceWindowsStep,
   schedulesStep,
+  callEventTrunksStep,
+  voiceDeskStep,
 ];
 
 /** The schema version this program writes. */

@@ -70,6 +70,14 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const { id, record } = await call(app, dir, acc);
     expect(record).toMatchObject({ state: 'completed', attempts: 1 });
     expect(trunksTried(app, id)).toEqual(['first', 'second']);
+    // Every event after the claim names the trunk the call went out on (GET /api/calls/{id}, calls show).
+    const events = record.events as { to: string; trunk: string | null }[];
+    expect(events[0]).toMatchObject({ to: 'dialing', trunk: null });
+    expect(events.slice(1).map((e) => [e.to, e.trunk])).toEqual([
+      ['ringing', 'second'],
+      ['answered', 'second'],
+      ['completed', 'second'],
+    ]);
     expect(await second.exited).toBe(0);
     expect(app.output()).toMatch(/trunk failed the attempt: placing it on the next trunk/);
   }, 40_000);
@@ -143,6 +151,7 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const app = await start(dir);
     const { id, record } = await call(app, dir, acc);
     expect(record).toMatchObject({ state: 'busy', attempts: 1, last_sip_code: 486 });
+    expect((record.events as { to: string; trunk: string | null }[]).at(-1)).toMatchObject({ to: 'busy', trunk: 'first' });
     await expect.poll(() => app.output()).toMatch(/"to":"busy".*"msg":"call state"/);
     expect(trunksTried(app, id)).toEqual(['first']);
     expect(await first.exited).toBe(0);
