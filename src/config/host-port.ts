@@ -15,6 +15,16 @@ export function parseHostPort(value: string): HostPort | null {
 }
 
 /**
+ * `value` with `port` added when it names a host alone (`pbx.lan`, `192.0.2.10`,
+ * `[2001:db8::1]`); anything else as it is (already with a port, or not an address at all,
+ * which parseHostPort then refuses).
+ */
+export function withDefaultPort(value: string, port: number): string {
+  const v = value.trim();
+  return parseHostPort(v) === null && parseHostPort(`${v}:${port}`) !== null ? `${v}:${port}` : v;
+}
+
+/**
  * A host as it goes into a SIP URI or Via sent-by: an IPv6 address in brackets (RFC 3261
  * §25.1 IPv6reference), anything else (a name, IPv4, already bracketed) as it is.
  */

@@ -32,6 +32,17 @@ describe('[[sip.trunks]] (README "SIP trunks: several, in order")', () => {
     expect(sipTrunks(load('[sip]\nserver = "192.0.2.10:5060"\nname = "pbx"\n').sip)[0]!.name).toBe('pbx');
   });
 
+  it('a server named without a port is 5061 for SIP over TLS, 5060 otherwise; a port given stays', () => {
+    const servers = (toml: string) => sipTrunks(load(toml).sip).map((t) => t.server);
+    expect(servers('[sip]\nserver = "pbx.example"\ntransport = "tls"\n')).toEqual(['pbx.example:5061']);
+    expect(servers('[sip]\nserver = "pbx.example"\n')).toEqual(['pbx.example:5060']);
+    expect(servers('[sip]\nserver = "pbx.example:5071"\ntransport = "tls"\n')).toEqual(['pbx.example:5071']);
+    expect(
+      servers('[sip]\ntransport = "tls"\nlocal_address = "::"\n[[sip.trunks]]\nname = "a"\nserver = "[2001:db8::1]"\n[[sip.trunks]]\nname = "b"\nserver = "pbx.example"\ntransport = "udp"\n'),
+    ).toEqual(['[2001:db8::1]:5061', 'pbx.example:5060']);
+    expect(errorOf('[sip]\nserver = "not an address:x"\n')).toMatch(/sip\.server.*expected host or host:port/);
+  });
+
   it('no server and no trunks: nothing configured', () => {
     const c = load('');
     expect(trunkConfigured(c.sip)).toBe(false);
@@ -86,7 +97,7 @@ numbers = ["e164", "tr-mobile"]
     ['a duplicate name', '[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5060"\n[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5062"\n', /trunk name "a" is used twice/],
     ['a trunk without a name', '[[sip.trunks]]\nserver = "127.0.0.1:5060"\n', /sip\.trunks\.0\.name/],
     ['a trunk without a server', '[[sip.trunks]]\nname = "a"\n', /sip\.trunks\.0\.server/],
-    ['a bad server', '[[sip.trunks]]\nname = "a"\nserver = "nope"\n', /expected host:port/],
+    ['a bad server', '[[sip.trunks]]\nname = "a"\nserver = "pbx:99999"\n', /expected host or host:port/],
     ['a bad name', '[[sip.trunks]]\nname = "a b"\nserver = "127.0.0.1:5060"\n', /sip\.trunks\.0\.name.*letters, digits/],
     ['an unknown number form', '[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5060"\nnumbers = ["mars"]\n', /sip\.trunks\.0\.numbers/],
     ['an empty numbers list', '[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5060"\nnumbers = []\n', /at least one number form/],

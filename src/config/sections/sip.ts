@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import * as z from 'zod';
-import { parseHostPort } from '../host-port';
+import { parseHostPort, withDefaultPort } from '../host-port';
 import { duplicateNames, resolveTrunks, TRUNK_KEYS, trunkName, trunkNumbers, type ResolvedTrunk } from './sip-trunks';
 
 const portRange = /^(\d{1,5})-(\d{1,5})$/;
@@ -19,7 +19,7 @@ const sipFields = z
     /** PBX `host:port` every request goes to (the outbound proxy). Empty: no dialing. */
     server: z
       .string()
-      .refine((v) => v === '' || parseHostPort(v) !== null, 'expected host:port, e.g. 192.0.2.10:5060')
+      .refine((v) => v === '' || isSipServer(v), 'expected host or host:port, e.g. 192.0.2.10:5060')
       .default(''),
     /** Domain in the Request-URI, From and To; empty: the server's host. */
     domain: z.string().default(''),
@@ -114,7 +114,7 @@ const trunkTable = z
   )
   .extend({
     name: trunkName,
-    server: z.string().refine((v) => parseHostPort(v) !== null, 'expected host:port, e.g. 192.0.2.10:5060'),
+    server: z.string().refine(isSipServer, 'expected host or host:port, e.g. 192.0.2.10:5060'),
     numbers: trunkNumbers.optional(),
   })
   .strict();
@@ -146,7 +146,7 @@ export const sipSection = sipFields
     // (0.0.0.0 cannot reach an IPv6 PBX; :: means any IPv6 address).
     const have = isIP(sip.local_address);
     for (const [i, value] of [sip.server, ...sip.trunks.map((t) => t.server)].entries()) {
-      const server = parseHostPort(value);
+      const server = parseHostPort(withDefaultPort(value, 5060));
       const want = server ? isIP(server.host) : 0;
       if (want && have && want !== have) {
         const key = i === 0 ? 'sip.server' : `sip.trunks[${i - 1}].server`;
@@ -171,7 +171,16 @@ export function rtpPortRange(value: string): [number, number] {
 export type TrunkConfig = ResolvedTrunk<Omit<SipConfig, 'trunks'>>;
 
 /** The trunks in order of preference; empty when none is configured (calls wait). */
-export const sipTrunks = (sip: SipConfig): TrunkConfig[] => resolveTrunks(sip);
+export const sipTrunks = (sip: SipConfig): TrunkConfig[] =>
+  resolveTrunks(sip).map((t) => ({ ...t, server: withDefaultPort(t.server, defaultSipPort(t.transport)) }));
+
+/** RFC 3261 §19.1.2: a server named without a port is 5061 for SIP over TLS, 5060 otherwise. */
+export const defaultSipPort = (transport: string): number => (transport === 'tls' ? 5061 : 5060);
+
+/** A PBX address: `host:port`, or a host alone (its port then by transport, defaultSipPort). */
+function isSipServer(v: string): boolean {
+  return parseHostPort(withDefaultPort(v, 5060)) !== null;
+}
 
 /** Is there any trunk to dial through? (`sip.server` or `[[sip.trunks]]`.) */
 export const trunkConfigured = (sip: Pick<SipConfig, 'server' | 'trunks'>): boolean => sip.server !== '' || sip.trunks.length > 0;
