@@ -131,7 +131,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     reloadTls: () => listening.reloadTls(),
     async stop() {
       await listening.stop(); // requests in flight are answered first
-      escalation.stop();
+      await escalation.stop();
       await maintenance.stop();
       await heartbeats.stop(); // a claimed heartbeat not yet fired is another appliance's at once
       await oncallWatch.stop();

@@ -4,6 +4,7 @@ import { isFinal } from '../call-model';
 import type { Clock } from '../clock';
 import { periodOf } from '../credit';
 import type { Logger } from '../log';
+import { createPoller } from '../poller';
 import { ordinalOf, type CallSource, type Escalation, type Store, type Tx } from '../store';
 import { stepNumbers } from '../schedules/step-numbers';
 
@@ -41,13 +42,12 @@ export interface EscalationEngine {
   /** Looks at every escalation that is due; resolves once its transaction committed. */
   tick(): Promise<void>;
   start(intervalMs?: number): void;
-  stop(): void;
+  /** No more looks; resolves once a look under way committed. */
+  stop(): Promise<void>;
 }
 
 export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngine {
   const log = d.log.child({ component: 'escalation' });
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let running: Promise<void> | null = null;
 
   /** `say`: log lines, spoken once the transaction committed (it may run twice: sql/database.ts). */
   const look = async (tx: Tx, e: Escalation, now: number, say: (() => void)[]): Promise<string[]> => {
@@ -126,18 +126,10 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     if (queued.length > 0) d.onQueued?.(queued);
   };
 
+  const poller = createPoller(tick, log, 'escalation look');
   return {
-    tick: () => (running ??= tick().finally(() => (running = null))),
-    start(intervalMs = 1000) {
-      timer = setInterval(() => {
-        void (running ??= tick()
-          .catch((e) => log.error({ err: e }, 'escalation look failed'))
-          .finally(() => (running = null)));
-      }, intervalMs);
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
+    tick: poller.tick,
+    start: (intervalMs = 1000) => poller.start(intervalMs),
+    stop: poller.stop,
   };
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import { escalationPlan } from '../escalation';
 import { enqueueCalls } from '../intake/enqueue';
 import type { Logger } from '../log';
+import { createPoller } from '../poller';
 import { randomToken } from '../store/ids';
 import type { Heartbeat, Store, Tx } from '../store';
 import { heartbeatAlertKey } from './service';
@@ -62,8 +63,6 @@ export interface HeartbeatChecker {
 export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecker {
   const log = d.log.child({ component: 'heartbeats' });
   const lease = { owner: `heartbeats_${randomToken(16)}`, ms: d.leaseMs };
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let running: Promise<void> | null = null;
   let lastSeenAt = -Infinity;
 
   /** One heartbeat's miss, in one transaction: the edge up -> late, the alert, its calls. */
@@ -128,7 +127,7 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
     }
   };
 
-  const tick = () => (running ??= look().finally(() => (running = null)));
+  const poller = createPoller(look, log, 'heartbeat look');
 
   const startUp = async () => {
     const now = d.clock();
@@ -145,20 +144,16 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
 
   let stopped = false;
   return {
-    tick,
+    tick: poller.tick,
     startUp,
     async start() {
       await startUp();
       if (stopped) return;
-      timer = setInterval(() => {
-        void tick().catch((e) => log.error({ err: e }, 'heartbeat look failed'));
-      }, CHECK_EVERY_MS);
+      poller.start(CHECK_EVERY_MS);
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => undefined);
+      await poller.stop();
       await d.store.transaction((tx) => tx.heartbeats.releaseLeases(lease.owner)).catch((e) => log.warn({ err: e }, 'letting go of heartbeat leases failed'));
     },
   };

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
-import { describeError, type Logger } from '../log';
+import type { Logger } from '../log';
+import { createPoller } from '../poller';
 import { randomToken } from '../store/ids';
 import type { Store } from '../store';
 import { startWindow } from './start';
@@ -38,8 +39,6 @@ export interface WindowStarter {
 export function createWindowStarter(d: WindowStarterDeps): WindowStarter {
   const log = d.log.child({ component: 'maintenance' });
   const lease = { owner: `mw_${randomToken(16)}`, ms: d.leaseMs };
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let running: Promise<number> | null = null;
 
   const tick = async (): Promise<number> => {
     // A plain read first: most looks find nothing due, and cost no transaction.
@@ -60,24 +59,10 @@ export function createWindowStarter(d: WindowStarterDeps): WindowStarter {
     return started;
   };
 
-  const once = () =>
-    (running ??= tick()
-      .catch((e) => {
-        log.error({ error: describeError(e) }, 'starting maintenance windows failed');
-        return 0;
-      })
-      .finally(() => (running = null)));
-
+  const poller = createPoller(tick, log, 'starting maintenance windows');
   return {
-    tick: () => (running ??= tick().finally(() => (running = null))),
-    start(intervalMs = START_POLL_MS) {
-      timer = setInterval(() => void once(), intervalMs);
-      void once();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => 0);
-    },
+    tick: poller.tick,
+    start: (intervalMs = START_POLL_MS) => poller.start(intervalMs),
+    stop: poller.stop,
   };
 }

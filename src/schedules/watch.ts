@@ -1,6 +1,7 @@
 import { emitOncallChanged, type OncallPerson } from '../callbacks/events';
 import type { Clock } from '../clock';
-import { describeError, type Logger } from '../log';
+import type { Logger } from '../log';
+import { createPoller } from '../poller';
 import type { ScheduleRecord, Store } from '../store';
 import { randomToken } from '../store/ids';
 import { rulesOf } from './service';
@@ -41,8 +42,6 @@ const person = (p: { name: string | null; number: string | null }): OncallPerson
 export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
   const log = d.log.child({ component: 'oncall-watch' });
   const lease = { owner: `ocw_${randomToken(16)}`, ms: d.leaseMs };
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let running: Promise<number> | null = null;
 
   const look = async (s: ScheduleRecord): Promise<number> =>
     d.store.transaction(async (tx) => {
@@ -79,24 +78,10 @@ export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
     return written;
   };
 
-  const once = () =>
-    (running ??= tick()
-      .catch((e) => {
-        log.error({ error: describeError(e) }, 'watching on-call schedules failed');
-        return 0;
-      })
-      .finally(() => (running = null)));
-
+  const poller = createPoller(tick, log, 'watching on-call schedules');
   return {
-    tick: () => (running ??= tick().finally(() => (running = null))),
-    start(intervalMs = WATCH_POLL_MS) {
-      timer = setInterval(() => void once(), intervalMs);
-      void once();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => 0);
-    },
+    tick: poller.tick,
+    start: (intervalMs = WATCH_POLL_MS) => poller.start(intervalMs),
+    stop: poller.stop,
   };
 }
