@@ -1,12 +1,12 @@
 import { errorBody, errorFor, type ErrorCode } from '../errors';
 import type { IntakeRequest, IntakeResult, Outcome } from '../intake';
-import { describeError, type Logger } from '../log';
+import type { Logger } from '../log';
 import { SNS_CONFIRMATION_MESSAGE } from '../sources';
 import { NO_TRUNK_WARNING } from '../calls';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
-import { createRefusalLog, type RefusalLog } from './refusal-log';
+import { requestRecorder } from './request-record';
 import { errorResponse, jsonResponse, requestIdFor } from './respond';
 
 export interface AlertRouteContext {
@@ -27,39 +27,7 @@ export async function handleAlert(
 ): Promise<Response> {
   const { request } = ctx;
   const ip = clientIp(request, ctx.socketAddress, deps.config.http.trust_proxy);
-  const record = (
-    status: number,
-    message: string,
-    who?: Pick<IntakeResult, 'accountId' | 'credentialId'>,
-    refusal?: { code: string; reason?: string },
-  ) => {
-    const entry = {
-      at: deps.clock(),
-      requestId: requestIdFor(request),
-      endpoint,
-      sourceIp: ip,
-      status,
-      message,
-      accountId: who?.accountId ?? null,
-      credentialId: who?.credentialId ?? null,
-    };
-    if (refusal) {
-      refusalLogFor(deps).add({
-        requestId: entry.requestId,
-        endpoint,
-        address: ip,
-        status,
-        code: refusal.code,
-        accountId: entry.accountId,
-        reason: refusal.reason,
-      });
-    }
-    // History is for people; it must never delay or fail an alert. Nobody waits for its write.
-    deps.store.background(
-      (tx) => tx.history.record(entry),
-      (e) => deps.log.error({ error: describeError(e), requestId: entry.requestId }, 'api history not recorded'),
-    );
-  };
+  const record = requestRecorder(deps, request, endpoint, ip);
 
   const refuse = (code: ErrorCode, headers?: Record<string, string>) => {
     const { status, message } = errorFor(code);
@@ -188,13 +156,4 @@ function queuedLogFor(log: Logger) {
     queuedLogs.set(log, q);
   }
   return q;
-}
-
-const refusalLogs = new WeakMap<Logger, RefusalLog>();
-
-/** One refusal log per logger: its once-a-minute memory is shared by both endpoints. */
-function refusalLogFor(deps: HttpDeps): RefusalLog {
-  let r = refusalLogs.get(deps.log);
-  if (!r) refusalLogs.set(deps.log, (r = createRefusalLog(deps.log, deps.clock)));
-  return r;
 }

@@ -1,10 +1,8 @@
 import type { ErrorCode } from '../errors';
-import { describeError, type Logger } from '../log';
 import { clientIp } from './client-ip';
 import type { HttpDeps } from './deps';
 import { readBodyLimited } from './read-body';
-import { createRefusalLog, type RefusalLog } from './refusal-log';
-import { requestIdFor } from './respond';
+import { requestRecorder } from './request-record';
 
 /** What every compatible-API request records: the API history row, and a log line when refused. */
 export interface CompatEdge {
@@ -26,24 +24,8 @@ export async function compatEdge(
   refuse: (code: Extract<ErrorCode, 'rate_limited' | 'body_too_large'>, headers: Record<string, string>) => { status: number; message: string; response: Response },
 ): Promise<CompatEdge | Response> {
   const ip = clientIp(request, socketAddress, deps.config.http.trust_proxy);
-  const record: CompatEdge['record'] = (status, message, who, refusal) => {
-    const entry = {
-      at: deps.clock(),
-      requestId: requestIdFor(request),
-      endpoint,
-      sourceIp: ip,
-      status,
-      message,
-      accountId: who?.accountId ?? null,
-      credentialId: who?.credentialId ?? null,
-    };
-    if (refusal) refusalLogFor(deps).add({ requestId: entry.requestId, endpoint, address: ip, status, code: refusal, accountId: entry.accountId });
-    // As on the webhook: history is for people and never delays or fails an alert.
-    deps.store.background(
-      (tx) => tx.history.record(entry),
-      (e) => deps.log.error({ error: describeError(e), requestId: entry.requestId }, 'api history not recorded'),
-    );
-  };
+  const recordRequest = requestRecorder(deps, request, endpoint, ip);
+  const record: CompatEdge['record'] = (status, message, who, refusal) => recordRequest(status, message, who, refusal ? { code: refusal } : undefined);
   const early = (code: 'rate_limited' | 'body_too_large', headers: Record<string, string> = {}) => {
     const r = refuse(code, headers);
     record(r.status, r.message, undefined, code);
@@ -54,12 +36,4 @@ export async function compatEdge(
   const body = await readBodyLimited(request, deps.config.http.max_body_bytes);
   if (body === null) return early('body_too_large');
   return { ip, body, record };
-}
-
-const refusalLogs = new WeakMap<Logger, RefusalLog>();
-
-function refusalLogFor(deps: HttpDeps): RefusalLog {
-  let r = refusalLogs.get(deps.log);
-  if (!r) refusalLogs.set(deps.log, (r = createRefusalLog(deps.log, deps.clock)));
-  return r;
 }
