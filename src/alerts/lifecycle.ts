@@ -1,5 +1,5 @@
 import { emitAlertEvent } from '../callbacks';
-import { alertTransition, isFinal, isSuppressed, type AlertState } from '../call-model';
+import { alertTransition, canMoveAlert, isFinal, isSuppressed, type AlertState } from '../call-model';
 import { periodOf } from '../credit';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
@@ -38,7 +38,7 @@ async function refund(d: AlertLifecycleDeps, call: CallRecord): Promise<void> {
   await d.store.usage.refund(call.accountId, periodOf(call.createdAt, d.timeZone), 1);
 }
 
-/** Moves an open alert; false when it was already closed (by someone else first). */
+/** Moves an alert along an edge of the alert model; false when it cannot go there (closed by someone else first). */
 async function close(
   d: AlertLifecycleDeps,
   alert: AlertRecord,
@@ -46,9 +46,9 @@ async function close(
   now: number,
   extra: { reason?: string; by?: string } = {},
 ): Promise<boolean> {
-  if (alert.state !== 'open') return false;
-  alertTransition(alert.state, to);
-  const moved = await d.store.alerts.move(alert.id, { from: 'open', to, at: now, reason: extra.reason ?? null, acknowledgedBy: extra.by ?? null });
+  if (!canMoveAlert(alert.state, to)) return false;
+  const edge = alertTransition(alert.state, to);
+  const moved = await d.store.alerts.move(alert.id, { from: edge.from, to, at: now, reason: extra.reason ?? null, acknowledgedBy: extra.by ?? null });
   // Outcome callback, in this same transaction (src/callbacks/events.ts).
   if (moved) await emitAlertEvent(d.store, `alert.${to}`, (await d.store.alerts.get(alert.id))!, now);
   return moved;

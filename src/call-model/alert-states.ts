@@ -4,10 +4,12 @@ import { IllegalTransitionError } from './states';
  * An alert: one accepted request (or one native source's alert), with its key, text and
  * calls (README "Alerts: dedupe and resolve").
  *
- *   open ──keypad 1 / API / panel──> acknowledged
+ *   open ──keypad 1 / API / panel / voice desk──> acknowledged
  *     ├───resolve (status: resolved)──> resolved
- *     └───every call ended, nobody pressed 1──> unacknowledged
+ *     └───every call ended, nobody pressed 1──> unacknowledged ──API / panel / voice desk──> acknowledged | resolved
  *
+ * An unacknowledged alert may still be taken by someone afterwards (README "Voice desk: calls
+ * in" reads them to the engineer who calls in); no call is placed for it any more either way.
  * A closed alert is never reopened: a later request with the same key opens a new one.
  */
 export const ALERT_STATES = ['open', 'acknowledged', 'resolved', 'unacknowledged'] as const;
@@ -17,7 +19,7 @@ const EDGES: Record<AlertState, readonly AlertState[]> = {
   open: ['acknowledged', 'resolved', 'unacknowledged'],
   acknowledged: [],
   resolved: [],
-  unacknowledged: [],
+  unacknowledged: ['acknowledged', 'resolved'],
 };
 
 export const canMoveAlert = (from: AlertState, to: AlertState): boolean => EDGES[from].includes(to);

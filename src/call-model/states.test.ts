@@ -14,9 +14,11 @@ describe('guarded transitions', () => {
 });
 
 describe('alert states', () => {
-  it('an open alert closes one way; a closed one never moves again', () => {
+  it('an open alert closes one way; an unacknowledged one may still be acknowledged or resolved; the others never move again', () => {
     for (const to of ['acknowledged', 'resolved', 'unacknowledged'] as const) expect(alertTransition('open', to)).toEqual({ from: 'open', to });
-    for (const from of ['acknowledged', 'resolved', 'unacknowledged'] as const) {
+    for (const to of ['acknowledged', 'resolved'] as const) expect(alertTransition('unacknowledged', to)).toEqual({ from: 'unacknowledged', to });
+    for (const to of ['open', 'unacknowledged'] as const) expect(() => alertTransition('unacknowledged', to)).toThrow(`illegal alert transition unacknowledged -> ${to}`);
+    for (const from of ['acknowledged', 'resolved'] as const) {
       for (const to of ALERT_STATES) expect(() => alertTransition(from, to)).toThrow(`illegal alert transition ${from} -> ${to}`);
     }
   });

@@ -111,6 +111,20 @@ describe('POST /api/alerts/:id/acknowledge and /resolve', () => {
     expect(again.json).toMatchObject({ status: 'success', message: 'Alert already acknowledged', changed: false, cancelled_call_ids: [] });
   });
 
+  it('an unacknowledged alert (its calls ended unanswered) may still be acknowledged, or resolved, once', async () => {
+    const [a, b] = [await accountWithAlert(['5321111111']), await accountWithAlert(['5322222222'])];
+    for (const x of [a, b]) {
+      await store.transaction((tx) =>
+        tx.alerts.move(x.alertId, { from: 'open', to: 'unacknowledged', at: clock(), reason: 'every call ended without an acknowledgement', acknowledgedBy: null }),
+      );
+    }
+    const ack = await send('POST', `/api/alerts/${a.alertId}/acknowledge`, withSecret(a));
+    expect(ack.json).toMatchObject({ message: 'Alert acknowledged', changed: true, alert: { state: 'acknowledged', acknowledged_by: 'api' } });
+    const res = await send('POST', `/api/alerts/${b.alertId}/resolve`, withSecret(b));
+    expect(res.json).toMatchObject({ message: 'Alert resolved', changed: true, alert: { state: 'resolved' } });
+    expect((await send('POST', `/api/alerts/${a.alertId}/resolve`, withSecret(a))).json).toMatchObject({ message: 'Alert already acknowledged', changed: false });
+  });
+
   it('resolve: resolved, waiting calls cancelled', async () => {
     const a = await accountWithAlert(['5321111111']);
     const r = await send('POST', `/api/alerts/${a.alertId}/resolve`, withSecret(a));

@@ -201,4 +201,15 @@ describe('panel alerts', () => {
     expect(page2.match(/<tr data-alert-id=/g)).toHaveLength(2);
     expect(page2).toContain('>m0<');
   });
+  test('an unacknowledged alert still offers Acknowledge and Resolve; an acknowledged one does not', async () => {
+    const { a, ownerA, alert, store } = await setup({ language: 'en' });
+    const x = await alert(a.id, { key: 'disk/db1' });
+    await store.transaction((tx) =>
+      tx.alerts.move(x.alertId, { from: 'open', to: 'unacknowledged', at: Date.now(), reason: 'every call ended without an acknowledgement', acknowledgedBy: null }),
+    );
+    const action = `action="/panel/a/${a.id}/alerts/${x.alertId}/acknowledge"`;
+    expect(await (await ownerA.get(`/panel/a/${a.id}/alerts/${x.alertId}`)).text()).toContain(action);
+    await store.transaction((tx) => tx.alerts.move(x.alertId, { from: 'unacknowledged', to: 'acknowledged', at: Date.now(), reason: null, acknowledgedBy: 'api' }));
+    expect(await (await ownerA.get(`/panel/a/${a.id}/alerts/${x.alertId}`)).text()).not.toContain(action);
+  });
 });

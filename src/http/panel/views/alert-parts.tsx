@@ -1,3 +1,4 @@
+import { canMoveAlert } from '../../../call-model';
 import type { AlertRecord, CallStateCounts } from '../../../store';
 import { fill, type Messages } from '../i18n';
 import { CsrfField } from './parts';
@@ -20,11 +21,12 @@ export function callStatesText(t: Messages, counts: CallStateCounts): string {
 }
 
 /**
- * Acknowledge and Resolve, shown only while the alert is open. `back` says which page the
+ * Acknowledge and Resolve, shown while the alert model lets the alert move (open, or
+ * unacknowledged: src/call-model/alert-states.ts). `back` says which page the
  * answer returns to ('list' or 'detail'); the route accepts nothing else, so no open redirect.
  */
 export function AlertButtons({ t, csrf, accountId, alert, back }: { t: Messages; csrf: string; accountId: string; alert: AlertRecord; back: 'list' | 'detail' }) {
-  if (alert.state !== 'open') return '';
+  if (!canMoveAlert(alert.state, 'acknowledged')) return '';
   const base = `/panel/a/${accountId}/alerts/${alert.id}`;
   return (
     <div class="alert-actions">
