@@ -9,7 +9,8 @@ import { until } from '../until';
  * Is the trunk there? One SIP OPTIONS every sip.options_interval_s (README "Operations",
  * "SIP trunks: several, in order"): a final answer other than 408/503, 401/407 included,
  * means up; no answer within Timer F, a transport error, 408 or 503 (the PBX says it cannot
- * serve) means down. A later self-test may mark the trunk down or up (mark()); an INVITE's
+ * serve) means down. A self-test marks the trunk down or up (mark()): down holds until a
+ * self-test passes, whatever the probes say meanwhile; an INVITE's
  * answer never changes the state.
  *
  *            answered                      no answer
@@ -58,7 +59,7 @@ export interface TrunkMonitor {
   state(): TrunkState;
   /**
    * For a check other than the probe (the voice-path self-test): `up: false` marks the trunk
-   * down until a later probe answers or a mark says up; an edge is logged, counted and sent
+   * down until a later mark says up (a probe answering does not lift it); an edge is logged, counted and sent
    * as a callback like a probe's. `reason` is the result the event carries.
    */
   mark(up: boolean, reason: string): Promise<void>;
@@ -86,6 +87,8 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
+  /** A failed self-test holds the trunk down until one passes (README "Voice-path self-test"). */
+  let checkFailed = false;
 
   const name = deps.name ?? 'default';
   const record = async (result: ProbeResult, method = 'OPTIONS') => {
@@ -95,6 +98,8 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
     last = { at, result };
     const up = probeIsUp(result);
     const what = !result.answered ? `${method} unanswered` : up ? `${method} answered` : `${method} answered ${result.code}`;
+    // The PBX answering says nothing about the voice path a self-test found broken.
+    if (up && checkFailed) return;
     await change(up ? 'up' : 'down', at, describeProbe(result), what, { rttMs: Math.round(result.rttMs) });
   };
 
@@ -149,6 +154,7 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
     observe: (result) => record(result, 'REGISTER'),
     async mark(up, reason) {
       if (stopped) return;
+      checkFailed = !up;
       await change(up ? 'up' : 'down', deps.clock(), reason, up ? 'check passed' : 'check failed');
     },
   };

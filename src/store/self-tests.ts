@@ -1,0 +1,144 @@
+import { newId } from './ids';
+import type { SqlConnection } from './sql/connection';
+import { dialectOf } from './sql/dialect';
+
+/** One voice-path self-test (README "Voice-path self-test"). */
+export interface SelfTestRecord {
+  id: string;
+  trunk: string;
+  number: string;
+  expect: 'answer' | 'echo';
+  ok: boolean;
+  reason: string;
+  /** Our frames received back in order / frames sent; null unless `expect = "echo"` (and answered). */
+  echoRatio: number | null;
+  /** `schedule`: a server's scheduled run; `cli`: `voice-alert self-test run`. */
+  origin: 'schedule' | 'cli';
+  startedAt: number;
+  finishedAt: number;
+}
+
+export type NewSelfTest = Omit<SelfTestRecord, 'id'>;
+
+export interface SelfTestLease {
+  owner: string;
+  ms: number;
+}
+
+interface Row {
+  id: string;
+  trunk: string;
+  number: string;
+  expect: 'answer' | 'echo';
+  ok: number;
+  reason: string;
+  echo_ratio: number | null;
+  origin: 'schedule' | 'cli';
+  started_at: number;
+  finished_at: number;
+}
+
+const toRecord = (r: Row): SelfTestRecord => ({
+  id: r.id,
+  trunk: r.trunk,
+  number: r.number,
+  expect: r.expect,
+  ok: Number(r.ok) === 1,
+  reason: r.reason,
+  echoRatio: r.echo_ratio === null ? null : Number(r.echo_ratio),
+  origin: r.origin,
+  startedAt: Number(r.started_at),
+  finishedAt: Number(r.finished_at),
+});
+
+/**
+ * Self-test results, and each trunk's schedule row (src/self-test/scheduler.ts). Scheduled
+ * runs are per-row jobs like the outbox's: a trunk's row is claimed under a lease set and
+ * compared by the lease clock (dialect.ts: the database's own on PostgreSQL, with FOR UPDATE
+ * SKIP LOCKED), so exactly one appliance runs each; a crash lets the lease run out and
+ * another appliance runs it. Writes run inside the caller's transaction.
+ */
+export interface SelfTestsStore {
+  add(t: NewSelfTest): Promise<SelfTestRecord>;
+  /** Newest first. */
+  list(limit: number): Promise<SelfTestRecord[]>;
+  /** The newest result of each trunk, by trunk name. */
+  latestPerTrunk(): Promise<SelfTestRecord[]>;
+  /** The newest result of one trunk, or null. */
+  latest(trunk: string): Promise<SelfTestRecord | null>;
+  /** A schedule row for the trunk, first due `firstInMs` from now, unless it has one. */
+  schedule(trunk: string, firstInMs: number, now: number): Promise<void>;
+  /** Leases the trunk's row when it is due and not leased to anyone else; false otherwise. */
+  claim(trunk: string, now: number, lease: SelfTestLease): Promise<boolean>;
+  /** Done: due again `intervalMs` from now, lease let go. False when the lease was not ours any more. */
+  finish(trunk: string, owner: string, intervalMs: number, now: number): Promise<boolean>;
+  releaseLeases(owner: string): Promise<number>;
+}
+
+export function createSelfTestsStore(db: SqlConnection): SelfTestsStore {
+  const sql = dialectOf(db.dialect);
+  const ln = sql.leaseClock('$now');
+  const claimQuery = db.query(
+    `UPDATE self_test_schedule SET lease_until = ${ln} + $leaseMs, lease_owner = $owner
+     WHERE trunk IN (SELECT trunk FROM self_test_schedule
+                     WHERE trunk = $trunk AND next_run_at <= ${ln} AND (lease_until IS NULL OR lease_until < ${ln})${sql.skipLocked})
+     RETURNING trunk`,
+  );
+  return {
+    async add(t) {
+      const id = newId('st', t.startedAt);
+      const row = (await db
+        .query(
+          `INSERT INTO self_tests (id, trunk, number, expect, ok, reason, echo_ratio, origin, started_at, finished_at)
+           VALUES ($id, $trunk, $number, $expect, $ok, $reason, $ratio, $origin, $started, $finished) RETURNING *`,
+        )
+        .get({
+          id,
+          trunk: t.trunk,
+          number: t.number,
+          expect: t.expect,
+          ok: t.ok ? 1 : 0,
+          reason: t.reason,
+          ratio: t.echoRatio,
+          origin: t.origin,
+          started: t.startedAt,
+          finished: t.finishedAt,
+        })) as Row;
+      return toRecord(row);
+    },
+    async list(limit) {
+      return ((await db.query('SELECT * FROM self_tests ORDER BY finished_at DESC, id DESC LIMIT $limit').all({ limit })) as Row[]).map(toRecord);
+    },
+    async latestPerTrunk() {
+      const rows = (await db
+        .query(
+          `SELECT * FROM self_tests s WHERE s.id = (
+             SELECT id FROM self_tests l WHERE l.trunk = s.trunk ORDER BY l.finished_at DESC, l.id DESC LIMIT 1)
+           ORDER BY s.trunk`,
+        )
+        .all({})) as Row[];
+      return rows.map(toRecord);
+    },
+    async latest(trunk) {
+      const row = (await db.query('SELECT * FROM self_tests WHERE trunk = $trunk ORDER BY finished_at DESC, id DESC LIMIT 1').get({ trunk })) as Row | null;
+      return row ? toRecord(row) : null;
+    },
+    async schedule(trunk, firstInMs, now) {
+      await db
+        .query(`INSERT INTO self_test_schedule (trunk, next_run_at) VALUES ($trunk, ${ln} + $first) ON CONFLICT (trunk) DO NOTHING`)
+        .run({ trunk, first: firstInMs, now });
+    },
+    async claim(trunk, now, lease) {
+      return (await claimQuery.all({ trunk, now, leaseMs: lease.ms, owner: lease.owner })).length === 1;
+    },
+    async finish(trunk, owner, intervalMs, now) {
+      const r = await db
+        .query(`UPDATE self_test_schedule SET next_run_at = ${ln} + $interval, lease_until = NULL, lease_owner = NULL WHERE trunk = $trunk AND lease_owner = $owner`)
+        .run({ trunk, owner, interval: intervalMs, now });
+      return r.changes === 1;
+    },
+    async releaseLeases(owner) {
+      return (await db.query('UPDATE self_test_schedule SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $owner').run({ owner })).changes;
+    },
+  };
+}
