@@ -37,6 +37,12 @@ export interface SpeechStats {
  */
 export interface SpeechSource extends CallAudioSource {
   readonly language: Language;
+  /**
+   * One prompt of the voice desk (README "Voice desk"): the sentences as they are, each
+   * normalised and rendered through the same engine and cache as calls, joined. Rejects with
+   * SpeechError EMPTY_TEXT when nothing is speakable.
+   */
+  prompt(sentences: string[]): Promise<CallAudio>;
   stats(): SpeechStats;
 }
 
@@ -106,6 +112,12 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       // The fixed sentence comes from the cache; the number is said digit by digit.
       const parts = [await speaker.speak(words.acknowledged)];
       if (by) parts.push(await speaker.speak(words.acknowledgedBy(by.split('').join(' '))));
+      return toCallAudio(concatSamples(parts));
+    },
+    async prompt(sentences: string[]): Promise<CallAudio> {
+      // Sentence by sentence: the fixed ones come from the cache, only an alert's text renders.
+      const parts = [];
+      for (const s of sentences) parts.push(await speaker.speak(speakable(s, 'the desk prompt')));
       return toCallAudio(concatSamples(parts));
     },
     stats: () => ({ fallbacks: fallbacks(), cache: cache.stats() }),

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { isWildcard } from './local-address';
+import { markReceived } from './received-param';
 import { createResponseRoutes } from './response-routes';
 import { listenTcp, readSipMessages, type TcpListener } from './tcp-listener';
 import { TransportState } from './sip-js';
@@ -46,7 +47,7 @@ export class TcpTransport extends SipTransportBase {
       log: this.opts.log,
       onMessage: (m, socket) => {
         this.routes.requestArrived(m, socket);
-        this.receive(m);
+        this.receive(markReceived(m, { address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 }));
       },
       onClosed: (socket) => this.routes.connectionClosed(socket),
     });
@@ -75,7 +76,7 @@ export class TcpTransport extends SipTransportBase {
         socket.on('error', (e) => this.opts.log.warn({ err: e }, 'sip tcp socket error'));
         readSipMessages(socket, this.opts.log, (m) => {
           this.routes.requestArrived(m, socket);
-          this.receive(m);
+          this.receive(markReceived(m, { address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 }));
         });
         socket.on('close', () => {
           this.routes.connectionClosed(socket);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { connect, getCACertificates, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { isWildcard } from './local-address';
+import { markReceived } from './received-param';
 import { readSipMessages } from './tcp-listener';
 import { TransportState } from './sip-js';
 import { SipTransportBase } from './transport-base';
@@ -98,7 +99,7 @@ export class TlsTransport extends SipTransportBase {
         socket.off('error', failed);
         socket.setNoDelay(true);
         socket.on('error', (e) => this.opts.log.warn({ err: e }, 'sip tls socket error'));
-        readSipMessages(socket, this.opts.log, (m) => this.receive(m));
+        readSipMessages(socket, this.opts.log, (m) => this.receive(markReceived(m, { address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 })));
         socket.on('close', () => {
           if (this.socket !== socket) return;
           this.socket = null;

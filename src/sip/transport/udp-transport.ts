@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { createResponseRoutes } from './response-routes';
 import { SipTransportBase } from './transport-base';
+import { markReceived } from './received-param';
 import { viaReturnAddress } from './via-return';
 
 type Address = { host: string; port: number };
@@ -28,8 +29,9 @@ export class UdpTransport extends SipTransportBase {
       socket.once('error', reject);
       socket.on('message', (data, from) => {
         const message = data.toString('utf8');
-        if (!message.startsWith('SIP/2.0 ')) this.returns.requestArrived(message, viaReturnAddress(message, from));
-        this.receive(message);
+        if (message.startsWith('SIP/2.0 ')) return this.receive(message);
+        this.returns.requestArrived(message, viaReturnAddress(message, from));
+        this.receive(markReceived(message, from));
       });
       socket.bind(this.opts.localPort, this.opts.localAddress, () => {
         socket.off('error', reject);

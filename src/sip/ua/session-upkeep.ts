@@ -1,15 +1,18 @@
-import type { Core, Inviter } from 'sip.js';
+import type { Core, Session } from 'sip.js';
 import type { Logger } from '../../log';
 import type { MediaHandler } from './media-handler';
 import { createSessionTimer, parseSessionExpires, type SessionInterval } from './session-timer';
 import type { UpdateAnswer, UpdateServer } from './update-server';
 
 export interface SessionUpkeepOptions {
-  inviter: Inviter;
+  /** Our call: an Inviter, or the Invitation the voice desk answered (ua/answer-call.ts). */
+  inviter: Session;
   handler: MediaHandler;
   callId: string;
-  /** The 200 to our INVITE: its Session-Expires starts the timer. */
+  /** The 200 to our INVITE (or, as `uas`, our 200 to theirs): its Session-Expires starts the timer. */
   answer: { getHeader(name: string): string | undefined };
+  /** Our part in the INVITE that set up the call; `uac` unless we answered it. */
+  role?: 'uac' | 'uas';
   minSeS: number;
   updates: UpdateServer;
   /** The PBX no longer knows the session (408/481 to a refresh): hang up. */
@@ -37,7 +40,7 @@ export function keepSessionAlive(o: SessionUpkeepOptions): { stop(): void } {
         o.inviter.invite({ requestOptions: { extraHeaders: headers }, requestDelegate: { onAccept: answered, onReject: answered } }).catch(reject);
       }),
   });
-  timer.negotiated(parseSessionExpires(o.answer.getHeader('session-expires')), 'uac');
+  timer.negotiated(parseSessionExpires(o.answer.getHeader('session-expires')), o.role ?? 'uac');
 
   /** Our 2xx to a PBX refresh names the interval it agreed to; unnamed, the PBX refreshes (§9). */
   const agreed = (interval: SessionInterval) => {

@@ -1,0 +1,26 @@
+import * as z from 'zod';
+
+/**
+ * README "Voice desk": engineers call the appliance on an internal extension to hear,
+ * acknowledge and resolve their account's alerts. Off by default: with it off every INVITE
+ * to the appliance is refused as before (603).
+ */
+export const voiceDeskSection = z
+  .object({
+    /** Answer INVITEs from the trunks' addresses (or through their registration). */
+    enabled: z.boolean().default(false),
+    /** Wrong PINs in one call before it is ended. */
+    pin_tries: z.number().int().min(1).max(10).default(3),
+    /** More wrong PINs than this within `lockout_window_s` from one trunk lock the desk there. */
+    lockout_threshold: z.number().int().min(1).max(1000).default(10),
+    lockout_window_s: z.number().int().min(1).max(3600).default(60),
+    /** How long a locked desk refuses calls from that trunk. */
+    lockout_s: z.number().int().min(1).max(86_400).default(300),
+    /** Silence after the last prompt before the call ends when nobody presses anything. */
+    idle_timeout_s: z.number().int().min(5).max(600).default(30),
+    /** Longest a desk call may last; then it is ended. */
+    max_call_s: z.number().int().min(30).max(3600).default(600),
+  })
+  .strict();
+
+export type VoiceDeskConfig = z.infer<typeof voiceDeskSection>;

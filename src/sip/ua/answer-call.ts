@@ -1,0 +1,237 @@
+import { SessionState, type Invitation, type URI } from 'sip.js';
+import type { CallAudio } from '../../call-model';
+import type { Logger } from '../../log';
+import { until } from '../../until';
+import { infoDigit } from '../rtp/dtmf';
+import { parseRemote } from '../rtp/sdp';
+import type { RtpStreamHandle } from '../rtp/engine';
+import type { MediaHandler, SrtpMode } from './media-handler';
+import { keepSessionAlive } from './session-upkeep';
+import { parseSessionExpires } from './session-timer';
+import type { UpdateServer } from './update-server';
+
+/** How one prompt ended: heard to its end, cut short by a key (barge-in), or the caller is gone. */
+export type PromptEnd = 'played' | 'cut' | 'gone';
+
+export type TransferResult = { ok: true } | { ok: false; reason: string };
+
+/**
+ * A call someone placed to the appliance (README "Voice desk"), answered: what the desk's
+ * menu (src/voice-desk) needs of it. Keys arrive by RFC 4733, SIP INFO or tones in the audio,
+ * whichever the call uses (the same paths as outbound calls: rtp/stream.ts, rtp/dtmf.ts); a
+ * key pressed while a prompt plays cuts the prompt short and is kept for nextKey (type-ahead).
+ */
+export interface InboundCall {
+  readonly callId: string;
+  /** Plays one prompt; never rejects. */
+  play(audio: CallAudio): Promise<PromptEnd>;
+  /** The next key pressed (the oldest not yet read); null when none came within `ms` or the caller is gone. */
+  nextKey(ms: number): Promise<string | null>;
+  /** Keys pressed and not read yet are forgotten (a fresh PIN entry). */
+  clearKeys(): void;
+  gone(): boolean;
+  /**
+   * A blind transfer (RFC 3515 REFER, RFC 5589 §6): ok once the PBX's NOTIFY says the
+   * transfer target answered (the caller is then the PBX's; hang up); not ok when the REFER
+   * is refused (405, 501, 603 …), a NOTIFY reports a failure, or nothing final comes in time.
+   */
+  transfer(target: URI, waitMs: number): Promise<TransferResult>;
+  /** BYE (once), then the media port is let go; resolves when both are done. */
+  hangUp(why: string): Promise<void>;
+}
+
+export interface AnswerCallOptions {
+  /** The trunk's media protection: with `sdes` a plain offer is refused, without it an SRTP one. */
+  srtp: SrtpMode;
+  minSeS: number;
+  updates: UpdateServer;
+  t1Ms: number;
+  log: Logger;
+}
+
+/**
+ * Answers an INVITE (200 with our SDP answer; sip.js then waits for the ACK) with the same
+ * pieces as an outbound call: the media handler (ua/media-handler.ts answers the offer: its
+ * codec, payload types, telephone-event, SRTP on a trunk with srtp = "sdes"), the RTP worker's
+ * stream, session timers and the PBX's re-INVITEs and UPDATEs (ua/session-upkeep.ts).
+ * Resolves null when the call could not be answered (no usable offer: sip.js answered 488).
+ */
+export async function answerCall(invitation: Invitation, o: AnswerCallOptions): Promise<InboundCall | null> {
+  const callId = invitation.request.callId;
+  const log = o.log.child({ callId, inbound: true });
+  const keys: string[] = [];
+  let waiter: ((key: string | null) => void) | null = null;
+  let stream: RtpStreamHandle | null = null;
+  let playing = false;
+  let cut = false;
+  let ended = false;
+  let upkeep = { stop() {} };
+  let hangingUp: Promise<void> | null = null;
+
+  const terminated = new Promise<void>((resolve) =>
+    invitation.stateChange.addListener((s) => {
+      if (s === SessionState.Terminated) {
+        ended = true;
+        waiter?.(null);
+        stream?.interrupt();
+        resolve();
+      }
+    }),
+  );
+
+  const onDigit = (digit: string) => {
+    log.info({ digit }, 'keypad');
+    keys.push(digit);
+    if (playing) {
+      // Barge-in: the key cuts the prompt short and stays queued for the menu.
+      cut = true;
+      stream?.interrupt();
+    }
+    const w = waiter;
+    if (w) {
+      waiter = null;
+      w(keys.shift()!);
+    }
+  };
+
+  invitation.delegate = {
+    onBye: (bye) => {
+      void bye.accept().catch(() => undefined);
+      ended = true;
+    },
+    onInfo: (info) => {
+      void info.accept().catch(() => undefined);
+      const d = infoDigit(info.request.getHeader('content-type') ?? '', info.request.body ?? '');
+      if (d) onDigit(d);
+    },
+  };
+
+  // RFC 4028 §9: a 2xx to an INVITE that asked for a session timer names the interval and who
+  // refreshes (the caller unless it asked us); we refresh only when it names us.
+  const asked = parseSessionExpires(invitation.request.getHeader('session-expires'));
+  const timerHeaders = asked ? [`Session-Expires: ${asked.seconds};refresher=${asked.refresher ?? 'uac'}`, 'Require: timer'] : [];
+  // An offer we cannot take (no G.711, no audio, SRTP where the trunk has none or the other
+  // way round: ua/media-handler.ts) is 488 (RFC 3261 §13.3.1.4); sip.js would say 480.
+  const offer = invitation.request.body ?? '';
+  const parsed = offer ? parseRemote(offer) : null;
+  if (parsed && ('code' in parsed || (o.srtp === 'sdes') !== Boolean(parsed.srtp))) {
+    log.warn({ reason: 'code' in parsed ? parsed.reason : o.srtp === 'sdes' ? 'plain RTP on a trunk with srtp = "sdes"' : 'SRTP on a trunk without srtp' }, 'inbound call offers no media we can take: 488');
+    await invitation.reject({ statusCode: 488 }).catch(() => undefined);
+    return null;
+  }
+  try {
+    await invitation.accept({ extraHeaders: timerHeaders });
+  } catch (e) {
+    log.warn({ err: e }, 'inbound call could not be answered');
+    return null;
+  }
+  const handler = invitation.sessionDescriptionHandler as MediaHandler | undefined;
+  // An INVITE without SDP got our offer in the 200; its answer comes with the ACK (RFC 3264 §2).
+  for (const end = Date.now() + 64 * o.t1Ms; !offer && handler && !handler.remoteMedia() && !ended && Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  if (!handler?.remoteMedia()) {
+    log.warn('inbound call without usable media: hanging up');
+    if (invitation.state === SessionState.Established) await invitation.bye().catch(() => undefined);
+    handler?.close();
+    return null;
+  }
+  upkeep = keepSessionAlive({
+    inviter: invitation,
+    handler,
+    callId,
+    answer: { getHeader: (name) => (name.toLowerCase() === 'session-expires' ? timerHeaders[0]?.slice('Session-Expires: '.length) : undefined) },
+    role: 'uas',
+    minSeS: o.minSeS,
+    updates: o.updates,
+    log,
+    lost: (why) => {
+      log.warn({ why }, 'the PBX lost the session: hanging up');
+      void call.hangUp(why);
+    },
+  });
+  stream = handler.startStream({ onDigit });
+
+  const call: InboundCall = {
+    callId,
+    gone: () => ended,
+    async play(audio) {
+      if (ended || !stream) return 'gone';
+      // Type-ahead: a key already waiting skips the prompt.
+      if (keys.length > 0) return 'cut';
+      playing = true;
+      cut = false;
+      const law = stream.codec;
+      const r = await stream.play(law === 'PCMU' ? audio.pcmu : audio.pcma, law);
+      playing = false;
+      if (ended || r === 'failed') return 'gone';
+      return cut ? 'cut' : 'played';
+    },
+    nextKey(ms) {
+      if (keys.length > 0) return Promise.resolve(keys.shift()!);
+      if (ended) return Promise.resolve(null);
+      return new Promise<string | null>((resolve) => {
+        const timer = setTimeout(() => {
+          waiter = null;
+          resolve(null);
+        }, ms);
+        waiter = (key) => {
+          clearTimeout(timer);
+          waiter = null;
+          resolve(key);
+        };
+      });
+    },
+    clearKeys: () => void (keys.length = 0),
+    transfer(target, waitMs) {
+      if (ended) return Promise.resolve({ ok: false, reason: 'the caller hung up' });
+      return new Promise<TransferResult>((resolve) => {
+        let settled = false;
+        const finish = (r: TransferResult) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          log.info({ target: target.toString(), ...r }, 'transfer outcome');
+          resolve(r);
+        };
+        const timer = setTimeout(() => finish({ ok: false, reason: 'no final NOTIFY about the transfer' }), waitMs);
+        void terminated.then(() => finish({ ok: false, reason: 'the call ended during the transfer' }));
+        invitation
+          .refer(target, {
+            requestDelegate: {
+              onReject: (r) => finish({ ok: false, reason: `REFER answered ${r.message.statusCode ?? 500} ${r.message.reasonPhrase ?? ''}`.trim() }),
+            },
+            // RFC 3515 §2.4.5: each NOTIFY carries a message/sipfrag status line of the new call.
+            onNotify: (n) => {
+              void n.accept().catch(() => undefined);
+              const status = Number(/^SIP\/2\.0\s+(\d{3})/.exec((n.request.body ?? '').trim())?.[1] ?? 0);
+              if (status >= 200 && status < 300) finish({ ok: true });
+              else if (status >= 300) finish({ ok: false, reason: `the transfer failed: NOTIFY ${status}` });
+            },
+          })
+          .catch((e: Error) => finish({ ok: false, reason: `REFER not sent: ${e.message}` }));
+      });
+    },
+    hangUp(why) {
+      hangingUp ??= (async () => {
+        upkeep.stop();
+        stream?.interrupt();
+        if (!ended && invitation.state === SessionState.Established) {
+          log.info({ why }, 'hanging up the inbound call');
+          const answered = new Promise<void>((done) => {
+            invitation.bye({ requestDelegate: { onAccept: () => done(), onReject: () => done() } }).catch(() => done());
+          });
+          await until(answered, 64 * o.t1Ms + 100);
+        }
+        ended = true;
+        await until(terminated, 1000);
+        handler.close();
+        await until(handler.released(), 1000);
+      })();
+      return hangingUp;
+    },
+  };
+  // The far end's BYE: the media port is let go as when we hang up.
+  void terminated.then(() => call.hangUp('far end hung up'));
+  return call;
+}
