@@ -26,6 +26,10 @@ const PEER_SUITES = [
   'test/e2e/telephony-pbx.test.ts',
   // SIP over TLS (kamailio's tls module) and SRTP (baresip's srtp module), README "SIP over TLS and SRTP".
   'test/e2e/telephony-tls-srtp.test.ts',
+  // The voice-path self-test against sipp echo and silent peers (README "Voice-path self-test").
+  'test/integration/self-test.test.ts',
+  // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
+  'test/e2e/voice-desk.test.ts',
   // Not SIP, but as sensitive to a busy machine: counts every request of two client loops
   // while the certificate is swapped under them (README "HTTPS").
   'test/integration/https.test.ts',
@@ -47,6 +51,7 @@ const POSTGRES_SUITES = [
   'src/callbacks/*.test.ts',
   'src/escalation/*.test.ts',
   'src/schedules/*.test.ts',
+  'src/voice-desk/service.test.ts',
   'src/intake/*.test.ts',
   'src/maintenance/*.test.ts',
   'src/panel/*.test.ts',
@@ -67,6 +72,7 @@ const POSTGRES_SUITES = [
   'test/integration/panel-cli.test.ts',
   'test/integration/policy-cli.test.ts',
   'test/integration/schedule-cli.test.ts',
+  'test/integration/desk-cli.test.ts',
   'test/integration/webhook.test.ts',
   'test/integration/metrics.test.ts',
 ];

@@ -10,6 +10,8 @@ import { createOncallWatch } from './schedules';
 import { createWindowStarter } from './maintenance';
 import { createCallbackSender } from './callbacks';
 import { createHeartbeatChecker } from './heartbeats';
+import { createSelfTestScheduler } from './self-test';
+import { sipTrunks } from './config/sections/sip';
 import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { observeCommit } from './metrics';
@@ -19,6 +21,7 @@ import { startSweeper } from './sweeper';
 import { prepareTls, type TlsError } from './tls';
 import { createCallAudioSource, type SpeechSource } from './tts';
 import { languageOf } from './tts/language';
+import { createVoiceDesk } from './voice-desk';
 
 /** A running appliance: HTTP intake over the store. */
 export interface Appliance {
@@ -67,7 +70,22 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   if (tls.value?.created) log.info(certificateFields(tls.value.pair), 'made a self-signed certificate');
   const store = await createStore({ ...storeOptionsFrom(config), clock, log, onCommit: observeCommit });
   const speech = createSpeech(config, log);
-  const telephony = createTelephony(config, { store, clock, log, audio: speech });
+  // README "Voice desk": calls to the appliance, answered with the same speech as calls out.
+  const desk = createVoiceDesk(config, { store, clock, log, speech });
+  const telephony = createTelephony(config, { store, clock, log, audio: speech, ...(desk ? { inbound: desk } : {}) });
+  // The voice-path self-test (README "Voice-path self-test"): scheduled calls claimed row by
+  // row; every result, wherever it was made, marks its trunk here.
+  const selfTests = createSelfTestScheduler({
+    store,
+    clock,
+    log,
+    config: config.self_test,
+    trunks: sipTrunks(config.sip).map((t) => t.name),
+    ringTimeoutS: config.calls.ring_timeout_s,
+    dialOn: (trunk, request) => telephony.dialOn(trunk, request),
+    markTrunk: (trunk, up, reason) => telephony.markTrunk(trunk, up, reason),
+    started: (trunk) => telephony.status().trunks?.some((t) => t.name === trunk && t.started) ?? false,
+  });
   // onQueued: the dialer looks at once instead of at its next poll.
   const intake: IntakeDeps = {
     store,
@@ -86,12 +104,13 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     }),
   };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
-  const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts() };
+  const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts(), selfTestResults: () => selfTests.results() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);
 
   const listening = listen(app, { config, log, tls: tls.value });
 
   telephony.start();
+  await selfTests.start();
   // Escalations follow their durable schedule on the dialer's clock; new step calls wake it.
   const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: () => telephony.wake() });
   escalation.start();
@@ -135,6 +154,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       await maintenance.stop();
       await heartbeats.stop(); // a claimed heartbeat not yet fired is another appliance's at once
       await oncallWatch.stop();
+      await selfTests.stop(); // a self-test call in progress hangs up; its row stays due
       await telephony.stop();
       await callbacks.stop(); // events in flight stay pending: sent again after the restart
       await sweeper.stop();

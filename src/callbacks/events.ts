@@ -1,7 +1,7 @@
 import { FAILED_STATES, type CallState } from '../call-model';
-import { callbackAlertJson, callbackBody, callbackCallJson } from '../outward';
+import { callbackAlertJson, callbackBody, callbackCallJson, selfTestJson } from '../outward';
 import { newId } from '../store/ids';
-import type { AlertRecord, CallRecord, Tx } from '../store';
+import type { AlertRecord, CallRecord, SelfTestRecord, Tx } from '../store';
 
 /**
  * The events an account's callback_url receives (README "Callbacks").
@@ -22,7 +22,9 @@ export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed
 export type TrunkEventType = 'trunk.down' | 'trunk.up';
 /** README "On-call schedules": the on-call person of a schedule changed. */
 export type OncallEventType = 'oncall.changed';
-export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType | OncallEventType;
+/** README "Voice-path self-test": a self-test failed, or passed after a failure. */
+export type SelfTestEventType = 'selftest.failed' | 'selftest.passed';
+export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType | OncallEventType | SelfTestEventType;
 
 /** The call event a call's edge to `to` causes, if any. */
 export function callEventFor(to: CallState): CallEventType | null {
@@ -84,6 +86,20 @@ export async function emitTrunkEvent(tx: Tx, type: TrunkEventType, trunk: TrunkE
   const ids: string[] = [];
   for (const account of await tx.accounts.list()) {
     const id = await write(tx, type, account.id, `trunk/${account.id}`, at, { trunk });
+    if (id) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * `selftest.failed` / `selftest.passed` (README "Voice-path self-test") to EVERY account with
+ * a callback_url, like a trunk event: `{ "self_test": { "ok", "trunk", "reason", "id", … } }`.
+ * MUST be called inside `store.transaction`, with its `tx`, beside the result it reports.
+ */
+export async function emitSelfTestEvent(tx: Tx, type: SelfTestEventType, result: SelfTestRecord, at: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (const account of await tx.accounts.list()) {
+    const id = await write(tx, type, account.id, `trunk/${account.id}`, at, { self_test: selfTestJson(result) });
     if (id) ids.push(id);
   }
   return ids;

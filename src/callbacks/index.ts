@@ -3,6 +3,8 @@ export {
   emitAlertEvent,
   emitCallEvent,
   emitTrunkEvent,
+  emitSelfTestEvent,
+  type SelfTestEventType,
   type AlertEventType,
   type CallEventType,
   type CallbackEventType,

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { CallOutcome } from '../call-model';
 import { sipTrunks } from '../config/sections/sip';
-import type { DialRequest, MediaCounts } from '../sip';
+import type { DialRequest, InboundDesk, MediaCounts } from '../sip';
 import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
@@ -45,8 +45,8 @@ export interface Telephony {
   trunkConfigured(): boolean;
   /**
    * A check other than OPTIONS (the voice-path self-test) found the named trunk working or
-   * not: it is marked up or down (logged, counted, `trunk.up`/`trunk.down` callbacks) until
-   * the next probe or mark says otherwise. False for an unknown trunk.
+   * not: it is marked up or down (logged, counted, `trunk.up`/`trunk.down` callbacks); down
+   * holds until a later mark says up (probes do not lift it). False for an unknown trunk.
    */
   markTrunk(name: string, up: boolean, reason: string): Promise<boolean>;
   /** One attempt through the named trunk only, no failover (the self-test's call). */
@@ -62,6 +62,8 @@ export interface TelephonyDeps {
   log: Logger;
   /** What calls play: speech built once in appliance.ts (tests inject a known signal). */
   audio: CallAudioSource;
+  /** The voice desk (README "Voice desk"): calls to the appliance; absent: refused. */
+  inbound?: InboundDesk;
 }
 
 export function createTelephony(config: Config, deps: TelephonyDeps): Telephony {

@@ -2,7 +2,7 @@ import type { CallAudio, CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import { rtpPortRange, type SipConfig, type TrunkConfig } from '../config/sections/sip';
 import type { Logger } from '../log';
-import { createRtpEngine, createTelephone, type DialRequest, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
+import { createRtpEngine, createTelephone, type DialRequest, type InboundDesk, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
 import type { Store } from '../store';
 import { isTrunkFailure, trunkOrder } from './trunk-route';
 import { createTrunkMonitor, type TrunkMonitor, type TrunkProbeStatus, type TrunkState } from './trunk-monitor';
@@ -39,7 +39,7 @@ export interface TrunkSet {
   dialOn(name: string, request: DialRequest): Promise<CallOutcome>;
   /**
    * A check other than OPTIONS (the voice-path self-test) says the trunk works or not:
-   * down until a later probe answers or a mark says up. False for an unknown name.
+   * down until a later mark says up (probes do not lift it). False for an unknown name.
    */
   mark(name: string, up: boolean, reason: string): Promise<boolean>;
   names(): string[];
@@ -52,6 +52,8 @@ export interface TrunkSetDeps {
   store: Store;
   clock: Clock;
   log: Logger;
+  /** The voice desk, offered every INVITE to each trunk (README "Voice desk"); absent: refused. */
+  inbound?: InboundDesk;
 }
 
 interface Member {
@@ -73,7 +75,7 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
   const members: Member[] = trunks.map((config) => {
     // A registering trunk's REGISTERs (first, refreshes, retries) count as its probes too.
     const registered = (r: ProbeResult) => void monitor.observe(r);
-    const telephone = createTelephone(config, sip.silence_ms, { log: deps.log.child({ trunk: config.name }), rtp, onRegisterOutcome: registered });
+    const telephone = createTelephone(config, sip.silence_ms, { log: deps.log.child({ trunk: config.name }), rtp, onRegisterOutcome: registered, inbound: deps.inbound });
     // Probing starts once the trunk is up: before that, its state says down (not started).
     const monitor = createTrunkMonitor({
       name: config.name,

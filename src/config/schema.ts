@@ -8,10 +8,12 @@ import { logSection } from './sections/log';
 import { metricsSection } from './sections/metrics';
 import { numbersSection } from './sections/numbers';
 import { panelSection } from './sections/panel';
-import { sipSection } from './sections/sip';
+import { selfTestSection } from './sections/self-test';
+import { sipSection, sipTrunks } from './sections/sip';
 import { undialableForms } from './sections/sip-trunks';
 import { storeSection } from './sections/store';
 import { ttsSection } from './sections/tts';
+import { voiceDeskSection } from './sections/voice-desk';
 
 /**
  * The whole configuration: one section per concern, each with its defaults.
@@ -31,11 +33,18 @@ export const configSchema = z
     tts: ttsSection.prefault({}),
     numbers: numbersSection.prefault({}),
     integrations: integrationsSection.prefault({}),
+    self_test: selfTestSection.prefault({}),
+    voice_desk: voiceDeskSection.prefault({}),
   })
   .strict()
   // A number form numbers.accept takes must have a trunk that may dial it (sip-trunks.ts).
   .superRefine((c, ctx) => {
     for (const message of undialableForms(c.sip, c.numbers.accept)) ctx.addIssue({ code: 'custom', path: ['sip', 'trunks'], message });
+    // self_test.trunk names one of the trunks (README "Voice-path self-test").
+    const names = sipTrunks(c.sip).map((t) => t.name);
+    if (c.self_test.trunk !== '' && !names.includes(c.self_test.trunk)) {
+      ctx.addIssue({ code: 'custom', path: ['self_test', 'trunk'], message: `no trunk named ${c.self_test.trunk} (trunks: ${names.join(', ') || 'none'})` });
+    }
   });
 
 export type Config = z.infer<typeof configSchema>;

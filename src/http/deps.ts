@@ -19,6 +19,8 @@ export interface HttpDeps {
   trunkStatus?: () => TrunkStatus;
   /** RTP packets sent and late pacer ticks (telephony's mediaCounts) for /metrics. */
   mediaCounts?: () => { packetsSent: number; lateTicks: number };
+  /** Each trunk's newest voice-path self-test result, for voice_alert_self_test_ok. */
+  selfTestResults?: () => { trunk: string; ok: boolean }[];
   /** Free bytes on the file system holding `dir`; statfs unless a test simulates a full disk. */
   freeDiskBytes?: (dir: string) => number;
 }

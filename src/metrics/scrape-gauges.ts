@@ -20,6 +20,8 @@ export interface ScrapeSources {
   };
   /** RTP packets sent and late pacer ticks since start (the RTP worker's counters). */
   mediaCounts?: () => { packetsSent: number; lateTicks: number };
+  /** Each trunk's newest voice-path self-test result (src/self-test scheduler.ts). */
+  selfTestResults?: () => { trunk: string; ok: boolean }[];
 }
 
 const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
@@ -131,6 +133,16 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
       // A status without its trunks (one trunk, an older caller) is the trunk named default.
       const trunks = s.trunks ?? [{ name: 'default', state: s.reachable === false ? 'down' : 'up' }];
       for (const t of trunks) this.set({ trunk: t.name }, running && t.state !== 'down' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_self_test_ok',
+    help: "1 when the trunk's newest voice-path self-test passed, 0 when it failed (no series before its first)",
+    labelNames: ['trunk'],
+    registers,
+    collect() {
+      this.reset();
+      for (const r of src.selfTestResults?.() ?? []) this.set({ trunk: r.trunk }, r.ok ? 1 : 0);
     },
   });
   new Gauge({

@@ -10,4 +10,5 @@ export { callbackBody, type CallbackHead } from './callback-body';
 export { policyJson } from './policy-json';
 export { maintenanceJson, windowState } from './maintenance-json';
 export { heartbeatJson, heartbeatState } from './heartbeat-json';
+export { selfTestJson } from './self-test-json';
 export { oncallJson, overrideJson, scheduleJson } from './schedule-json';

@@ -12,6 +12,11 @@
  */
 export { createTelephone, type DialRequest, type Telephone, type TelephoneDeps } from './ua/telephone';
 export type { MediaCounts } from './rtp/media-counters';
+export type { MediaReport, EchoCounts } from './rtp/echo-check';
+export type { MediaCheck } from './ua/place-call';
 export { createRtpEngine, type RtpEngine } from './rtp/engine';
 export { describeProbe, type ProbeResult } from './ua/options-probe';
 export { SRTP_REQUIRED_REASON } from './ua/media-handler';
+export type { InboundDesk, InboundOffer } from './ua/inbound';
+export type { InboundCall, PromptEnd, TransferResult } from './ua/answer-call';
+export type { URI as SipUri } from 'sip.js';

@@ -63,14 +63,16 @@ describe('dialing sipp over UDP', () => {
     expect(await sipp.exited).toBe(0);
   });
 
-  it('puts sip.dial_prefix before an outside number, never before an extension', async () => {
-    const sipp = await startSipp({ scenario: 'answer.xml', calls: 2 });
+  it('puts sip.dial_prefix before an outside number, never before an extension or a service code with * or #', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 3 });
     peers.push(sipp);
     const { phone, lines } = await phoneFor(sipp.port, { dial_prefix: '0' });
     const r = recorder();
     expect((await dial(phone, r.progress, 1)).code).toBe('COMPLETED');
     expect((await dial(phone, r.progress, 1, 5000, { number: '1234' })).code).toBe('COMPLETED');
-    expect(lines().filter((l) => l.startsWith('out INVITE')).map((l) => l.split(' ')[2]!.split('@')[0])).toEqual(['sip:05321234567', 'sip:1234']);
+    // The voice-path self-test's number, e.g. FreePBX's echo test (README "Voice-path self-test").
+    expect((await dial(phone, r.progress, 1, 5000, { number: '*43' })).code).toBe('COMPLETED');
+    expect(lines().filter((l) => l.startsWith('out INVITE')).map((l) => l.split(' ')[2]!.split('@')[0])).toEqual(['sip:05321234567', 'sip:1234', 'sip:*43']);
   });
 
   it('sends CANCEL after the ring timeout', async () => {

@@ -4,6 +4,7 @@ import { heartbeatsStep } from './schema/12-heartbeats';
 import { maintenanceWindowsStep } from './schema/13-maintenance-windows';
 import { schedulesStep } from './schema/14-schedules';
 import { callEventTrunksStep } from './schema/15-call-event-trunks';
+import { selfTestsStep } from './schema/16-self-tests';
 import { voiceDeskStep } from './schema/17-voice-desk';
 import type { MigrationStep } from './schema/migration-step';
 
@@ -385,6 +386,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   maintenanceWindowsStep,
   schedulesStep,
   callEventTrunksStep,
+  selfTestsStep,
   voiceDeskStep,
 ];
 

@@ -19,9 +19,11 @@ import { createPanelUsersStore, type PanelUsersStore } from './panel-users';
 import { createPoliciesStore, type PoliciesStore } from './policies';
 import type { SecretBox } from './secret-box';
 import { createSchedulesStore, type SchedulesStore } from './schedules';
+import { createSelfTestsStore, type SelfTestsStore } from './self-tests';
 import { createSignedRequestsStore, type SignedRequestsStore } from './signed-requests';
 import type { SqlConnection } from './sql/connection';
 import { createUsageStore, type UsageStore } from './usage';
+import { createVoiceDeskStore, type VoiceDeskStore } from './voice-desk';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -51,8 +53,12 @@ export interface Tables {
   maintenance: MaintenanceStore;
   /** Dead man's switches: ping tokens and deadlines (README "Heartbeats"). */
   heartbeats: HeartbeatsStore;
+  /** Voice-path self-test results and each trunk's schedule (README "Voice-path self-test"). */
+  selfTests: SelfTestsStore;
   /** On-call schedules and their overrides (README "On-call schedules"). */
   schedules: SchedulesStore;
+  /** Voice desk PINs and policies (README "Voice desk"). */
+  voiceDesk: VoiceDeskStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -87,7 +93,9 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   opsCounts: (db) => createOpsCountsStore(db),
   maintenance: (db) => createMaintenanceStore(db),
   heartbeats: (db) => createHeartbeatsStore(db),
+  selfTests: (db) => createSelfTestsStore(db),
   schedules: (db) => createSchedulesStore(db),
+  voiceDesk: (db) => createVoiceDeskStore(db),
 };
 
 /** The names of the table groups. */

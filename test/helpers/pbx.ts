@@ -16,13 +16,13 @@ export interface Peer {
   stop(): Promise<void>;
 }
 
-function fill(template: string, values: Record<string, string | number>): string {
+export function fill(template: string, values: Record<string, string | number>): string {
   let text = readFileSync(template, 'utf8');
   for (const [k, v] of Object.entries(values)) text = text.replaceAll(`{{${k}}}`, String(v));
   return text;
 }
 
-function run(cmd: string, args: string[], dir: string, port: number, ready: RegExp): Promise<Peer> {
+export function run(cmd: string, args: string[], dir: string, port: number, ready: RegExp): Promise<Peer> {
   // Its own process group: kamailio forks workers, and a main process that is slow to stop
   // (seen: > 5 s under load) and then SIGKILLed leaves them running, holding the port.
   const child: ChildProcess = spawn(cmd, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -94,7 +94,7 @@ export async function startKamailio(o: {
   return { ...peer, tlsPort };
 }
 
-async function untilAnswersOptions(port: number): Promise<void> {
+export async function untilAnswersOptions(port: number): Promise<void> {
   const s = createSocket('udp4');
   await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
   const me = s.address().port;

@@ -1,4 +1,5 @@
 import type { Logger } from '../../log';
+import type { MediaReport } from './echo-check';
 import { createMediaCounters, type MediaCounts } from './media-counters';
 import type { FromRtpWorker, ToRtpWorker } from './protocol';
 import type { Codec } from './sdp';
@@ -31,6 +32,10 @@ export interface StreamOptions extends StreamMedia {
   onDigit(digit: string): void;
   /** Per-packet send times (ms on this thread's performance.now clock): benchmarks only. */
   onPacketSent?: (at: number) => void;
+  /** Note played frames and count those that come back (the voice-path self-test, echo-check.ts). */
+  echoCheck?: boolean;
+  /** The stream's counts when its port is released, before release() resolves. */
+  onReport?: (report: MediaReport) => void;
 }
 
 /**
@@ -103,6 +108,9 @@ export function createRtpEngine(o: {
         if (report) for (const t of m.times) report(t - performance.timeOrigin);
         return;
       }
+      case 'report':
+        streams.get(m.port)?.onReport?.(m.report);
+        return;
       case 'released':
         streams.delete(m.port);
         waiting.releases.get(m.port)?.();
@@ -158,7 +166,7 @@ export function createRtpEngine(o: {
       start(s) {
         if (alive()) {
           streams.set(port, s);
-          send({ t: 'start', port, remote: s.remote, codec: s.codec, payloadType: s.payloadType, telephoneEventPts: s.telephoneEventPts, srtp: s.srtp ?? null, recordSendTimes: !!s.onPacketSent });
+          send({ t: 'start', port, remote: s.remote, codec: s.codec, payloadType: s.payloadType, telephoneEventPts: s.telephoneEventPts, srtp: s.srtp ?? null, recordSendTimes: !!s.onPacketSent, echoCheck: s.echoCheck ?? false });
         }
         let codec = s.codec;
         return {

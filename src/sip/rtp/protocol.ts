@@ -1,3 +1,4 @@
+import type { MediaReport } from './echo-check';
 import type { Codec } from './sdp';
 import type { StreamMedia } from './stream';
 
@@ -14,6 +15,8 @@ export type ToRtpWorker =
       port: number;
       /** Report every packet's send time (the pacing benchmark); off in production. */
       recordSendTimes: boolean;
+      /** Note played frames and count those that come back (echo-check.ts). */
+      echoCheck?: boolean;
     } & StreamMedia)
   /** A new offer/answer for a running stream (stream.ts update()). */
   | ({ t: 'update'; port: number } & StreamMedia)
@@ -31,6 +34,8 @@ export type FromRtpWorker =
   | { t: 'digit'; port: number; digit: string }
   /** Send times as epoch ms (performance.timeOrigin + now): each thread has its own origin. */
   | { t: 'sent'; port: number; times: number[] }
+  /** The stream's packet counts (and echo counts), just before its 'released'. */
+  | { t: 'report'; port: number; report: MediaReport }
   /** After the last 'sent' and 'digit' of that port: the port may be handed out again. */
   | { t: 'released'; port: number }
   | { t: 'error'; message: string };

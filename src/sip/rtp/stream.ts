@@ -5,6 +5,7 @@ import { decodeRtp, encodeRtp } from './packet';
 import type { Pacer } from './pacer';
 import { inLaw } from './law';
 import { TELEPHONE_EVENT_PT, type Codec } from './sdp';
+import { createEchoCheck, type MediaReport } from './echo-check';
 import { createSrtpReceiver, createSrtpSender, type SrtpReceiver, type SrtpSender } from './srtp';
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
@@ -51,6 +52,8 @@ export interface RtpStream {
   hold(onHold: boolean): void;
   /** Stops sending and closes the socket. */
   stop(): void;
+  /** Packets sent and received so far, and with `echoCheck` what came back (echo-check.ts). */
+  report(): MediaReport;
 }
 
 export type StreamPlayResult = 'played' | 'stopped' | 'failed';
@@ -78,6 +81,8 @@ export interface RtpStreamOptions extends StreamMedia {
   /** Sending failed (e.g. a port the far end's SDP should never have named): the stream stopped. */
   onFailed?: (error: unknown) => void;
   pacer: Pacer;
+  /** Note played frames and count those that come back (the voice-path self-test, echo-check.ts). */
+  echoCheck?: boolean;
 }
 
 export function startRtpStream(o: RtpStreamOptions): RtpStream {
@@ -102,6 +107,10 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   let stopped = false;
   let failed = false;
   let held = false;
+  let packetsSent = 0;
+  let framesPlayed = 0;
+  let packetsReceived = 0;
+  const echo = o.echoCheck ? createEchoCheck() : null;
 
   o.socket.on('message', (data, rinfo) => {
     let packet: Uint8Array = data;
@@ -118,6 +127,8 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     }
     const p = decodeRtp(packet);
     if (!p) return;
+    packetsReceived++;
+    if (echo && p.payloadType === media.payloadType) echo.received(p.payload);
     if (tones && p.payloadType === media.payloadType) {
       const tone = tones.push(p.payload);
       if (tone) o.onDigit(tone);
@@ -128,9 +139,12 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     if (digit) o.onDigit(digit);
   });
 
+  /** The next 20 ms; `played`: it came from a play() (not the silence between them). */
+  let played = false;
   const nextFrame = (): Uint8Array => {
     const head = queue[0];
     const law = media.codec;
+    played = head !== undefined;
     if (!head) return SILENT_FRAME[law];
     const frame = new Uint8Array(FRAME_BYTES).fill(SILENCE[law]);
     frame.set(inLaw(head.audio.subarray(head.offset, head.offset + FRAME_BYTES), head.law, law));
@@ -144,12 +158,18 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   };
 
   const sendOne = () => {
-    const rtp = encodeRtp({ payloadType: media.payloadType, marker, sequence, timestamp, ssrc }, nextFrame());
+    const frame = nextFrame();
+    if (played) {
+      framesPlayed++;
+      echo?.sent(frame);
+    }
+    const rtp = encodeRtp({ payloadType: media.payloadType, marker, sequence, timestamp, ssrc }, frame);
     const packet = srtpOut ? srtpOut.protect(rtp) : rtp;
     marker = false; // RFC 3551 §4.1: set on the first packet of a talkspurt only
     sequence = (sequence + 1) & 0xffff;
     timestamp = (timestamp + FRAME_BYTES) >>> 0;
     o.socket.send(packet, remote.port, remote.address);
+    packetsSent++;
     o.onPacketSent?.(performance.now());
   };
 
@@ -213,6 +233,7 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
       if (held && !onHold) marker = true; // a new talkspurt (RFC 3551 §4.1)
       held = onHold;
     },
+    report: () => ({ packetsSent, framesPlayed, packetsReceived, echo: echo?.counts() ?? null }),
     stop() {
       if (stopped) return;
       stopped = true;

@@ -65,6 +65,7 @@ async function handle(m: ToRtpWorker): Promise<void> {
         payloadType: m.payloadType,
         telephoneEventPts: m.telephoneEventPts,
         srtp: m.srtp ?? null,
+        echoCheck: m.echoCheck ?? false,
         pacer,
         onDigit: (digit) => post({ t: 'digit', port, digit }),
         onFailed: (e) => post({ t: 'error', message: `rtp stream on port ${port} stopped: ${String(e)}` }),
@@ -92,8 +93,10 @@ async function handle(m: ToRtpWorker): Promise<void> {
       const c = channels.get(m.port);
       if (!c) return post({ t: 'released', port: m.port });
       channels.delete(m.port);
-      if (c.stream) c.stream.stop();
-      else c.socket.close();
+      if (c.stream) {
+        c.stream.stop();
+        post({ t: 'report', port: m.port, report: c.stream.report() });
+      } else c.socket.close();
       flushSendTimes(m.port, c);
       post({ t: 'released', port: m.port });
       pool?.give(m.port);

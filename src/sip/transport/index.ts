@@ -67,6 +67,12 @@
  * 21. TLS (tls-transport.ts): Via `SIP/2.0/TLS` comes from `protocol`; sip.js has no TLS
  *     transport of its own. Via and Contact name our connection's own local port, since we
  *     hold no certificate to listen with (ua/telephone.ts sets Contact `transport=tls`).
+ * 22. Where a request came from (received-param.ts): sip.js keeps no source address; every
+ *     request's top Via gets `received=<source>` when its sent-by names another host
+ *     (RFC 3261 §18.2.1), so the voice desk (ua/inbound.ts) answers only its trunk's address.
+ *     Incoming INVITEs to another user part than ours are given ours before sip.js's
+ *     Request-URI check (ua/inbound.ts acceptAnyUser), and ua/media-handler.ts answers an
+ *     INVITE's offer (ua/answer-call.ts).
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BodyAndContentType, SessionDescriptionHandler } from 'sip.js';
-import type { RtpEngine, RtpPort, RtpStreamHandle } from '../rtp/engine';
+import type { RtpEngine, RtpPort, RtpStreamHandle, StreamOptions } from '../rtp/engine';
 import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from '../rtp/sdp';
 import { SRTP_MASTER_BYTES } from '../rtp/srtp';
 import type { StreamMedia } from '../rtp/stream';
@@ -89,7 +89,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   }
 
   /** Starts the continuous RTP stream (call after the 200 OK). */
-  startStream(opts: { onDigit(d: string): void; onPacketSent?: (at: number) => void }): RtpStreamHandle {
+  startStream(opts: Pick<StreamOptions, 'onDigit' | 'onPacketSent' | 'echoCheck' | 'onReport'>): RtpStreamHandle {
     if (this.rtpPort === null || !this.remote) throw new Error('media not negotiated');
     if (!this.stream) {
       this.stream = this.rtpPort.start({ ...this.streamMedia(this.remote), ...opts });
@@ -153,6 +153,13 @@ export class MediaHandler implements SessionDescriptionHandler {
     if (this.srtp === 'off' && parsed.srtp) throw new Error('SDP_INVALID: RTP/SAVP on a trunk without srtp');
     switch (this.negotiation) {
       case 'initial':
+        if (this.lastSent === null) {
+          // Nothing offered by us yet: an INVITE that came in (the voice desk, ua/answer-call.ts)
+          // carried its offer; getDescription answers it and the exchange is stable.
+          this.negotiation = 'remote-offer';
+          this.pendingOffer = parsed;
+          return;
+        }
         this.remote = parsed;
         return;
       case 'local-offer': // their answer to our offer

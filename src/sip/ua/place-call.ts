@@ -11,6 +11,13 @@ import { audioFailure, createMessagePlayer, type MessagePlayer } from './message
 import { keepSessionAlive } from './session-upkeep';
 import { endedOrStopped } from './stop-wait';
 import type { UpdateServer } from './update-server';
+import type { MediaReport } from '../rtp/echo-check';
+
+/** Ask for the stream's counts at its end; `echo`: also note and count what comes back (rtp/echo-check.ts). */
+export interface MediaCheck {
+  echo: boolean;
+  onReport(report: MediaReport): void;
+}
 
 export interface PlaceCallOptions {
   /** Called once, right after the INVITE left: the speech renders while the phone rings. */
@@ -34,6 +41,8 @@ export interface PlaceCallOptions {
   updates: UpdateServer;
   /** Headers added to the INVITE (P-Asserted-Identity, Privacy: ua/telephone.ts identityHeaders). */
   extraHeaders?: string[];
+  /** The voice-path self-test's look at the media (README "Voice-path self-test"): reported before the attempt resolves. */
+  mediaCheck?: MediaCheck;
   /** A 3xx's Contact (RFC 3261 §8.1.3.4), most preferred first; the attempt ends SIP_FINAL with the 3xx. */
   onRedirect?: (contacts: URI[]) => void;
 }
@@ -177,7 +186,11 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       }),
     });
     const perPacket = o.onPacketSent;
-    const stream = handler.startStream({ onDigit, onPacketSent: perPacket && ((at) => perPacket(callId, at)) });
+    const stream = handler.startStream({
+      onDigit,
+      onPacketSent: perPacket && ((at) => perPacket(callId, at)),
+      ...(o.mediaCheck ? { echoCheck: o.mediaCheck.echo, onReport: o.mediaCheck.onReport } : {}),
+    });
     stopPlaying = () => stream.interrupt();
     if (attempt.state === 'answered') attempt.transition('playing', 'media up');
     player = createMessagePlayer({

@@ -1,5 +1,5 @@
 import { numberFormOf } from '../../phone';
-import { SIPExtension, URI, UserAgent } from 'sip.js';
+import { SIPExtension, URI, UserAgent, type Invitation } from 'sip.js';
 import { bracketHost, parseHostPort } from '../../config/host-port';
 import { DEFAULT_MAX_CALL_S } from '../../config/sections/calls';
 import { rtpPortRange, type SipConfig } from '../../config/sections/sip';
@@ -9,6 +9,8 @@ import { VERSION } from '../../version';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { MediaHandler } from './media-handler';
 import { dialFollowingRedirects } from './follow-redirects';
+import { acceptAnyUser, hostAddresses, inboundInvites, type InboundDesk } from './inbound';
+import type { MediaCheck } from './place-call';
 import { SUPPORTED_EXTENSIONS } from './invite-extensions';
 import { sendOptions, sendRegisterCheck, serverUri, type ProbeResult } from './options-probe';
 import { createRegistration, type Registration } from './registration';
@@ -36,6 +38,8 @@ export interface DialRequest {
   signal?: AbortSignal;
   /** Aborting after the answer hangs up now (a stopping appliance whose grace ran out). */
   hangUpSignal?: AbortSignal;
+  /** The voice-path self-test: the stream's packet and echo counts, reported before dial() resolves. */
+  mediaCheck?: MediaCheck;
 }
 
 /**
@@ -76,6 +80,8 @@ export interface TelephoneDeps {
   rtp?: RtpEngine;
   /** Every REGISTER's outcome (sip.register = true), as a probe's: the trunk's state follows it. */
   onRegisterOutcome?: (r: ProbeResult) => void;
+  /** The voice desk (README "Voice desk"): INVITEs to us are offered to it; absent: refused with 603. */
+  inbound?: InboundDesk;
 }
 
 export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: number, deps: TelephoneDeps): Telephone {
@@ -98,6 +104,15 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
   // Timer F (64·T1) ends every transaction; the bound only catches a report that never comes.
   const probeBoundMs = 64 * sip.t1_ms + 1000;
   const stopMs = stopWaitMs(sip.t1_ms);
+  // The addresses of our server and proxy: only they may call the voice desk through this trunk.
+  let trunkAddresses: ReadonlySet<string> = new Set();
+  /** The Request-URI we dial for a stored number (also the Refer-To of a desk transfer). */
+  const dialUri = (number: string) => {
+    // An extension is dialled as it is (numbers.accept "extension"): the prefix is for the outside line.
+    // So is a PBX service code with * or # (a self-test's echo test, README "Voice-path self-test").
+    const prefix = numberFormOf(number) === 'extension' || /[*#]/.test(number) ? '' : sip.dial_prefix;
+    return new URI('sip', `${prefix}${number}`, domain);
+  };
 
   return {
     mediaCounts: () => rtp.counts(),
@@ -143,12 +158,28 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
           else log.debug({ category }, content);
         },
         delegate: {
-          // We only call out; an incoming call is refused so it cannot hold a channel.
-          onInvite: (invitation) => void invitation.reject({ statusCode: 603 }).catch(() => undefined),
+          // Without the voice desk we only call out; an incoming call is refused so it cannot hold a channel.
+          onInvite: (invitation) => (onInvite ? onInvite(invitation) : void invitation.reject({ statusCode: 603 }).catch(() => undefined)),
         },
       });
+      let onInvite: ((invitation: Invitation) => void) | null = null;
       await ua.start();
       updates = createUpdateServer(ua, log);
+      if (deps.inbound) {
+        trunkAddresses = await hostAddresses([server.host, registrar.host]);
+        acceptAnyUser(ua);
+        onInvite = inboundInvites({
+          trunk: sip.name,
+          desk: deps.inbound,
+          addresses: () => trunkAddresses,
+          transferUri: dialUri,
+          srtp: sip.srtp,
+          minSeS: sip.min_se_s,
+          updates,
+          t1Ms: sip.t1_ms,
+          log,
+        });
+      }
       // Contact must name the port we listen on (sip.js leaves it out).
       ua.contact.uri.port = (ua.transport as SipTransportBase).localPort();
       log.info({ server: sip.server, transport: sip.transport, address, port: ua.contact.uri.port }, 'sip trunk ready');
@@ -170,9 +201,7 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
     },
     dial(request) {
       if (!ua) throw new Error('telephone not started');
-      // An extension is dialled as it is (numbers.accept "extension"): the prefix is for the outside line.
-      const prefix = numberFormOf(request.number) === 'extension' ? '' : sip.dial_prefix;
-      const target = new URI('sip', `${prefix}${request.number}`, domain);
+      const target = dialUri(request.number);
       return dialFollowingRedirects(ua, target, {
         ...request,
         extraHeaders: identity,

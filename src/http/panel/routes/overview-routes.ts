@@ -24,10 +24,11 @@ export function overviewRoutes(env: PanelEnv) {
   const dataFor = async (c: PanelCtx, account: Account | null): Promise<OverviewData> => {
     const now = clock();
     const today = startOfDay(c.fmt.isoDate(now), tz) ?? now;
-    const [{ calls, alerts, queue, lastSip, finished, failures }, used, oncall] = await Promise.all([
+    const [{ calls, alerts, queue, lastSip, finished, failures }, used, oncall, selfTests] = await Promise.all([
       reads.overview(account?.id ?? null, today),
       account ? reads.usedNow(account.id) : 0,
       oncallOf(account),
+      env.deps.store.selfTests.latestPerTrunk(),
     ]);
     const oldest = queue ? queue.oldestCreatedAt : null;
     return {
@@ -42,6 +43,7 @@ export function overviewRoutes(env: PanelEnv) {
       failures,
       credit: account ? { left: Math.max(0, account.monthlyCredit - used), total: account.monthlyCredit } : null,
       oncall,
+      selfTests: selfTests.map((r) => ({ trunk: r.trunk, ok: r.ok, reason: r.reason, finishedAt: r.finishedAt })),
     };
   };
 

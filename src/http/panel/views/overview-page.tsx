@@ -6,6 +6,7 @@ import { overviewWords } from '../i18n/overview-words';
 import { Layout } from './layout';
 import { StateBadge } from './parts';
 import { OncallOverview, type OncallOverviewData } from './oncall-overview';
+import { SelfTestOverview, type SelfTestOverviewData } from './self-test-overview';
 
 /** What an operator reads at 3 a.m.; for an owner, scoped to the own account. */
 export interface OverviewData {
@@ -24,6 +25,8 @@ export interface OverviewData {
   credit: { left: number; total: number } | null;
   /** Who is on call in each schedule, and the open alerts (README "On-call schedules"). */
   oncall?: OncallOverviewData;
+  /** Each trunk's newest voice-path self-test (README "Voice-path self-test"). */
+  selfTests?: SelfTestOverviewData[];
 }
 
 export interface OverviewProps {
@@ -104,6 +107,7 @@ export function OverviewLive({ t, fmt, user, data }: Omit<OverviewProps, 'csrf' 
           </dd>
         </dl>
       </section>
+      <SelfTestOverview t={t} fmt={fmt} data={data.selfTests ?? []} />
       <dl class="stats">
         <Stat id="in-progress" label={w.inProgress} value={String(data.inProgress)} />
         <Stat id="queued" label={w.queued} value={String(data.queued)} />
