@@ -34,6 +34,51 @@ export const ATTEMPT_EDGES: Record<AttemptState, readonly AttemptState[]> = {
   ended: [],
 };
 
+/**
+ * What happens to an attempt, as place-call.ts feeds it from sip.js's callbacks, its timers and
+ * its own steps. Each is read as the machine's next edge (ATTEMPT_REACTIONS), so the code that
+ * sends CANCEL, BYE or reports progress runs only when the event moved the attempt.
+ */
+export const ATTEMPT_EVENTS = [
+  /** 180–183 to our INVITE. */
+  'progress',
+  /** 2xx to our INVITE. */
+  'accepted',
+  /** A final 3xx–6xx to our INVITE. */
+  'refused',
+  /** The INVITE could not be sent (transport error). */
+  'not_sent',
+  /** Ring timeout, a stopping appliance, or no audio to play: we CANCEL. */
+  'cancel',
+  /** Our CANCEL's transaction is over. */
+  'cancel_done',
+  /** The answer's media is up: the message plays. */
+  'media_up',
+  /** We end the call: played, the session lost, or an answer we cannot use. */
+  'hang_up',
+  /** Our BYE got its answer (or gave up). */
+  'bye_done',
+  /** The far end sent BYE. */
+  'far_end_bye',
+] as const;
+export type AttemptEvent = (typeof ATTEMPT_EVENTS)[number];
+
+/**
+ * The edge each event takes from each state, or `ignore` where it may arrive and changes
+ * nothing: a 180 reordered after the 200, the 487 and the crossing 200 to our CANCEL (sip.js
+ * ACKs and BYEs that one itself, RFC 3261 §9.1), crossing BYEs, a cancel or a hang-up asked for
+ * twice. Anything not listed is a bug: `on` throws.
+ */
+export const ATTEMPT_REACTIONS: Record<AttemptState, Partial<Record<AttemptEvent, AttemptState | 'ignore'>>> = {
+  inviting: { progress: 'ringing', accepted: 'answered', refused: 'ended', not_sent: 'ended', cancel: 'cancelling' },
+  ringing: { progress: 'ignore', accepted: 'answered', refused: 'ended', not_sent: 'ended', cancel: 'cancelling' },
+  answered: { progress: 'ignore', not_sent: 'ignore', cancel: 'ignore', media_up: 'playing', hang_up: 'hanging_up', far_end_bye: 'ended' },
+  playing: { progress: 'ignore', not_sent: 'ignore', cancel: 'ignore', hang_up: 'hanging_up', far_end_bye: 'ended' },
+  hanging_up: { progress: 'ignore', not_sent: 'ignore', cancel: 'ignore', media_up: 'ignore', hang_up: 'ignore', far_end_bye: 'ignore', bye_done: 'ended' },
+  cancelling: { progress: 'ignore', accepted: 'ignore', refused: 'ignore', not_sent: 'ignore', cancel: 'ignore', far_end_bye: 'ignore', cancel_done: 'ended' },
+  ended: { progress: 'ignore', refused: 'ignore', not_sent: 'ignore', cancel: 'ignore', cancel_done: 'ignore', media_up: 'ignore', hang_up: 'ignore', far_end_bye: 'ignore' },
+};
+
 export interface Attempt {
   readonly state: AttemptState;
   /** True while in one of `states`. */
@@ -43,20 +88,34 @@ export interface Attempt {
    * IllegalTransitionError and leaves the state as it was (a bug, never carried on from).
    */
   transition(to: AttemptState, why: string): void;
+  /**
+   * Feeds an event: true when it moved the attempt (its edge logged with `why`), false when
+   * ATTEMPT_REACTIONS says to ignore it here. An event not listed for the state throws
+   * IllegalTransitionError and leaves the state as it was.
+   */
+  on(event: AttemptEvent, why: string): boolean;
 }
 
 /** `log` should carry the SIP Call-ID (place-call.ts makes a child logger with it). */
 export function createAttempt(log: Logger): Attempt {
   let state: AttemptState = 'inviting';
+  const transition = (to: AttemptState, why: string) => {
+    if (!ATTEMPT_EDGES[state].includes(to)) throw new IllegalTransitionError('attempt', state, to);
+    log.debug({ from: state, to, why }, 'attempt state');
+    state = to;
+  };
   return {
     get state() {
       return state;
     },
     in: (...states) => states.includes(state),
-    transition(to, why) {
-      if (!ATTEMPT_EDGES[state].includes(to)) throw new IllegalTransitionError('attempt', state, to);
-      log.debug({ from: state, to, why }, 'attempt state');
-      state = to;
+    transition,
+    on(event, why) {
+      const to = ATTEMPT_REACTIONS[state][event];
+      if (to === undefined) throw new IllegalTransitionError('attempt', state, event);
+      if (to === 'ignore') return false;
+      transition(to, why);
+      return true;
     },
   };
 }

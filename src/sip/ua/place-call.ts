@@ -120,8 +120,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   inviter.delegate = {
     onBye: guarded((bye) => {
       void bye.accept().catch(() => undefined);
-      // Crossing BYEs (we are hanging up) or a BYE after our CANCEL change nothing.
-      if (attempt.in('answered', 'playing')) attempt.transition('ended', 'far end hung up');
+      attempt.on('far_end_bye', 'far end hung up');
     }),
     onInfo: guarded((info) => {
       void info.accept().catch(() => undefined);
@@ -157,7 +156,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       // A CANCEL ends in 64·T1 at worst (§9.1: none is sent before a 1xx; §17.1.2.2 Timer F);
       // a stopping appliance gives it up sooner, and telephone.stop() ends what is left.
       await endedOrStopped(terminated, 64 * o.t1Ms, o.signal, o.stopWaitMs);
-      if (attempt.state === 'cancelling') attempt.transition('ended', 'CANCEL done');
+      attempt.on('cancel_done', 'CANCEL done');
       return first;
     }
     const handler = media();
@@ -182,7 +181,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
         // Nobody hears the rest: stop playing now, and count it as the far end's end of the call.
         sessionLost = true;
         stopPlaying();
-        if (attempt.in('answered', 'playing')) void hangUp(why).catch(() => undefined);
+        void hangUp(why).catch(() => undefined);
       }),
     });
     const perPacket = o.onPacketSent;
@@ -192,7 +191,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       ...(o.mediaCheck ? { echoCheck: o.mediaCheck.echo, onReport: o.mediaCheck.onReport } : {}),
     });
     stopPlaying = () => stream.interrupt();
-    if (attempt.state === 'answered') attempt.transition('playing', 'media up');
+    attempt.on('media_up', 'media up');
     player = createMessagePlayer({
       stream,
       message: () => audioPromise ?? o.audio(),
@@ -229,8 +228,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       };
       /** Ring timeout, shutdown or no audio: CANCEL (RFC 3261 §9.1), unless answered already. */
       const cancel = (outcome: CallOutcome) => {
-        if (!attempt.in('inviting', 'ringing')) return;
-        attempt.transition('cancelling', outcome.reason);
+        if (!attempt.on('cancel', outcome.reason)) return;
         inviter.cancel().catch(() => undefined);
         settle(outcome);
       };
@@ -261,33 +259,26 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
             onProgress: guarded((r) => {
               heard = true;
               const s = r.message.statusCode;
-              // Only from inviting: a 180 after the 200 (reordered by a busy PBX) or after our
-              // CANCEL must not move the call back.
-              // 181 (being forwarded) and 182 (queued) are progress like 180 (RFC 3261 §21.1), kept with their code.
-              if (attempt.state === 'inviting' && s !== undefined && s >= 180 && s <= 183) {
-                attempt.transition('ringing', `${s}`);
-                o.progress.ringing(s, r.message.reasonPhrase ?? '');
-              }
+              // 181 (being forwarded) and 182 (queued) are progress like 180 (RFC 3261 §21.1), kept
+              // with their code; only the first moves the attempt (attempt.ts ATTEMPT_REACTIONS).
+              if (s !== undefined && s >= 180 && s <= 183 && attempt.on('progress', `${s}`)) o.progress.ringing(s, r.message.reasonPhrase ?? '');
             }),
             onAccept: guarded((r) => {
-              if (attempt.state === 'cancelling') return; // sip.js sends ACK and BYE for a 200 that crossed our CANCEL
+              if (!attempt.on('accepted', '200')) return; // a 200 that crossed our CANCEL: sip.js ACKs and BYEs it
               answer = r.message;
-              attempt.transition('answered', '200');
               media()?.confirm();
               settle('accepted');
             }),
             // A 3xx ends this INVITE at once (sip.js ACKs it); ua/follow-redirects.ts may try the Contact.
             onRedirect: guarded((r) => {
-              if (attempt.state === 'cancelling') return;
               const status = r.message.statusCode ?? 302;
-              attempt.transition('ended', `${status}`);
+              if (!attempt.on('refused', `${status}`)) return;
               o.onRedirect?.(redirectContacts(r.message));
               settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
             }),
             onReject: guarded((r) => {
-              if (attempt.state === 'cancelling') return; // the 487 to our CANCEL
               const status = r.message.statusCode ?? 500;
-              attempt.transition('ended', `${status}`);
+              if (!attempt.on('refused', `${status}`)) return; // the 487 to our CANCEL
               const again = retryAfter(status, (name) => r.message.getHeader(name), x);
               if (again) {
                 settle({ again, callId, cseq: r.message.cseq });
@@ -311,7 +302,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
         })
         .catch(
           guarded((e: Error) => {
-            if (attempt.in('inviting', 'ringing')) attempt.transition('ended', 'INVITE not sent');
+            attempt.on('not_sent', 'INVITE not sent');
             settle({ code: 'NETWORK', status: null, reason: e.message });
           }),
         );
@@ -325,8 +316,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   }
 
   async function sendBye(why: string): Promise<void> {
-    if (attempt.state === 'ended') return; // the far end hung up first
-    attempt.transition('hanging_up', why);
+    if (!attempt.on('hang_up', why)) return; // the far end hung up first
     if (inviter.state === SessionState.Established) {
       // sip.js calls the session Terminated as soon as the BYE is sent; wait for its final
       // response (or our Timer F's local 408) so a shutdown never cuts the BYE short; a
@@ -339,7 +329,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       });
       await endedOrStopped(answered, 64 * o.t1Ms + 100, o.signal, o.stopWaitMs);
     } else await endedOrStopped(terminated, 64 * o.t1Ms + 100, o.signal, o.stopWaitMs);
-    attempt.transition('ended', 'BYE done');
+    attempt.on('bye_done', 'BYE done');
   }
 
   /** After a bug: end the SIP side and free the media port, best effort, without waiting. */
