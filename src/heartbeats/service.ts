@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import { isMessageTooLong } from '../intake/message';
 import { normalizePhoneNumber, type NumberForm } from '../phone';
 import { randomToken } from '../store/ids';
-import { digest } from '../store/secret-box';
+import { digest } from '../digest';
 import type { Heartbeat, Store, Tx } from '../store';
 
 /** The alert a late heartbeat raises, and its next ping resolves (README "Heartbeats"). */

@@ -1,5 +1,5 @@
 import type { Credential } from '../store';
-import { digest, sameDigest } from '../store/secret-box';
+import { digest, sameDigest } from '../digest';
 
 /** Compares digests in constant time, so response timing says nothing about the secret. */
 export function secretMatches(cred: Credential, secret: string): boolean {

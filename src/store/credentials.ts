@@ -2,7 +2,8 @@ import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import type { Clock } from '../clock';
 import { newId, randomToken } from './ids';
-import { digest, type SecretBox } from './secret-box';
+import { digest } from '../digest';
+import type { SecretBox } from './secret-box';
 
 /** A credential set as the store keeps it: no secret in plain text. */
 export interface Credential {

@@ -1,5 +1,5 @@
 import type { SqlConnection } from './sql/connection';
-import { digest } from './secret-box';
+import { digest } from '../digest';
 
 export interface PanelSession {
   userId: string;

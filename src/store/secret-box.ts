@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -48,12 +48,3 @@ export function createSecretBox(key: Buffer): SecretBox {
   };
 }
 
-/** SHA-256 of a high-entropy secret: enough to look it up or check it, useless to an attacker. */
-export function digest(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
-}
-
-/** Constant-time equality of two digests. */
-export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
