@@ -21,8 +21,11 @@ export function parseHostPort(value: string): HostPort | null {
  */
 export function withDefaultPort(value: string, port: number): string {
   const v = value.trim();
-  return parseHostPort(v) === null && parseHostPort(`${v}:${port}`) !== null ? `${v}:${port}` : v;
+  return HOST_ALONE.test(v) ? `${v}:${port}` : v;
 }
+
+/** A DNS name or IPv4 address, or a bracketed IPv6 address, with no port. */
+const HOST_ALONE = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)$/;
 
 /**
  * A host as it goes into a SIP URI or Via sent-by: an IPv6 address in brackets (RFC 3261

@@ -41,6 +41,7 @@ describe('[[sip.trunks]] (README "SIP trunks: several, in order")', () => {
       servers('[sip]\ntransport = "tls"\nlocal_address = "::"\n[[sip.trunks]]\nname = "a"\nserver = "[2001:db8::1]"\n[[sip.trunks]]\nname = "b"\nserver = "pbx.example"\ntransport = "udp"\n'),
     ).toEqual(['[2001:db8::1]:5061', 'pbx.example:5060']);
     expect(errorOf('[sip]\nserver = "not an address:x"\n')).toMatch(/sip\.server.*expected host or host:port/);
+    expect(errorOf('[sip]\nserver = "no port here"\n')).toMatch(/sip\.server.*expected host or host:port/);
   });
 
   it('no server and no trunks: nothing configured', () => {
