@@ -1,57 +1,39 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '..';
+import { configErrorOf, loadToml } from '../../../test/helpers/config-toml';
 import { sipTrunks, trunkConfigured } from './sip';
 
-const load = (toml: string) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'va-trunks-')), 'config.toml');
-  writeFileSync(path, toml);
-  return loadConfig({ path, env: {} });
-};
-
-const errorOf = (toml: string): string => {
-  try {
-    load(toml);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
 
 describe('[[sip.trunks]] (README "SIP trunks: several, in order")', () => {
   it('a plain [sip] with server is one trunk named default, as before', () => {
-    const c = load('[sip]\nserver = "192.0.2.10:5060"\nusername = "va"\n');
+    const c = loadToml('[sip]\nserver = "192.0.2.10:5060"\nusername = "va"\n');
     expect(trunkConfigured(c.sip)).toBe(true);
     const [t, ...rest] = sipTrunks(c.sip);
     expect(rest).toEqual([]);
     expect(t).toMatchObject({ name: 'default', server: '192.0.2.10:5060', username: 'va', numbers: null, local_port: 5060 });
-    expect(load('[sip]\nserver = "192.0.2.10:5060"\nname = "pbx"\n').sip.trunks).toEqual([]);
-    expect(sipTrunks(load('[sip]\nserver = "192.0.2.10:5060"\nname = "pbx"\n').sip)[0]!.name).toBe('pbx');
+    expect(loadToml('[sip]\nserver = "192.0.2.10:5060"\nname = "pbx"\n').sip.trunks).toEqual([]);
+    expect(sipTrunks(loadToml('[sip]\nserver = "192.0.2.10:5060"\nname = "pbx"\n').sip)[0]!.name).toBe('pbx');
   });
 
   it('a server named without a port is 5061 for SIP over TLS, 5060 otherwise; a port given stays', () => {
-    const servers = (toml: string) => sipTrunks(load(toml).sip).map((t) => t.server);
+    const servers = (toml: string) => sipTrunks(loadToml(toml).sip).map((t) => t.server);
     expect(servers('[sip]\nserver = "pbx.example"\ntransport = "tls"\n')).toEqual(['pbx.example:5061']);
     expect(servers('[sip]\nserver = "pbx.example"\n')).toEqual(['pbx.example:5060']);
     expect(servers('[sip]\nserver = "pbx.example:5071"\ntransport = "tls"\n')).toEqual(['pbx.example:5071']);
     expect(
       servers('[sip]\ntransport = "tls"\nlocal_address = "::"\n[[sip.trunks]]\nname = "a"\nserver = "[2001:db8::1]"\n[[sip.trunks]]\nname = "b"\nserver = "pbx.example"\ntransport = "udp"\n'),
     ).toEqual(['[2001:db8::1]:5061', 'pbx.example:5060']);
-    expect(errorOf('[sip]\nserver = "not an address:x"\n')).toMatch(/sip\.server.*expected host or host:port/);
-    expect(errorOf('[sip]\nserver = "no port here"\n')).toMatch(/sip\.server.*expected host or host:port/);
+    expect(configErrorOf('[sip]\nserver = "not an address:x"\n')).toMatch(/sip\.server.*expected host or host:port/);
+    expect(configErrorOf('[sip]\nserver = "no port here"\n')).toMatch(/sip\.server.*expected host or host:port/);
   });
 
   it('no server and no trunks: nothing configured', () => {
-    const c = load('');
+    const c = loadToml('');
     expect(trunkConfigured(c.sip)).toBe(false);
     expect(sipTrunks(c.sip)).toEqual([]);
   });
 
   it('trunks in order, each over [sip]: keys left out are taken from [sip]; trunk i binds local_port + i', () => {
-    const c = load(`
+    const c = loadToml(`
 [sip]
 username = "shared"
 password = "pw"
@@ -90,7 +72,7 @@ numbers = ["e164", "tr-mobile"]
   });
 
   it('local_port 0: every trunk lets the OS pick', () => {
-    const c = load('[sip]\nlocal_port = 0\n[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5060"\n[[sip.trunks]]\nname = "b"\nserver = "127.0.0.1:5062"\n');
+    const c = loadToml('[sip]\nlocal_port = 0\n[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5060"\n[[sip.trunks]]\nname = "b"\nserver = "127.0.0.1:5062"\n');
     expect(sipTrunks(c.sip).map((t) => t.local_port)).toEqual([0, 0]);
   });
 
@@ -107,6 +89,6 @@ numbers = ["e164", "tr-mobile"]
     ['an accepted number form no trunk may dial', '[numbers]\naccept = ["tr-mobile", "extension"]\n[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5060"\nnumbers = ["tr-mobile"]\n', /numbers\.accept takes extension numbers but no \[\[sip\.trunks\]\] may dial them/],
     ['an IPv6 trunk on an IPv4 bind', '[sip]\nlocal_address = "127.0.0.1"\n[[sip.trunks]]\nname = "a"\nserver = "[::1]:5060"\n', /sip\.trunks\[0\]\.server is IPv6/],
   ])('refuses %s with a clear line', (_what, toml, message) => {
-    expect(errorOf(toml)).toMatch(message);
+    expect(configErrorOf(toml)).toMatch(message);
   });
 });
