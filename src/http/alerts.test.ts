@@ -1,31 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { alertJson } from '../outward';
 import { callStatusOf } from '../outward';
 import { configSchema } from '../config';
 import { sign } from '../signing';
-import { silentLogger } from '../log';
 import type { Store } from '../store';
-import { createHttpApp } from './app';
-import { createRateLimiter } from './rate-limit';
 
 // The alert API and the webhook key on the read-and-act endpoints (README "GET /api/alerts/{id}, …").
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
-let app: ReturnType<typeof createHttpApp>;
+let app: ReturnType<typeof httpTestApp>;
 
 beforeEach(async () => {
   clock = manualClock();
   store = await tempStore(clock);
   const config = configSchema.parse({});
-  app = createHttpApp({
-    store,
-    clock,
-    log: silentLogger(),
-    config,
-    intake: { store, clock, timeZone: 'Europe/Istanbul' },
-    rateLimiter: createRateLimiter(0, clock),
-  });
+  app = httpTestApp(store, clock, { config });
 });
 afterEach(() => store.close());
 

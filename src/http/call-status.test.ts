@@ -1,30 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { callStatusOf } from '../outward';
 import { configSchema } from '../config';
 import { sign } from '../signing';
-import { silentLogger } from '../log';
 import type { Store } from '../store';
-import { createHttpApp } from './app';
-import { createRateLimiter } from './rate-limit';
 
 // GET /api/calls/:id goes through the same authenticate + authorize as the alert endpoints.
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
-let app: ReturnType<typeof createHttpApp>;
+let app: ReturnType<typeof httpTestApp>;
 
 beforeEach(async () => {
   clock = manualClock();
   store = await tempStore(clock);
   const config = configSchema.parse({});
-  app = createHttpApp({
-    store,
-    clock,
-    log: silentLogger(),
-    config,
-    intake: { store, clock, timeZone: 'Europe/Istanbul' },
-    rateLimiter: createRateLimiter(0, clock),
-  });
+  app = httpTestApp(store, clock, { config });
 });
 afterEach(() => store.close());
 

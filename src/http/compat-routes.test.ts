@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
@@ -16,20 +17,13 @@ const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 
 
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
-let app: ReturnType<typeof createHttpApp>;
+let app: ReturnType<typeof httpTestApp>;
 let acc: { id: string; webhookKey: string; credentialId: string };
 
 beforeEach(async () => {
   clock = manualClock();
   store = await tempStore(clock);
-  app = createHttpApp({
-    store,
-    clock,
-    log: silentLogger(),
-    config: configSchema.parse({}),
-    intake: { store, clock, timeZone: 'Europe/Istanbul', dedupeWindowS: 900 },
-    rateLimiter: createRateLimiter(0, clock),
-  });
+  app = httpTestApp(store, clock, { intake: { dedupeWindowS: 900 } });
   acc = await account('starter');
 });
 afterEach(() => store.close());

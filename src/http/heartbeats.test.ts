@@ -1,29 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { configSchema } from '../config';
 import { createHeartbeatChecker, createHeartbeatService } from '../heartbeats';
 import { silentLogger } from '../log';
 import type { Store } from '../store';
-import { createHttpApp } from './app';
-import { createRateLimiter } from './rate-limit';
 
 // README "Heartbeats" over HTTP: the ping URL (GET, HEAD, POST with any body) and GET /api/heartbeats.
 const TZ = 'Europe/Istanbul';
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
-let app: ReturnType<typeof createHttpApp>;
+let app: ReturnType<typeof httpTestApp>;
 
 beforeEach(async () => {
   clock = manualClock();
   store = await tempStore(clock);
-  app = createHttpApp({
-    store,
-    clock,
-    log: silentLogger(),
-    config: configSchema.parse({}),
-    intake: { store, clock, timeZone: TZ },
-    rateLimiter: createRateLimiter(0, clock),
-  });
+  app = httpTestApp(store, clock, { intake: { timeZone: TZ } });
 });
 afterEach(() => store.close());
 

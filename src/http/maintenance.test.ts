@@ -1,24 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { configSchema } from '../config';
 import { periodOf } from '../credit';
-import { silentLogger } from '../log';
 import { sign } from '../signing';
 import type { Store } from '../store';
-import { createHttpApp } from './app';
-import { createRateLimiter } from './rate-limit';
 
 // README "Maintenance windows": the API, and the answers of both alert endpoints under a window.
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
-let app: ReturnType<typeof createHttpApp>;
+let app: ReturnType<typeof httpTestApp>;
 let cred: { accountId: string; apiKey: string; apiSecret: string; webhookKey: string };
 
 beforeEach(async () => {
   clock = manualClock(Date.now());
   store = await tempStore(clock);
-  const intake = { store, clock, timeZone: 'Europe/Istanbul' };
-  app = createHttpApp({ store, clock, log: silentLogger(), config: configSchema.parse({}), intake, rateLimiter: createRateLimiter(0, clock) });
+  app = httpTestApp(store, clock);
   cred = await account();
 });
 afterEach(() => store.close());

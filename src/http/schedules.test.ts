@@ -1,29 +1,19 @@
 import ical, { type VEvent } from 'node-ical';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { configSchema } from '../config';
-import { silentLogger } from '../log';
 import { createSchedulesService } from '../schedules';
 import type { Store } from '../store';
-import { createHttpApp } from './app';
-import { createRateLimiter } from './rate-limit';
 
 // README "On-call schedules": GET /api/schedules/{name}/oncall and the calendar feed.
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
-let app: ReturnType<typeof createHttpApp>;
+let app: ReturnType<typeof httpTestApp>;
 
 beforeEach(async () => {
   clock = manualClock('2026-11-15T12:00:00Z');
   store = await tempStore(clock);
-  app = createHttpApp({
-    store,
-    clock,
-    log: silentLogger(),
-    config: configSchema.parse({}),
-    intake: { store, clock, timeZone: 'Europe/Istanbul' },
-    rateLimiter: createRateLimiter(0, clock),
-  });
+  app = httpTestApp(store, clock);
 });
 afterEach(() => store.close());
 

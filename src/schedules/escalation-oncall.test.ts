@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { configSchema } from '../config';
 import { createEscalationEngine, createPoliciesService } from '../escalation';
-import { createHttpApp } from '../http/app';
-import { createRateLimiter } from '../http/rate-limit';
 import { silentLogger } from '../log';
 import type { Store } from '../store';
 import { createSchedulesService } from '.';
@@ -40,14 +38,7 @@ async function rig() {
   const policies = createPoliciesService({ store, clock });
   const p = await policies.create(acc.id, { name: 'oncall', steps: [{ numbers: [], schedules: ['noc'], wait_s: 300 }, { numbers: [BACKUP], schedules: ['noc'], wait_s: 300 }], rounds: 1 });
   expect(p).toMatchObject({ ok: true, policy: { steps: [{ numbers: [], schedules: ['noc'], wait_s: 300 }, { numbers: [BACKUP], schedules: ['noc'], wait_s: 300 }] } });
-  const app = createHttpApp({
-    store,
-    clock,
-    log: silentLogger(),
-    config: configSchema.parse({}),
-    intake: { store, clock, timeZone: 'Europe/Istanbul' },
-    rateLimiter: createRateLimiter(0, clock),
-  });
+  const app = httpTestApp(store, clock);
   const engine = createEscalationEngine({ store, clock, log: silentLogger(), timeZone: 'Europe/Istanbul' });
   return { acc, cred, app, engine, schedules, policies };
 }
