@@ -44,6 +44,29 @@ async function call(app: RunningAppliance, dir: ApplianceDir, acc: ReturnType<ty
 }
 
 /** The trunks a call went out through, in order, from the appliance's log. */
+/** The appliance's JSON log lines so far. */
+const logLines = (app: RunningAppliance) =>
+  app
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
+
+/** Two sipp trunks: `first` answers every INVITE with `code`, `second` answers the call. */
+async function finalThenAnswering(code: number, reason: string) {
+  const first = await startSipp({ scenario: 'final.xml', fill: { code, reason } });
+  const second = await startSipp({ scenario: 'answer.xml' });
+  stops.push(() => first.stop(), () => second.stop());
+  const dir = applianceDir(
+    await config([
+      { name: 'first', server: `127.0.0.1:${first.port}` },
+      { name: 'second', server: `127.0.0.1:${second.port}` },
+    ]),
+  );
+  const acc = provision(dir);
+  return { first, second, dir, acc, app: await start(dir) };
+}
+
 const trunksTried = (app: RunningAppliance, callId: string) =>
   app
     .output()
@@ -106,7 +129,7 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const { id, record } = await call(app, dir, acc);
     expect(record).toMatchObject({ state: 'completed', attempts: 1 });
     expect(trunksTried(app, id)).toEqual(['first', 'second']);
-    const lines = app.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = logLines(app);
     const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
     const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');
     // Well within Timer B (64·T1 = 3.2 s here): the refusal itself moved it.
@@ -114,23 +137,13 @@ describe('several trunks in order, with failover, through the compiled binary', 
   }, 40_000);
 
   it('the first trunk answering 503 to every INVITE: the call goes out through the second at once', async () => {
-    const first = await startSipp({ scenario: 'final.xml', fill: { code: 503, reason: 'Service Unavailable' } });
-    const second = await startSipp({ scenario: 'answer.xml' });
-    stops.push(() => first.stop(), () => second.stop());
-    const dir = applianceDir(
-      await config([
-        { name: 'first', server: `127.0.0.1:${first.port}` },
-        { name: 'second', server: `127.0.0.1:${second.port}` },
-      ]),
-    );
-    const acc = provision(dir);
-    const app = await start(dir);
+    const { first, second, dir, acc, app } = await finalThenAnswering(503, 'Service Unavailable');
     const { id, record } = await call(app, dir, acc);
     expect(record).toMatchObject({ state: 'completed', attempts: 1 });
     expect(trunksTried(app, id)).toEqual(['first', 'second']);
     expect([await first.exited, await second.exited]).toEqual([0, 0]);
     // The first trunk's 503 is logged where the move happens, and the INVITE on the second follows at once.
-    const lines = app.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = logLines(app);
     const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
     expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
     const next = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'second');
@@ -138,17 +151,7 @@ describe('several trunks in order, with failover, through the compiled binary', 
   }, 40_000);
 
   it("a callee's 486 on the first trunk is not moved to the second", async () => {
-    const first = await startSipp({ scenario: 'final.xml', fill: { code: 486, reason: 'Busy Here' } });
-    const second = await startSipp({ scenario: 'answer.xml' });
-    stops.push(() => first.stop(), () => second.stop());
-    const dir = applianceDir(
-      await config([
-        { name: 'first', server: `127.0.0.1:${first.port}` },
-        { name: 'second', server: `127.0.0.1:${second.port}` },
-      ]),
-    );
-    const acc = provision(dir);
-    const app = await start(dir);
+    const { first, second, dir, acc, app } = await finalThenAnswering(486, 'Busy Here');
     const { id, record } = await call(app, dir, acc);
     expect(record).toMatchObject({ state: 'busy', attempts: 1, last_sip_code: 486 });
     expect((record.events as { to: string; trunk: string | null }[]).at(-1)).toMatchObject({ to: 'busy', trunk: 'first' });
