@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { createHeartbeatService, type HeartbeatService } from '../heartbeats';
-import { heartbeatJson, heartbeatState } from '../outward';
+import { heartbeatJson, heartbeatState, iso } from '../outward';
 import type { Heartbeat, Store } from '../store';
 import type { Config } from '../config';
 import { CliError, positiveInt, print, withStore } from './context';
@@ -21,7 +21,7 @@ function fail(r: Problem): never {
 }
 
 const human = (h: Heartbeat) =>
-  `${h.id}  ${h.name}  ${heartbeatState(h)}  every ${h.intervalS} s (+${h.graceS} s)  last ping ${h.lastPingAt === null ? 'never' : new Date(h.lastPingAt).toISOString()}`;
+  `${h.id}  ${h.name}  ${heartbeatState(h)}  every ${h.intervalS} s (+${h.graceS} s)  last ping ${iso(h.lastPingAt) ?? 'never'}`;
 
 const service = (store: Store, config: Config) =>
   createHeartbeatService({ store, clock: systemClock, timeZone: config.credit.timezone, numberForms: config.numbers.accept });

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
-import { oncallJson, overrideJson, scheduleJson } from '../outward';
+import { iso, oncallJson, overrideJson, scheduleJson } from '../outward';
 import { createSchedulesService, icsUrl, parseInstant, type OnCallResult } from '../schedules';
 import type { ScheduleRecord, Store } from '../store';
 import { CliError, print, withStore } from './context';
@@ -20,7 +20,7 @@ function unwrap<T extends { ok: true }>(r: T | Refusal): T {
   throw new CliError('problem' in r ? `${WHY[r.code]}: ${r.problem}` : WHY[r.code]);
 }
 
-const iso = (ms: number | null) => (ms === null ? 'never' : new Date(ms).toISOString());
+const isoOrNever = (ms: number | null) => iso(ms) ?? 'never';
 
 const human = (s: ScheduleRecord, url: string) =>
   [
@@ -75,7 +75,7 @@ export function scheduleCommand(): Command {
         const overrides = await store.schedules.overrides(s.id, systemClock());
         const url = icsUrl(config, s.icsToken);
         print(opts.json, { ...scheduleJson(s, url), overrides: overrides.map(overrideJson) }, () =>
-          [human(s, url), ...overrides.map((o) => `  override: ${iso(o.startsAt)} – ${iso(o.endsAt)}  ${o.name ?? ''} ${o.phoneNumber}`)].join('\n'),
+          [human(s, url), ...overrides.map((o) => `  override: ${isoOrNever(o.startsAt)} – ${isoOrNever(o.endsAt)}  ${o.name ?? ''} ${o.phoneNumber}`)].join('\n'),
         );
       }),
     );
@@ -100,7 +100,7 @@ export function scheduleCommand(): Command {
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store) => {
         const { override } = unwrap(await service(store).addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }));
-        print(opts.json, overrideJson(override), () => `${override.id}: ${override.name ?? override.phoneNumber} on call ${iso(override.startsAt)} – ${iso(override.endsAt)}`);
+        print(opts.json, overrideJson(override), () => `${override.id}: ${override.name ?? override.phoneNumber} on call ${isoOrNever(override.startsAt)} – ${isoOrNever(override.endsAt)}`);
       }),
     );
   cmd
@@ -117,7 +117,7 @@ export function scheduleCommand(): Command {
           at = parsed;
         }
         const { oncall } = unwrap(await service(store).oncall(accountId, idOrName, at));
-        print(opts.json, oncallJson(oncall), () => (oncall.number ? `${oncall.name ?? ''} ${oncall.number} until ${iso(oncall.until)}` : `nobody until ${iso(oncall.until)}`));
+        print(opts.json, oncallJson(oncall), () => (oncall.number ? `${oncall.name ?? ''} ${oncall.number} until ${isoOrNever(oncall.until)}` : `nobody until ${isoOrNever(oncall.until)}`));
       }),
     );
   return cmd;

@@ -1,6 +1,7 @@
 import { errorFor } from '../errors';
 import { cutForSpeech, record, sentences, str } from '../sources/speech';
 import { textLabels, type AlertRef, type CompatAction, type CompatOutcome } from './compat-intake';
+import { iso } from '../outward';
 
 /**
  * The Opsgenie Alert API as read by the appliance (README "PagerDuty and Opsgenie compatible
@@ -167,5 +168,5 @@ const STATUS_WORDS: Record<CompatAction['kind'], { action: RequestStatus['action
  */
 export function requestStatus(kind: CompatAction['kind'], alertId: string | null, alias: string | null, at: number, noteAction?: AlertActionName): RequestStatus {
   const words = kind === 'ignore' && noteAction === 'unacknowledge' ? { action: 'UnAcknowledge' as const, status: 'Request accepted' } : STATUS_WORDS[kind];
-  return { success: true, action: words.action, processedAt: new Date(at).toISOString(), isSuccess: true, status: words.status, alertId, alias };
+  return { success: true, action: words.action, processedAt: iso(at), isSuccess: true, status: words.status, alertId, alias };
 }
