@@ -90,6 +90,12 @@ export function createPanelReads({ store, clock, timeZone }: { store: Store; clo
       return { list, keys: withDefaults };
     },
 
+    /** The overview's open alerts (open or unacknowledged), newest first: an account's, or every account's (null). */
+    openAlerts: (scope: AccountScope, limit: number) => store.panelQueries.openAlerts(scope, limit),
+
+    /** Each trunk's newest voice-path self-test (the overview). */
+    lastSelfTests: () => store.selfTests.latestPerTrunk(),
+
     /** The last SIP answer any call got (settings and overview). */
     lastSipOutcome: () => store.panelQueries.lastSipOutcome(),
   };

@@ -10,7 +10,7 @@ const OPEN_ALERTS_SHOWN = 20;
 export function oncallOverviewReader(env: PanelEnv) {
   const schedules = createSchedulesService({ store: env.deps.store, clock: env.deps.clock });
   return async (account: Account | null): Promise<OncallOverviewData> => {
-    const [views, openAlerts] = await Promise.all([schedules.views(account?.id ?? null, 0), env.deps.store.panelQueries.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN)]);
+    const [views, openAlerts] = await Promise.all([schedules.views(account?.id ?? null, 0), env.reads.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN)]);
     return {
       oncall: views.map((v) => ({ accountId: v.schedule.accountId, schedule: v.schedule.name, timeZone: v.schedule.timeZone, ...v.now })),
       openAlerts,

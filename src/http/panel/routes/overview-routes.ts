@@ -28,7 +28,7 @@ export function overviewRoutes(env: PanelEnv) {
       reads.overview(account?.id ?? null, today),
       account ? reads.usedNow(account.id) : 0,
       oncallOf(account),
-      env.deps.store.selfTests.latestPerTrunk(),
+      reads.lastSelfTests(),
     ]);
     const oldest = queue ? queue.oldestCreatedAt : null;
     return {
