@@ -116,8 +116,8 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
     setDefault: (accountId, apiKey, idOrName) =>
       store.transaction(async (tx) => {
         await tx.serializeOn(policiesLock(accountId));
-        const cred = await tx.credentials.findByApiKey(apiKey);
-        if (!cred || cred.accountId !== accountId) return { ok: false as const, code: 'credential_not_found' as const };
+        const cred = await tx.credentials.findByApiKeyInAccount(accountId, apiKey);
+        if (!cred) return { ok: false as const, code: 'credential_not_found' as const };
         let policyId: string | null = null;
         if (idOrName !== null) {
           const p = await tx.policies.find(accountId, idOrName);
