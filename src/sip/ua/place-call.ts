@@ -8,6 +8,7 @@ import { createAttempt } from './attempt';
 import { firstInvite, inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
 import type { MediaHandler } from './media-handler';
 import { audioFailure, createMessagePlayer, type MessagePlayer } from './message-player';
+import { redirectContacts } from './redirect-targets';
 import { keepSessionAlive } from './session-upkeep';
 import { endedOrStopped } from './stop-wait';
 import type { UpdateServer } from './update-server';
@@ -338,14 +339,4 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     else if (inviter.state === SessionState.Initial || inviter.state === SessionState.Establishing) inviter.cancel().catch(() => undefined);
     media()?.close();
   }
-}
-
-/** Contacts of a 3xx, highest `q` first (RFC 3261 §20.10: absent q counts as 1). */
-function redirectContacts(m: { getHeaders(n: string): string[]; parseHeader(n: string, i?: number): unknown }): URI[] {
-  const all = m
-    .getHeaders('contact')
-    .map((_, i) => m.parseHeader('contact', i) as { uri: URI; getParam(n: string): string | undefined } | undefined)
-    .filter((c) => c !== undefined && (c.uri.scheme === 'sip' || c.uri.scheme === 'sips'));
-  const q = (c: (typeof all)[number]) => Number(c?.getParam('q') ?? 1);
-  return all.sort((a, b) => q(b) - q(a)).map((c) => c!.uri);
 }
