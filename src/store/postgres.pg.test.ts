@@ -199,4 +199,29 @@ describe('credit on PostgreSQL', () => {
     expect((await Promise.all([charge(a), charge(b)])).sort()).toEqual([false, true]);
     expect(await b.usage.usedIn(account.id, '2026-11')).toBe(2);
   });
+
+  it('bookkeeping writes that arrive while a batch commits share the next transaction, and all of them land', async () => {
+    const { stores } = await appliances(1, Date.now);
+    const store = stores[0]!;
+    const account = await newAccount(store, 'acme');
+    const record = (n: number) =>
+      store.background(
+        (tx) => tx.history.record({ at: Date.now(), requestId: `req_${n}`, endpoint: 'webhook', sourceIp: '127.0.0.1', status: 200, message: 'Success', accountId: account.id, credentialId: null }),
+        (e) => {
+          throw e;
+        },
+      );
+    const before = store.stats().batches;
+    record(0);
+    // The first batch is under way (it starts in the next turn); 40 more arrive in later turns meanwhile.
+    await new Promise((r) => setImmediate(r));
+    for (let n = 1; n <= 40; n++) {
+      record(n);
+      if (n % 10 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await store.flush();
+    expect(await store.history.count()).toBe(41);
+    // One transaction for the first, then one or two for the forty (one may begin before the last ten came), not one per turn.
+    expect(store.stats().batches - before).toBeLessThanOrEqual(3);
+  });
 });

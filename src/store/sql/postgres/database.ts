@@ -102,9 +102,12 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     let value: T;
     const slot = slotFor(conn);
     try {
-      // BEGIN and the id travel with the unit's first statement (Bun.SQL pipelines).
-      const begin = conn.unsafe('BEGIN').execute();
-      const id = conn.unsafe('SELECT pg_current_xact_id()::text AS xid').execute();
+      // BEGIN and the id travel with the unit's first statement. Written as tagged templates:
+      // Bun.SQL pipelines those (the extended protocol), while `unsafe` without parameters is
+      // a simple query that waits for every answer before it and is waited for by what
+      // follows, a round trip of its own (BENCHMARKS.md "The asynchronous store").
+      const begin = conn`BEGIN`.execute();
+      const id = conn`SELECT pg_current_xact_id()::text AS xid`.execute();
       begin.catch(() => undefined);
       id.catch(() => undefined);
       value = await work(slot.connection);
@@ -114,10 +117,12 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
       // COMMIT goes out behind what was sent and not yet answered (one round trip for all).
       // PostgreSQL answers the COMMIT of a transaction a statement failed in with a rollback,
       // not an error: a failure among them is the unit's failure.
-      const commit = conn.unsafe('COMMIT').execute();
+      const commit = conn`COMMIT`.execute();
       commit.catch(() => undefined);
       const failed = await firstFailure(slot.sent);
-      if (failed !== null) {
+      // A statement the server refused: nothing committed. A lost connection is not the
+      // server's answer: the COMMIT may have landed, and is looked up below.
+      if (failed !== null && !isConnectionLost(failed.reason)) {
         committing = false;
         await commit.catch(() => undefined);
         throw failed.reason;
@@ -135,8 +140,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
         return committedAnyway(sql, xid!, value!, e, deadline);
       }
       // An answer from the server: the connection is sound, the transaction is to be undone.
-      await conn
-        .unsafe('ROLLBACK')
+      await conn`ROLLBACK`
         .execute()
         .then(() => conn.release())
         .catch(() => conn.close().catch(() => undefined));
@@ -182,25 +186,31 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     return p;
   };
 
-  // Bookkeeping writes nobody waits for (the API history) that arrive in one turn of the
-  // loop share one transaction: one COMMIT for a burst, not one per request. When that fails
-  // for a reason of one write, each runs alone, so only the bad one reports.
+  // Bookkeeping writes nobody waits for (the API history) share one transaction: one COMMIT
+  // for many requests, not one per request. One such transaction is under way at a time;
+  // what arrives meanwhile waits for it and goes in the next, so under load the batches grow
+  // with the commit's latency (one per loop turn was ~1.75 requests each: a BEGIN, id and
+  // COMMIT per two requests, BENCHMARKS.md). When a batch fails for a reason of one write,
+  // each runs alone, so only the bad one reports.
   let background: { work: (db: SqlConnection) => Promise<void>; onError: (e: unknown) => void }[] = [];
+  let backgroundRunning: Promise<void> | null = null;
   const runBackground = () => {
+    if (background.length === 0 || backgroundRunning) return;
     const batch = background;
     background = [];
-    if (batch.length === 0) return;
-    // One tracked promise for the batch and any runs alone after it: flush waits for both.
-    void tracked(
-      transaction(async (db) => {
-        for (const b of batch) await b.work(db);
-      }).catch(async (e) => {
-        if (e instanceof DatabaseUnavailableError || batch.length === 1) return batch.forEach((b) => b.onError(e));
-        await Promise.all(batch.map((b) => transaction(b.work).catch(b.onError)));
+    const run = transaction(async (db) => {
+      for (const b of batch) await b.work(db);
+    }).catch(async (e) => {
+      if (e instanceof DatabaseUnavailableError || batch.length === 1) return batch.forEach((b) => b.onError(e));
+      await Promise.all(batch.map((b) => transaction(b.work).catch(b.onError)));
+    });
+    backgroundRunning = tracked(
+      run.finally(() => {
+        backgroundRunning = null;
+        if (background.length > 0) runBackground();
       }),
     );
   };
-
   const marker = { slice: -1, changes: -1, value: 0 };
   return {
     dialect: 'postgres',
@@ -208,10 +218,13 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     transaction: (work) => tracked(transaction(work)),
     background(work, onError) {
       background.push({ work, onError });
-      if (background.length === 1) setImmediate(runBackground);
+      // The first of a turn schedules the batch; while one runs, the next starts when it ends.
+      if (background.length === 1 && !backgroundRunning) setImmediate(runBackground);
     },
     async flush() {
-      if (background.length > 0) runBackground();
+      // A batch that ends starts the one that waited for it: until none is left.
+      runBackground();
+      while (backgroundRunning) await backgroundRunning;
       await Promise.allSettled([...inFlight]);
     },
     async changeMarker() {

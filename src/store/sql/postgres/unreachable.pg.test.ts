@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +18,9 @@ const TIMEOUT_MS = 1000;
 /** What a rejection may take beyond store.timeout_ms: a pause before the last try, a slow machine. */
 const MARGIN_MS = 1000;
 
-function openStore(): Promise<Store> {
+function openStore(baseUrl = cluster.baseUrl, poolSize = 2): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'va-unreachable-'));
-  return createStore({ path: join(dir, 'voice-alert.db'), url: `${cluster.baseUrl}postgres`, busyTimeoutMs: 1000, timeoutMs: TIMEOUT_MS, poolSize: 2, clock: Date.now });
+  return createStore({ path: join(dir, 'voice-alert.db'), url: `${baseUrl}postgres`, busyTimeoutMs: 1000, timeoutMs: TIMEOUT_MS, poolSize, clock: Date.now });
 }
 
 /** The largest gap between the ticks of a 10 ms interval while `during` runs: the event loop was never blocked longer. */
@@ -103,4 +104,77 @@ describe('PostgreSQL going away under a live pool', () => {
       await store.close();
     }
   });
+
+  it('a COMMIT whose answer was lost with its connection is looked up by the transaction id, not run again: written once, its result returned', async () => {
+    const relay = await commitEatingRelay(new URL(cluster.baseUrl).port);
+    // One connection, so the warm-up below prepares the unit's statements on the one the unit runs on.
+    const store = await openStore(cluster.baseUrl.replace(/:\d+\//, `:${relay.port}/`), 1);
+    try {
+      const unit = (name: string, requestId: string) =>
+        store.transaction(async (tx) => {
+          runs++;
+          await tx.accounts.create({ name, plan: 'starter' });
+          // From here the server's answers are held back and lost with the COMMIT's: the answer
+          // to this write, sent and not waited for, among them (Bun.SQL pipelines a prepared
+          // statement and the COMMIT behind it, hence the warm-up).
+          relay.armed = name === 'committed';
+          await tx.history.record({ at: Date.now(), requestId, endpoint: 'webhook', sourceIp: '127.0.0.1', status: 200, message: 'Success', accountId: null, credentialId: null });
+          return name;
+        });
+      let runs = 0;
+      await unit('warm-up', 'req_warm_up');
+      runs = 0;
+      const before = store.stats().runAgain;
+      const name = await unit('committed', 'req_lost_commit');
+      expect(relay.eaten).toBe(1);
+      expect(name).toBe('committed');
+      expect(runs).toBe(1);
+      expect(store.stats().runAgain - before).toBe(0);
+      expect((await store.accounts.list()).filter((a) => a.name === 'committed')).toHaveLength(1);
+      expect(await store.history.count()).toBe(2);
+    } finally {
+      await store.close();
+      relay.close();
+    }
+  });
 });
+
+/**
+ * A TCP relay to PostgreSQL that, once armed, holds back what the server answers until a
+ * COMMIT's CommandComplete ('C', length 11, "COMMIT") is among it, then drops it all and cuts
+ * both sides: the server committed, the client never learns it (a connection lost between
+ * the two, as in a failover).
+ */
+async function commitEatingRelay(targetPort: string): Promise<{ port: number; armed: boolean; eaten: number; close(): void }> {
+  const commitDone = Buffer.from([0x43, 0, 0, 0, 11, ...Buffer.from('COMMIT'), 0]);
+  const sockets = new Set<Socket>();
+  const relay = { port: 0, armed: false, eaten: 0, close: () => undefined as void };
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(targetPort), '127.0.0.1');
+    sockets.add(client).add(upstream);
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('data', (d) => upstream.write(d));
+    let held = Buffer.alloc(0);
+    upstream.on('data', (d: Buffer) => {
+      if (!relay.armed) return void client.write(d);
+      held = Buffer.concat([held, d]);
+      if (held.includes(commitDone)) {
+        relay.armed = false;
+        relay.eaten++;
+        cut();
+      }
+    });
+    client.on('error', cut).on('close', cut);
+    upstream.on('error', cut).on('close', cut);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  relay.port = (server.address() as { port: number }).port;
+  relay.close = () => {
+    for (const s of sockets) s.destroy();
+    server.close();
+  };
+  return relay;
+}
