@@ -77,7 +77,7 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
     idempotencyKey: req.idempotencyKey,
     escalation: choice.escalation,
     signedOnce: auth.signedOnce,
-  });
+  }, lookups);
 }
 
 /**

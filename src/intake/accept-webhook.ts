@@ -83,5 +83,5 @@ export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promi
     escalation: choice.escalation,
     signedOnce: auth.signedOnce,
     origin: native.origin,
-  });
+  }, lookups);
 }

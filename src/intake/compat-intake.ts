@@ -108,7 +108,7 @@ export async function acceptCompat(deps: IntakeDeps, req: CompatRequest): Promis
     escalation: choice.escalation,
     signedOnce: null,
     origin: { source: req.api, labels: action.labels ?? null },
-  });
+  }, lookups);
   return { outcome: fromOutcome(r.outcome, 'trigger', r.replayed), ...who };
 }
 

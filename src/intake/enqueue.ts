@@ -3,13 +3,14 @@ import type { Clock } from '../clock';
 import { alertsSection } from '../config/sections/alerts';
 import { periodOf } from '../credit';
 import { beginEscalation, FIRST_STEP_ORDINAL } from '../escalation';
-import type { Account, CallSource, EscalationPlan, Policy, Store, Tx } from '../store';
+import type { Account, CallSource, EscalationPlan, MaintenanceWindow, Policy, Store, Tx } from '../store';
 import { suppressingWindow } from '../maintenance/suppress';
 import { stepNumbers } from '../schedules/step-numbers';
 import { decideDedupe } from './dedupe';
 import type { AlertOrigin } from './native-source';
 import type { SignedOnce } from './authorize';
 import type { IntakeDeps } from './deps';
+import type { Lookups } from './lookup-cache';
 import type { IntakeEndpoint, IntakeResult, Outcome } from './outcome';
 
 /** alerts.dedupe_window_s when the caller's deps do not say (unit tests): the config's own default. */
@@ -35,6 +36,8 @@ export interface EnqueueRequest {
   escalation?: { policy: Policy; plan: EscalationPlan } | null;
   /** A native source's name and labels (native-source.ts): the alert's source, and what maintenance windows match. */
   origin?: AlertOrigin | null;
+  /** The account's windows not ended when the request began (Lookups.windowsOf); absent: read in the transaction. */
+  windows?: readonly MaintenanceWindow[];
 }
 
 export interface EnqueueOptions {
@@ -83,7 +86,8 @@ export function enqueueCalls(
         : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
     const alertSource: string = req.origin?.source ?? req.source ?? req.endpoint;
     // README "Maintenance windows": under a matching window the alert is stored, nobody is called.
-    const window = await suppressingWindow(tx, req.accountId, { key: req.alertKey, source: alertSource, labels: req.origin?.labels ?? null }, now);
+    const windows = req.windows ?? (await tx.maintenance.activeAt(req.accountId, now));
+    const window = suppressingWindow(windows, { key: req.alertKey, source: alertSource, labels: req.origin?.labels ?? null }, now);
     const fresh = window ? [] : dedupe.fresh;
     const period = periodOf(now, options.timeZone);
     // Check and charge in one statement inside the transaction: of requests racing for the
@@ -138,6 +142,8 @@ export async function queueAccepted(
   account: Account,
   credentialId: string,
   request: Pick<EnqueueRequest, 'phoneNumbers' | 'message' | 'alertKey' | 'idempotencyKey' | 'escalation' | 'signedOnce' | 'origin'>,
+  /** The request's lookups, made fresh when it began: the account's maintenance windows come from them. */
+  lookups: Pick<Lookups, 'windowsOf'>,
 ): Promise<IntakeResult> {
   const r = await enqueueCalls(deps.store, deps.clock, optionsOf(deps), {
     endpoint,
@@ -145,6 +151,7 @@ export async function queueAccepted(
     monthlyCredit: account.monthlyCredit,
     credentialId,
     ...request,
+    windows: await lookups.windowsOf(account.id, deps.clock()),
   });
   if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.callIds.length > 0) deps.onQueued?.(r.outcome.callIds);
   return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };

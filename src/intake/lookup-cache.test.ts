@@ -55,4 +55,29 @@ describe('lookup cache', () => {
     await store.transaction((tx) => tx.accounts.setPlan(account.id, 'free'));
     expect((await (await cache.fresh()).account(account.id))?.plan).toBe('free');
   });
+
+  it("keeps an account's maintenance windows not yet ended until the database changes, and reads a new one at once", async () => {
+    const { clock, store, account, cache } = await setup();
+    const now = clock();
+    const window = (startsIn: number, endsIn: number, reason: string) =>
+      store.transaction((tx) => tx.maintenance.create({ accountId: account.id, startsAt: now + startsIn, endsAt: now + endsIn, reason, matches: [] }, now));
+    await window(-120_000, -60_000, 'over');
+    const later = await window(60_000, 120_000, 'later');
+    const first = await (await cache.fresh()).windowsOf(account.id, now);
+    expect(first.map((w) => w.reason)).toEqual(['later']); // the ended one is not kept; one to come is
+    expect(await (await cache.fresh()).windowsOf(account.id, now + 1000)).toBe(first); // not read again
+    const current = await window(-1000, 60_000, 'now');
+    expect((await (await cache.fresh()).windowsOf(account.id, now)).map((w) => w.reason)).toEqual(['now', 'later']);
+    await store.transaction((tx) => tx.maintenance.delete(later.id));
+    expect((await (await cache.fresh()).windowsOf(account.id, now)).map((w) => w.id)).toEqual([current.id]);
+  });
+
+  it('reads the windows again for an instant before the one they were read at (a clock set back)', async () => {
+    const { clock, store, account, cache } = await setup();
+    const now = clock();
+    await store.transaction((tx) => tx.maintenance.create({ accountId: account.id, startsAt: now - 60_000, endsAt: now + 1000, reason: 'ends soon', matches: [] }, now));
+    expect(await (await cache.fresh()).windowsOf(account.id, now + 5000)).toEqual([]);
+    expect((await (await cache.fresh()).windowsOf(account.id, now)).map((w) => w.reason)).toEqual(['ends soon']);
+  });
 });
+

@@ -1,7 +1,8 @@
-import type { Account, Credential, Store } from '../store';
+import type { Account, Credential, MaintenanceWindow, Store } from '../store';
 
 /**
- * Credentials and accounts as the intake reads them, remembered between requests.
+ * Credentials, accounts and maintenance windows as the intake reads them, remembered
+ * between requests.
  *
  * Under load every request asked SQLite for the same credential (after a SHA-256 of the
  * key) and the same account: ~7% of the intake's time in a profile. What is remembered
@@ -25,6 +26,13 @@ export interface Lookups {
   credentialByWebhookKey(key: string): Promise<Credential | null>;
   credentialByApiKey(apiKey: string): Promise<Credential | null>;
   account(id: string): Promise<Account | null>;
+  /**
+   * The account's maintenance windows not ended at `now` (README "Maintenance windows"):
+   * read once per change instead of once per request (on PostgreSQL a round trip of each
+   * accepted alert's three, BENCHMARKS.md). A list read at a later instant than `now` (a
+   * clock set back) is not used: it may lack a window that ended in between.
+   */
+  windowsOf(accountId: string, now: number): Promise<MaintenanceWindow[]>;
 }
 
 /** Unknown keys are remembered too (a client retrying a wrong key); this bounds memory. */
@@ -47,6 +55,7 @@ export function createLookupCache(store: Store): LookupCache {
   const byWebhookKey = new Map<string, Promise<Credential | null>>();
   const byApiKey = new Map<string, Promise<Credential | null>>();
   const accounts = new Map<string, Promise<Account | null>>();
+  const windows = new Map<string, { at: number; list: Promise<MaintenanceWindow[]> }>();
 
   /** Forgets everything when the database may have changed since the last look. */
   const validate = async () => {
@@ -56,6 +65,7 @@ export function createLookupCache(store: Store): LookupCache {
       byWebhookKey.clear();
       byApiKey.clear();
       accounts.clear();
+      windows.clear();
     }
   };
 
@@ -78,6 +88,18 @@ export function createLookupCache(store: Store): LookupCache {
     credentialByWebhookKey: (key) => cached(byWebhookKey, key, () => store.credentials.findByWebhookKey(key)),
     credentialByApiKey: (apiKey) => cached(byApiKey, apiKey, () => store.credentials.findByApiKey(apiKey)),
     account: (id) => cached(accounts, id, () => store.accounts.get(id)),
+    windowsOf(accountId, now) {
+      const hit = windows.get(accountId);
+      if (hit && hit.at <= now) return hit.list;
+      const list = store.maintenance.notEndedAt(accountId, now);
+      if (windows.size >= MAX_ENTRIES) windows.clear();
+      const entry = { at: now, list };
+      windows.set(accountId, entry);
+      list.catch(() => {
+        if (windows.get(accountId) === entry) windows.delete(accountId);
+      });
+      return list;
+    },
   };
   return {
     async fresh() {

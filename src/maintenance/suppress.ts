@@ -1,4 +1,4 @@
-import type { MaintenanceWindow, Tx } from '../store';
+import type { MaintenanceWindow } from '../store';
 import { matchesAlert, parseMatch, type AlertFacts, type Match } from './match';
 
 /** A stored window's matches; entries were validated when it was created (service.ts). */
@@ -8,18 +8,15 @@ export function matchesOf(w: Pick<MaintenanceWindow, 'matches'>): Match[] {
 
 /**
  * The window that suppresses this alert at `now`, or null (README "Maintenance windows"):
- * the earliest started of the account's windows under way whose matches cover it. Read in
- * the transaction that accepts the request (enqueue.ts), so a window created before it
- * committed is seen.
+ * the earliest started of `windows` under way at `now` whose matches cover it. `windows`
+ * are the account's windows not ended when the request began, from the intake's lookups
+ * (lookup-cache.ts): they are read again whenever the database changed, so a window created
+ * on this appliance counts from the next request on, and one created on another appliance
+ * within CROSS_NODE_STALENESS_MS (README "High availability").
  */
-export async function suppressingWindow(
-  tx: Pick<Tx, 'maintenance'>,
-  accountId: string,
-  alert: AlertFacts,
-  now: number,
-): Promise<MaintenanceWindow | null> {
-  for (const w of await tx.maintenance.activeAt(accountId, now)) {
-    if (matchesAlert(matchesOf(w), alert)) return w;
+export function suppressingWindow(windows: readonly MaintenanceWindow[], alert: AlertFacts, now: number): MaintenanceWindow | null {
+  for (const w of windows) {
+    if (w.startsAt <= now && w.endsAt > now && matchesAlert(matchesOf(w), alert)) return w;
   }
   return null;
 }

@@ -66,6 +66,8 @@ export interface MaintenanceStore {
   list(accountId: string, options?: { endedAfter?: number; limit?: number }): Promise<MaintenanceWindow[]>;
   /** Windows of the account under way at `now` (starts_at ≤ now < ends_at), the earliest started first. */
   activeAt(accountId: string, now: number): Promise<MaintenanceWindow[]>;
+  /** The account's windows not ended at `now` (under way or to come), earliest start first: what the intake's lookups keep. */
+  notEndedAt(accountId: string, now: number): Promise<MaintenanceWindow[]>;
   delete(id: string): Promise<boolean>;
   /** Whether any window's start has come and was not carried out yet: a plain read before a claim. */
   anyStartDue(now: number): Promise<boolean>;
@@ -98,6 +100,7 @@ export function createMaintenanceStore(db: SqlConnection): MaintenanceStore {
   const activeQuery = db.query(
     `SELECT * FROM maintenance_windows WHERE account_id = $account AND starts_at <= $now AND ends_at > $now ORDER BY starts_at, id`,
   );
+  const notEndedQuery = db.query(`SELECT * FROM maintenance_windows WHERE account_id = $account AND ends_at > $now ORDER BY starts_at, id`);
   const claimQuery = db.query(
     `UPDATE maintenance_windows SET lease_until = ${leaseNow} + $leaseMs, lease_owner = $owner
      WHERE id IN (SELECT id FROM maintenance_windows
@@ -127,6 +130,9 @@ export function createMaintenanceStore(db: SqlConnection): MaintenanceStore {
     },
     async activeAt(accountId, now) {
       return ((await activeQuery.all({ account: accountId, now })) as WindowRow[]).map(toWindow);
+    },
+    async notEndedAt(accountId, now) {
+      return ((await notEndedQuery.all({ account: accountId, now })) as WindowRow[]).map(toWindow);
     },
     async delete(id) {
       return (await db.query('DELETE FROM maintenance_windows WHERE id = $id').run({ id })).changes === 1;

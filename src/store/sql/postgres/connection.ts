@@ -15,10 +15,11 @@ function translate(text: string): PositionalSql {
 }
 
 /**
- * The tables whose rows the intake's lookup cache keeps (credentials and accounts): a write
- * to one of them moves the change marker at once (database.ts); other writes need not.
+ * The tables whose rows the intake's lookup cache keeps (credentials, accounts, maintenance
+ * windows: intake/lookup-cache.ts): a write to one of them moves the change marker at once
+ * (database.ts); other writes need not.
  */
-const LOOKED_UP = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(credentials|accounts)\b/i;
+const LOOKED_UP = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(credentials|accounts|maintenance_windows)\b/i;
 
 /**
  * The SqlConnection shape over a Bun.SQL client: the pool (each statement on whichever
