@@ -103,6 +103,17 @@ export interface AlertsStore {
   move(id: string, change: AlertChange): Promise<boolean>;
 }
 
+/**
+ * An alert by its key, newest first: every keyed request reads one or both. Both are served
+ * by the index alerts_key (account_id, alert_key, created_at) in key order (migration 18;
+ * alerts-by-key.test.ts holds SQLite's plan to it).
+ */
+export const ALERT_BY_KEY_SQL = {
+  open: `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key AND state = 'open'
+         ORDER BY created_at DESC LIMIT 1`,
+  latest: `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+};
+
 export function createAlertsStore(db: SqlConnection): AlertsStore {
   const insert = db.query(
     `INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state, created_at, updated_at, labels)
@@ -110,13 +121,8 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
   );
   const byId = db.query('SELECT * FROM alerts WHERE id = $id');
   const byIdInAccount = db.query(`SELECT * FROM alerts WHERE id = $id AND ${IN_ACCOUNT}`);
-  const openByKey = db.query(
-    `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key AND state = 'open'
-     ORDER BY created_at DESC LIMIT 1`,
-  );
-  const latestKeyed = db.query(
-    `SELECT * FROM alerts WHERE account_id = $account AND alert_key = $key ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-  );
+  const openByKey = db.query(ALERT_BY_KEY_SQL.open);
+  const latestKeyed = db.query(ALERT_BY_KEY_SQL.latest);
   const update = db.query(
     `UPDATE alerts SET state = $to, updated_at = $at, state_reason = COALESCE($reason, state_reason),
        acknowledged_at = CASE WHEN $to = 'acknowledged' THEN $at ELSE acknowledged_at END,

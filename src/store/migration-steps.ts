@@ -6,6 +6,7 @@ import { schedulesStep } from './schema/14-schedules';
 import { callEventTrunksStep } from './schema/15-call-event-trunks';
 import { selfTestsStep } from './schema/16-self-tests';
 import { voiceDeskStep } from './schema/17-voice-desk';
+import { alertsByKeyStep } from './schema/18-alerts-by-key';
 import type { MigrationStep } from './schema/migration-step';
 
 /** Usage per account, period and shard (usage.ts). */
@@ -388,6 +389,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   callEventTrunksStep,
   selfTestsStep,
   voiceDeskStep,
+  alertsByKeyStep,
 ];
 
 /** The schema version this program writes. */
