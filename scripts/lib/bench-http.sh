@@ -6,6 +6,43 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"phone_number":"5321234567","error_message":"Core switch sw-core-01 down: 10.0.0.1 unreachable"}'
 LUA
+# A keyed alert per request: Alertmanager's own payload (webhook v4) with a group key never
+# sent before, so each is a new alert (no dedupe): `wrk … -- TAG` keeps two wrk processes'
+# keys apart, each thread numbers its own.
+cat > "$WORK/alertmanager.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+function init(args)
+  prefix = (args[1] or "x") .. "-" .. tostring(tid)
+  n = 0
+end
+function request()
+  n = n + 1
+  local key = prefix .. "-" .. n
+  return wrk.format(nil, nil, nil, '{"version":"4","groupKey":"{}:{alertname=\\"DiskFull\\",group=\\"' .. key ..
+    '\\"}","status":"firing","receiver":"voice-alert","groupLabels":{"alertname":"DiskFull"},' ..
+    '"commonLabels":{"alertname":"DiskFull","instance":"db1","severity":"critical"},"commonAnnotations":{"summary":"Disk full on db1"},' ..
+    '"externalURL":"http://alertmanager:9093","alerts":[{"status":"firing","labels":{"alertname":"DiskFull","instance":"db1",' ..
+    '"severity":"critical"},"annotations":{"summary":"Disk full on db1"},"startsAt":"2026-11-25T10:00:00Z",' ..
+    '"endsAt":"0001-01-01T00:00:00Z","generatorURL":"http://prometheus:9090/graph","fingerprint":"' .. key .. '"}]}')
+end
+LUA
+# What the load sends: LUA (the wrk script) and QUERY (appended to the webhook URL, after the key).
+LUA="$WORK/post.lua"
+QUERY=""
+# use_payload plain|alertmanager
+use_payload() {
+  case "$1" in
+    plain) LUA="$WORK/post.lua"; QUERY="" ;;
+    alertmanager) LUA="$WORK/alertmanager.lua"; QUERY="&to=5321234567" ;;
+    *) echo "--payload takes plain or alertmanager" >&2; exit 2 ;;
+  esac
+}
 
 # Starts "$@" in the background, waits for its READY/listening line, sets URL and PID.
 start_server() {
@@ -30,10 +67,10 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # whatever else runs, the work a request costs much less.
 measure() {
   local url=$1 pid=$2
-  wrk -t2 -c$CONNECTIONS -d2s -s "$WORK/post.lua" "$url" >/dev/null # warm-up
+  wrk -t2 -c$CONNECTIONS -d2s -s "$LUA" "$url" -- "w$RANDOM" >/dev/null # warm-up
   local out c0 c1
   c0=$(cpu_ticks "$pid")
-  out=$(wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency -s "$WORK/post.lua" "$url")
+  out=$(wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency -s "$LUA" "$url" -- "m$RANDOM")
   c1=$(cpu_ticks "$pid")
   local total secs non2xx p50 p99 rss
   total=$(echo "$out" | awk '/requests in/ {print $1}')
