@@ -145,6 +145,8 @@ describe('several appliances on one PostgreSQL', () => {
     try {
       const seenInside = await a.transaction(async (tx) => {
         await tx.serializeOn('alert acc_1 disk-full');
+        // Held from the transaction's next statement on (the lock is sent ahead of it).
+        await tx.alerts.findOpen('acc_1', 'disk-full');
         return { same: await tryKey('alert acc_1 disk-full'), another: await tryKey('alert acc_1 cpu') };
       });
       expect(seenInside).toEqual({ same: false, another: true });
