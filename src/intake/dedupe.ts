@@ -26,14 +26,13 @@ export interface DedupeDecision {
  * since a closed alert never reopens (src/call-model/alert-states.ts).
  */
 export async function decideDedupe(
-  tx: Pick<Tx, 'alerts' | 'calls'>,
-  accountId: string,
-  key: string,
+  tx: Pick<Tx, 'calls'>,
+  /** The newest alert of the request's key in its account (alerts.latestByKey), read in this transaction. */
+  latest: AlertRecord | null,
   numbers: string[],
   now: number,
   windowMs: number,
 ): Promise<DedupeDecision> {
-  const latest = await tx.alerts.latestByKey(accountId, key);
   const alert = latest?.state === 'open' ? latest : null;
   // 0 disables dedupe; an open alert still keeps its identity (new calls join it).
   if (!latest || latest.state === 'resolved' || windowMs <= 0) return { alert, standing: null, fresh: numbers, deduplicatedCallIds: [] };

@@ -77,12 +77,16 @@ export function enqueueCalls(
     }
     // The first step calls whoever is on call in its schedules now (README "On-call schedules").
     const numbers = req.escalation ? await stepNumbers(tx, req.accountId, req.escalation.plan.steps[0]!, now) : req.phoneNumbers;
-    const escalating = req.alertKey ? await escalatingAlert(tx, req.accountId, req.alertKey) : null;
+    // The key's open alert and its newest one, asked together (one round trip on PostgreSQL).
+    const [open, latest] = req.alertKey
+      ? await Promise.all([tx.alerts.findOpen(req.accountId, req.alertKey), tx.alerts.latestByKey(req.accountId, req.alertKey)])
+      : [null, null];
+    const escalating = open && (await tx.escalations.get(open.id))?.state === 'running' ? open : null;
     const dedupe = escalating
       ? // A repeat of an alert that is escalating: the escalation goes on, nobody is called anew.
         { alert: escalating, standing: escalating, fresh: [], deduplicatedCallIds: [] }
       : req.alertKey
-        ? await decideDedupe(tx, req.accountId, req.alertKey, numbers, now, options.dedupeWindowMs)
+        ? await decideDedupe(tx, latest, numbers, now, options.dedupeWindowMs)
         : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
     const alertSource: string = req.origin?.source ?? req.source ?? req.endpoint;
     // README "Maintenance windows": under a matching window the alert is stored, nobody is called.
@@ -207,10 +211,4 @@ function alertLock(accountId: string, alertKey: string): string {
 
 function optionsOf(deps: IntakeDeps): EnqueueOptions {
   return { timeZone: deps.timeZone, dedupeWindowMs: (deps.dedupeWindowS ?? DEFAULT_DEDUPE_WINDOW_S) * 1000, waitReason: deps.waitReason?.() ?? null };
-}
-
-/** The account's open alert of this key while an escalation runs for it. */
-async function escalatingAlert(tx: Pick<Tx, 'alerts' | 'escalations'>, accountId: string, key: string) {
-  const alert = await tx.alerts.findOpen(accountId, key);
-  return alert && (await tx.escalations.get(alert.id))?.state === 'running' ? alert : null;
 }
