@@ -1,3 +1,4 @@
+import { getPriority, setPriority } from 'node:os';
 import { SpeechError } from './renderer';
 
 export interface RunOptions {
@@ -13,6 +14,14 @@ export interface RunOptions {
 }
 
 /**
+ * How much lower than the appliance's own the engines' scheduling priority is (nice +10).
+ * Renders come in bursts (an alert storm's first calls, 20 at once by default), and on two
+ * cores they took the CPU the intake answers with in a storm's first seconds (BENCHMARKS.md
+ * "Alert storm"). A render waits a little longer; an alert's answer does not.
+ */
+export const ENGINE_NICE = 10;
+
+/**
  * Runs one engine process to completion and returns its stdout. Any failure (not found,
  * non-zero exit, timeout) is a SpeechError; the first line of stderr goes in the message.
  */
@@ -22,6 +31,11 @@ export async function runProcess(options: RunOptions): Promise<Uint8Array> {
     child = Bun.spawn([options.binary, ...options.args], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
   } catch (e) {
     throw new SpeechError('ENGINE_MISSING', `${options.what}: cannot run "${options.binary}": ${(e as Error).message}`);
+  }
+  try {
+    setPriority(child.pid, Math.min(19, getPriority() + ENGINE_NICE));
+  } catch {
+    // Already gone (its exit status tells), or not ours to lower: it runs at our priority.
   }
   let timedOut = false;
   const timer = setTimeout(() => {
