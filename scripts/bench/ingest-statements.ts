@@ -1,12 +1,15 @@
 // What one accepted webhook request costs in SQLite alone, without HTTP: the statements
-// the intake runs (lookup-cache check, savepoint, check-and-charge, call insert, history
-// row) in group commits of BATCH requests with synchronous=FULL, as the server does.
-// Bounds scripts/bench-ingest from below: usage `bun scripts/bench/ingest-statements.ts [batch]`.
+// the intake runs (lookup-cache check, savepoint, check-and-charge, alert row, call insert,
+// history row) in group commits of BATCH requests with synchronous=FULL, as the server does,
+// each step timed apart (SQLite answers synchronously: a step's wall time is its work, the
+// COMMIT's includes its fsync). Bounds scripts/bench-ingest from below.
+// Usage: `bun scripts/bench/ingest-statements.ts [batch]`.
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore } from '../../src/store';
+import { createAlertsStore } from '../../src/store/alerts';
 import { createCallsStore } from '../../src/store/calls';
 import { createHistoryStore } from '../../src/store/history';
 import { sqliteConnection } from '../../src/store/sql/connection';
@@ -27,7 +30,7 @@ const { account, cred } = await setup.transaction(async (tx) => {
 await setup.close();
 const db = openDatabase({ path, busyTimeoutMs: 5000 });
 const conn = sqliteConnection(db);
-const store = { usage: createUsageStore(conn), calls: createCallsStore(conn), history: createHistoryStore(conn) };
+const store = { usage: createUsageStore(conn), alerts: createAlertsStore(conn), calls: createCallsStore(conn), history: createHistoryStore(conn) };
 // The change marker as the store reads it (sql/sqlite/database.ts): data_version on the reading connection.
 const reader = new Database(path, { strict: true, readonly: true });
 const dataVersion = reader.query('PRAGMA data_version');
@@ -36,38 +39,53 @@ const savepoint = db.prepare('SAVEPOINT w');
 const release = db.prepare('RELEASE w');
 const message = 'Core switch sw-core-01 down: 10.0.0.1 unreachable';
 
+// Each step's wall time summed over the run (µs per request at the end).
+const spent = new Map<string, number>();
+const timed = async <T>(step: string, f: () => T | Promise<T>): Promise<T> => {
+  const t0 = performance.now();
+  const v = await f();
+  spent.set(step, (spent.get(step) ?? 0) + (performance.now() - t0));
+  return v;
+};
 const wall0 = performance.now();
 const cpu0 = process.cpuUsage();
 for (let b = 0; b < REQUESTS / BATCH; b++) {
-  for (let i = 0; i < BATCH; i++) await changeMarker(); // the lookup cache's check, once per request
-  db.run('BEGIN IMMEDIATE');
+  for (let i = 0; i < BATCH; i++) await timed('change marker (lookup cache check)', changeMarker);
+  await timed('BEGIN IMMEDIATE + COMMIT (fsync), its share', () => db.run('BEGIN IMMEDIATE'));
   for (let i = 0; i < BATCH; i++) {
-    savepoint.run();
-    await store.usage.tryCharge(account.id, '2026-11', 1, 1e9);
-    await store.calls.enqueue(
-      [{ accountId: account.id, credentialId: cred.id, source: 'webhook', phoneNumber: '5321234567', message }],
-      Date.now(),
+    const now = Date.now();
+    await timed('SAVEPOINT + RELEASE', () => savepoint.run());
+    await timed('credit charge (usage shard)', () => store.usage.tryCharge(account.id, '2026-11', 1, 1e9));
+    const alertId = await timed('alert row', () =>
+      store.alerts.create({ accountId: account.id, credentialId: cred.id, key: null, source: 'webhook', message, labels: null }, now),
     );
-    release.run();
-    await store.history.record({
-      at: Date.now(),
-      requestId: crypto.randomUUID(),
-      endpoint: '/webhook/receive',
-      sourceIp: '127.0.0.1',
-      status: 200,
-      message: '1 call(s) queued',
-      accountId: account.id,
-      credentialId: cred.id,
-    });
+    await timed('call row', () =>
+      store.calls.enqueue([{ accountId: account.id, credentialId: cred.id, source: 'webhook', phoneNumber: '5321234567', message, alertId }], now),
+    );
+    await timed('SAVEPOINT + RELEASE', () => release.run());
+    await timed('API history row', () =>
+      store.history.record({
+        at: now,
+        requestId: crypto.randomUUID(),
+        endpoint: '/webhook/receive',
+        sourceIp: '127.0.0.1',
+        status: 200,
+        message: '1 call(s) queued',
+        accountId: account.id,
+        credentialId: cred.id,
+      }),
+    );
   }
-  db.run('COMMIT');
+  await timed('BEGIN IMMEDIATE + COMMIT (fsync), its share', () => db.run('COMMIT'));
 }
 const cpu = process.cpuUsage(cpu0);
 const n = Math.floor(REQUESTS / BATCH) * BATCH;
 const us = (x: number) => x.toFixed(1);
+console.log(`| step (batch ${BATCH}) | µs per request |\n|---|---|`);
+for (const [step, ms] of spent) console.log(`| ${step} | ${us((ms * 1000) / n)} |`);
 console.log(
-  `batch ${BATCH}: per request wall ${us(((performance.now() - wall0) * 1000) / n)} µs, ` +
-    `CPU user ${us(cpu.user / n)} µs + system ${us(cpu.system / n)} µs`,
+  `| all of it: wall | ${us(((performance.now() - wall0) * 1000) / n)} |\n` +
+    `| all of it: CPU (user + system) | ${us(cpu.user / n)} + ${us(cpu.system / n)} |`,
 );
 reader.close();
 db.close();
