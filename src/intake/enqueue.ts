@@ -90,7 +90,7 @@ export function enqueueCalls(
         : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
     const alertSource: string = req.origin?.source ?? req.source ?? req.endpoint;
     // README "Maintenance windows": under a matching window the alert is stored, nobody is called.
-    const windows = req.windows ?? (await tx.maintenance.activeAt(req.accountId, now));
+    const windows = req.windows ?? (await tx.maintenance.notEndedAt(req.accountId, now));
     const window = suppressingWindow(windows, { key: req.alertKey, source: alertSource, labels: req.origin?.labels ?? null }, now);
     const fresh = window ? [] : dedupe.fresh;
     const period = periodOf(now, options.timeZone);

@@ -55,7 +55,9 @@ export function createLookupCache(store: Store): LookupCache {
   const byWebhookKey = new Map<string, Promise<Credential | null>>();
   const byApiKey = new Map<string, Promise<Credential | null>>();
   const accounts = new Map<string, Promise<Account | null>>();
-  const windows = new Map<string, { at: number; list: Promise<MaintenanceWindow[]> }>();
+  const windows = new Map<string, Promise<MaintenanceWindow[]>>();
+  /** The instant each account's windows were read at (windowsOf). */
+  const windowsReadAt = new Map<string, number>();
 
   /** Forgets everything when the database may have changed since the last look. */
   const validate = async () => {
@@ -66,6 +68,7 @@ export function createLookupCache(store: Store): LookupCache {
       byApiKey.clear();
       accounts.clear();
       windows.clear();
+      windowsReadAt.clear();
     }
   };
 
@@ -89,16 +92,13 @@ export function createLookupCache(store: Store): LookupCache {
     credentialByApiKey: (apiKey) => cached(byApiKey, apiKey, () => store.credentials.findByApiKey(apiKey)),
     account: (id) => cached(accounts, id, () => store.accounts.get(id)),
     windowsOf(accountId, now) {
-      const hit = windows.get(accountId);
-      if (hit && hit.at <= now) return hit.list;
-      const list = store.maintenance.notEndedAt(accountId, now);
-      if (windows.size >= MAX_ENTRIES) windows.clear();
-      const entry = { at: now, list };
-      windows.set(accountId, entry);
-      list.catch(() => {
-        if (windows.get(accountId) === entry) windows.delete(accountId);
+      // A list read at a later instant (a clock set back) may lack a window that ended in between.
+      if ((windowsReadAt.get(accountId) ?? now) > now) windows.delete(accountId);
+      return cached(windows, accountId, () => {
+        if (windowsReadAt.size >= MAX_ENTRIES) windowsReadAt.clear();
+        windowsReadAt.set(accountId, now);
+        return store.maintenance.notEndedAt(accountId, now);
       });
-      return list;
     },
   };
   return {

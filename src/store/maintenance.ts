@@ -64,9 +64,7 @@ export interface MaintenanceStore {
   getInAccount(account: AccountScope, id: string): Promise<MaintenanceWindow | null>;
   /** The account's windows, by start, latest first; `endedAfter`: only those ending after it. */
   list(accountId: string, options?: { endedAfter?: number; limit?: number }): Promise<MaintenanceWindow[]>;
-  /** Windows of the account under way at `now` (starts_at ≤ now < ends_at), the earliest started first. */
-  activeAt(accountId: string, now: number): Promise<MaintenanceWindow[]>;
-  /** The account's windows not ended at `now` (under way or to come), earliest start first: what the intake's lookups keep. */
+  /** The account's windows not ended at `now` (under way or to come), earliest start first: what suppress.ts looks through. */
   notEndedAt(accountId: string, now: number): Promise<MaintenanceWindow[]>;
   delete(id: string): Promise<boolean>;
   /** Whether any window's start has come and was not carried out yet: a plain read before a claim. */
@@ -97,9 +95,6 @@ export function createMaintenanceStore(db: SqlConnection): MaintenanceStore {
   const listQuery = db.query(
     `SELECT * FROM maintenance_windows WHERE account_id = $account AND ends_at > $after ORDER BY starts_at DESC, id LIMIT $limit`,
   );
-  const activeQuery = db.query(
-    `SELECT * FROM maintenance_windows WHERE account_id = $account AND starts_at <= $now AND ends_at > $now ORDER BY starts_at, id`,
-  );
   const notEndedQuery = db.query(`SELECT * FROM maintenance_windows WHERE account_id = $account AND ends_at > $now ORDER BY starts_at, id`);
   const claimQuery = db.query(
     `UPDATE maintenance_windows SET lease_until = ${leaseNow} + $leaseMs, lease_owner = $owner
@@ -127,9 +122,6 @@ export function createMaintenanceStore(db: SqlConnection): MaintenanceStore {
     },
     async list(accountId, { endedAfter = -1, limit = 200 } = {}) {
       return ((await listQuery.all({ account: accountId, after: endedAfter, limit })) as WindowRow[]).map(toWindow);
-    },
-    async activeAt(accountId, now) {
-      return ((await activeQuery.all({ account: accountId, now })) as WindowRow[]).map(toWindow);
     },
     async notEndedAt(accountId, now) {
       return ((await notEndedQuery.all({ account: accountId, now })) as WindowRow[]).map(toWindow);
