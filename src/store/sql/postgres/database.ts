@@ -207,7 +207,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     backgroundRunning = tracked(
       run.finally(() => {
         backgroundRunning = null;
-        if (background.length > 0) runBackground();
+        runBackground();
       }),
     );
   };
