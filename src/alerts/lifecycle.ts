@@ -1,5 +1,5 @@
-import { emitAlertEvent } from '../callbacks';
-import { alertTransition, canMoveAlert, isFinal, isSuppressed, type AlertState } from '../call-model';
+import { emitAlertEvents } from '../callbacks';
+import { alertTransition, canMoveAlert, isSuppressed, type AlertState } from '../call-model';
 import { periodOf } from '../credit';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
@@ -46,11 +46,30 @@ async function close(
   now: number,
   extra: { reason?: string; by?: string } = {},
 ): Promise<boolean> {
-  if (!canMoveAlert(alert.state, to)) return false;
-  const edge = alertTransition(alert.state, to);
-  const moved = await d.store.alerts.move(alert.id, { from: edge.from, to, at: now, reason: extra.reason ?? null, acknowledgedBy: extra.by ?? null });
-  // Outcome callback, in this same transaction (src/callbacks/events.ts).
-  if (moved) await emitAlertEvent(d.store, `alert.${to}`, (await d.store.alerts.get(alert.id))!, now);
+  return (await closeAll(d, [alert], to, now, extra)).length === 1;
+}
+
+/**
+ * close() for many alerts at once (a bundle's alerts settling): one statement for those in
+ * each state, their callbacks after. Returns the ids that moved.
+ */
+async function closeAll(
+  d: AlertLifecycleDeps,
+  alerts: readonly AlertRecord[],
+  to: Exclude<AlertState, 'open'>,
+  now: number,
+  extra: { reason?: string; by?: string } = {},
+): Promise<string[]> {
+  const moved: string[] = [];
+  for (const from of new Set(alerts.map((a) => a.state))) {
+    if (!canMoveAlert(from, to)) continue;
+    const edge = alertTransition(from, to);
+    const ids = alerts.filter((a) => a.state === from).map((a) => a.id);
+    moved.push(...(await d.store.alerts.moveAll(ids, { from: edge.from, to, at: now, reason: extra.reason ?? null, acknowledgedBy: extra.by ?? null })));
+  }
+  // Outcome callbacks, in this same transaction (src/callbacks/events.ts).
+  const movedIds = new Set(moved);
+  await emitAlertEvents(d.store, `alert.${to}`, alerts.filter((a) => movedIds.has(a.id)), now);
   return moved;
 }
 
@@ -71,19 +90,15 @@ export async function resolveAlert(d: AlertLifecycleDeps, alert: AlertRecord, no
 }
 
 /**
- * After one of its calls ended: an open alert whose every call is over without anyone
- * pressing 1 becomes `unacknowledged`.
+ * After their calls ended (one call, or a call and its bundle): each open alert whose every
+ * call is over without anyone pressing 1 becomes `unacknowledged`. Not one whose calls a
+ * maintenance window cancelled (still firing, it stays open for the next repeat), nor one
+ * under a running escalation (its engine decides when nobody is left to call): the store's
+ * allCallsEnded says which, in one read for all of them.
  */
-export async function settleAlert(d: AlertLifecycleDeps, alertId: string, now: number): Promise<void> {
-  const alert = await d.store.alerts.get(alertId);
-  if (!alert || alert.state !== 'open') return;
-  // Its calls were cancelled by a maintenance window: still firing, it stays open for the next repeat.
-  if (isSuppressed(alert, now)) return;
-  // Under a policy, the escalation engine decides when nobody is left to call.
-  if ((await d.store.escalations.get(alertId))?.state === 'running') return;
-  const calls = await d.store.calls.ofAlert(alertId);
-  if (calls.length === 0 || !calls.every((c) => isFinal(c.state))) return;
-  await close(d, alert, 'unacknowledged', now, { reason: 'every call ended without an acknowledgement' });
+export async function settleAlerts(d: AlertLifecycleDeps, alertIds: readonly string[], now: number): Promise<void> {
+  const ended = (await d.store.alerts.allCallsEnded(alertIds)).filter((alert) => !isSuppressed(alert, now));
+  await closeAll(d, ended, 'unacknowledged', now, { reason: 'every call ended without an acknowledgement' });
 }
 
 /** The escalation ran out of steps (or of credit): nobody acknowledged the alert. */

@@ -49,20 +49,61 @@ export function emitAlertEvent(
   at: number,
   details: Record<string, unknown> = {},
 ): Promise<string | null> {
-  const extra = type === 'alert.acknowledged' ? { acknowledged_by: alert.acknowledgedBy } : {};
-  return write(tx, type, alert.accountId, alert.id, at, { ...details, alert: callbackAlertJson(alert), ...extra });
+  return write(tx, type, alert.accountId, alert.id, at, alertEventFields(type, alert, details));
 }
 
-/** As emitAlertEvent, for a call's edge; the call record is read after its move. */
-export async function emitCallEvent(tx: Tx, type: CallEventType, call: CallRecord, at: number): Promise<string | null> {
-  const alert = call.alertId ? await tx.alerts.get(call.alertId) : null;
-  const fields = {
-    alert: alert ? callbackAlertJson(alert) : null,
-    call: callbackCallJson(call),
-    ...(type === 'call.acknowledged' ? { acknowledged_by: call.phoneNumber } : {}),
-  };
-  // In order per alert; a call made without one (a test call, older rows) in order per call.
-  return write(tx, type, call.accountId, call.alertId ?? call.id, at, fields);
+function alertEventFields(type: AlertEventType, alert: AlertRecord, details: Record<string, unknown> = {}): Record<string, unknown> {
+  const extra = type === 'alert.acknowledged' ? { acknowledged_by: alert.acknowledgedBy } : {};
+  return { ...details, alert: callbackAlertJson(alert), ...extra };
+}
+
+/**
+ * As emitAlertEvent, for alerts that took one edge together (a bundle's alerts settling):
+ * each account's callback_url is looked up once, and the alerts are read after their move
+ * only when it has one.
+ */
+export async function emitAlertEvents(tx: Tx, type: AlertEventType, alerts: readonly Pick<AlertRecord, 'id' | 'accountId'>[], at: number): Promise<void> {
+  const wanted = await withCallback(tx, alerts);
+  if (wanted.length === 0) return;
+  for (const alert of inOrder(await tx.alerts.getMany(wanted.map((a) => a.id)), wanted)) {
+    await add(tx, type, alert.accountId, alert.id, at, alertEventFields(type, alert));
+  }
+}
+
+/**
+ * As emitAlertEvent, for a call's edge, for every call that took it together (a call and
+ * the calls bundled into it), in the order given; each call and its alert are read after
+ * the move, and only when the account has a callback_url.
+ */
+export async function emitCallEvents(tx: Tx, type: CallEventType, calls: readonly Pick<CallRecord, 'id' | 'accountId'>[], at: number): Promise<void> {
+  const wanted = await withCallback(tx, calls);
+  if (wanted.length === 0) return;
+  const read = inOrder(await tx.calls.getMany(wanted.map((c) => c.id)), wanted);
+  const alertIds = [...new Set(read.map((c) => c.alertId).filter((a): a is string => a !== null))];
+  const alerts = new Map((await tx.alerts.getMany(alertIds)).map((a) => [a.id, a]));
+  for (const call of read) {
+    const alert = call.alertId ? alerts.get(call.alertId) : undefined;
+    const fields = {
+      alert: alert ? callbackAlertJson(alert) : null,
+      call: callbackCallJson(call),
+      ...(type === 'call.acknowledged' ? { acknowledged_by: call.phoneNumber } : {}),
+    };
+    // In order per alert; a call made without one (a test call, older rows) in order per call.
+    await add(tx, type, call.accountId, call.alertId ?? call.id, at, fields);
+  }
+}
+
+/** The records whose account has a callback_url, each account looked up once. */
+async function withCallback<T extends { accountId: string }>(tx: Tx, records: readonly T[]): Promise<T[]> {
+  const hasUrl = new Map<string, boolean>();
+  for (const r of records) if (!hasUrl.has(r.accountId)) hasUrl.set(r.accountId, (await tx.outbox.urlOf(r.accountId)) !== null);
+  return records.filter((r) => hasUrl.get(r.accountId));
+}
+
+/** `rows` (read in any order) in the order of `wanted`; ids not found are left out. */
+function inOrder<T extends { id: string }>(rows: readonly T[], wanted: readonly { id: string }[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return wanted.map((w) => byId.get(w.id)).filter((r): r is T => r !== undefined);
 }
 
 /** What a trunk event says about the trunk: `{ "trunk": { "name", "server", "reachable", "result" } }`. */
@@ -128,6 +169,11 @@ export function emitOncallChanged(
 
 async function write(tx: Tx, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): Promise<string | null> {
   if (!(await tx.outbox.urlOf(accountId))) return null;
+  return add(tx, type, accountId, orderKey, at, fields);
+}
+
+/** write() once the account is known to have a callback_url. */
+async function add(tx: Tx, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): Promise<string> {
   const eventId = newId('evt', at);
   const body = callbackBody({ eventId, type, at, accountId }, fields);
   await tx.outbox.add({ eventId, accountId, orderKey, type, body, at });

@@ -1,7 +1,8 @@
 export {
   callEventFor,
   emitAlertEvent,
-  emitCallEvent,
+  emitAlertEvents,
+  emitCallEvents,
   emitTrunkEvent,
   emitSelfTestEvent,
   type SelfTestEventType,

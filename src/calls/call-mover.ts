@@ -1,5 +1,5 @@
-import { acknowledgeAlert, settleAlert } from '../alerts';
-import { callEventFor, emitCallEvent } from '../callbacks';
+import { acknowledgeAlert, settleAlerts } from '../alerts';
+import { callEventFor, emitCallEvents } from '../callbacks';
 import { IllegalTransitionError, isFinal, isInProgress, isSuppressed, transition, type CallState } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
@@ -44,56 +44,72 @@ export interface CallMoverDeps {
 
 type Held = Pick<CallRecord, 'id' | 'attempts' | 'alertId'>;
 
-export function createCallMover(d: CallMoverDeps, call: Held & { phoneNumber: string }, start: CallState, bundled: Held[] = []): CallMover {
+export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 'phoneNumber' | 'accountId'>, start: CallState, bundled: Held[] = []): CallMover {
   let state = start;
   let held: Held[] = [call, ...bundled];
   // A mover is made once per claim: the claim (the store's UPDATE) was the edge into `start`.
   metrics.callTransitions.inc({ to: start }, held.length);
 
-  /** Where each held call goes: a retry of a call whose alert closed (or a maintenance window suppressed) ends instead. */
-  const targetOf = async (tx: Tx, c: Held, to: CallState): Promise<CallState> => {
-    if (to !== 'queued' || !c.alertId) return to;
-    const alert = await tx.alerts.get(c.alertId);
-    return alert && (alert.state !== 'open' || isSuppressed(alert, d.clock())) ? 'cancelled' : to;
+  /**
+   * Where each held call goes: a retry of a call whose alert closed (or a maintenance
+   * window suppressed) ends instead. The alerts are read once for the whole bundle.
+   */
+  const targetsOf = async (tx: Tx, to: CallState): Promise<Map<CallState, Held[]>> => {
+    if (to !== 'queued') return new Map([[to, held]]);
+    const alertIds = [...new Set(held.map((c) => c.alertId).filter((a): a is string => a !== null))];
+    const now = d.clock();
+    const ended = new Set((await tx.alerts.getMany(alertIds)).filter((a) => a.state !== 'open' || isSuppressed(a, now)).map((a) => a.id));
+    const targets = new Map<CallState, Held[]>();
+    for (const c of held) {
+      const target: CallState = c.alertId && ended.has(c.alertId) ? 'cancelled' : to;
+      const group = targets.get(target) ?? [];
+      group.push(c);
+      targets.set(target, group);
+    }
+    return targets;
   };
 
   const write = async (to: CallState, { passToNextStep, ...details }: MoveDetails) => {
     const at = d.clock();
     // One transaction; everything in it goes through `tx` (it may run again as a whole).
+    // The call and its bundle move in a statement per target, not one per call: a bundle
+    // may carry thousands of alerts (BENCHMARKS "Alert storm").
     const { still: moved, reached } = await d.store.transaction(async (tx) => {
       const alerts = { store: tx, timeZone: d.timeZone };
-      const still: Held[] = [];
-      for (const c of held) {
-        const target = await targetOf(tx, c, to);
-        const ok = await tx.calls.move(c.id, {
-          from: state,
-          to: target,
-          at,
-          attempt: c.attempts,
-          ...details,
-          ...(target === 'cancelled' ? { reason: 'alert closed while waiting to retry', runAfter: undefined } : {}),
-          answered: target === 'answered',
-          acknowledged: target === 'acknowledged',
-          finished: isFinal(target),
-        });
-        if (!ok) continue;
-        still.push(c);
-        // Outcome callback, in this same transaction (which edges: src/callbacks/events.ts).
+      const movedIds = new Set<string>();
+      for (const [target, group] of await targetsOf(tx, to)) {
+        const ids = await tx.calls.moveAll(
+          group.map((c) => ({ id: c.id, attempt: c.attempts })),
+          {
+            from: state,
+            to: target,
+            at,
+            ...details,
+            ...(target === 'cancelled' ? { reason: 'alert closed while waiting to retry', runAfter: undefined } : {}),
+            answered: target === 'answered',
+            acknowledged: target === 'acknowledged',
+            finished: isFinal(target),
+          },
+        );
+        for (const id of ids) movedIds.add(id);
+        // Outcome callbacks, in this same transaction (which edges: src/callbacks/events.ts).
         const event = callEventFor(target);
-        if (event) await emitCallEvent(tx, event, (await tx.calls.get(c.id))!, at);
+        if (event) await emitCallEvents(tx, event, ids.map((id) => ({ id, accountId: call.accountId })), at);
       }
+      const still = held.filter((c) => movedIds.has(c.id));
       if (still.length === 0 || still[0] !== call) return { still, reached: to };
       const alertIds = [...new Set(still.map((c) => c.alertId).filter((a): a is string => a !== null))];
       if (to === 'acknowledged') {
+        const byId = new Map((await tx.alerts.getMany(alertIds)).map((a) => [a.id, a]));
         for (const id of alertIds) {
-          const alert = await tx.alerts.get(id);
+          const alert = byId.get(id);
           if (alert) await acknowledgeAlert(alerts, alert, call.phoneNumber, at);
         }
       }
-      for (const id of alertIds) await settleAlert(alerts, id, at);
+      await settleAlerts(alerts, alertIds, at);
       // A call of an escalation ended: its engine looks again now, not at its next poll.
-      if (isFinal(to)) for (const id of alertIds) await tx.escalations.wakeUp(id, at);
-      if (passToNextStep) for (const id of alertIds) await tx.escalations.skipWait(id, at);
+      if (isFinal(to)) await tx.escalations.wakeUp(alertIds, at);
+      if (passToNextStep) await tx.escalations.skipWait(alertIds, at);
       // The state the call reached as this transaction leaves it (a retry may have become `cancelled`).
       return { still, reached: (await tx.calls.get(call.id))?.state ?? to };
     });

@@ -1,4 +1,4 @@
-import { settleAlert } from '../alerts';
+import { settleAlerts } from '../alerts';
 import { transition } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
@@ -36,16 +36,11 @@ export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> 
     const batch = await d.store.transaction(async (tx) => {
       const now = d.clock();
       const stale = await tx.calls.queuedBefore(now - d.maxAgeS * 1000, BATCH);
-      const moved: string[] = [];
-      for (const call of stale) {
-        transition(call.state, 'expired');
-        if (await tx.calls.move(call.id, { from: 'queued', to: 'expired', at: now, attempt: call.attempts, reason, finished: true })) {
-          moved.push(call.id);
-        }
-      }
-      for (const alertId of new Set(stale.map((c) => c.alertId).filter((a): a is string => a !== null))) {
-        await settleAlert({ store: tx, timeZone: d.timeZone }, alertId, now);
-      }
+      for (const call of stale) transition(call.state, 'expired');
+      const held = stale.map((c) => ({ id: c.id, attempt: c.attempts }));
+      const moved = await tx.calls.moveAll(held, { from: 'queued', to: 'expired', at: now, reason, finished: true });
+      const alertIds = [...new Set(stale.map((c) => c.alertId).filter((a): a is string => a !== null))];
+      await settleAlerts({ store: tx, timeZone: d.timeZone }, alertIds, now);
       // A batch where nothing moved would come back unchanged: stop rather than spin.
       return { moved, full: stale.length === BATCH && moved.length > 0 };
     });

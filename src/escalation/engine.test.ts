@@ -43,7 +43,7 @@ async function endWaitingCall(store: Store, clock: () => number, alertId: string
   expect(claimed.id).toBe(call.id);
   await store.transaction(async (tx) => {
     await tx.calls.move(call.id, { from: 'dialing', to, at: clock(), attempt: claimed.attempts, finished: true });
-    await tx.escalations.wakeUp(alertId, clock());
+    await tx.escalations.wakeUp([alertId], clock());
   });
   return call.id;
 }
@@ -140,7 +140,7 @@ describe('escalation engine', () => {
     const e = engine();
     const alertId = await alert();
     await endWaitingCall(store, clock, alertId, 'completed');
-    await store.transaction((tx) => tx.escalations.skipWait(alertId, clock()));
+    await store.transaction((tx) => tx.escalations.skipWait([alertId], clock()));
     await e.tick();
     expect(await numbersCalled(store, alertId)).toEqual([`${A}#1`, `${B}#2`]);
   });

@@ -1,7 +1,12 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
-import type { AlertState } from '../call-model';
+import { dialectOf } from './sql/dialect';
+import { FINAL_STATES, type AlertState } from '../call-model';
 import { newId } from './ids';
+import { sqlList } from './sql-list';
+
+/** The states a call ends in, as SQL (from the call model, never retyped). */
+const FINAL = sqlList(FINAL_STATES);
 
 export interface AlertRecord {
   id: string;
@@ -101,6 +106,15 @@ export interface AlertsStore {
   list(filter?: { accountId?: string; state?: AlertState; limit?: number }): Promise<AlertRecord[]>;
   /** False when the alert is no longer in `change.from` (someone else moved it first). */
   move(id: string, change: AlertChange): Promise<boolean>;
+  /** `move` for many alerts in one statement: the ids that were still in `change.from` and moved. */
+  moveAll(ids: readonly string[], change: AlertChange): Promise<string[]>;
+  /** The alerts with these ids that exist (any order). */
+  getMany(ids: readonly string[]): Promise<AlertRecord[]>;
+  /**
+   * Of these alerts, the open ones that have calls, all of them ended (FINAL_STATES), and no
+   * running escalation: the ones settleAlerts may close as unacknowledged (src/alerts/lifecycle.ts).
+   */
+  allCallsEnded(ids: readonly string[]): Promise<AlertRecord[]>;
 }
 
 /**
@@ -123,13 +137,29 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
   const byIdInAccount = db.query(`SELECT * FROM alerts WHERE id = $id AND ${IN_ACCOUNT}`);
   const openByKey = db.query(ALERT_BY_KEY_SQL.open);
   const latestKeyed = db.query(ALERT_BY_KEY_SQL.latest);
-  const update = db.query(
+  const sql = dialectOf(db.dialect);
+  const moveMany = db.query(
     `UPDATE alerts SET state = $to, updated_at = $at, state_reason = COALESCE($reason, state_reason),
        acknowledged_at = CASE WHEN $to = 'acknowledged' THEN $at ELSE acknowledged_at END,
        acknowledged_by = CASE WHEN $to = 'acknowledged' THEN $by ELSE acknowledged_by END,
        resolved_at = CASE WHEN $to = 'resolved' THEN $at ELSE resolved_at END
-     WHERE id = $id AND state = $from`,
+     WHERE id IN (SELECT value FROM ${sql.jsonTexts('$ids')}) AND state = $from
+     RETURNING id`,
   );
+  const byIds = db.query(`SELECT * FROM alerts WHERE id IN (SELECT value FROM ${sql.jsonTexts('$ids')})`);
+  const ended = db.query(
+    `SELECT a.* FROM alerts a
+     WHERE a.id IN (SELECT value FROM ${sql.jsonTexts('$ids')}) AND a.state = 'open'
+       AND EXISTS (SELECT 1 FROM calls c WHERE c.alert_id = a.id)
+       AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.alert_id = a.id AND c.state NOT IN (${FINAL}))
+       AND NOT EXISTS (SELECT 1 FROM escalations e WHERE e.alert_id = a.id AND e.state = 'running')`,
+  );
+  const moveAll = async (ids: readonly string[], c: AlertChange): Promise<string[]> => {
+    if (ids.length === 0) return [];
+    const rows = (await moveMany.all({ ids: JSON.stringify(ids), from: c.from, to: c.to, at: c.at, reason: c.reason ?? null, by: c.acknowledgedBy ?? null })) as { id: string }[];
+    const moved = new Set(rows.map((r) => r.id));
+    return ids.filter((id) => moved.has(id));
+  };
   return {
     async create(a, now) {
       const id = newId('alt');
@@ -162,9 +192,14 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
       return ((await db.query(sql).all(params)) as AlertRow[]).map(toAlert);
     },
     async move(id, c) {
-      return (
-        (await update.run({ id, from: c.from, to: c.to, at: c.at, reason: c.reason ?? null, by: c.acknowledgedBy ?? null })).changes === 1
-      );
+      return (await moveAll([id], c)).length === 1;
+    },
+    moveAll,
+    async getMany(ids) {
+      return ids.length === 0 ? [] : ((await byIds.all({ ids: JSON.stringify(ids) })) as AlertRow[]).map(toAlert);
+    },
+    async allCallsEnded(ids) {
+      return ids.length === 0 ? [] : ((await ended.all({ ids: JSON.stringify(ids) })) as AlertRow[]).map(toAlert);
     },
   };
 }

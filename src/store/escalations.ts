@@ -77,18 +77,19 @@ export interface EscalationsStore {
   advance(alertId: string, from: { round: number; step: number }, to: { round: number; step: number; startedAt: number; nextAt: number }): Promise<boolean>;
   /** Looks again at `nextAt` (nothing else changes). */
   postpone(alertId: string, nextAt: number): Promise<void>;
-  /** Look again no later than `now` (a call of the escalation ended, or its alert closed). */
-  wakeUp(alertId: string, now: number): Promise<void>;
-  /** Keypad 3: the current step ends as soon as its calls have. */
-  skipWait(alertId: string, now: number): Promise<void>;
+  /** These alerts' running escalations look again no later than `now` (a call of theirs ended, or the alert closed). */
+  wakeUp(alertIds: readonly string[], now: number): Promise<void>;
+  /** Keypad 3: the current step of these alerts' escalations ends as soon as its calls have. */
+  skipWait(alertIds: readonly string[], now: number): Promise<void>;
   finish(alertId: string, reason: string): Promise<boolean>;
 }
 
 export function createEscalationsStore(db: SqlConnection): EscalationsStore {
+  const sql = dialectOf(db.dialect);
   // In a transaction on PostgreSQL, the rows are this transaction's until it ends; another
   // appliance's engine passes over them (escalation/engine.ts).
   const dueQuery = db.query(
-    `SELECT * FROM escalations WHERE state = 'running' AND next_at <= $now ORDER BY next_at LIMIT $limit${dialectOf(db.dialect).skipLocked}`,
+    `SELECT * FROM escalations WHERE state = 'running' AND next_at <= $now ORDER BY next_at LIMIT $limit${sql.skipLocked}`,
   );
   return {
     async start(e) {
@@ -128,11 +129,17 @@ export function createEscalationsStore(db: SqlConnection): EscalationsStore {
     async postpone(alertId, nextAt) {
       await db.query(`UPDATE escalations SET next_at = $n WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, n: nextAt });
     },
-    async wakeUp(alertId, now) {
-      await db.query(`UPDATE escalations SET next_at = ${dialectOf(db.dialect).least('next_at', '$now')} WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
+    async wakeUp(alertIds, now) {
+      if (alertIds.length === 0) return;
+      await db
+        .query(`UPDATE escalations SET next_at = ${sql.least('next_at', '$now')} WHERE alert_id IN (SELECT value FROM ${sql.jsonTexts('$ids')}) AND state = 'running'`)
+        .run({ ids: JSON.stringify(alertIds), now });
     },
-    async skipWait(alertId, now) {
-      await db.query(`UPDATE escalations SET skip_wait = 1, next_at = $now WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, now });
+    async skipWait(alertIds, now) {
+      if (alertIds.length === 0) return;
+      await db
+        .query(`UPDATE escalations SET skip_wait = 1, next_at = $now WHERE alert_id IN (SELECT value FROM ${sql.jsonTexts('$ids')}) AND state = 'running'`)
+        .run({ ids: JSON.stringify(alertIds), now });
     },
     async finish(alertId, reason) {
       return (await db.query(`UPDATE escalations SET state = 'done', reason = $r WHERE alert_id = $a AND state = 'running'`).run({ a: alertId, r: reason })).changes === 1;

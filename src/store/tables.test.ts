@@ -68,6 +68,85 @@ describe('call queue', () => {
   });
 });
 
+describe('a call and its bundle move together', () => {
+  it('the claim bundles the number\'s other due calls; moveAll moves each listed call still in `from` on its own attempt, with one event each', async () => {
+    const clock = manualClock();
+    const store = await tempStore(clock);
+    const acc = await store.transaction((tx) => tx.accounts.create({ name: 'a', plan: 'starter' }));
+    const ids = await store.transaction((tx) =>
+      tx.calls.enqueue(
+        Array.from({ length: 5 }, (_, i) => ({ accountId: acc.id, credentialId: null, source: 'api' as const, phoneNumber: '5321234567', message: `m${i}` })),
+        clock(),
+      ),
+    );
+    const carrier = (await store.transaction((tx) => tx.calls.claim(clock(), 30_000)))!;
+    expect(carrier.id).toBe(ids[0]);
+    expect(carrier.bundled.map((b) => b.id)).toEqual(ids.slice(1));
+    for (const id of ids.slice(1)) {
+      expect((await store.calls.events(id!)).map((e) => [e.from, e.to, e.attempt, e.reason])).toEqual([['queued', 'dialing', 1, `bundled into ${carrier.id}`]]);
+    }
+    clock.advance(1000);
+    // One bundled call was taken out from under us (another worker moved it); one is listed
+    // on an attempt it is no longer on. Neither moves; the others do, in the order given.
+    await store.transaction((tx) => tx.calls.move(ids[2]!, { from: 'dialing', to: 'failed', at: clock(), attempt: 1, finished: true }));
+    const held = ids.map((id) => ({ id: id!, attempt: 1 }));
+    held[3] = { id: ids[3]!, attempt: 7 };
+    const moved = await store.transaction((tx) =>
+      tx.calls.moveAll([...held].reverse(), { from: 'dialing', to: 'answered', at: clock(), sipCode: 200, trunk: 'main', answered: true }),
+    );
+    expect(moved).toEqual([ids[4], ids[1], ids[0]]);
+    const after = await store.calls.getMany(ids as string[]);
+    expect(new Map(after.map((c) => [c.id, c.state]))).toEqual(
+      new Map([
+        [ids[0], 'answered'],
+        [ids[1], 'answered'],
+        [ids[2], 'failed'],
+        [ids[3], 'dialing'],
+        [ids[4], 'answered'],
+      ]),
+    );
+    expect(after.find((c) => c.id === ids[1])).toMatchObject({ answeredAt: clock(), lastSipCode: 200 });
+    expect((await store.calls.events(ids[1]!)).at(-1)).toEqual({ at: clock(), attempt: 1, from: 'dialing', to: 'answered', sipCode: 200, reason: null, trunk: 'main' });
+    expect(await store.calls.events(ids[3]!)).toHaveLength(1);
+    // Nothing listed, nothing to do.
+    expect(await store.transaction((tx) => tx.calls.moveAll([], { from: 'dialing', to: 'failed', at: clock() }))).toEqual([]);
+    await store.close();
+  });
+
+  it('alerts: moveAll moves those still in `from`; allCallsEnded names the open ones whose calls all ended, not one under a running escalation or without calls', async () => {
+    const clock = manualClock();
+    const store = await tempStore(clock);
+    const acc = await store.transaction((tx) => tx.accounts.create({ name: 'a', plan: 'starter' }));
+    const made = await store.transaction(async (tx) => {
+      const alert = async (calls: number) => {
+        const id = await tx.alerts.create({ accountId: acc.id, credentialId: null, key: null, source: 'api', message: 'm' }, clock());
+        const callIds = await tx.calls.enqueue(
+          Array.from({ length: calls }, () => ({ accountId: acc.id, credentialId: null, source: 'api' as const, phoneNumber: '5321234567', message: 'm', alertId: id })),
+          clock(),
+        );
+        return { id, callIds };
+      };
+      return { ended: await alert(2), waiting: await alert(2), escalating: await alert(1), none: await alert(0), closed: await alert(1) };
+    });
+    const end = (callId: string) => store.transaction((tx) => tx.calls.move(callId, { from: 'queued', to: 'cancelled', at: clock(), attempt: 0, finished: true }));
+    for (const c of [...made.ended.callIds, made.waiting.callIds[0]!, ...made.escalating.callIds, ...made.closed.callIds]) await end(c);
+    await store.transaction(async (tx) => {
+      const plan = { steps: [{ numbers: ['5321234567'], wait_s: 60 }], rounds: 1 };
+      const policy = await tx.policies.create({ accountId: acc.id, name: 'p', ...plan }, clock());
+      await tx.escalations.start({ alertId: made.escalating.id, accountId: acc.id, credentialId: null, policyId: policy.id, plan, message: 'm', round: 1, step: 0, stepStartedAt: clock(), nextAt: clock() + 60_000 });
+      await tx.alerts.move(made.closed.id, { from: 'open', to: 'resolved', at: clock() });
+    });
+    const all = Object.values(made).map((a) => a.id);
+    expect((await store.alerts.allCallsEnded(all)).map((a) => a.id)).toEqual([made.ended.id]);
+    expect(await store.transaction((tx) => tx.alerts.moveAll(all, { from: 'open', to: 'unacknowledged', at: clock(), reason: 'r' }))).toEqual(
+      [made.ended.id, made.waiting.id, made.escalating.id, made.none.id],
+    );
+    expect((await store.alerts.get(made.closed.id))!.state).toBe('resolved');
+    expect((await store.alerts.getMany([made.ended.id, 'alt_nope'])).map((a) => [a.id, a.state, a.stateReason])).toEqual([[made.ended.id, 'unacknowledged', 'r']]);
+    await store.close();
+  });
+});
+
 describe('alerts', () => {
   it('moves only from the state it was read in; finds the open alert of a key', async () => {
     const clock = manualClock();

@@ -25,6 +25,11 @@ export interface SqlDialect {
    * on SQLite, whose one appliance is the only clock, the parameter given (the caller's clock).
    */
   leaseClock(param: string): string;
+  /**
+   * A column in a WHERE clause that SQLite's planner must not take an index for (its `+`
+   * prefix), so a join is driven from the other side; PostgreSQL's planner needs no hint.
+   */
+  unindexed(column: string): string;
   /** Row locks for a claim: rows another appliance is taking right now are passed over (PostgreSQL), nothing on SQLite. */
   skipLocked: string;
 }
@@ -38,6 +43,7 @@ const sqlite: SqlDialect = {
   equalsNoCase: (c, p) => `${c} = ${p}`,
   insertOrReplace: (table, columns) => `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `$${c}`).join(', ')})`,
   leaseClock: (p) => p,
+  unindexed: (c) => `+${c}`,
   skipLocked: '',
 };
 
@@ -56,6 +62,7 @@ const postgres: SqlDialect = {
        .map((c) => `${c} = excluded.${c}`)
        .join(', ')}`,
   leaseClock: () => `CAST(floor(extract(epoch from clock_timestamp()) * 1000) AS BIGINT)`,
+  unindexed: (c) => c,
   skipLocked: ' FOR UPDATE SKIP LOCKED',
 };
 
