@@ -55,13 +55,15 @@ export interface EnqueueOptions {
  * of many racing for the last credit, exactly one wins; of two copies of a keyed alert,
  * one calls. Resolves only after COMMIT.
  */
-export function enqueueCalls(
+export async function enqueueCalls(
   // Only its unit of work is used: a caller already in a transaction passes one that runs in it.
-  store: Pick<Store, 'transaction'>,
+  store: Pick<Store, 'transaction' | 'queueAtOnce'>,
   clock: Clock,
   options: EnqueueOptions,
   req: EnqueueRequest,
 ): Promise<{ outcome: Outcome; replayed: boolean }> {
+  const atOnce = await queuePlainAtOnce(store, clock, options, req);
+  if (atOnce) return atOnce;
   return store.transaction(async (tx) => {
     const now = clock();
     // Copies on other appliances wait here, before the reads below (see idempotencyLock).
@@ -88,7 +90,7 @@ export function enqueueCalls(
       : req.alertKey
         ? await decideDedupe(tx, latest, numbers, now, options.dedupeWindowMs)
         : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
-    const alertSource: string = req.origin?.source ?? req.source ?? req.endpoint;
+    const alertSource = alertSourceOf(req);
     // README "Maintenance windows": under a matching window the alert is stored, nobody is called.
     const windows = req.windows ?? (await tx.maintenance.notEndedAt(req.accountId, now));
     const window = suppressingWindow(windows, { key: req.alertKey, source: alertSource, labels: req.origin?.labels ?? null }, now);
@@ -102,9 +104,7 @@ export function enqueueCalls(
     if (fresh.length > 0 && !(await tx.usage.tryCharge(req.accountId, period, fresh.length, req.monthlyCredit))) {
       return { outcome: { code: 'insufficient_credit' }, replayed: false };
     }
-    // The compatible APIs come with the webhook key: their calls count as webhook calls, their
-    // alert names the API (README "PagerDuty and Opsgenie compatible intake").
-    const source: CallSource = req.source ?? (req.endpoint === 'api' ? 'api' : 'webhook');
+    const source = callSourceOf(req);
     // Every number deduplicated: the answer names the alert that stands for them; none is
     // created, since an alert with no call would never settle.
     const alertId =
@@ -134,6 +134,54 @@ export function enqueueCalls(
     if (req.idempotencyKey && req.credentialId) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   });
+}
+
+/** Who raised the alert: a native source's name, the appliance itself (`heartbeat`), or the endpoint. */
+function alertSourceOf(req: EnqueueRequest): string {
+  return req.origin?.source ?? req.source ?? req.endpoint;
+}
+
+/**
+ * The calls' source. The compatible APIs come with the webhook key: their calls count as
+ * webhook calls, their alert names the API (README "PagerDuty and Opsgenie compatible intake").
+ */
+function callSourceOf(req: EnqueueRequest): CallSource {
+  return req.source ?? (req.endpoint === 'api' ? 'api' : 'webhook');
+}
+
+/**
+ * A plain request (no alert key, policy, Idempotency-Key or signature, and no maintenance
+ * window matching it) makes a new alert and its calls and charges them, nothing else: on
+ * PostgreSQL that is one statement (store.queueAtOnce) while a usage shard has room. Null
+ * when it is not plain, on SQLite, or when the charge needs the full unit above (which then
+ * decides everything, credit included).
+ */
+async function queuePlainAtOnce(
+  store: Pick<Store, 'queueAtOnce'>,
+  clock: Clock,
+  options: EnqueueOptions,
+  req: EnqueueRequest,
+): Promise<{ outcome: Outcome; replayed: boolean } | null> {
+  if (!store.queueAtOnce || req.alertKey || req.escalation || req.idempotencyKey || req.signedOnce || !req.windows || req.phoneNumbers.length === 0) return null;
+  const now = clock();
+  const alertSource = alertSourceOf(req);
+  const labels = req.origin?.labels ?? null;
+  if (suppressingWindow(req.windows, { key: null, source: alertSource, labels }, now)) return null;
+  const queued = await store.queueAtOnce({
+    accountId: req.accountId,
+    credentialId: req.credentialId,
+    alertSource,
+    labels,
+    callSource: callSourceOf(req),
+    message: req.message,
+    phoneNumbers: req.phoneNumbers,
+    period: periodOf(now, options.timeZone),
+    credit: req.monthlyCredit,
+    lastReason: options.waitReason ?? null,
+    now,
+  });
+  if (!queued) return null;
+  return { outcome: { code: 'QUEUED', callIds: queued.callIds, endpoint: req.endpoint, alertId: queued.alertId }, replayed: false };
 }
 
 /** A signed request seen before (here or on another appliance): refused as `Invalid signature`. */

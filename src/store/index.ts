@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { assertKeyOpensDatabase } from './key-check';
+import { createQueueAtOnce, type QueueAtOnceFn } from './queue-at-once';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import type { SqlConnection } from './sql/connection';
 import type { CommitObserver, SqlDatabase, TransactionStats } from './sql/database';
@@ -10,6 +11,7 @@ import { openMigratedPostgres } from './sql/postgres/database';
 import { openSqlite } from './sql/sqlite/database';
 import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
 
+export type { QueueAtOnce, QueueAtOnceFn } from './queue-at-once';
 export type { AccountScope } from './account-scope';
 export type { Tables, Tx } from './tables';
 export type { AccountsStore } from './accounts';
@@ -53,6 +55,12 @@ export interface Store extends Tables {
    * Rejects with DatabaseUnavailableError when the database was away for `store.timeout_ms`.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: a plain request's alert, calls and charge in one statement, its own
+   * transaction (queue-at-once.ts); null when no usage shard had room (run the full unit).
+   * Absent on SQLite.
+   */
+  queueAtOnce?: QueueAtOnceFn;
   /** A single-statement bookkeeping write nobody waits for (the API history); a failure goes to `onError`. */
   background(work: (tx: Tx) => Promise<void>, onError: (e: unknown) => void): void;
   /** Resolves when everything queued so far has committed. */
@@ -123,6 +131,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const store = {
     dialect: db.dialect,
     transaction: (work) => db.transaction((conn) => work(viewOf(conn))),
+    queueAtOnce: createQueueAtOnce(db) ?? undefined,
     background: (work, onError) => db.background((conn) => work(viewOf(conn)), onError),
     flush: () => db.flush(),
     changeMarker: () => db.changeMarker(),

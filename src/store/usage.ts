@@ -1,5 +1,5 @@
 import { dialectOf } from './sql/dialect';
-import type { SqlConnection } from './sql/connection';
+import type { Dialect, SqlConnection } from './sql/connection';
 import { createKeyLock } from './key-lock';
 
 /**
@@ -37,6 +37,24 @@ export interface UsageStore {
   refund(accountId: string, period: string, calls: number): Promise<void>;
 }
 
+/** A charge's share of the credit on one shard: the fast path stays within it (0 for a small credit: every charge is exact). */
+export const shareOf = (credit: number): number => Math.floor(credit / USAGE_SHARDS);
+
+/**
+ * The fast path's charge: one free row (`$a`, `$p`), only while within its share (`$share`)
+ * and not exact; RETURNING the shard when it charged `$n`. Missing rows (the period's first
+ * charge) change nothing and take the exact path, which makes the rows. Also the first step
+ * of a plain request's one-statement unit on PostgreSQL (queue-at-once.ts).
+ */
+export function fastChargeSql(dialect: Dialect): string {
+  return `UPDATE usage_shards SET used = used + $n
+     WHERE account_id = $a AND period = $p
+       AND shard = (SELECT shard FROM usage_shards
+                    WHERE account_id = $a AND period = $p AND exact = 0 AND used + $n <= $share
+                    ORDER BY random() LIMIT 1${dialectOf(dialect).skipLocked})
+     RETURNING shard`;
+}
+
 interface ShardRow {
   shard: number;
   used: number;
@@ -47,16 +65,7 @@ export function createUsageStore(db: SqlConnection): UsageStore {
   const sql = dialectOf(db.dialect);
   const forUpdate = db.dialect === 'postgres' ? ' FOR UPDATE' : '';
   const used = db.query('SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) AS used FROM usage_shards WHERE account_id = $a AND period = $p');
-  // The fast path: one free row, only while within its share and not exact. Missing rows (the
-  // period's first charge) change nothing and take the exact path, which makes the rows.
-  const fast = db.query(
-    `UPDATE usage_shards SET used = used + $n
-     WHERE account_id = $a AND period = $p
-       AND shard = (SELECT shard FROM usage_shards
-                    WHERE account_id = $a AND period = $p AND exact = 0 AND used + $n <= $share
-                    ORDER BY random() LIMIT 1${sql.skipLocked})
-     RETURNING shard`,
-  );
+  const fast = db.query(fastChargeSql(db.dialect));
   // WHERE TRUE: an INSERT … SELECT before ON CONFLICT needs a WHERE clause, or SQLite may
   // read ON as a join's (sqlite.org/lang_upsert.html).
   const makeRows = db.query(
@@ -149,7 +158,7 @@ export function createUsageStore(db: SqlConnection): UsageStore {
     async tryCharge(accountId, period, calls, credit) {
       const a = accountId;
       const p = period;
-      const share = Math.floor(credit / USAGE_SHARDS);
+      const share = shareOf(credit);
       // (A share of 0, a small credit: every charge checks the total, as it must.)
       if (calls <= share && (await fastPath(a, p, calls, share))) return true;
       const rows = await locked(a, p);

@@ -1,7 +1,7 @@
 import { SQL, type ReservedSQL } from 'bun';
 import type { Logger } from '../../../log';
 import { migratePostgres } from '../../migrations';
-import type { SqlConnection } from '../connection';
+import type { SqlConnection, SqlParams } from '../connection';
 import type { CommitObserver, SqlDatabase } from '../database';
 import { DatabaseUnavailableError } from '../unavailable';
 import { postgresConnection } from './connection';
@@ -75,6 +75,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     },
   });
   let batches = 0;
+  let alones = 0;
   let runAgain = 0;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -179,6 +180,58 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     }
   };
 
+  // A one-statement unit (SqlDatabase.alone): autocommit on a connection of its own, which is
+  // closed when the time is up (a frozen server must not answer it after we gave up).
+  const aloneOnce = async (text: string, params: SqlParams, deadline: number): Promise<unknown[]> => {
+    const conn = await reserve(sql, deadline);
+    const expire = setTimeout(() => void conn.close().catch(() => undefined), Math.max(0, deadline - performance.now()));
+    const slot = slotFor(conn);
+    try {
+      const rows = await slot.connection.query(text).all(params);
+      clearTimeout(expire);
+      release(slot);
+      void conn.release();
+      return rows;
+    } catch (e) {
+      clearTimeout(expire);
+      release(slot);
+      if (isConnectionLost(e) || performance.now() >= deadline) {
+        void conn.close().catch(() => undefined);
+        throw new RunAgain(e);
+      }
+      void conn.release();
+      if (isConflict(e)) throw new RunAgain(e);
+      throw e;
+    }
+  };
+
+  const alone = async (text: string, params: SqlParams): Promise<unknown[]> => {
+    if (closed) throw new Error('store is closing');
+    const deadline = performance.now() + o.timeoutMs;
+    let conflicts = 0;
+    const pauses = reconnectPauses();
+    for (;;) {
+      try {
+        const started = performance.now();
+        const rows = await aloneOnce(text, params, deadline);
+        o.onCommit?.(1, (performance.now() - started) / 1000);
+        batches++;
+        alones++;
+        return rows;
+      } catch (e) {
+        if (!(e instanceof RunAgain)) throw unavailableIfSo(e, deadline);
+        runAgain++;
+        if (isConflict(e.cause)) {
+          if (++conflicts >= CONFLICT_RUNS) throw e.cause;
+          continue;
+        }
+        // The connection broke (the statement may or may not have committed: safe to run again, see SqlDatabase.alone).
+        if (!pauses.fitBefore(deadline)) throw unavailableIfSo(e.cause, deadline, true);
+        await pauses.sleep();
+      }
+    }
+  };
+
   const tracked = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
     const done = () => inFlight.delete(p);
@@ -216,6 +269,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     dialect: 'postgres',
     reader,
     transaction: (work) => tracked(transaction(work)),
+    alone: (text, params) => tracked(alone(text, params)),
     background(work, onError) {
       background.push({ work, onError });
       // The first of a turn schedules the batch; while one runs, the next starts when it ends.
@@ -236,7 +290,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
       }
       return marker.value;
     },
-    stats: () => ({ batches, writes: batches, runAgain }),
+    stats: () => ({ batches, writes: batches, runAgain, alone: alones }),
     async close() {
       closed = true;
       await Promise.allSettled([...inFlight]);

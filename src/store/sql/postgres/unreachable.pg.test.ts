@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerEatingRelay } from '../../../../test/helpers/answer-eating-relay';
 import { freePort } from '../../../../test/helpers/ports';
 import { psql, startPostgresCluster, type PostgresCluster } from '../../../../test/helpers/postgres';
 import { createStore, DatabaseUnavailableError, type Store } from '../..';
@@ -106,7 +106,7 @@ describe('PostgreSQL going away under a live pool', () => {
   });
 
   it('a COMMIT whose answer was lost with its connection is looked up by the transaction id, not run again: written once, its result returned', async () => {
-    const relay = await commitEatingRelay(new URL(cluster.baseUrl).port);
+    const relay = await answerEatingRelay(new URL(cluster.baseUrl).port, 'COMMIT');
     // One connection, so the warm-up below prepares the unit's statements on the one the unit runs on.
     const store = await openStore(cluster.baseUrl.replace(/:\d+\//, `:${relay.port}/`), 1);
     try {
@@ -138,43 +138,3 @@ describe('PostgreSQL going away under a live pool', () => {
     }
   });
 });
-
-/**
- * A TCP relay to PostgreSQL that, once armed, holds back what the server answers until a
- * COMMIT's CommandComplete ('C', length 11, "COMMIT") is among it, then drops it all and cuts
- * both sides: the server committed, the client never learns it (a connection lost between
- * the two, as in a failover).
- */
-async function commitEatingRelay(targetPort: string): Promise<{ port: number; armed: boolean; eaten: number; close(): void }> {
-  const commitDone = Buffer.from([0x43, 0, 0, 0, 11, ...Buffer.from('COMMIT'), 0]);
-  const sockets = new Set<Socket>();
-  const relay = { port: 0, armed: false, eaten: 0, close: () => undefined as void };
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(targetPort), '127.0.0.1');
-    sockets.add(client).add(upstream);
-    const cut = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('data', (d) => upstream.write(d));
-    let held = Buffer.alloc(0);
-    upstream.on('data', (d: Buffer) => {
-      if (!relay.armed) return void client.write(d);
-      held = Buffer.concat([held, d]);
-      if (held.includes(commitDone)) {
-        relay.armed = false;
-        relay.eaten++;
-        cut();
-      }
-    });
-    client.on('error', cut).on('close', cut);
-    upstream.on('error', cut).on('close', cut);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  relay.port = (server.address() as { port: number }).port;
-  relay.close = () => {
-    for (const s of sockets) s.destroy();
-    server.close();
-  };
-  return relay;
-}
