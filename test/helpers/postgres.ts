@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +18,12 @@ export interface PostgresCluster {
   halt(): void;
   /** Starts it again on the same data and port. */
   resume(): void;
-  /** `pg_ctl restart -m fast`: every session ended (57P01), the server back on the same data and port. */
-  restart(): void;
+  /**
+   * `pg_ctl restart -m fast`: every session ended (57P01), the server back on the same data and
+   * port. Asynchronous: the test's own event loop (its clients, its timers) runs meanwhile, so
+   * what it measures during the restart is the appliance's time, not the restart's.
+   */
+  restart(): Promise<void>;
   /** SIGSTOP to the server and every backend (a hung host: connections stay open, nothing answers). */
   freeze(): void;
   /** SIGCONT to what `freeze` stopped (nothing if it is not frozen). */
@@ -42,6 +46,19 @@ export function postgresBin(): string | null {
 }
 
 const asRoot = process.getuid?.() === 0;
+
+/** As `run`, without blocking the event loop while the command runs. */
+function runAsync(bin: string, args: string[]): Promise<void> {
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${bin} ${args.join(' ')} failed: ${out}`))));
+  });
+}
 
 function run(bin: string, args: string[]): void {
   const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
@@ -67,7 +84,7 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
     port,
     halt: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
     resume: start,
-    restart: () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-m', 'fast', '-w', 'restart']),
+    restart: () => runAsync(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-m', 'fast', '-w', 'restart']),
     freeze() {
       // The server's own PID and its children's: only the processes this cluster started.
       const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -214,7 +214,7 @@ describe('the PostgreSQL store under trouble', () => {
     const load = Promise.all([worker(), worker(), worker(), worker()]);
     await sleep(2_000);
     const restartAt = performance.now();
-    cluster.restart();
+    await cluster.restart();
     const backAt = performance.now();
     stopAt = backAt + 6_000;
     await load;
@@ -234,7 +234,7 @@ describe('the PostgreSQL store under trouble', () => {
     for (const r of ok) expect(await db.query('SELECT id FROM calls WHERE id = ?').get(r.callId)).toEqual({ id: r.callId });
 
     // Idle appliances: a restart, then each answers 200 within 5 s of the database's return.
-    cluster.restart();
+    await cluster.restart();
     const idleBackAt = performance.now();
     for (const node of nodes) {
       let status = 0;
