@@ -293,7 +293,9 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
       to: `127.0.0.1:${pbx.port}`,
       desk: DESK,
       mediaPort: ear.port,
-      steps: [{ info: `${pin}#` }, { pause: 300 }, { reinvite: moved.port }, { pause: 300 }, { info: '9' }, { pause: 1500 }, { info: '*' }, { hungUp: true }],
+      // A second after the PIN: its check (Argon2id) and the count prompt's start are behind us
+      // on a busy machine too (after 300 ms the first address had heard 0–10 frames in loaded runs).
+      steps: [{ info: `${pin}#` }, { pause: 1000 }, { reinvite: moved.port }, { pause: 300 }, { info: '9' }, { pause: 1500 }, { info: '*' }, { hungUp: true }],
     });
     expect(r.code, r.output).toBe(0);
     const loud = (frames: Uint8Array[]) => frames.filter((f) => f.some((v) => v !== 0xff)).length;
