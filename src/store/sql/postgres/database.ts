@@ -154,7 +154,13 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     return value;
   };
 
-  const transaction = async <T>(work: (db: SqlConnection) => Promise<T>): Promise<T> => {
+  /**
+   * Runs a unit (`once`, given the deadline) until it resolves: again after a lost race (at
+   * most CONFLICT_RUNS runs) or a lost connection (after a pause: a restart takes a moment;
+   * runOnce asks for that only when the unit surely did not commit, aloneOnce always, its
+   * statement being safe to run twice), everything within store.timeout_ms.
+   */
+  const retried = async <T>(once: (deadline: number) => Promise<T>): Promise<T> => {
     if (closed) throw new Error('store is closing');
     const deadline = performance.now() + o.timeoutMs;
     let conflicts = 0;
@@ -162,7 +168,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     for (;;) {
       try {
         const started = performance.now();
-        const value = await runOnce(work, deadline);
+        const value = await once(deadline);
         o.onCommit?.(1, (performance.now() - started) / 1000);
         batches++;
         return value;
@@ -173,12 +179,12 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
           if (++conflicts >= CONFLICT_RUNS) throw e.cause;
           continue;
         }
-        // The connection broke before COMMIT: wait a little (a restart takes a moment) and run again.
         if (!pauses.fitBefore(deadline)) throw unavailableIfSo(e.cause, deadline, true);
         await pauses.sleep();
       }
     }
   };
+  const transaction = <T>(work: (db: SqlConnection) => Promise<T>): Promise<T> => retried((deadline) => runOnce(work, deadline));
 
   // A one-statement unit (SqlDatabase.alone): autocommit on a connection of its own, which is
   // closed when the time is up (a frozen server must not answer it after we gave up).
@@ -206,30 +212,9 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
   };
 
   const alone = async (text: string, params: SqlParams): Promise<unknown[]> => {
-    if (closed) throw new Error('store is closing');
-    const deadline = performance.now() + o.timeoutMs;
-    let conflicts = 0;
-    const pauses = reconnectPauses();
-    for (;;) {
-      try {
-        const started = performance.now();
-        const rows = await aloneOnce(text, params, deadline);
-        o.onCommit?.(1, (performance.now() - started) / 1000);
-        batches++;
-        alones++;
-        return rows;
-      } catch (e) {
-        if (!(e instanceof RunAgain)) throw unavailableIfSo(e, deadline);
-        runAgain++;
-        if (isConflict(e.cause)) {
-          if (++conflicts >= CONFLICT_RUNS) throw e.cause;
-          continue;
-        }
-        // The connection broke (the statement may or may not have committed: safe to run again, see SqlDatabase.alone).
-        if (!pauses.fitBefore(deadline)) throw unavailableIfSo(e.cause, deadline, true);
-        await pauses.sleep();
-      }
-    }
+    const rows = await retried((deadline) => aloneOnce(text, params, deadline));
+    alones++;
+    return rows;
   };
 
   const tracked = <T>(p: Promise<T>): Promise<T> => {
