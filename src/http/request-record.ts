@@ -40,10 +40,7 @@ export function requestRecorder(deps: HttpDeps, request: Request, endpoint: stri
       });
     }
     // History is for people; it must never delay or fail an alert. Nobody waits for its write.
-    deps.store.background(
-      (tx) => tx.history.record(entry),
-      (e) => deps.log.error({ error: describeError(e), requestId: entry.requestId }, 'api history not recorded'),
-    );
+    deps.store.recordHistory(entry, (e) => deps.log.error({ error: describeError(e), requestId: entry.requestId }, 'api history not recorded'));
   };
 }
 

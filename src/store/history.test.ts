@@ -62,6 +62,29 @@ describe('api history', () => {
     expect(await store.history.list()).toHaveLength(5);
   });
 
+  it('recordHistory: the entries of a batch land in one insert, the aggregated ones still aggregate, each field kept', async () => {
+    const clock = manualClock();
+    store = await tempStore(clock);
+    const t = clock();
+    const own = Array.from({ length: 30 }, (_, i) =>
+      entry(t + i, { accountId: 'acc_1', credentialId: 'cred_1', status: 200, message: 'Call queued', requestId: `own-${i}`, sourceIp: i % 2 ? '::1' : '203.0.113.9' }),
+    );
+    const refused = Array.from({ length: 20 }, (_, i) => entry(t + i));
+    const errors: unknown[] = [];
+    // Interleaved as requests come; some turns pass between them (a batch may be under way).
+    for (let i = 0; i < 50; i++) {
+      store.recordHistory(i % 5 === 4 ? refused.pop()! : own.shift() ?? refused.pop()!, (e) => errors.push(e));
+      if (i % 7 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await store.flush();
+    expect(errors).toEqual([]);
+    const rows = await store.history.list({ limit: 100 });
+    expect(rows.filter((r) => r.status === 403)).toEqual([expect.objectContaining({ count: 20, sourceIp: '203.0.113.9', accountId: null })]);
+    const kept = rows.filter((r) => r.status === 200).sort((a, b) => a.at - b.at);
+    expect(kept).toHaveLength(30);
+    expect(kept[1]).toMatchObject({ at: t + 1, firstAt: t + 1, requestId: 'own-1', endpoint: '/webhook/receive', sourceIp: '::1', message: 'Call queued', accountId: 'acc_1', credentialId: 'cred_1', count: 1 });
+  });
+
   it('pruning deletes rows older than history_days, in batches', async () => {
     const clock = manualClock('2026-11-15T12:00:00Z');
     store = await tempStore(clock);

@@ -43,6 +43,11 @@ export interface PruneLimits {
 
 export interface HistoryStore {
   record(entry: HistoryEntry): Promise<void>;
+  /**
+   * `record` for many: the entries that keep a row each in ONE insert, those that aggregate
+   * (aggregationBucket) one by one (one statement may not upsert a row twice).
+   */
+  recordAll(entries: readonly HistoryEntry[]): Promise<void>;
   list(filter?: { accountId?: string; limit?: number; offset?: number }): Promise<HistoryRow[]>;
   /** Deletes one batch of rows past the limits, oldest first; returns how many went. */
   prune(limits: PruneLimits): Promise<number>;
@@ -50,11 +55,18 @@ export interface HistoryStore {
 }
 
 export function createHistoryStore(db: SqlConnection): HistoryStore {
+  const dialect = dialectOf(db.dialect);
   // Looked up once: this runs for every answered request.
   const insert = db.query(
     `INSERT INTO api_history (at, first_at, request_id, endpoint, source_ip, status, message, account_id, credential_id, bucket)
      VALUES ($at, $at, $rid, $endpoint, $ip, $status, $message, $account, $cred, $bucket)
-     ON CONFLICT (bucket) WHERE bucket IS NOT NULL DO UPDATE SET count = api_history.count + 1, at = ${dialectOf(db.dialect).greatest('api_history.at', 'excluded.at')}`,
+     ON CONFLICT (bucket) WHERE bucket IS NOT NULL DO UPDATE SET count = api_history.count + 1, at = ${dialect.greatest('api_history.at', 'excluded.at')}`,
+  );
+  const insertMany = db.query(
+    `INSERT INTO api_history (at, first_at, request_id, endpoint, source_ip, status, message, account_id, credential_id, bucket)
+     SELECT CAST(value ->> 'at' AS BIGINT), CAST(value ->> 'at' AS BIGINT), value ->> 'requestId', value ->> 'endpoint', value ->> 'sourceIp',
+            CAST(value ->> 'status' AS INTEGER), value ->> 'message', value ->> 'accountId', value ->> 'credentialId', NULL
+     FROM ${dialect.jsonObjects('$entries')}`,
   );
   const pruneOld = db.query(
     `DELETE FROM api_history WHERE id IN (SELECT id FROM api_history WHERE at < $before ORDER BY at LIMIT $batch)`,
@@ -63,19 +75,26 @@ export function createHistoryStore(db: SqlConnection): HistoryStore {
   // Ids only grow (INTEGER PRIMARY KEY takes max + 1), so "id <= max - maxRows" leaves at
   // most maxRows rows without counting a million of them.
   const pruneOver = db.query(`DELETE FROM api_history WHERE id IN (SELECT id FROM api_history WHERE id <= $upTo ORDER BY id LIMIT $batch)`);
+  const record = async (e: HistoryEntry): Promise<void> => {
+    insert.send({
+      at: e.at,
+      rid: e.requestId,
+      endpoint: e.endpoint,
+      ip: e.sourceIp,
+      status: e.status,
+      message: e.message,
+      account: e.accountId,
+      cred: e.credentialId,
+      bucket: aggregationBucket(e),
+    });
+  };
   return {
-    async record(e) {
-      insert.send({
-        at: e.at,
-        rid: e.requestId,
-        endpoint: e.endpoint,
-        ip: e.sourceIp,
-        status: e.status,
-        message: e.message,
-        account: e.accountId,
-        cred: e.credentialId,
-        bucket: aggregationBucket(e),
-      });
+    record,
+    async recordAll(entries) {
+      const own = entries.filter((e) => aggregationBucket(e) === null);
+      // Sent, not waited for: the COMMIT waits for it (sql/connection.ts send).
+      if (own.length > 0) insertMany.send({ entries: JSON.stringify(own) });
+      for (const e of entries) if (aggregationBucket(e) !== null) await record(e);
     },
     async list({ accountId, limit = 100, offset = 0 } = {}) {
       const sql = `SELECT ${HISTORY_COLUMNS}

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { assertKeyOpensDatabase } from './key-check';
+import { createHistoryWriter } from './history-writer';
+import type { HistoryEntry } from './history';
 import { createQueueAtOnce, type QueueAtOnceFn } from './queue-at-once';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import type { SqlConnection } from './sql/connection';
@@ -61,8 +63,10 @@ export interface Store extends Tables {
    * Absent on SQLite.
    */
   queueAtOnce?: QueueAtOnceFn;
-  /** A single-statement bookkeeping write nobody waits for (the API history); a failure goes to `onError`. */
+  /** A single-statement bookkeeping write nobody waits for; a failure goes to `onError`. */
   background(work: (tx: Tx) => Promise<void>, onError: (e: unknown) => void): void;
+  /** An API history row, written in the background with the others of its batch in one insert (history-writer.ts). */
+  recordHistory(entry: HistoryEntry, onError: (e: unknown) => void): void;
   /** Resolves when everything queued so far has committed. */
   flush(): Promise<void>;
   /**
@@ -128,11 +132,13 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     return tx;
   };
   const reads = bindTables(db.reader, deps);
+  const background: Store['background'] = (work, onError) => db.background((conn) => work(viewOf(conn)), onError);
   const store = {
     dialect: db.dialect,
     transaction: (work) => db.transaction((conn) => work(viewOf(conn))),
     queueAtOnce: createQueueAtOnce(db) ?? undefined,
-    background: (work, onError) => db.background((conn) => work(viewOf(conn)), onError),
+    background,
+    recordHistory: createHistoryWriter(background),
     flush: () => db.flush(),
     changeMarker: () => db.changeMarker(),
     async ping() {
