@@ -151,6 +151,28 @@ describe('GET /healthz', () => {
     }
   });
 
+  it('a probe slower than its wait while other units of work commit (a busy appliance) is up; with nothing committing it is down', async () => {
+    let committing = true;
+    let batches = 0;
+    const slow = () => new Promise<never>(() => undefined);
+    const a = await app({
+      wrap: (s) => ({
+        ...s,
+        transaction: slow,
+        health: { ...s.health, queue: slow },
+        // Other requests' units of work commit while the probe waits (or, frozen, do not).
+        stats: () => ({ ...s.stats(), batches: committing ? ++batches : batches }),
+      }),
+    });
+    const busy = await get(a);
+    expect(busy.status).toBe(200);
+    expect(busy.body.checks).toMatchObject({ database: 'up', queue: null, oldest_queued_s: null });
+    committing = false;
+    const frozen = await get(a);
+    expect(frozen.status).toBe(503);
+    expect(frozen.body).toMatchObject({ code: 'database_unavailable', checks: { database: 'down' } });
+  });
+
   it('a trunk that is down does not fail /healthz; none when no trunk is configured', async () => {
     const down = await get(await app({ trunk: 'starting' }));
     expect(down.status).toBe(200);
