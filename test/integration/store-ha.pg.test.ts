@@ -1,4 +1,4 @@
-import { createSocket } from 'node:dgram';
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { sign } from '../../src/signing';
 import { applianceDir, provision, type ApplianceDir, type ConfigOverrides, type RunningAppliance } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { post } from '../helpers/http';
+import { ROOT } from '../helpers/paths';
 import { freePort } from '../helpers/ports';
 import { psql, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { startSipp, type SippPeer } from '../helpers/sipp';
@@ -66,18 +67,50 @@ async function timed<T extends { status: number }>(f: () => Promise<T>): Promise
   return { ms: performance.now() - t0, at: t0, r };
 }
 
+/** Unix ms with performance.now()'s precision: what test/peers/rtp-arrivals notes, in this process. */
+const wallMs = () => performance.timeOrigin + performance.now();
+
+/** test/peers/rtp-arrivals: its port, how many packets it heard so far, and, once told to stop, when each arrived. */
+async function startEar(): Promise<{ port: number; count(): number; arrivals(): Promise<number[]> }> {
+  const child = spawn(process.execPath, [join(ROOT, 'test/peers/rtp-arrivals/rtp-arrivals.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  cleanups.push(() => {
+    if (child.exitCode === null) child.kill('SIGKILL'); // only the one this test started
+  });
+  let out = '';
+  let count = 0;
+  let port = 0;
+  let gotPort: () => void;
+  const bound = new Promise<void>((resolve) => (gotPort = resolve));
+  child.stdout!.on('data', (d) => {
+    out += d;
+    for (const m of out.matchAll(/^count (\d+)$/gm)) count = Number(m[1]);
+    const p = /^port (\d+)$/m.exec(out);
+    if (p && !port) {
+      port = Number(p[1]);
+      gotPort();
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await bound;
+  return {
+    port,
+    count: () => count,
+    async arrivals() {
+      child.stdin!.end();
+      await exited;
+      return JSON.parse(/^arrivals (.*)$/m.exec(out)![1]!) as number[];
+    },
+  };
+}
+
 const hook = (node: RunningAppliance, key: string) => `${node.url}/webhook/receive?key=${encodeURIComponent(key)}`;
 
 describe('the PostgreSQL store under trouble', () => {
   it('frozen for 10 s (SIGSTOP): /metrics and a panel file answer within 100 ms, the call streams without a gap over 60 ms and completes, webhooks answer 503 or 200 and every 200 is stored', async () => {
     const url = newDatabase();
-    // Our RTP goes to a socket of the test's, which notes when each packet arrived.
-    const arrivals: number[] = [];
-    const media = createSocket('udp4');
-    await new Promise<void>((resolve) => media.bind(0, '127.0.0.1', resolve));
-    media.on('message', () => arrivals.push(performance.now()));
-    cleanups.push(() => media.close());
-    const sipp = await startSipp({ scenario: 'answer-media-at.xml', calls: 1, fill: { media_addr: '127.0.0.1', media_ip_type: 4, media_port: media.address().port } });
+    // Our RTP goes to an ear in a process of its own, which notes when each packet arrived.
+    const ear = await startEar();
+    const sipp = await startSipp({ scenario: 'answer-media-at.xml', calls: 1, fill: { media_addr: '127.0.0.1', media_ip_type: 4, media_port: ear.port } });
     peers.push(sipp);
     const a = nodeDir(url, { sip: await sipConfig(sipp.port), calls: { answer_delay_ms: 100, repeat: 1 }, tts: { voice: 'en', speed_wpm: 175 } });
     const acc = provision(a, 'enterprise', ['--monthly-credit', '1000']);
@@ -89,10 +122,11 @@ describe('the PostgreSQL store under trouble', () => {
     const message = `${words}, ${words}, ${words}, ${words}.`;
     const call = await post(`${node.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321112233', error_message: message });
     expect(call.status).toBe(200);
-    await expect.poll(() => arrivals.length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(25);
+    await expect.poll(() => ear.count(), { timeout: 20_000, interval: 50 }).toBeGreaterThan(25);
 
     cluster.freeze();
     const frozenAt = performance.now();
+    const frozenAtMs = wallMs();
     const probes: { ms: number; status: number | null; what: string }[] = [];
     const webhooks: ReturnType<typeof timed<Awaited<ReturnType<typeof post>>>>[] = [];
     while (performance.now() - frozenAt < 10_000) {
@@ -106,7 +140,7 @@ describe('the PostgreSQL store under trouble', () => {
       await sleep(50);
     }
     cluster.thaw();
-    const thawedAt = performance.now();
+    const thawedAtMs = wallMs();
 
     expect(probes.filter((p) => p.status !== 200)).toEqual([]);
     expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(100);
@@ -129,7 +163,7 @@ describe('the PostgreSQL store under trouble', () => {
     // The call went on through the freeze and completes.
     const stateOf = async () => ((await db.query('SELECT state FROM calls WHERE id = ?').get(call.json.call_id)) as { state: string } | null)?.state;
     await expect.poll(stateOf, { timeout: 60_000, interval: 250 }).toBe('completed');
-    const during = arrivals.filter((t) => t > frozenAt - 500 && t < thawedAt + 500);
+    const during = (await ear.arrivals()).filter((t) => t > frozenAtMs - 500 && t < thawedAtMs + 500);
     let gap = 0;
     for (let i = 1; i < during.length; i++) gap = Math.max(gap, during[i]! - during[i - 1]!);
     expect(during.length).toBeGreaterThan(400); // 10 s of 20 ms packets
