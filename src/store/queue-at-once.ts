@@ -27,11 +27,12 @@ export interface QueueAtOnce {
  * What queueing a plain request does in the full unit of work (intake/enqueue.ts: the fast
  * path of usage.tryCharge, alerts.create, calls.enqueue), as ONE statement that PostgreSQL
  * runs as its own transaction: one round trip instead of three, and one statement for the
- * server instead of six (BENCHMARKS "PostgreSQL: a plain request in one statement"). The
- * alert and calls are inserted only from the charge's row, so a charge that found no shard
- * with room writes nothing and the request goes on to the full unit, which decides the rest
- * (the period's first charge, the exact path, too little credit). The rows are the same as
- * the full unit's (queue-at-once.pg.test.ts holds them side by side).
+ * server instead of six (BENCHMARKS.md "Bundles in a few statements, a plain request in one
+ * statement, the history in one insert"). The alert and calls are inserted only from the
+ * charge's row, so a charge that found no shard with room writes nothing and the request goes
+ * on to the full unit, which decides the rest (the period's first charge, the exact path, too
+ * little credit). The rows are the same as the full unit's (queue-at-once.pg.test.ts holds
+ * them side by side).
  */
 const QUEUE_AT_ONCE_SQL = `WITH charge AS (${fastChargeSql('postgres')}),
   alert AS (
