@@ -15,4 +15,14 @@ describe('openDatabase', () => {
       db.close();
     }
   });
+
+  it('keeps the statement journal of the group commit savepoints in memory (temp_store = MEMORY), not in a temporary file', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'va-temp-')), 'voice-alert.db');
+    const db = openDatabase({ path, busyTimeoutMs: 100 });
+    try {
+      expect(db.query('PRAGMA temp_store').values()).toEqual([[2]]);
+    } finally {
+      db.close();
+    }
+  });
 });
