@@ -33,7 +33,7 @@ export function openDatabase({ path, busyTimeoutMs, log }: OpenDatabaseOptions):
   db.run('PRAGMA foreign_keys = ON');
   // The group commit runs each unit under a SAVEPOINT, so SQLite copies every page a unit
   // first touches into a statement journal: a temporary file by default, ~22 pwrite(2)s of
-  // 4 KiB per accepted request (BENCHMARKS.md "Where a request's microseconds go"). In
+  // 4 KiB per accepted request (BENCHMARKS.md "The statement journal in memory"). In
   // memory it is a copy, and it never spills (SQLite's pager: subjInMemory).
   db.run('PRAGMA temp_store = MEMORY');
   migrateSqlite(db, log);
