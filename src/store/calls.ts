@@ -1,16 +1,11 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
-import { CLAIMED_STATE, IN_PROGRESS_STATES, type CallState } from '../call-model';
+import { IN_PROGRESS_STATES, type CallState } from '../call-model';
 import { newId } from './ids';
 import { sqlList } from './sql-list';
 import { toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
-
-/** PostgreSQL advisory lock class of a number's claim turn (any number, the same on every appliance). */
-const CLAIM_LOCK = 0x5641_0001;
-
-/** Calls a PostgreSQL claim looks at before it gives up for this round (the dialer asks again). */
-const CLAIM_CANDIDATES = 8;
+import { createCallClaim } from './call-claim';
 
 /** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
 const IN_PROGRESS = sqlList(IN_PROGRESS_STATES);
@@ -122,6 +117,12 @@ export interface CallChange {
   trunk?: string | null;
 }
 
+/** Records one edge (from → to) for each listed call, in one statement. */
+export type RecordEdge = (
+  held: readonly HeldCall[],
+  e: { at: number; from: CallState; to: CallState; code?: number | null; reason?: string | null; trunk?: string | null },
+) => Promise<unknown>;
+
 /** A call as its worker holds it: the attempt it was claimed on (CallChange.attempt). */
 export interface HeldCall {
   id: string;
@@ -156,7 +157,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
             CAST($code AS INTEGER), CAST($reason AS TEXT), CAST($trunk AS TEXT)
      FROM ${sql.jsonObjects('$held')}`,
   );
-  const recordEdge = (held: readonly HeldCall[], e: { at: number; from: CallState; to: CallState; code?: number | null; reason?: string | null; trunk?: string | null }) =>
+  const recordEdge: RecordEdge = (held, e) =>
     insertEvents.run({ held: JSON.stringify(held), at: e.at, from: e.from, to: e.to, code: e.code ?? null, reason: e.reason ?? null, trunk: e.trunk ?? null });
   // Each listed call ($held) still in $from on its own attempt takes the edge. Driven from
   // the list by the primary key: SQLite would otherwise walk the state's calls and scan the
@@ -174,51 +175,9 @@ export function createCallsStore(db: SqlConnection): CallsStore {
      RETURNING calls.id`,
   );
   const byIds = db.query(`SELECT * FROM calls WHERE id IN (SELECT value FROM ${sql.jsonTexts('$ids')})`);
-  // Leases are measured by the lease clock (dialect.ts leaseClock: the database's on
-  // PostgreSQL), so appliances whose clocks differ still agree when one ran out (README
-  // "High availability"). `$now` (this appliance's clock) still decides what is due.
+  const claim = createCallClaim(db, recordEdge);
+  // Leases are measured by the lease clock (dialect.ts leaseClock), as the claim does.
   const leaseNow = sql.leaseClock('$now');
-  // A number that has a call in progress under a live lease is skipped: never two at once.
-  const claimable = `((c.state = 'queued' AND c.run_after <= $now)
-                        OR (c.state IN (${IN_PROGRESS}) AND c.lease_until < ${leaseNow}))
-                   AND NOT EXISTS (SELECT 1 FROM calls o
-                                   WHERE o.phone_number = c.phone_number AND o.id <> c.id
-                                     AND o.state IN (${IN_PROGRESS}) AND o.lease_until >= ${leaseNow})
-                   -- Pacing holds new calls and retries; a call whose worker died is redialled.
-                   AND (c.state <> 'queued'
-                        OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)
-                            AND ($perHour = 0 OR (SELECT count(*) FROM dials d
-                                                  WHERE d.phone_number = c.phone_number AND d.at > $hourSince) < $perHour)))`;
-  const take = (which: string) =>
-    db.query(
-      `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = ${leaseNow} + $leaseMs,
-         attempts = attempts + 1, updated_at = $now, bundled_into = NULL
-       WHERE id = (SELECT c.id FROM calls c WHERE ${which} AND ${claimable}
-                   ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1${sql.skipLocked ? ' FOR UPDATE OF c SKIP LOCKED' : ''})
-       RETURNING *`,
-    );
-  // SQLite: one statement (goqite), its writer is one at a time (BEGIN IMMEDIATE).
-  const claimNext = take('TRUE');
-  // PostgreSQL: several appliances claim from one queue at once. SKIP LOCKED passes over a
-  // row another appliance is taking or moving right now. The per-number checks above must
-  // also see every other claim for the same number: so a claim first picks candidates, then
-  // takes its number's turn (a transaction advisory lock, held to COMMIT; a number another
-  // appliance is claiming right now is passed over), and only then takes the call, in a
-  // statement that sees every claim committed before the turn was taken. Numbers take turns;
-  // claims for different numbers never wait for each other.
-  const candidates =
-    db.dialect === 'postgres'
-      ? db.query(`SELECT c.id, c.phone_number AS number FROM calls c WHERE ${claimable} ORDER BY c.run_after, c.created_at, c.rowid LIMIT ${CLAIM_CANDIDATES}`)
-      : null;
-  const numberTurn = db.dialect === 'postgres' ? db.query(`SELECT pg_try_advisory_xact_lock(${CLAIM_LOCK}, hashtext($number)) AS got`) : null;
-  const claimThis = take('c.id = $id');
-  const recordDial = db.query('INSERT INTO dials (phone_number, at, call_id) VALUES ($number, $at, $call)');
-  const bundleInto = db.query(
-    `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = ${leaseNow} + $leaseMs,
-       attempts = attempts + 1, updated_at = $now
-     WHERE account_id = $account AND phone_number = $number AND state = 'queued' AND run_after <= $now AND id <> $carrier
-     RETURNING *, rowid AS seq`,
-  );
   const moveAll = async (held: readonly HeldCall[], c: Omit<CallChange, 'attempt'>): Promise<string[]> => {
     if (held.length === 0) return [];
     const list = JSON.stringify(held);
@@ -291,39 +250,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
         : await db.query('SELECT * FROM calls ORDER BY created_at DESC, id LIMIT $limit').all({ limit });
       return (rows as CallRow[]).map(toCall);
     },
-    async claim(now, leaseMs, pacing = { gapMs: 0, perHour: 0 }) {
-      // `claimed_from` keeps the state before the claim, which RETURNING cannot show.
-      const params = { now, leaseMs, gapSince: now - pacing.gapMs, hourSince: now - 3_600_000, perHour: pacing.perHour };
-      type Claimed = CallRow & { claimed_from: CallState };
-      let row: Claimed | null = null;
-      if (!candidates || !numberTurn) {
-        row = (await claimNext.get(params)) as Claimed | null;
-      } else {
-        for (const c of (await candidates.all(params)) as { id: string; number: string }[]) {
-          if (((await numberTurn.get({ number: c.number })) as { got: boolean | number }).got) {
-            row = (await claimThis.get({ ...params, id: c.id })) as Claimed | null;
-            if (row) break;
-          }
-        }
-      }
-      if (!row) return null;
-      const from = row.claimed_from;
-      await recordDial.run({ number: row.phone_number, at: now, call: row.id });
-      await recordEdge([{ id: row.id, attempt: row.attempts }], {
-        at: now,
-        from,
-        to: CLAIMED_STATE,
-        reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
-      });
-      // In the order they were queued (RETURNING promises none): spoken first come, first named.
-      const bundled = ((await bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, leaseMs })) as (CallRow & { seq: number })[])
-        .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
-        .map(toCall);
-      if (bundled.length > 0) {
-        await recordEdge(bundled.map((b) => ({ id: b.id, attempt: b.attempts })), { at: now, from: 'queued', to: CLAIMED_STATE, reason: `bundled into ${row.id}` });
-      }
-      return { ...toCall(row), from, bundled };
-    },
+    claim,
     async move(id, c) {
       const { attempt, ...change } = c;
       return (await moveAll([{ id, attempt }], change)).length === 1;

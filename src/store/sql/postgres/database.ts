@@ -4,8 +4,10 @@ import { migratePostgres } from '../../migrations';
 import type { SqlConnection, SqlParams } from '../connection';
 import type { CommitObserver, SqlDatabase } from '../database';
 import { DatabaseUnavailableError } from '../unavailable';
+import { createBackgroundBatcher } from './background-batcher';
 import { postgresConnection } from './connection';
 import { isConflict, isConnectionLost } from './errors';
+import { firstFailure, newSlot, type Slot } from './slot';
 import { reconnectPauses, retryingReader, unavailableIfSo } from './waiting';
 
 export interface PostgresOptions {
@@ -20,7 +22,6 @@ export interface PostgresOptions {
 
 /** A unit that keeps losing races is refused after this many runs (README "High availability"). */
 export const CONFLICT_RUNS = 5;
-
 
 /**
  * Cross-node staleness of the change marker: PostgreSQL has no cheap "another connection
@@ -224,46 +225,16 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     return p;
   };
 
-  // Bookkeeping writes nobody waits for (the API history) share one transaction: one COMMIT
-  // for many requests, not one per request. One such transaction is under way at a time;
-  // what arrives meanwhile waits for it and goes in the next, so under load the batches grow
-  // with the commit's latency (one per loop turn was ~1.75 requests each: a BEGIN, id and
-  // COMMIT per two requests, BENCHMARKS.md). When a batch fails for a reason of one write,
-  // each runs alone, so only the bad one reports.
-  let background: { work: (db: SqlConnection) => Promise<void>; onError: (e: unknown) => void }[] = [];
-  let backgroundRunning: Promise<void> | null = null;
-  const runBackground = () => {
-    if (background.length === 0 || backgroundRunning) return;
-    const batch = background;
-    background = [];
-    const run = transaction(async (db) => {
-      for (const b of batch) await b.work(db);
-    }).catch(async (e) => {
-      if (e instanceof DatabaseUnavailableError || batch.length === 1) return batch.forEach((b) => b.onError(e));
-      await Promise.all(batch.map((b) => transaction(b.work).catch(b.onError)));
-    });
-    backgroundRunning = tracked(
-      run.finally(() => {
-        backgroundRunning = null;
-        runBackground();
-      }),
-    );
-  };
+  const background = createBackgroundBatcher(transaction, tracked);
   const marker = { slice: -1, changes: -1, value: 0 };
   return {
     dialect: 'postgres',
     reader,
     transaction: (work) => tracked(transaction(work)),
     alone: (text, params) => tracked(alone(text, params)),
-    background(work, onError) {
-      background.push({ work, onError });
-      // The first of a turn schedules the batch; while one runs, the next starts when it ends.
-      if (background.length === 1 && !backgroundRunning) setImmediate(runBackground);
-    },
+    background: (work, onError) => background.add(work, onError),
     async flush() {
-      // A batch that ends starts the one that waited for it: until none is left.
-      runBackground();
-      while (backgroundRunning) await backgroundRunning;
+      await background.flush();
       await Promise.allSettled([...inFlight]);
     },
     async changeMarker() {
@@ -282,39 +253,6 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
       await sql.close({ timeout: 1 });
     },
   };
-}
-
-/** A transaction's connection that outlives the transaction (see `slotFor`). */
-interface Slot {
-  client: ReservedSQL | null;
-  /** Statements sent and not waited for in this transaction (SqlStatement.send). */
-  sent: Promise<unknown>[];
-  readonly connection: SqlConnection;
-}
-
-function newSlot(onLookedUpChange: () => void): Slot {
-  const slot: Slot = {
-    client: null,
-    sent: [],
-    connection: postgresConnection(
-      () => {
-        // A unit's work that goes on after its transaction ended (it MUST NOT: sql/database.ts).
-        if (!slot.client) throw new Error('the transaction this statement belonged to has ended');
-        return slot.client;
-      },
-      onLookedUpChange,
-      (sent) => slot.sent.push(sent),
-    ),
-  };
-  return slot;
-}
-
-/** The first of `sent` to fail, in the order they were sent, once all have settled; null when none did. */
-async function firstFailure(sent: Promise<unknown>[]): Promise<{ reason: unknown } | null> {
-  if (sent.length === 0) return null;
-  const settled = await Promise.allSettled(sent);
-  const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult | undefined;
-  return failed ? { reason: failed.reason } : null;
 }
 
 /** Opens the pool and brings the schema up to date (migrations.ts), or fails. */
