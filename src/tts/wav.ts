@@ -28,14 +28,26 @@ export function readWav(bytes: Uint8Array): Pcm {
       if (!sampleRate) throw new SpeechError('BAD_AUDIO', 'WAV data chunk before fmt chunk');
       const end = Math.min(bytes.length, body + size);
       const count = Math.floor((end - body) / 2);
-      // Copy: the source offset may be odd, and an Int16Array view needs 2-byte alignment.
-      const samples = new Int16Array(count);
-      for (let i = 0; i < count; i++) samples[i] = view.getInt16(body + 2 * i, true);
-      return { samples, sampleRate };
+      return { samples: littleEndianSamples(bytes, view, body, count), sampleRate };
     }
     offset = body + size + (size & 1);
   }
   throw new SpeechError('BAD_AUDIO', 'WAV has no data chunk');
+}
+
+/** Whether this machine stores an Int16 low byte first, as WAV does (x86, ARM: yes). */
+const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The data chunk's samples, copied: the source offset may be odd, and an Int16Array view
+ * needs 2-byte alignment. On a little-endian host one native copy of the bytes, not a
+ * JavaScript step per sample on the event loop; elsewhere sample by sample.
+ */
+function littleEndianSamples(bytes: Uint8Array, view: DataView, at: number, count: number): Int16Array {
+  if (HOST_IS_LITTLE_ENDIAN) return new Int16Array(bytes.slice(at, at + 2 * count).buffer);
+  const samples = new Int16Array(count);
+  for (let i = 0; i < count; i++) samples[i] = view.getInt16(at + 2 * i, true);
+  return samples;
 }
 
 export function writeWav(pcm: Pcm): Uint8Array {
