@@ -1,4 +1,4 @@
-import { getPriority, setPriority } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { SpeechError } from './renderer';
 
 export interface RunOptions {
@@ -22,13 +22,53 @@ export interface RunOptions {
 export const ENGINE_NICE = 10;
 
 /**
- * Runs one engine process to completion and returns its stdout. Any failure (not found,
- * non-zero exit, timeout) is a SpeechError; the first line of stderr goes in the message.
+ * How many engine processes run at once; the others wait their turn, first come first
+ * served. A lower priority alone did not keep the intake's CPU: 40 engines at nice +10 (an
+ * alert storm's 20 first calls, espeak-ng and sox each) weigh four times the appliance's
+ * thread in the kernel's scheduler, which then ran it in 40–70 ms stretches (BENCHMARKS.md
+ * "Alert storm"). As many as the machine has cores finishes a burst as soon as all at once,
+ * and its first calls sooner.
+ */
+export const ENGINE_CONCURRENCY = Math.max(1, availableParallelism());
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** Resolves when an engine may start; the caller gives its turn back with `endTurn`. */
+function turn(): Promise<void> {
+  if (running < ENGINE_CONCURRENCY) {
+    running++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function endTurn(): void {
+  const next = waiting.shift();
+  if (next) next(); // the turn passes on: `running` stays
+  else running--;
+}
+
+/**
+ * Runs one engine process to completion (when its turn comes: ENGINE_CONCURRENCY) and
+ * returns its stdout. Any failure (not found, non-zero exit, timeout) is a SpeechError; the
+ * first line of stderr goes in the message.
  */
 export async function runProcess(options: RunOptions): Promise<Uint8Array> {
-  let child: ReturnType<typeof Bun.spawn<'pipe', 'pipe', 'pipe'>>;
+  await turn();
   try {
-    child = Bun.spawn([options.binary, ...options.args], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+    return await runNow(options);
+  } finally {
+    endTurn();
+  }
+}
+
+async function runNow(options: RunOptions): Promise<Uint8Array> {
+  let child: ReturnType<typeof Bun.spawn<Uint8Array, 'pipe', 'pipe'>>;
+  try {
+    // The input is handed to the runtime, which writes it as the child reads, off JavaScript:
+    // written from here it was a copy and a chain of writes on the event loop per render.
+    child = Bun.spawn([options.binary, ...options.args], { stdin: options.stdin, stdout: 'pipe', stderr: 'pipe' });
   } catch (e) {
     throw new SpeechError('ENGINE_MISSING', `${options.what}: cannot run "${options.binary}": ${(e as Error).message}`);
   }
@@ -43,21 +83,8 @@ export async function runProcess(options: RunOptions): Promise<Uint8Array> {
     child.kill('SIGKILL');
   }, options.timeoutMs);
   try {
-    // Write and read concurrently: a large text would otherwise fill both pipes and deadlock.
-    const writing = (async () => {
-      try {
-        child.stdin.write(options.stdin);
-        await child.stdin.end();
-      } catch {
-        // The child exited without reading all input; its exit status tells why.
-      }
-    })();
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).arrayBuffer(),
-      new Response(child.stderr).text(),
-      child.exited,
-      writing,
-    ]);
+    // Read while the runtime writes: a large input would otherwise fill both pipes and deadlock.
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).arrayBuffer(), new Response(child.stderr).text(), child.exited]);
     if (timedOut) throw new SpeechError('ENGINE_FAILED', `${options.what}: no result within ${options.timeoutMs} ms`);
     if (code !== 0) {
       const why = stderr.trim().split('\n')[0] ?? '';
