@@ -12,7 +12,9 @@ describe('WAV', () => {
     withList.set(plain.subarray(0, 36), 1);
     withList.set(list, 37);
     withList.set(plain.subarray(36), 37 + list.length);
-    for (const bytes of [plain, withList.subarray(1)]) {
+    // As a plain Uint8Array, one byte into its buffer, and as a Node Buffer (readFileSync's),
+    // whose slice() is a view, not a copy.
+    for (const bytes of [plain, withList.subarray(1), Buffer.from(withList.subarray(1))]) {
       const pcm = readWav(bytes);
       expect(pcm.sampleRate).toBe(22050);
       expect(Array.from(pcm.samples)).toEqual(Array.from(samples));

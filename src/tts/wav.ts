@@ -44,7 +44,12 @@ const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] ===
  * JavaScript step per sample on the event loop; elsewhere sample by sample.
  */
 function littleEndianSamples(bytes: Uint8Array, view: DataView, at: number, count: number): Int16Array {
-  if (HOST_IS_LITTLE_ENDIAN) return new Int16Array(bytes.slice(at, at + 2 * count).buffer);
+  if (HOST_IS_LITTLE_ENDIAN) {
+    // set(), not slice(): a Node Buffer's slice() is a view of the same memory, not a copy.
+    const copy = new Uint8Array(2 * count);
+    copy.set(bytes.subarray(at, at + 2 * count));
+    return new Int16Array(copy.buffer);
+  }
   const samples = new Int16Array(count);
   for (let i = 0; i < count; i++) samples[i] = view.getInt16(at + 2 * i, true);
   return samples;
