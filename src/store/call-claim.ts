@@ -1,18 +1,14 @@
-import { CLAIMED_STATE, IN_PROGRESS_STATES, type CallState } from '../call-model';
-import { toCall, type CallRow } from './call-record';
+import { CLAIMED_STATE, type CallState } from '../call-model';
+import { IN_PROGRESS_SQL, toCall, type CallRow } from './call-record';
 import type { CallsStore, RecordEdge } from './calls';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
-import { sqlList } from './sql-list';
 
 /** PostgreSQL advisory lock class of a number's claim turn (any number, the same on every appliance). */
 const CLAIM_LOCK = 0x5641_0001;
 
 /** Calls a PostgreSQL claim looks at before it gives up for this round (the dialer asks again). */
 const CLAIM_CANDIDATES = 8;
-
-/** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
-const IN_PROGRESS = sqlList(IN_PROGRESS_STATES);
 
 /**
  * The dialer's claim (CallsStore.claim): the next due call whose number is free and within
@@ -27,10 +23,10 @@ export function createCallClaim(db: SqlConnection, recordEdge: RecordEdge): Call
   const leaseNow = sql.leaseClock('$now');
   // A number that has a call in progress under a live lease is skipped: never two at once.
   const claimable = `((c.state = 'queued' AND c.run_after <= $now)
-                        OR (c.state IN (${IN_PROGRESS}) AND c.lease_until < ${leaseNow}))
+                        OR (c.state IN (${IN_PROGRESS_SQL}) AND c.lease_until < ${leaseNow}))
                    AND NOT EXISTS (SELECT 1 FROM calls o
                                    WHERE o.phone_number = c.phone_number AND o.id <> c.id
-                                     AND o.state IN (${IN_PROGRESS}) AND o.lease_until >= ${leaseNow})
+                                     AND o.state IN (${IN_PROGRESS_SQL}) AND o.lease_until >= ${leaseNow})
                    -- Pacing holds new calls and retries; a call whose worker died is redialled.
                    AND (c.state <> 'queued'
                         OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)

@@ -1,9 +1,13 @@
-import type { CallState } from '../call-model';
+import { IN_PROGRESS_STATES, type CallState } from '../call-model';
+import { sqlList } from './sql-list';
 
 // A call as the store keeps it (CallRow, a `calls` row) and as the program uses it
 // (CallRecord), and the one mapping between them.
 
 export type CallSource = 'api' | 'webhook' | 'test' | 'heartbeat';
+
+/** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
+export const IN_PROGRESS_SQL = sqlList(IN_PROGRESS_STATES);
 
 export interface CallRecord {
   id: string;

@@ -1,14 +1,10 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
-import { IN_PROGRESS_STATES, type CallState } from '../call-model';
+import type { CallState } from '../call-model';
 import { newId } from './ids';
-import { sqlList } from './sql-list';
-import { toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
+import { IN_PROGRESS_SQL, toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
 import { createCallClaim } from './call-claim';
-
-/** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
-const IN_PROGRESS = sqlList(IN_PROGRESS_STATES);
 
 export interface NewCall {
   accountId: string;
@@ -166,7 +162,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
     `UPDATE calls SET state = $to, updated_at = $at, attempts = attempts - $refund,
        last_sip_code = COALESCE($code, last_sip_code), last_reason = COALESCE($reason, last_reason),
        run_after = COALESCE($runAfter, run_after),
-       lease_until = CASE WHEN $to IN (${IN_PROGRESS}) THEN lease_until ELSE NULL END,
+       lease_until = CASE WHEN $to IN (${IN_PROGRESS_SQL}) THEN lease_until ELSE NULL END,
        answered_at = CASE WHEN $answered = 1 THEN $at ELSE answered_at END,
        acknowledged_at = CASE WHEN $acknowledged = 1 THEN $at ELSE acknowledged_at END,
        finished_at = CASE WHEN $finished = 1 THEN $at ELSE finished_at END
@@ -277,7 +273,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
       await db
         .query(
           `UPDATE calls SET lease_until = ${sql.greatest('COALESCE(lease_until, 0)', `${leaseNow} + $leaseMs`)}, updated_at = $now
-           WHERE id IN (SELECT value FROM ${sql.jsonTexts('$ids')}) AND state IN (${IN_PROGRESS})`,
+           WHERE id IN (SELECT value FROM ${sql.jsonTexts('$ids')}) AND state IN (${IN_PROGRESS_SQL})`,
         )
         .run({ ids: JSON.stringify(ids), leaseMs, now });
     },
