@@ -74,7 +74,8 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
   const data = join(dir, 'data');
   run(join(bin, 'initdb'), ['-D', data, '-U', PG_ROLE, '--auth=trust', '-E', 'UTF8', '--no-instructions']);
   const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
-  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-w', 'start']);
+  const log = join(dir, 'log');
+  const start = () => withServerLog(log, () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-w', 'start']));
   start();
   const baseUrl = `postgres://${PG_ROLE}@127.0.0.1:${port}/`;
   let frozen: number[] = [];
@@ -84,7 +85,10 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
     port,
     halt: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
     resume: start,
-    restart: () => runAsync(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', join(dir, 'log'), '-m', 'fast', '-w', 'restart']),
+    restart: () =>
+      runAsync(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-m', 'fast', '-w', 'restart']).catch((e: Error) => {
+        throw withLogTail(e, log);
+      }),
     freeze() {
       // The server's own PID and its children's: only the processes this cluster started.
       const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -109,6 +113,25 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
       }
     },
   };
+}
+
+/** pg_ctl says only "Examine the log output": a failed start carries the server log's last lines. */
+function withServerLog(log: string, start: () => void): void {
+  try {
+    start();
+  } catch (e) {
+    throw withLogTail(e as Error, log);
+  }
+}
+
+function withLogTail(e: Error, log: string): Error {
+  let tail = '';
+  try {
+    tail = readFileSync(log, 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    /* no log yet */
+  }
+  return new Error(`${e.message}\nserver log (${log}), last lines:\n${tail}`);
 }
 
 /** The PIDs whose parent is `pid` (from /proc). */
