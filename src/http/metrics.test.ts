@@ -83,7 +83,14 @@ describe('GET /metrics', () => {
     const a = await app();
     await alertWithCalls(a.store, a.clock, ['5321111111', '5322222222']);
     a.clock.advance(90_000);
-    const f = parsePromText((await scrape(a)).text);
+    // A scrape waits at most 50 ms for the store (store-readings.ts); on a busy machine the
+    // first read of a new store may take longer and leave the gauges unset with
+    // voice_alert_database_up 0. What is asserted here is a fresh read's numbers: scrape until
+    // one is fresh.
+    let f = parsePromText('\n');
+    await expect
+      .poll(async () => sampleValue((f = parsePromText((await scrape(a)).text)), 'voice_alert_database_up'), { timeout: 5_000, interval: 20 })
+      .toBe(1);
     expect(sampleValue(f, 'voice_alert_calls', { state: 'queued' })).toBe(2);
     // Every state is present, at 0 when empty: alerting rules on a missing series see nothing.
     expect(sampleValue(f, 'voice_alert_calls', { state: 'completed' })).toBe(0);

@@ -36,7 +36,7 @@ describe('GET /metrics from the binary', () => {
 
     const r = await post(`${app.url}/webhook/receive?key=${webhookKey}`, { phone_number: '5321234567', error_message: 'Disk dolu' });
     expect(r.status).toBe(200);
-    // A request is counted once its answer has gone out (after the response): scrape until it shows.
+    // A request is counted once its answer has gone out (after the response): scrape until it shows…
     let text = '';
     await expect
       .poll(
@@ -44,7 +44,10 @@ describe('GET /metrics from the binary', () => {
           const ok = await scrape({ authorization: `Bearer ${TOKEN}` });
           expect(ok.status).toBe(200);
           text = await ok.text();
-          return sampleValue(parsePromText(text), 'voice_alert_http_requests_total', { endpoint: '/webhook/receive', method: 'POST', status: '200' });
+          const families = parsePromText(text);
+          // …and until the store's gauges are a fresh read (a scrape waits 50 ms at most for them).
+          if (sampleValue(families, 'voice_alert_database_up') !== 1) return 'store not read yet';
+          return sampleValue(families, 'voice_alert_http_requests_total', { endpoint: '/webhook/receive', method: 'POST', status: '200' });
         },
         { timeout: 5_000, interval: 50 },
       )
