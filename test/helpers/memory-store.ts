@@ -19,7 +19,7 @@ export function manualClock(start: string | number = '2026-11-15T12:00:00Z') {
  * A real store on a temporary file (WAL and group commit behave as in production), or on
  * a fresh PostgreSQL database when the suite runs in the PostgreSQL project.
  */
-export function tempStore(clock: () => number, options: Pick<CreateStoreOptions, 'onCommit'> = {}): Promise<Store> {
+export function tempStore(clock: () => number, options: Pick<CreateStoreOptions, 'onCommit' | 'timeoutMs'> = {}): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'va-store-'));
   return createStore({ path: join(dir, 'voice-alert.db'), url: testStoreUrl(), busyTimeoutMs: 1000, clock, ...options });
 }
