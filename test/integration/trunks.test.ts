@@ -102,7 +102,7 @@ describe('several trunks in order, with failover, through the compiled binary', 
       ['completed', 'second'],
     ]);
     expect(await second.exited).toBe(0);
-    expect(app.output()).toMatch(/trunk failed the attempt: placing it on the next trunk/);
+    await expect.poll(() => app.output(), { timeout: 5000 }).toMatch(/trunk failed the attempt: placing it on the next trunk/);
   }, 40_000);
 
   it('the first trunk refusing the TCP connection: the call goes out through the second at once', async () => {
@@ -249,7 +249,7 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const checks = async () => ((await (await fetch(`${app.url}/healthz`)).json()) as { checks: { trunk: string; trunks: Record<string, string> } }).checks;
     await expect.poll(async () => (await checks()).trunks, { timeout: 8000 }).toEqual({ registered: 'up', ip: 'none' });
     expect((await checks()).trunk).toBe('up');
-    expect(app.output()).toMatch(/"trunk":"registered".*"msg":"sip trunk up: REGISTER answered"/);
+    await expect.poll(() => app.output(), { timeout: 5000 }).toMatch(/"trunk":"registered".*"msg":"sip trunk up: REGISTER answered"/);
   }, 30_000);
 
   it('test-call dials through the first trunk, or the one --trunk names', async () => {
