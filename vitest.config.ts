@@ -30,9 +30,27 @@ const PEER_SUITES = [
   'test/integration/self-test.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
   'test/e2e/voice-desk.test.ts',
+  'test/e2e/voice-desk-session-timer.test.ts',
   // Not SIP, but as sensitive to a busy machine: counts every request of two client loops
   // while the certificate is swapped under them (README "HTTPS").
   'test/integration/https.test.ts',
+];
+
+/**
+ * Peer suites that mostly wait (a lease running out, an escalation step's wait_s, a restart, a
+ * session refresh) and assert nothing finer than a second about time: two of them run at a
+ * time, in a group of their own after the others. Those that measure media (late ticks, gaps,
+ * frame-exact recordings, an echo ratio) or latency (callbacks' p99) keep a machine to
+ * themselves. Each test's own timers are already as short as configuration allows.
+ */
+const PEER_WAIT_SUITES = [
+  'test/integration/escalation.test.ts',
+  'test/integration/alert-restart.test.ts',
+  'test/integration/telephony.test.ts',
+  'test/integration/trunks.test.ts',
+  'test/integration/doctor.test.ts',
+  'test/integration/clean-stop.test.ts',
+  'test/e2e/voice-desk-session-timer.test.ts',
 ];
 
 /**
@@ -113,6 +131,7 @@ export default defineConfig({
         test: {
           name: 'sip-peers',
           include: PEER_SUITES,
+          exclude: PEER_WAIT_SUITES,
           fileParallelism: false,
           // No retry: a flake is a bug to fix (waits poll for the peer, deadlines run on
           // fake timers), never a test to run twice.
@@ -133,9 +152,30 @@ export default defineConfig({
         test: {
           name: 'postgres-peers',
           include: POSTGRES_PEER_SUITES,
+          exclude: PEER_WAIT_SUITES,
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           fileParallelism: false,
           sequence: { groupOrder: 3 },
+        },
+      },
+      // The waiting peer suites (PEER_WAIT_SUITES), on both stores, two files at a time.
+      {
+        extends: true,
+        test: {
+          name: 'sip-waits',
+          include: PEER_WAIT_SUITES,
+          maxWorkers: 3,
+          sequence: { groupOrder: 4 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-waits',
+          include: POSTGRES_PEER_SUITES.filter((f) => PEER_WAIT_SUITES.includes(f)),
+          env: { VOICE_ALERT_TEST_STORE: 'postgres' },
+          maxWorkers: 3,
+          sequence: { groupOrder: 4 },
         },
       },
     ],

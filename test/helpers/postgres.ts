@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { openMigratedPostgres } from '../../src/store/sql/postgres/database';
 
 /**
@@ -170,9 +171,12 @@ export async function createTemplate(baseUrl: string): Promise<void> {
 
 let counter = 0;
 
-/** A new, migrated, empty database on the test cluster; its URL. */
+/**
+ * A new, migrated, empty database on the test cluster; its URL. Named by process, worker thread
+ * and count: test files that run at once are threads of one process, each with its own counter.
+ */
 export function freshDatabaseUrl(baseUrl: string): string {
-  const name = `t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  const name = `t_${process.pid}_${threadId}_${Date.now().toString(36)}_${counter++}`;
   psql(baseUrl, `CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
   return `${baseUrl}${name}`;
 }

@@ -126,7 +126,7 @@ describe('escalation through the binary', () => {
     expect(await sipp.exited).toBe(0);
     await expect.poll(() => hook.events.map((e) => e.event.type).at(-1), { timeout: 15_000, interval: 100 }).toBe('alert.unacknowledged');
     expect(hook.events.filter((e) => e.event.type === 'alert.escalated')).toHaveLength(3);
-  });
+  }, 60_000); // four calls of a few seconds each, one after another: 24-28 s with the machine to itself
 
   it('credit running out stops the escalation with the reason, and its callback says so', async () => {
     const { raise, alertOf, a, acc } = await rig({ press: '5329999999', digit: 1, calls: 1, steps: [`${A}:1`, `${B}:1`], credit: 1 });
