@@ -14,6 +14,7 @@ const PEER_SUITES = [
   // SIGTERM against a silent PBX (issue 23 §5): production timers, the process's exit measured.
   'test/integration/clean-stop.test.ts',
   'test/integration/callbacks.test.ts',
+  'test/integration/callbacks-latency.test.ts',
   'test/integration/escalation.test.ts',
   'test/integration/alert-restart.test.ts',
   'test/integration/operations.test.ts',
@@ -40,7 +41,7 @@ const PEER_SUITES = [
  * Peer suites that mostly wait (a lease running out, an escalation step's wait_s, a restart, a
  * session refresh) and assert nothing finer than a second about time: two of them run at a
  * time, in a group of their own after the others. Those that measure media (late ticks, gaps,
- * frame-exact recordings, an echo ratio) or latency (callbacks' p99) keep a machine to
+ * frame-exact recordings, an echo ratio) or latency (callbacks-latency's p99) keep a machine to
  * themselves. Each test's own timers are already as short as configuration allows.
  */
 const PEER_WAIT_SUITES = [
@@ -50,6 +51,7 @@ const PEER_WAIT_SUITES = [
   'test/integration/trunks.test.ts',
   'test/integration/doctor.test.ts',
   'test/integration/clean-stop.test.ts',
+  'test/integration/callbacks.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',
 ];
 
@@ -100,6 +102,7 @@ const POSTGRES_PEER_SUITES = [
   'test/integration/telephony.test.ts',
   'test/integration/escalation.test.ts',
   'test/integration/callbacks.test.ts',
+  'test/integration/callbacks-latency.test.ts',
   'test/integration/alert-restart.test.ts',
   // PostgreSQL only: two appliances on one database, one killed (issue 16 §4).
   'test/integration/failover.pg.test.ts',
