@@ -170,7 +170,8 @@ describe('the PostgreSQL store under trouble', () => {
     expect(during.length).toBeGreaterThan(400); // 10 s of 20 ms packets
     // On failure: where the gap was, the spacing around it, and whether the appliance's own
     // clock saw a late tick (voice_alert_rtp_late_ticks_total): the sender late, or the ear.
-    const spacing = during.slice(Math.max(1, at - 5), at + 6).map((t, k) => Math.round(t - during[Math.max(1, at - 5) + k - 1]!));
+    const from = Math.max(1, at - 5);
+    const spacing = during.slice(from, at + 6).map((t, k) => Math.round(t - during[from + k - 1]!));
     const lateTicks = /^voice_alert_rtp_late_ticks_total (\d+)/m.exec(await (await fetch(`${node.url}/metrics`)).text())?.[1];
     expect(gap, `gap at ${Math.round(during[at]! - frozenAtMs)} ms into the freeze; spacing around it ${spacing.join(' ')}; late ticks ${lateTicks}`).toBeLessThan(60);
   }, 120_000);
