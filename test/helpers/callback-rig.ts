@@ -4,9 +4,10 @@ import { freePort } from './ports';
 import type { SippPeer } from './sipp';
 
 /**
- * Outcome callbacks through the compiled binary (README "Outcome callbacks"): an appliance
- * that dials sipp, and local receivers that check every signature and misbehave on purpose.
- * Everything kept is stopped by `stopAll` (appliances first, then peers, then receivers).
+ * Appliances that dial sipp and report to local callback receivers (README "Outcome
+ * callbacks"), which check every signature and misbehave on purpose; for the callback and
+ * escalation suites. Everything kept is stopped by `stopAll` (appliances first, then peers,
+ * then receivers); an appliance stopped or killed before is fine.
  */
 export function callbackRig() {
   let running: RunningAppliance[] = [];

@@ -1,30 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startCallbackReceiver } from '../helpers/callback-receiver';
-import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
+import { applianceDir, provision } from '../helpers/appliance';
+import { callbackRig } from '../helpers/callback-rig';
 import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';
-import { startSipp, type SippPeer } from '../helpers/sipp';
+import { startSipp } from '../helpers/sipp';
 
 /**
  * Escalation through the compiled binary against sipp standing for the phones: each number's
  * behaviour (answer and press nothing, press 1, press 3) is chosen by the number dialled.
  */
-let running: RunningAppliance[] = [];
-let peers: SippPeer[] = [];
-let receivers: { stop(): unknown }[] = [];
-afterEach(async () => {
-  for (const r of running) await r.stop();
-  for (const p of peers) await p.stop();
-  for (const r of receivers) r.stop();
-  running = [];
-  peers = [];
-  receivers = [];
-});
+const peerRig = callbackRig();
+afterEach(() => peerRig.stopAll());
 
 /** The account's callback endpoint: every event, and whether its signature verified. */
 function receiver(secret: () => string) {
-  const r = startCallbackReceiver(secret);
-  receivers.push(r);
+  const r = peerRig.receiver(secret, () => 200);
   return { url: r.url, events: r.received };
 }
 
@@ -35,7 +25,7 @@ async function rig(o: { press: string; digit: number; calls: number; steps: stri
   const sipp = o.busy
     ? await startSipp({ scenario: 'final.xml', calls: o.calls, fill: { code: 486, reason: 'Busy Here' } })
     : await startSipp({ scenario: 'press-for-number.xml', calls: o.calls, keys: { listen_ms: 300, digit: o.digit }, fill: { press_number: o.press, digit: o.digit } });
-  peers.push(sipp);
+  peerRig.keepPeer(sipp);
   const rtp = await freePort();
   const a = applianceDir({
     sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 },
@@ -44,8 +34,7 @@ async function rig(o: { press: string; digit: number; calls: number; steps: stri
   });
   const acc = provision(a, 'starter', o.credit ? ['--monthly-credit', String(o.credit)] : []);
   const policy = a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', ...o.steps.flatMap((s) => ['--step', s]), '--rounds', String(o.rounds ?? 1)]);
-  const app = await a.start();
-  running.push(app);
+  const app = await peerRig.start(a);
   const alertOf = async (id: string) =>
     (await fetch(`${app.url}/api/alerts/${id}`, { headers: { 'x-api-key': acc.apiKey, 'x-api-secret': acc.apiSecret } }).then((r) => r.json())).alert;
   const raise = () => post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'core switch down', policy: 'oncall' });
@@ -144,9 +133,7 @@ describe('escalation through the binary', () => {
     await expect.poll(async () => (await alertOf(alertId)).calls[0]?.state, { timeout: 20_000, interval: 200 }).toBe('completed');
     const stepOneAt = Date.parse((await alertOf(alertId)).calls[0].created_at);
     await app.kill();
-    running = running.filter((r) => r !== app);
-    const again = await a.start();
-    running.push(again);
+    await peerRig.start(a);
     const show = () => a.cliJson(['alerts', 'show', alertId]);
     await expect.poll(() => show().state, { timeout: 30_000, interval: 250 }).toBe('acknowledged');
     const calls = show().calls;
