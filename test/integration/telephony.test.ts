@@ -153,12 +153,16 @@ describe('telephony through the compiled binary', () => {
   });
 
   it('SIGTERM: a ringing call is cancelled and goes back to the queue, an answered one plays to the end', async () => {
-    const sipp = await startSipp({ scenario: 'answer.xml', calls: 2, keys: { ring_ms: 8000 } });
+    // The phone rings for 30 s and our ring timeout is longer: the call is surely still ringing
+    // (its first attempt) when the other appliance's call is answered and both stop, however
+    // busy the machine (with sipConfig's 5 s it once timed out first and was retried).
+    const sipp = await startSipp({ scenario: 'answer.xml', calls: 2, keys: { ring_ms: 30_000 } });
     peers.push(sipp);
     const answering = await startSipp({ scenario: 'answer.xml', keys: { ring_ms: 10 } });
     peers.push(answering);
     // Two appliances on one database would be wrong; one each, one call each.
-    const ringing = applianceDir(await sipConfig(sipp.port));
+    const ringingConfig = await sipConfig(sipp.port);
+    const ringing = applianceDir({ ...ringingConfig, calls: { ...ringingConfig.calls, ring_timeout_s: 40 } });
     const talking = applianceDir(await sipConfig(answering.port));
     const ringApp = await ringing.start();
     const talkApp = await talking.start();
