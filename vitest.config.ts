@@ -39,7 +39,7 @@ const PEER_SUITES = [
 
 /**
  * Peer suites that mostly wait (a lease running out, an escalation step's wait_s, a restart, a
- * session refresh) and assert nothing finer than a second about time: four of them run at a
+ * session refresh) and assert nothing finer than a second about time: three of them run at a
  * time, in a group of their own after the others. Those that measure media (late ticks, gaps,
  * frame-exact recordings, an echo ratio) or latency (callbacks-latency's p99) keep a machine to
  * themselves. Each test's own timers are already as short as configuration allows.
@@ -167,7 +167,7 @@ export default defineConfig({
         test: {
           name: 'sip-waits',
           include: PEER_WAIT_SUITES,
-          maxWorkers: 4,
+          maxWorkers: 3,
           sequence: { groupOrder: 4 },
         },
       },
@@ -177,7 +177,7 @@ export default defineConfig({
           name: 'postgres-waits',
           include: POSTGRES_PEER_SUITES.filter((f) => PEER_WAIT_SUITES.includes(f)),
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
-          maxWorkers: 4,
+          maxWorkers: 3,
           sequence: { groupOrder: 4 },
         },
       },
