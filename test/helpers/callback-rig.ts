@@ -32,7 +32,8 @@ export function callbackRig() {
       running.push(app);
       return app;
     },
-    receiver(secret: () => string, mode: (n: number) => number | 'hang') {
+    /** A receiver (callback-receiver.ts): `mode` as there, every request answered 200 without it. */
+    receiver(secret: () => string, mode?: (n: number) => number | 'hang') {
       const r = startCallbackReceiver(secret, mode);
       receivers.push(r);
       return r;

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applianceDir, provision, type RunningAppliance } from './appliance';
+import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from './appliance';
 import { fill, run, untilAnswersOptions, type Peer } from './pbx';
 import { ROOT } from './paths';
 import { freePort } from './ports';
@@ -84,7 +84,7 @@ export function deskRig() {
       const pin: string = a.cliJson(['desk', 'pin', acc.accountId]).pin;
       return { a, acc, pin, pbx, sipPort };
     },
-    async start(a: ReturnType<typeof applianceDir>): Promise<RunningAppliance> {
+    async start(a: ApplianceDir): Promise<RunningAppliance> {
       const app = await a.start();
       stops.push(() => app.stop());
       return app;

@@ -14,7 +14,7 @@ afterEach(() => peerRig.stopAll());
 
 /** The account's callback endpoint: every event, and whether its signature verified. */
 function receiver(secret: () => string) {
-  const r = peerRig.receiver(secret, () => 200);
+  const r = peerRig.receiver(secret);
   return { url: r.url, events: r.received };
 }
 
