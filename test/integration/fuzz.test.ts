@@ -198,6 +198,24 @@ function isParserRefusal(a: RawAnswer): boolean {
   return a.raw === '' || ([400, 431, 505].includes(a.status!) && a.body === '' && !a.headers['content-type']);
 }
 
+/**
+ * `/healthz` answering 503 `database_unavailable` with its checks: the contract's answer when the
+ * database took longer than its 80 ms to commit the probe (README "GET /healthz"), as a loaded
+ * machine's fsync can. It says nothing about the request's bytes, which is what this suite is
+ * about; any other 5xx, or this one on another path, is still a failure.
+ */
+function isSlowDatabaseHealth(bytes: Uint8Array, a: RawAnswer): boolean {
+  if (a.status !== 503) return false;
+  try {
+    const target = Buffer.from(bytes.subarray(0, 300)).toString('latin1').split(' ')[1] ?? '';
+    if (new URL(target, 'http://h').pathname !== '/healthz') return false;
+    const body = JSON.parse(a.body);
+    return body.code === 'database_unavailable' && body.checks?.database === 'down';
+  } catch {
+    return false;
+  }
+}
+
 const LEAKS = [/\bat \S+ \(/, /node_modules|\/work\/|\$bunfs/, /SQLITE|SELECT |INSERT |sqlite/i, /<html|<!doctype/i];
 
 describe('fuzz: hostile requests against the binary', () => {
@@ -208,6 +226,7 @@ describe('fuzz: hostile requests against the binary', () => {
     const problems: string[] = [];
     const kinds = new Map<string, number>();
     let refusedByParser = 0;
+    let slowHealth = 0;
     let i = 0;
     const worker = async () => {
       while (i < cases.length) {
@@ -221,7 +240,8 @@ describe('fuzz: hostile requests against the binary', () => {
           if (c.wellFormed) problems.push(`${where}: valid HTTP refused by the parser: ${JSON.stringify(a.raw.slice(0, 120))}`);
           continue;
         }
-        if (a.status === null || a.status >= 500) problems.push(`${where}: status ${a.status}: ${a.raw.slice(0, 200)}`);
+        if (isSlowDatabaseHealth(c.bytes, a)) slowHealth++;
+        else if (a.status === null || a.status >= 500) problems.push(`${where}: status ${a.status}: ${a.raw.slice(0, 200)}`);
         const isHead = c.kind === 'method HEAD';
         const toPanel = a.status === 303 && a.headers.location === '/panel' && a.body === '';
         if (!toPanel && a.headers['content-type'] !== 'application/json; charset=utf-8') problems.push(`${where}: content-type ${a.headers['content-type']}`);
@@ -241,7 +261,7 @@ describe('fuzz: hostile requests against the binary', () => {
     };
     const started = Date.now();
     await Promise.all(Array.from({ length: PARALLEL }, worker));
-    console.log(`fuzz seed ${SEED.toString(16)}: ${CASES} cases in ${Date.now() - started} ms, ${refusedByParser} refused by the parser`, Object.fromEntries(kinds));
+    console.log(`fuzz seed ${SEED.toString(16)}: ${CASES} cases in ${Date.now() - started} ms, ${refusedByParser} refused by the parser, ${slowHealth} /healthz with the database slower than 80 ms`, Object.fromEntries(kinds));
     expect(problems.slice(0, 20)).toEqual([]);
     expect(kinds.size).toBeGreaterThanOrEqual(12); // every family was exercised
 
@@ -251,8 +271,12 @@ describe('fuzz: hostile requests against the binary', () => {
     for (const leak of LEAKS) expect(out).not.toMatch(leak);
     expect(out).not.toMatch(/\?key=/);
 
-    // Still serving.
-    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    // Still serving: the health check (its database check may be late on a loaded machine, see
+    // isSlowDatabaseHealth; the disk's is not) and a webhook taken.
+    const health = await fetch(`${app.url}/healthz`);
+    const checks = ((await health.json()) as { checks: { database: string; disk: string } }).checks;
+    expect(checks.disk).toBe('up');
+    expect(health.status).toBe(checks.database === 'up' ? 200 : 503);
     const ok = await post(`${app.url}/webhook/receive?key=${cred.webhookKey}`, { phone_number: '5321234567', error_message: 'after the fuzz' });
     expect(ok.status).toBe(200);
   }, 90_000);
