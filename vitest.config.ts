@@ -57,6 +57,13 @@ const PEER_WAIT_SUITES = [
 ];
 
 /**
+ * Suites without peers that time the event loop itself (no gap over 100 ms while the
+ * database is frozen or unreachable): a file beside them on the second core would break that.
+ * They run one at a time after their store's other suites, which run two files at a time.
+ */
+const EVENT_LOOP_SUITES = ['src/http/health.test.ts', 'src/store/sql/postgres/unreachable.pg.test.ts'];
+
+/**
  * Suites that run a second time with the store on PostgreSQL (store.url; a throwaway
  * cluster from test/helpers/global-setup.ts): everything that reads and writes through a
  * real store (test/helpers/memory-store.ts tempStore follows VOICE_ALERT_TEST_STORE).
@@ -126,8 +133,19 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...PEER_SUITES, '**/*.pg.test.ts', '**/node_modules/**'],
+          exclude: [...PEER_SUITES, ...EVENT_LOOP_SUITES, '**/*.pg.test.ts', '**/node_modules/**'],
+          // Two files at a time: most of their time is spent waiting on the binary they spawn.
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'main-solo',
+          include: EVENT_LOOP_SUITES.filter((f) => !f.endsWith('.pg.test.ts')),
+          fileParallelism: false,
+          sequence: { groupOrder: 0.5 },
         },
       },
       {
@@ -147,8 +165,20 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: POSTGRES_SUITES,
+          exclude: [...EVENT_LOOP_SUITES, '**/node_modules/**'],
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-solo',
+          include: EVENT_LOOP_SUITES,
+          env: { VOICE_ALERT_TEST_STORE: 'postgres' },
+          fileParallelism: false,
+          sequence: { groupOrder: 2.5 },
         },
       },
       {
