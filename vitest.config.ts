@@ -145,7 +145,7 @@ export default defineConfig({
           name: 'main-solo',
           include: EVENT_LOOP_SUITES.filter((f) => !f.endsWith('.pg.test.ts')),
           fileParallelism: false,
-          sequence: { groupOrder: 0.5 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -157,7 +157,7 @@ export default defineConfig({
           fileParallelism: false,
           // No retry: a flake is a bug to fix (waits poll for the peer, deadlines run on
           // fake timers), never a test to run twice.
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -168,7 +168,7 @@ export default defineConfig({
           exclude: [...EVENT_LOOP_SUITES, '**/node_modules/**'],
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -178,7 +178,7 @@ export default defineConfig({
           include: EVENT_LOOP_SUITES,
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           fileParallelism: false,
-          sequence: { groupOrder: 2.5 },
+          sequence: { groupOrder: 4 },
         },
       },
       {
@@ -189,7 +189,7 @@ export default defineConfig({
           exclude: PEER_WAIT_SUITES,
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 5 },
         },
       },
       // The waiting peer suites (PEER_WAIT_SUITES), on both stores, three files at a time.
@@ -199,7 +199,7 @@ export default defineConfig({
           name: 'sip-waits',
           include: PEER_WAIT_SUITES,
           maxWorkers: 3,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 6 },
         },
       },
       {
@@ -209,7 +209,7 @@ export default defineConfig({
           include: POSTGRES_PEER_SUITES.filter((f) => PEER_WAIT_SUITES.includes(f)),
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           maxWorkers: 3,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 6 },
         },
       },
     ],
