@@ -118,6 +118,8 @@ const POSTGRES_PEER_SUITES = [
   'test/integration/store-ha.pg.test.ts',
 ];
 
+// Groups run in `sequence.groupOrder` order; keep the numbers whole: vitest 4.1 lists the files
+// of a project whose groupOrder is fractional, and then runs none of them.
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.
 // The forks pool fails under Bun (child.channel?.unref), threads works: see stack-findings.md.
 export default defineConfig({
