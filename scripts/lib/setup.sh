@@ -22,8 +22,11 @@ ensure_debian_packages() {
 }
 
 ensure_npm_packages() {
-  # npm ci when the lock file changed since the last install (or nothing is installed).
-  if [ ! -x node_modules/.bin/bun ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  # npm ci when the lock file or a patch of a dependency (patches/, applied by patch-package
+  # after the install) changed since the last install, or nothing is installed.
+  local newer
+  newer=$(find package-lock.json patches -newer node_modules/.package-lock.json 2>/dev/null | head -1 || true)
+  if [ ! -x node_modules/.bin/bun ] || [ ! -f node_modules/.package-lock.json ] || [ -n "$newer" ]; then
     npm ci --no-fund --no-audit
   fi
 }
