@@ -13,6 +13,14 @@ const SECONDS = Number(process.env.SECONDS ?? 60);
 const KEYS = 200;
 const NUMBERS = 20;
 const numbers = Array.from({ length: NUMBERS }, (_, i) => `53212340${String(i).padStart(2, '0')}`);
+/** The storm's numbers, apart from the warm-up's (53212350NN) and the plain reference's. */
+const STORM_CALLS = `phone_number LIKE '53212340%'`;
+/**
+ * The plain reference runs on a process that has answered the storm; the storm, started right
+ * after the appliance, ran on a cold one (its first second's p50 was 45 ms: the JIT's first
+ * compilations, the first statements prepared). WARMUP=0 measures the cold start again.
+ */
+const WARMUP = process.env.WARMUP !== '0';
 
 const q = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -65,6 +73,22 @@ async function main() {
   const acc = provision(dir, 'enterprise', ['--monthly-credit', '100000000']);
   const app = await dir.start([], { VOICE_ALERT_LOG_LEVEL: 'info' });
   const url = `${app.url}/webhook/receive?key=${acc.webhookKey}`;
+  const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
+  const unfinished = (where: string) =>
+    (db.query(`SELECT count(*) AS n FROM calls WHERE ${where} AND finished_at IS NULL`).get() as { n: number }).n;
+
+  if (WARMUP) {
+    // The same kind of traffic (new keys, then their dedupe; 20 calls at once) to numbers of
+    // its own, until its calls are done: the storm then meets a process as warm as the plain
+    // reference's.
+    await openLoop(url, 1000, 6, (i) => ({
+      alert_key: `warm/${i % 20}`,
+      phone_number: `53212350${String(i % 20).padStart(2, '0')}`,
+      error_message: `Warm-up ${i % 20}: interface ge-0/0/${i % 48} down`,
+    }));
+    const warmStart = Date.now();
+    while (unfinished(`phone_number LIKE '53212350%'`) > 0 && Date.now() - warmStart < 2 * 60_000) await sleep(500);
+  }
 
   const storm = await openLoop(url, TOTAL, SECONDS, (i) => {
     const key = i % KEYS;
@@ -77,25 +101,23 @@ async function main() {
   const rssDuring = peakRssMb(app.process.pid!);
 
   // Drain: every storm call ends (paced, so minutes), bounded.
-  const db = new Database(`${dir.dir}/data/voice-alert.db`, { readonly: true });
-  const open = () =>
-    (db.query(`SELECT count(*) AS n FROM calls WHERE phone_number <> '5329999999' AND finished_at IS NULL`).get() as { n: number }).n;
+  const open = () => unfinished(STORM_CALLS);
   const drainStart = Date.now();
   while (open() > 0 && Date.now() - drainStart < 15 * 60_000) await sleep(2000);
-  const placed = (db.query(`SELECT count(*) AS n FROM dials WHERE phone_number <> '5329999999'`).get() as { n: number }).n;
+  const placed = (db.query(`SELECT count(*) AS n FROM dials WHERE ${STORM_CALLS}`).get() as { n: number }).n;
   const perHour = db
     .query(
       `SELECT max(n) AS n FROM (SELECT d1.phone_number, (SELECT count(*) FROM dials d2 WHERE d2.phone_number = d1.phone_number
-         AND d2.at >= d1.at AND d2.at < d1.at + 3600000) AS n FROM dials d1 WHERE d1.phone_number <> '5329999999')`,
+         AND d2.at >= d1.at AND d2.at < d1.at + 3600000) AS n FROM dials d1 WHERE d1.${STORM_CALLS})`,
     )
     .get() as { n: number };
   const minGap = db
     .query(
       `SELECT min(d2.at - d1.at) AS gap FROM dials d1 JOIN dials d2 ON d2.phone_number = d1.phone_number AND d2.at > d1.at
-       WHERE d1.phone_number <> '5329999999' AND NOT EXISTS (SELECT 1 FROM dials d3 WHERE d3.phone_number = d1.phone_number AND d3.at > d1.at AND d3.at < d2.at)`,
+       WHERE d1.${STORM_CALLS} AND NOT EXISTS (SELECT 1 FROM dials d3 WHERE d3.phone_number = d1.phone_number AND d3.at > d1.at AND d3.at < d2.at)`,
     )
     .get() as { gap: number | null };
-  const finalStates = db.query(`SELECT state, count(*) AS n FROM calls WHERE phone_number <> '5329999999' GROUP BY state`).all();
+  const finalStates = db.query(`SELECT state, count(*) AS n FROM calls WHERE ${STORM_CALLS} GROUP BY state`).all();
   db.close();
 
   // The same rate with plain requests (no key, so nothing is bundled away at intake): the
@@ -120,6 +142,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        warm_up: WARMUP,
         storm: { alerts: TOTAL, seconds: SECONDS, keys: KEYS, numbers: NUMBERS, ...fmt(storm), calls_queued: storm.queued, deduplicated: storm.deduplicated },
         plain_same_rate: fmt(plain),
         calls_placed: placed,
