@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../test/helpers/memory-store';
 import { createStore } from '../store';
+import { OTHER_PROCESS_STALENESS_MS } from '../store/sql/sqlite/database';
 import { createLookupCache } from './lookup-cache';
 
 async function setup() {
@@ -37,7 +38,7 @@ describe('lookup cache', () => {
     expect(await (await cache.fresh()).credentialByWebhookKey(keys.webhookKey)).toBeNull();
   });
 
-  it('forgets a key revoked by another connection (the CLI in another process) at once', async () => {
+  it('forgets a key revoked by another connection (the CLI in another process) within OTHER_PROCESS_STALENESS_MS', async () => {
     const { clock, path, account, keys, cache } = await setup();
     expect(await (await cache.fresh()).credentialByWebhookKey(keys.webhookKey)).not.toBeNull();
     expect((await (await cache.fresh()).account(account.id))?.disabled).toBe(false);
@@ -45,8 +46,27 @@ describe('lookup cache', () => {
     await other.transaction((tx) => tx.credentials.revoke(keys.apiKey));
     await other.transaction((tx) => tx.accounts.setDisabled(account.id, true));
     await other.close();
+    await new Promise((r) => setTimeout(r, OTHER_PROCESS_STALENESS_MS + 10));
     expect(await (await cache.fresh()).credentialByWebhookKey(keys.webhookKey)).toBeNull();
     expect((await (await cache.fresh()).account(account.id))?.disabled).toBe(true);
+  });
+
+  it("reads the database's change marker again after its own commits at once, after another process's within the staleness", async () => {
+    const { clock, path, store, account } = await setup();
+    const before = await store.changeMarker();
+    await store.transaction((tx) => tx.accounts.setPlan(account.id, 'free'));
+    const afterOwn = await store.changeMarker();
+    expect(afterOwn).not.toBe(before); // the next request sees it
+    const other = await createStore({ path, busyTimeoutMs: 1000, clock });
+    await other.transaction((tx) => tx.accounts.setPlan(account.id, 'starter'));
+    await other.close();
+    const started = performance.now();
+    let marker = await store.changeMarker();
+    while (marker === afterOwn && performance.now() - started < 5 * OTHER_PROCESS_STALENESS_MS) {
+      await new Promise((r) => setTimeout(r, 5));
+      marker = await store.changeMarker();
+    }
+    expect(marker).not.toBe(afterOwn);
   });
 
   it('sees a change committed by a transaction on the same store', async () => {

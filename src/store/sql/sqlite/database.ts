@@ -59,7 +59,7 @@ export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
     transaction: (work) => writes.run(work),
     background: (work, onError) => writes.runDetached(work, onError),
     flush: () => writes.flush(),
-    changeMarker: changeMarkerOf(readRaw),
+    changeMarker: changeMarkerOf(readRaw, writes.committed),
     stats: () => writes.stats(),
     async close() {
       await writes.close();
@@ -69,14 +69,36 @@ export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
   };
 }
 
+/** How long a change committed by another process (the CLI revoking a key) may go unseen by the marker. */
+export const OTHER_PROCESS_STALENESS_MS = 100;
+
 /**
  * A number that moves whenever another connection committed since the previous call:
  * SQLite's `PRAGMA data_version`, read on the reading connection, so it moves for our own
  * writer's commits and for any other process's (the CLI revoking a key). Two equal
  * markers mean nothing was committed in between. Built for the intake's lookup cache,
- * which asks per request: one cached statement, no object per call.
+ * which asks per request.
+ *
+ * Read per request it cost ~11 µs (each read begins a read transaction on a log that grows
+ * all the time under load: BENCHMARKS.md "The lookups' change marker read per batch"), so
+ * it is read again only when our writer committed since the last read (`commits`, the
+ * group commit's batches: our own changes are seen by the next request, as before) or
+ * OTHER_PROCESS_STALENESS_MS after it: another process's, within that. Under load one read
+ * serves a batch of requests.
  */
-function changeMarkerOf(db: Database): () => Promise<number> {
+function changeMarkerOf(db: Database, commits: () => number): () => Promise<number> {
   const dataVersion = db.query('PRAGMA data_version');
-  return () => Promise.resolve(dataVersion.values()[0]![0] as number);
+  let seenCommits = -1;
+  let readAt = 0;
+  let value = 0;
+  return () => {
+    const now = performance.now();
+    const c = commits();
+    if (c !== seenCommits || now - readAt >= OTHER_PROCESS_STALENESS_MS) {
+      seenCommits = c;
+      readAt = now;
+      value = dataVersion.values()[0]![0] as number;
+    }
+    return Promise.resolve(value);
+  };
 }
