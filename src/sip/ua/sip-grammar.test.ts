@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Grammar } from 'sip.js/lib/grammar/grammar.js';
 
 // sip.js 0.21.2's generated parser decoded its whole bytecode (236 tables) at every call,
-// ~200–370 µs of the event loop for each header it parsed, so an alert storm's first calls
-// held the intake for tens of milliseconds (BENCHMARKS.md "Alert storm"). patches/ (applied
+// ~200–370 µs of the event loop for each header it parsed, beside the intake (BENCHMARKS.md
+// "The lookups' change marker read per batch; SIP's parser decoded once"). patches/ (applied
 // by patch-package after `npm ci`) decodes it once per process.
 
 const split = String.prototype.split;

@@ -76,15 +76,16 @@ export const OTHER_PROCESS_STALENESS_MS = 100;
  * A number that moves whenever another connection committed since the previous call:
  * SQLite's `PRAGMA data_version`, read on the reading connection, so it moves for our own
  * writer's commits and for any other process's (the CLI revoking a key). Two equal
- * markers mean nothing was committed in between. Built for the intake's lookup cache,
+ * markers mean nothing was committed in between (by another process: up to
+ * OTHER_PROCESS_STALENESS_MS before the call). Built for the intake's lookup cache,
  * which asks per request.
  *
- * Read per request it cost ~11 µs (each read begins a read transaction on a log that grows
- * all the time under load: BENCHMARKS.md "The lookups' change marker read per batch"), so
- * it is read again only when our writer committed since the last read (`commits`, the
- * group commit's batches: our own changes are seen by the next request, as before) or
- * OTHER_PROCESS_STALENESS_MS after it: another process's, within that. Under load one read
- * serves a batch of requests.
+ * Read per request it cost ~10 µs (each read begins a read transaction on a log that grows
+ * all the time under load: BENCHMARKS.md "The lookups' change marker read per batch; SIP's
+ * parser decoded once"), so it is read again only when our writer committed since the last
+ * read (`commits`, the group commit's batches: our own changes are seen by the next request)
+ * or OTHER_PROCESS_STALENESS_MS after it (another process's changes, within that; README
+ * "Accounts and keys"). Under load one read serves a batch of requests.
  */
 function changeMarkerOf(db: Database, commits: () => number): () => Promise<number> {
   const dataVersion = db.query('PRAGMA data_version');
