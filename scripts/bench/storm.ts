@@ -12,9 +12,13 @@ const TOTAL = Number(process.env.ALERTS ?? 10_000);
 const SECONDS = Number(process.env.SECONDS ?? 60);
 const KEYS = 200;
 const NUMBERS = 20;
-const numbers = Array.from({ length: NUMBERS }, (_, i) => `53212340${String(i).padStart(2, '0')}`);
-/** The storm's numbers, apart from the warm-up's (53212350NN) and the plain reference's. */
-const STORM_CALLS = `phone_number LIKE '53212340%'`;
+/** The storm's numbers and the warm-up's: 20 each, apart from each other and from the plain reference's. */
+const STORM_PREFIX = '53212340';
+const WARM_PREFIX = '53212350';
+const numberOf = (prefix: string, i: number) => `${prefix}${String(i).padStart(2, '0')}`;
+const numbers = Array.from({ length: NUMBERS }, (_, i) => numberOf(STORM_PREFIX, i));
+const callsTo = (prefix: string) => `phone_number LIKE '${prefix}%'`;
+const STORM_CALLS = callsTo(STORM_PREFIX);
 /**
  * The plain reference runs on a process that has answered the storm; the storm, started right
  * after the appliance, ran on a cold one (its first second's p50 was 45 ms: the JIT's first
@@ -82,12 +86,12 @@ async function main() {
     // its own, until its calls are done: the storm then meets a process as warm as the plain
     // reference's.
     await openLoop(url, 1000, 6, (i) => ({
-      alert_key: `warm/${i % 20}`,
-      phone_number: `53212350${String(i % 20).padStart(2, '0')}`,
-      error_message: `Warm-up ${i % 20}: interface ge-0/0/${i % 48} down`,
+      alert_key: `warm/${i % NUMBERS}`,
+      phone_number: numberOf(WARM_PREFIX, i % NUMBERS),
+      error_message: `Warm-up ${i % NUMBERS}: interface ge-0/0/${i % 48} down`,
     }));
     const warmStart = Date.now();
-    while (unfinished(`phone_number LIKE '53212350%'`) > 0 && Date.now() - warmStart < 2 * 60_000) await sleep(500);
+    while (unfinished(callsTo(WARM_PREFIX)) > 0 && Date.now() - warmStart < 2 * 60_000) await sleep(500);
   }
 
   const storm = await openLoop(url, TOTAL, SECONDS, (i) => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Grammar } from 'sip.js/lib/grammar/grammar.js';
 
 // sip.js 0.21.2's generated parser decoded its whole bytecode (236 tables) at every call,
@@ -7,9 +7,6 @@ import { Grammar } from 'sip.js/lib/grammar/grammar.js';
 // by patch-package after `npm ci`) decodes it once per process.
 
 const split = String.prototype.split;
-afterEach(() => {
-  String.prototype.split = split;
-});
 
 /** How many times the parser splits a string into its characters (its bytecode decoding) during `fn`. */
 function charSplits(fn: () => void): number {
