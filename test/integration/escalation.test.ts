@@ -75,7 +75,7 @@ describe('escalation through the binary', () => {
     expect(hook.events.every((e) => e.signatureValid && e.event.alert.id === alertId)).toBe(true);
     expect(hook.events.find((e) => e.event.type === 'alert.escalated')!.event.escalation).toMatchObject({ round: 1, step: 2, numbers: [B] });
     expect(hook.events.at(-1)!.event.acknowledged_by).toBe(B);
-  });
+  }, 60_000); // two calls, one after the other, and a 3 s wait: 11-16 s with the machine to itself, 19 s in CI
 
   it('busy at step 1 is retried within the step before the escalation moves on', async () => {
     // Every phone is busy: each call is tried twice (calls.max_attempts 2), then the next step.
@@ -97,11 +97,12 @@ describe('escalation through the binary', () => {
   it('keypad 3 at step 1 passes to step 2 at once', async () => {
     const { raise, alertOf } = await rig({ press: A, digit: 3, calls: 2, steps: [`${A}:60`, `${B}:60`] });
     const alertId = (await raise()).json.alert_id;
-    await expect.poll(async () => (await alertOf(alertId)).calls.length, { timeout: 20_000, interval: 200 }).toBe(2);
+    // Well within step 1's 60 s wait, so only keypad 3 can have moved it on.
+    await expect.poll(async () => (await alertOf(alertId)).calls.length, { timeout: 30_000, interval: 200 }).toBe(2);
     const alert = await alertOf(alertId);
     expect(alert.calls[0]).toMatchObject({ phone_number: A, state: 'completed', last_reason: '200 passed to the next step by keypad 3' });
     expect(Date.parse(alert.calls[1].created_at) - Date.parse(alert.calls[0].created_at)).toBeLessThan(30_000);
-  });
+  }, 60_000); // 8-11 s with the machine to itself, 24 s once in CI
 
   it('rounds: 2 with nobody pressing → the list twice, then unacknowledged, and its callback', async () => {
     const { raise, alertOf, sipp, a, acc } = await rig({ press: '5329999999', digit: 1, calls: 4, steps: [`${A}:1`, `${B}:1`], rounds: 2 });
@@ -135,9 +136,10 @@ describe('escalation through the binary', () => {
     await app.kill();
     await peerRig.start(a);
     const show = () => a.cliJson(['alerts', 'show', alertId]);
-    await expect.poll(() => show().state, { timeout: 30_000, interval: 250 }).toBe('acknowledged');
+    // Step 2's call ends ~8 s after the restart with the machine to itself; a busy CI machine takes up to 3×.
+    await expect.poll(() => show().state, { timeout: 40_000, interval: 250 }).toBe('acknowledged');
     const calls = show().calls;
     expect(calls.map((c: any) => c.phone_number)).toEqual([A, B]);
     expect(Date.parse(calls[1].created_at) - stepOneAt).toBeGreaterThanOrEqual(6_000);
-  });
+  }, 60_000); // two calls, a restart and a 6 s wait: 12-15 s with the machine to itself, over 30 s once in CI
 });
