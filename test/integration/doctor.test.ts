@@ -88,7 +88,7 @@ describe('voice-alert doctor (README "Operations")', () => {
     expect(r.byName['espeak-ng']!.remedy).toMatch(/^apt-get install espeak-ng \(or set tts\.espeak_binary\)/);
     expect(r.byName['sox']!.status).toBe('skip');
     expect(r.byName['database']!.detail).toMatch(/does not exist yet; its folder is writable/);
-  });
+  }, 60_000); // OPTIONS left unanswered until its timeout, twice (JSON and text): 17 s in CI
 
   it('an invalid configuration fails the first check and skips the rest', async () => {
     const r = await doctor({ server: 'no port here' });

@@ -77,7 +77,7 @@ describe('voice-alert schedule', () => {
     expect(a.cliJson(['schedule', 'delete', acc.accountId, 'noc'])).toMatchObject({ name: 'noc', deleted: true });
     expect(a.cliJson(['schedule', 'list', acc.accountId])).toEqual([]);
     expect(a.cli(['schedule', 'oncall', acc.accountId, 'noc']).stderr).toBe('voice-alert: no such schedule in this account\n');
-  });
+  }, 60_000); // about twenty runs of the binary one after the other: 16 s in CI on PostgreSQL
 });
 
 describe('the binary serves schedules', () => {

@@ -150,7 +150,7 @@ describe('telephony through the compiled binary', () => {
       return isFinalState(c.state) ? c : null;
     }, 20_000, 'the call after the retry');
     expect(done).toMatchObject({ state: 'completed', attempts: 1 });
-  });
+  }, 60_000); // the trunk's retry delay, then a call: 12-20 s under load (CI)
 
   it('SIGTERM: a ringing call is cancelled and goes back to the queue, an answered one plays to the end', async () => {
     // The phone rings for 30 s and our ring timeout is longer: the call is surely still ringing
