@@ -25,6 +25,21 @@ async function twoAppliances() {
 }
 
 describe('lookup cache on PostgreSQL', () => {
+  it('does not keep past its COMMIT what a request read while a transaction revoked the key', async () => {
+    const { a } = await twoAppliances();
+    const account = await a.transaction((tx) => tx.accounts.create({ name: 'acme', plan: 'enterprise' }));
+    const keys = await a.transaction((tx) => tx.credentials.create(account.id));
+    const cache = createLookupCache(a);
+    expect(await (await cache.fresh()).credentialByApiKey(keys.apiKey)).not.toBeNull();
+    await a.transaction(async (tx) => {
+      await tx.credentials.revoke(keys.apiKey);
+      // A request meanwhile, on another connection of the pool: the key, still valid.
+      expect(await (await cache.fresh()).credentialByApiKey(keys.apiKey)).not.toBeNull();
+    });
+    // At once, not at the next CROSS_NODE_STALENESS_MS slice (README "Accounts and keys").
+    expect(await (await cache.fresh()).credentialByApiKey(keys.apiKey)).toBeNull();
+  });
+
   it('a maintenance window created on one appliance is in its lookups at once, and in the other’s within CROSS_NODE_STALENESS_MS', async () => {
     const { a, b } = await twoAppliances();
     const account = await a.transaction((tx) => tx.accounts.create({ name: 'acme', plan: 'enterprise' }));

@@ -51,7 +51,7 @@ describe('lookup cache', () => {
     expect((await (await cache.fresh()).account(account.id))?.disabled).toBe(true);
   });
 
-  it("reads the database's change marker again after its own commits at once, after another process's within the staleness", async () => {
+  it("moves the change marker at once for its own commits to the tables it keeps, for another process's within the staleness", async () => {
     const { clock, path, store, account } = await setup();
     const before = await store.changeMarker();
     await store.transaction((tx) => tx.accounts.setPlan(account.id, 'free'));
@@ -67,6 +67,30 @@ describe('lookup cache', () => {
       marker = await store.changeMarker();
     }
     expect(marker).not.toBe(afterOwn);
+  });
+
+  it('keeps its lookups across its own commits that write none of the tables it keeps', async () => {
+    const { store, keys, cache } = await setup();
+    const before = await store.changeMarker();
+    const first = await (await cache.fresh()).credentialByWebhookKey(keys.webhookKey);
+    // What every accepted request commits besides its alert and calls: under load, a batch a few milliseconds.
+    await store.transaction((tx) =>
+      tx.history.record({ at: Date.now(), requestId: 'r1', endpoint: '/webhook/receive', sourceIp: '127.0.0.1', status: 200, message: 'queued', accountId: null, credentialId: null }),
+    );
+    // Past the staleness too: SQLite's data_version, read on our own writer, does not count its commits.
+    await new Promise((r) => setTimeout(r, 2 * OTHER_PROCESS_STALENESS_MS));
+    expect(await store.changeMarker()).toBe(before);
+    expect(await (await cache.fresh()).credentialByWebhookKey(keys.webhookKey)).toBe(first); // not read again
+  });
+
+  it('does not keep past its COMMIT what a request read while a transaction revoked the key', async () => {
+    const { store, keys, cache } = await setup();
+    await store.transaction(async (tx) => {
+      await tx.credentials.revoke(keys.apiKey);
+      // A request meanwhile reads what was committed before: the key, still valid.
+      expect(await (await cache.fresh()).credentialByApiKey(keys.apiKey)).not.toBeNull();
+    });
+    expect(await (await cache.fresh()).credentialByApiKey(keys.apiKey)).toBeNull();
   });
 
   it('sees a change committed by a transaction on the same store', async () => {

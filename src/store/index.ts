@@ -70,9 +70,10 @@ export interface Store extends Tables {
   /** Resolves when everything queued so far has committed. */
   flush(): Promise<void>;
   /**
-   * Moves whenever the database may have changed since the previous call (a commit by any
-   * connection, another process's or another appliance's within a second). Cheap enough to
-   * call per request.
+   * Moves whenever the credentials, accounts or maintenance windows may have changed since
+   * the previous call: at once for this appliance's own commits, within 0.1 s for another
+   * process's on SQLite, within a second for another appliance's on PostgreSQL (README
+   * "Accounts and keys"). Cheap enough to call per request.
    */
   changeMarker(): Promise<number>;
   /** True while the database is there and answers a query (health check). */

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'bun:sqlite';
+import { writesLookedUp } from './looked-up';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -44,9 +45,10 @@ export interface SqlConnection {
  * A bun:sqlite connection behind the asynchronous shape. SQLite answers at once (a local
  * file, no round trip), so each promise is already settled: a unit of work of several
  * statements still runs within one turn of the event loop (unit-of-work/sqlite.ts relies on
- * it to keep its group commit).
+ * it to keep its group commit). `onLookedUpWrite` hears a statement that changed a table
+ * the intake's lookup cache keeps (looked-up.ts), before its transaction commits.
  */
-export function sqliteConnection(db: Database): SqlConnection {
+export function sqliteConnection(db: Database, onLookedUpWrite: () => void = () => undefined): SqlConnection {
   const statements = new Map<string, SqlStatement>();
   const wrap = (s: Statement): SqlStatement => ({
     run: (params) => settled(() => ({ changes: s.run(params as never).changes })),
@@ -56,6 +58,21 @@ export function sqliteConnection(db: Database): SqlConnection {
     all: (params) => settled(() => s.all(params as never)),
     values: (params) => settled(() => s.values(params as never)),
   });
+  // A write to a looked-up table is told of when it changed a row (RETURNING's reads: always).
+  const told = (s: SqlStatement): SqlStatement => ({
+    run: async (params) => {
+      const r = await s.run(params);
+      if (r.changes > 0) onLookedUpWrite();
+      return r;
+    },
+    send: (params) => {
+      s.send(params);
+      onLookedUpWrite();
+    },
+    get: (params) => s.get(params).finally(onLookedUpWrite),
+    all: (params) => s.all(params).finally(onLookedUpWrite),
+    values: (params) => s.values(params).finally(onLookedUpWrite),
+  });
   return {
     dialect: 'sqlite',
     query(sql) {
@@ -63,6 +80,7 @@ export function sqliteConnection(db: Database): SqlConnection {
       if (!s) {
         // bun:sqlite's own cache (query) finalizes these when the database closes.
         s = wrap(db.query(sql));
+        if (writesLookedUp(sql)) s = told(s);
         statements.set(sql, s);
       }
       return s;

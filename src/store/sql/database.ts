@@ -31,7 +31,12 @@ export interface SqlDatabase {
   background(work: (db: SqlConnection) => Promise<void>, onError: (e: unknown) => void): void;
   /** Resolves when everything queued so far has committed. */
   flush(): Promise<void>;
-  /** Moves whenever the database may have changed since the previous call (change-marker.ts). */
+  /**
+   * Moves whenever a table the intake's lookup cache keeps may have changed since the
+   * previous call (sql/looked-up.ts): at once for this store's own committed writes, within
+   * the store's staleness for another process's or appliance's (sqlite/database.ts,
+   * postgres/database.ts).
+   */
   changeMarker(): Promise<number>;
   /** Counters since start, for tests and benchmarks. */
   stats(): TransactionStats;

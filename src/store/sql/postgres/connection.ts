@@ -1,5 +1,6 @@
 import type { SQL } from 'bun';
 import type { RunResult, SqlConnection, SqlParams, SqlStatement } from '../connection';
+import { writesLookedUp } from '../looked-up';
 import { bindOrder, toPositional, type PositionalSql } from '../named-params';
 
 /** Statement texts rewritten for PostgreSQL, shared by every connection: a text is rewritten once per process. */
@@ -13,13 +14,6 @@ function translate(text: string): PositionalSql {
   }
   return positional;
 }
-
-/**
- * The tables whose rows the intake's lookup cache keeps (credentials, accounts, maintenance
- * windows: intake/lookup-cache.ts): a write to one of them moves the change marker at once
- * (database.ts); other writes need not.
- */
-const LOOKED_UP = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(credentials|accounts|maintenance_windows)\b/i;
 
 /**
  * The SqlConnection shape over a Bun.SQL client: the pool (each statement on whichever
@@ -38,7 +32,7 @@ export function postgresConnection(
   const statements = new Map<string, SqlStatement>();
   const statement = (text: string): SqlStatement => {
     const { sql, names } = translate(text);
-    const looksUp = LOOKED_UP.test(text);
+    const looksUp = writesLookedUp(text);
     const execute = async (params: SqlParams): Promise<unknown[] & { count?: number }> => {
       const result = (await client().unsafe(sql, bindOrder(names, params)).execute()) as unknown[] & { count?: number };
       if (looksUp && result.count) onLookedUpChange();

@@ -86,9 +86,10 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
   // not once per transaction. At most one slot per connection of the pool is in use.
   const freeSlots: Slot[] = [];
   const slotFor = (conn: ReservedSQL): Slot => {
-    const slot = freeSlots.pop() ?? newSlot(counted);
+    const slot = freeSlots.pop() ?? newSlot();
     slot.client = conn;
     slot.sent = [];
+    slot.lookedUp = false;
     return slot;
   };
   const release = (slot: Slot) => {
@@ -130,16 +131,21 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
         throw failed.reason;
       }
       await commit;
+      // Counted once committed: a request in between would read the old row, and keep it.
+      if (slot.lookedUp) counted();
     } catch (caught) {
       clearTimeout(expire);
       // A statement waited for fails after a sent one failed ("transaction is aborted"): the
       // sent one's error is the cause (a deadlock there is a conflict to run again).
       const e = (await firstFailure(slot.sent))?.reason ?? caught;
+      const lookedUp = slot.lookedUp;
       release(slot);
       if (isConnectionLost(e) || performance.now() >= deadline) {
         void conn.close().catch(() => undefined);
         if (!committing) throw new RunAgain(e);
-        return committedAnyway(sql, xid!, value!, e, deadline);
+        const committed = await committedAnyway(sql, xid!, value!, e, deadline);
+        if (lookedUp) counted();
+        return committed;
       }
       // An answer from the server: the connection is sound, the transaction is to be undone.
       await conn`ROLLBACK`
@@ -196,6 +202,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     try {
       const rows = await slot.connection.query(text).all(params);
       clearTimeout(expire);
+      if (slot.lookedUp) counted(); // autocommit: answered means committed
       release(slot);
       void conn.release();
       return rows;

@@ -7,20 +7,25 @@ export interface Slot {
   client: ReservedSQL | null;
   /** Statements sent and not waited for in this transaction (SqlStatement.send). */
   sent: Promise<unknown>[];
+  /** Whether this transaction wrote a table the lookup cache keeps (looked-up.ts): the change marker moves once it commits. */
+  lookedUp: boolean;
   readonly connection: SqlConnection;
 }
 
-export function newSlot(onLookedUpChange: () => void): Slot {
+export function newSlot(): Slot {
   const slot: Slot = {
     client: null,
     sent: [],
+    lookedUp: false,
     connection: postgresConnection(
       () => {
         // A unit's work that goes on after its transaction ended (it MUST NOT: sql/database.ts).
         if (!slot.client) throw new Error('the transaction this statement belonged to has ended');
         return slot.client;
       },
-      onLookedUpChange,
+      () => {
+        slot.lookedUp = true;
+      },
       (sent) => slot.sent.push(sent),
     ),
   };

@@ -48,18 +48,30 @@ export function openDatabase({ path, busyTimeoutMs, log }: OpenDatabaseOptions):
  */
 export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
   const raw = openDatabase(options);
-  const writer = sqliteConnection(raw);
+  let lookedUpWritten = false;
+  let lookedUpCommits = 0;
+  const writer = sqliteConnection(raw, () => {
+    lookedUpWritten = true;
+  });
   const readRaw = new Database(options.path, { strict: true, readonly: true });
   readRaw.run(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs)}`);
   const reader = sqliteConnection(readRaw);
-  const writes = createGroupCommitter(raw, writer, options.onCommit);
+  const writes = createGroupCommitter(raw, writer, (units, seconds) => {
+    // Counted after COMMIT and before the batch's units resolve: the request after a key's
+    // revocation sees the marker moved, and no request in between read the old row as new.
+    if (lookedUpWritten) {
+      lookedUpWritten = false;
+      lookedUpCommits++;
+    }
+    options.onCommit?.(units, seconds);
+  });
   return {
     dialect: 'sqlite',
     reader,
     transaction: (work) => writes.run(work),
     background: (work, onError) => writes.runDetached(work, onError),
     flush: () => writes.flush(),
-    changeMarker: changeMarkerOf(readRaw, writes.committed),
+    changeMarker: changeMarkerOf(raw, () => lookedUpCommits),
     stats: () => writes.stats(),
     async close() {
       await writes.close();
@@ -73,32 +85,40 @@ export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
 export const OTHER_PROCESS_STALENESS_MS = 100;
 
 /**
- * A number that moves whenever another connection committed since the previous call:
- * SQLite's `PRAGMA data_version`, read on the reading connection, so it moves for our own
- * writer's commits and for any other process's (the CLI revoking a key). Two equal
- * markers mean nothing was committed in between (by another process: up to
- * OTHER_PROCESS_STALENESS_MS before the call). Built for the intake's lookup cache,
- * which asks per request.
+ * A number that moves when a table the intake's lookup cache keeps may have changed
+ * (sql/looked-up.ts): at once for a batch of our own writer that wrote one (`lookedUpCommits`),
+ * within OTHER_PROCESS_STALENESS_MS for any commit by another connection (the CLI revoking a
+ * key in another process; README "Accounts and keys"). Built for the lookup cache, which
+ * asks per request.
  *
- * Read per request it cost ~10 µs (each read begins a read transaction on a log that grows
- * all the time under load: BENCHMARKS.md "The lookups' change marker read per batch; SIP's
- * parser decoded once"), so it is read again only when our writer committed since the last
- * read (`commits`, the group commit's batches: our own changes are seen by the next request)
- * or OTHER_PROCESS_STALENESS_MS after it (another process's changes, within that; README
- * "Accounts and keys"). Under load one read serves a batch of requests.
+ * Another connection's commits come from SQLite's `PRAGMA data_version` on our WRITING
+ * connection, which moves for every other connection's commit and never for its own
+ * (sqlite.org/pragma.html#pragma_data_version). Read on the reading connection it moved for
+ * every batch of ours as well, and under load the cache was read again after every group
+ * commit (BENCHMARKS.md "The lookup cache across our own commits"). A read costs ~10 µs
+ * under load (a read transaction on a log that grows all the time), so it is made at most
+ * once per OTHER_PROCESS_STALENESS_MS.
  */
-function changeMarkerOf(db: Database, commits: () => number): () => Promise<number> {
-  const dataVersion = db.query('PRAGMA data_version');
-  let seenCommits = -1;
-  let readAt = 0;
+function changeMarkerOf(writer: Database, lookedUpCommits: () => number): () => Promise<number> {
+  const dataVersion = writer.query('PRAGMA data_version');
+  let seenOwn = -1;
+  let seenOther: number | null = null;
+  let readAt = Number.NEGATIVE_INFINITY;
   let value = 0;
   return () => {
     const now = performance.now();
-    const c = commits();
-    if (c !== seenCommits || now - readAt >= OTHER_PROCESS_STALENESS_MS) {
-      seenCommits = c;
+    if (now - readAt >= OTHER_PROCESS_STALENESS_MS) {
       readAt = now;
-      value = dataVersion.values()[0]![0] as number;
+      const other = dataVersion.values()[0]![0] as number;
+      if (other !== seenOther) {
+        seenOther = other;
+        value++;
+      }
+    }
+    const own = lookedUpCommits();
+    if (own !== seenOwn) {
+      seenOwn = own;
+      value++;
     }
     return Promise.resolve(value);
   };

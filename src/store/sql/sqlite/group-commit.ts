@@ -22,8 +22,6 @@ export interface GroupCommitter {
   flush(): Promise<void>;
   close(): Promise<void>;
   stats(): TransactionStats;
-  /** Batches committed so far (the change marker's cue: database.ts). */
-  committed(): number;
 }
 
 interface Pending {
@@ -147,6 +145,5 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
       for (const s of [begin, commit, savepoint, release, rollbackTo]) s.finalize();
     },
     stats: () => ({ batches, writes, runAgain: 0 }),
-    committed: () => batches,
   };
 }
