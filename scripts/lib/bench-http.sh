@@ -62,16 +62,20 @@ start_server() {
 # Server CPU time (user + system) so far, in clock ticks.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-# Runs wrk; prints "accepted_per_s p50_ms p99_ms peak_rss_mb cpu_us_per_request".
+# Runs wrk; prints "accepted_per_s p50_ms p99_ms peak_rss_mb cpu_us_per_request", and
+# with a third argument (a command that prints CPU clock ticks, e.g. postgres_ticks) a sixth
+# field: that command's CPU per request over the same window.
 # CPU per request is the steadier figure on a shared machine: throughput swings with
 # whatever else runs, the work a request costs much less.
 measure() {
-  local url=$1 pid=$2
+  local url=$1 pid=$2 also=${3:-}
   wrk -t2 -c$CONNECTIONS -d2s -s "$LUA" "$url" -- "w$RANDOM" >/dev/null # warm-up
-  local out c0 c1
+  local out c0 c1 a0=0 a1=0
+  [ -z "$also" ] || a0=$($also)
   c0=$(cpu_ticks "$pid")
   out=$(wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency -s "$LUA" "$url" -- "m$RANDOM")
   c1=$(cpu_ticks "$pid")
+  [ -z "$also" ] || a1=$($also)
   local total secs non2xx p50 p99 rss
   total=$(echo "$out" | awk '/requests in/ {print $1}')
   secs=$(echo "$out" | awk '/requests in/ {gsub(/s,/,"",$4); print $4}')
@@ -80,9 +84,13 @@ measure() {
   p99=$(echo "$out" | awk '$1=="99%" {print $2}')
   rss=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' "/proc/$pid/status")
   awk -v t="$total" -v s="$secs" -v n="${non2xx:-0}" -v a="$p50" -v b="$p99" -v r="$rss" \
-      -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" '
+      -v c="$((c1 - c0))" -v e="$((a1 - a0))" -v also="$also" -v hz="$(getconf CLK_TCK)" '
     function ms(x) { if (x ~ /us$/) return x/1000; if (x ~ /ms$/) return x+0; if (x ~ /s$/) return x*1000; return x }
-    BEGIN { printf "%.0f %.2f %.2f %s %.0f\n", (t-n)/s, ms(a), ms(b), r, c/hz*1e6/t }'
+    BEGIN {
+      printf "%.0f %.2f %.2f %s %.0f", (t-n)/s, ms(a), ms(b), r, c/hz*1e6/t
+      if (also != "") printf " %.0f", e/hz*1e6/t
+      printf "\n"
+    }'
 }
 
 
