@@ -8,9 +8,9 @@ type Background = (work: (tx: Tx) => Promise<void>, onError: (e: unknown) => voi
 /**
  * The API history's rows, written in the background (nobody waits for them: README "API
  * history"). What arrives while the store's previous batch of background writes commits is
- * written in the next as ONE insert (history.recordAll), not a statement a request: on
- * PostgreSQL each statement costs both sides CPU (BENCHMARKS.md "Bundles in a few statements,
- * a plain request in one statement, the history in one insert").
+ * written in the next (history.recordAll): on PostgreSQL as ONE insert, not a statement a
+ * request, since there each statement costs both sides CPU (BENCHMARKS.md "Bundles in a few
+ * statements, a plain request in one statement, the history in one insert").
  *
  * The entries are taken when the batch first runs and kept for the runs after it (a batch
  * may run again as a whole: sql/database.ts). When the batch fails, each of its entries is

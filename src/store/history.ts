@@ -44,8 +44,10 @@ export interface PruneLimits {
 export interface HistoryStore {
   record(entry: HistoryEntry): Promise<void>;
   /**
-   * `record` for many: the entries that keep a row each in ONE insert, those that aggregate
-   * (aggregationBucket) one by one (one statement may not upsert a row twice).
+   * `record` for many. On PostgreSQL the entries that keep a row each go in ONE insert (a
+   * round trip and a statement for the server, not one each), those that aggregate
+   * (aggregationBucket) one by one (one statement may not upsert a row twice); on SQLite
+   * each is a statement of its own, the cheaper there.
    */
   recordAll(entries: readonly HistoryEntry[]): Promise<void>;
   list(filter?: { accountId?: string; limit?: number; offset?: number }): Promise<HistoryRow[]>;
@@ -91,6 +93,13 @@ export function createHistoryStore(db: SqlConnection): HistoryStore {
   return {
     record,
     async recordAll(entries) {
+      // SQLite has no round trip to save, and its statement per row is the cheaper: 3.5 µs
+      // a row against 5.4 µs in the JSON insert below (BENCHMARKS.md "The lookup cache
+      // across our own commits").
+      if (db.dialect === 'sqlite') {
+        for (const e of entries) await record(e);
+        return;
+      }
       const own = entries.filter((e) => aggregationBucket(e) === null);
       // Sent, not waited for: the COMMIT waits for it (sql/connection.ts send).
       if (own.length > 0) insertMany.send({ entries: JSON.stringify(own) });
