@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALERT_BY_KEY_SQL } from './alerts';
+import { ALERT_BY_KEY_SQL, ANY_BY_KEY_SQL } from './alerts';
 import { openDatabase } from './sql/sqlite/database';
 
 // SQLite's plan for the lookups every keyed request makes. Through the account's index it
@@ -14,6 +14,16 @@ describe('an alert found by its key', () => {
     try {
       const plan = (db.query(`EXPLAIN QUERY PLAN ${sql}`).all({ $account: 'acc_x', $key: 'k' }) as { detail: string }[]).map((r) => r.detail);
       expect(plan).toEqual(['SEARCH alerts USING INDEX alerts_key (account_id=? AND alert_key=?)']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('whether a key was ever seen is one seek in alerts_key, reading no row', () => {
+    const db = openDatabase({ path: join(mkdtempSync(join(tmpdir(), 'va-plan-')), 'voice-alert.db'), busyTimeoutMs: 1000 });
+    try {
+      const plan = (db.query(`EXPLAIN QUERY PLAN ${ANY_BY_KEY_SQL}`).all({ $account: 'acc_x', $key: 'k' }) as { detail: string }[]).map((r) => r.detail);
+      expect(plan).toEqual(['SEARCH alerts USING COVERING INDEX alerts_key (account_id=? AND alert_key=?)']);
     } finally {
       db.close();
     }
