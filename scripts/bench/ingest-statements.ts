@@ -1,7 +1,8 @@
 // What one accepted webhook request costs in SQLite alone, without HTTP: the statements
 // the intake runs (savepoint, check-and-charge, alert row, call insert, history row; the
-// lookup cache's change marker is read at most every 100 ms, sql/sqlite/database.ts) in group commits of BATCH requests with synchronous=FULL, as the server does,
-// each step timed apart (SQLite answers synchronously: a step's wall time is its work, the
+// lookup cache's change marker is read at most every 100 ms, sql/sqlite/database.ts) in
+// group commits of BATCH requests with synchronous=FULL, as the server does, each step timed
+// apart (SQLite answers synchronously: a step's wall time is its work, the
 // COMMIT's includes its fsync). Bounds scripts/bench-ingest from below.
 // Usage: `bun scripts/bench/ingest-statements.ts [batch]`.
 import { mkdtempSync, rmSync } from 'node:fs';

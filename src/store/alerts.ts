@@ -142,8 +142,8 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
   const latestKeyed = db.query(ALERT_BY_KEY_SQL.latest);
   // Bun's SQLite spends ~7 µs on every run of a statement with ORDER BY, whatever its plan,
   // and well under 1 µs on this seek: a key never seen before (a new Alertmanager group) is
-  // answered by the seek alone (BENCHMARKS.md "A key never seen before", in the section of 2026-11-28 on the lookup cache). On PostgreSQL a
-  // statement more would cost more than it saves.
+  // answered by the seek alone (BENCHMARKS.md "A key never seen before", in "The lookup
+  // cache across our own commits"). On PostgreSQL a statement more costs more than it saves.
   const anyByKey = db.dialect === 'sqlite' ? db.query(ANY_BY_KEY_SQL) : null;
   const keyKnown = async (account: string, key: string) => anyByKey === null || (await anyByKey.get({ account, key })) !== null;
   const sql = dialectOf(db.dialect);
