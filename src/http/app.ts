@@ -41,7 +41,11 @@ function allowedMethods(routes: { method: string; path: string }[], pathname: st
 export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
   const requests = createRequestCounter();
   const app = new Elysia()
-    .onAfterResponse({ as: 'global' }, (ctx) => requests.count(ctx as Parameters<typeof requests.count>[0]))
+    // The fields it reads, by name: Elysia fills in the context fields its hooks' parameters
+    // name, and a hook handed the whole context (`(ctx) => f(ctx)`) made every request build
+    // its headers object and parse and re-encode its cookies (elysia/dist/sucrose.mjs,
+    // isContextPassToFunction; BENCHMARKS.md "The context each request built").
+    .onAfterResponse({ as: 'global' }, ({ request, route, set, responseValue }) => requests.count({ request, route, set, responseValue }))
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = requestIdFor(request);
       if (wantsHsts(request, deps.config.http.hsts)) set.headers['strict-transport-security'] = HSTS_VALUE;
