@@ -35,7 +35,7 @@ export interface RecogniseInput {
  * headers) and what it says, or null for the plain fields. Pure: no I/O, no clock.
  */
 export function recogniseSource(input: RecogniseInput): AdapterResult | null {
-  const sourceInput: SourceInput = { headers: lowerCaseHeaders(input.headers), body: input.fields, language: input.language };
+  const sourceInput: SourceInput = { header: headerReader(input.headers), body: input.fields, language: input.language };
   const forced = input.query.source?.trim().toLowerCase();
   const adapter = forced ? ADAPTERS.find((a) => a.name === forced) : ADAPTERS.find((a) => a.matches(sourceInput));
   return adapter ? adapter.read(sourceInput) : null;
@@ -78,14 +78,15 @@ function hasValue(v: unknown): boolean {
 }
 
 function boundedKey(source: SourceName, key: string): string {
-  if (Array.from(key).length <= MAX_KEY_CHARS) return key;
+  // A string has at least as many UTF-16 units as characters: only a long one is counted.
+  if (key.length <= MAX_KEY_CHARS || Array.from(key).length <= MAX_KEY_CHARS) return key;
   const digest = createHash('sha256').update(key).digest('hex');
   return `${source}:sha256:${digest}`;
 }
 
-function lowerCaseHeaders(h: Headers | Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  const entries = h instanceof Headers ? h.entries() : Object.entries(h);
-  for (const [k, v] of entries) out[k.toLowerCase()] = v;
-  return out;
+/** A header by its lower-case name; a request's Headers answer that themselves, with no copy made. */
+function headerReader(h: Headers | Record<string, string>): (name: string) => string | undefined {
+  if (h instanceof Headers) return (name) => h.get(name) ?? undefined;
+  const byName = new Map(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+  return (name) => byName.get(name);
 }

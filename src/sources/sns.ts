@@ -7,9 +7,9 @@ import type { SourceAdapter } from './types';
  */
 export const sns: SourceAdapter = {
   name: 'sns',
-  matches: ({ headers, body }) => headers['x-amz-sns-message-type'] !== undefined || (typeof body.Type === 'string' && typeof body.TopicArn === 'string'),
-  read: ({ headers, body }) => {
-    const type = headers['x-amz-sns-message-type'] ?? str(body.Type);
+  matches: ({ header, body }) => header('x-amz-sns-message-type') !== undefined || (typeof body.Type === 'string' && typeof body.TopicArn === 'string'),
+  read: ({ header, body }) => {
+    const type = header('x-amz-sns-message-type') ?? str(body.Type);
     if (type === 'SubscriptionConfirmation') {
       return { kind: 'sns_confirmation', source: 'sns', subscribeUrl: str(body.SubscribeURL) ?? '', topicArn: str(body.TopicArn) ?? '' };
     }

@@ -179,6 +179,18 @@ describe('recognition', () => {
     expect(key).toMatch(/^alertmanager:sha256:[0-9a-f]{64}$/);
     expect(asWebhookFields(r, body, 'tr').alert_key).toBe(key);
   });
+
+  it('counts a key in characters, not UTF-16 units: 200 characters stay as they are, 201 are hashed', () => {
+    const keyOf = (groupKey: string) => {
+      const body = { ...fixture('alertmanager-firing.alertmanager-0.25-captured.json'), groupKey };
+      const r = recogniseSource({ headers: {}, fields: body, query: {}, language: 'tr' }) as Extract<AdapterResult, { kind: 'alert' }>;
+      return asWebhookFields(r, body, 'tr').alert_key as string;
+    };
+    const wide = '🔥'.repeat(200); // 400 UTF-16 units, 200 characters
+    expect(keyOf(wide)).toBe(wide);
+    expect(keyOf(`${wide}x`)).toMatch(/^alertmanager:sha256:[0-9a-f]{64}$/);
+    expect(keyOf('x'.repeat(200))).toBe('x'.repeat(200));
+  });
 });
 
 describe('speech helpers', () => {

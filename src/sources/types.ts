@@ -4,9 +4,9 @@ import type { Language } from '../tts/language';
 export const SOURCE_NAMES = ['alertmanager', 'grafana', 'sns', 'azure', 'uptime-kuma'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
-/** What an adapter is given: lower-case header names, the decoded body, the spoken language. */
+/** What an adapter is given: a request header by its lower-case name, the decoded body, the spoken language. */
 export interface SourceInput {
-  headers: Record<string, string>;
+  header(name: string): string | undefined;
   body: Record<string, unknown>;
   language: Language;
 }
