@@ -5,7 +5,7 @@
  * JavaScriptCore lets its heap grow to about three times what survived the last collection on
  * a host with 16 GB of RAM or more (its option `heapGrowthFunctionThresholdInMB`), and to twice
  * that below it. The appliance's work does not grow with its host's RAM: under webhook load the
- * threefold heap made the peak RSS 139–147 MB against 120–123 MB with the twofold one, at the
+ * threefold heap made the peak RSS 137–148 MB against 118–124 MB with the twofold one, at the
  * same CPU a request (BENCHMARKS.md "The heap's growth"). JSC reads its options from the
  * environment once, when the process starts (Bun: `BUN_JSC_` and the option's name), so the
  * shipped executable starts `serve` again in place (execve: the same PID, as systemd expects)

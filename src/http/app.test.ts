@@ -25,9 +25,9 @@ describe('createHttpApp', () => {
   it('what every request runs asks Elysia for no headers object, body or cookies: the alert routes read the Request itself', async () => {
     const ctx = await panelApp();
     store = ctx.store;
-    // Elysia builds the context fields its hooks name (elysia/dist/sucrose.mjs); a hook given
-    // the whole context makes every route build all of them.
-    // Protected in Elysia's types; the field its compiler starts every route from.
+    // Elysia builds the context fields its hooks name (elysia/dist/sucrose.mjs), starting every
+    // route from this field (protected in its types); a hook given the whole context makes
+    // every route build all of them.
     const { inference } = ctx.app as unknown as { inference: Record<string, boolean> };
     expect(inference).toMatchObject({ headers: false, body: false, cookie: false });
   });
