@@ -16,6 +16,7 @@ import { callEventTrunksStep } from './schema/15-call-event-trunks';
 import { selfTestsStep } from './schema/16-self-tests';
 import { voiceDeskStep } from './schema/17-voice-desk';
 import { alertsByKeyStep } from './schema/18-alerts-by-key';
+import { keyedAlertsIndexStep } from './schema/19-keyed-alerts-index';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   selfTestsStep,
   voiceDeskStep,
   alertsByKeyStep,
+  keyedAlertsIndexStep,
 ];
 
 /** The schema version this program writes. */
