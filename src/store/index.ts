@@ -58,9 +58,9 @@ export interface Store extends Tables {
    */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * PostgreSQL only: a plain request's alert, calls and charge in one statement, its own
-   * transaction (queue-at-once.ts); null when no usage shard had room (run the full unit).
-   * Absent on SQLite.
+   * A plain request's charge, alert and calls (queue-at-once.ts): on PostgreSQL one statement,
+   * its own transaction; on SQLite a unit of the group commit without a savepoint of its own.
+   * Null when the charge found no room (run the full unit, which decides why).
    */
   queueAtOnce?: QueueAtOnceFn;
   /** A single-statement bookkeeping write nobody waits for; a failure goes to `onError`. */
@@ -137,7 +137,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const store = {
     dialect: db.dialect,
     transaction: (work) => db.transaction((conn) => work(viewOf(conn))),
-    queueAtOnce: createQueueAtOnce(db) ?? undefined,
+    queueAtOnce: createQueueAtOnce(db, viewOf) ?? undefined,
     background,
     recordHistory: createHistoryWriter(background),
     flush: () => db.flush(),

@@ -1,5 +1,7 @@
 import type { CallSource } from './call-record';
+import type { SqlConnection } from './sql/connection';
 import type { SqlDatabase } from './sql/database';
+import type { Tx } from './tables';
 import { newId } from './ids';
 import { fastChargeSql, shareOf } from './usage';
 
@@ -54,12 +56,51 @@ const LANDED_SQL = 'SELECT id FROM alerts WHERE id = $alert';
 export type QueueAtOnceFn = (q: QueueAtOnce) => Promise<{ alertId: string; callIds: string[] } | null>;
 
 /**
- * store.queueAtOnce on PostgreSQL; null on SQLite (its group commit already gives many units
- * one fsync: nothing to gain). Resolves null when the charge found no shard with room.
+ * store.queueAtOnce: on PostgreSQL one statement (above), on SQLite a unit of the group commit
+ * without a savepoint of its own (below). Resolves null when the charge found no room.
  */
-export function createQueueAtOnce(db: SqlDatabase): QueueAtOnceFn | null {
-  const alone = db.alone?.bind(db);
-  if (!alone) return null;
+export function createQueueAtOnce(db: SqlDatabase, viewOf: (conn: SqlConnection) => Pick<Tx, 'usage' | 'alerts' | 'calls'>): QueueAtOnceFn | null {
+  if (db.alone) return postgresQueueAtOnce(db, db.alone.bind(db));
+  if (db.unguarded) return sqliteQueueAtOnce(db.unguarded.bind(db), viewOf);
+  return null;
+}
+
+/**
+ * On SQLite, the full unit's own statements (usage.tryCharge, alerts.create, calls.enqueue:
+ * the same rows by construction), run `unguarded`: a savepoint of the unit's own cost a plain
+ * request ~7 µs of copying pages (BENCHMARKS.md "The savepoint a plain request paid for").
+ * Without one, a statement that failed would leave the unit half done, and its whole batch is
+ * rolled back instead (sqlite/group-commit.ts). Nothing here fails but the database itself:
+ * nothing in the unit but these statements can throw, the ids are new, the account's row is
+ * there (accounts are never deleted), and a charge that finds no room writes no alert or call.
+ */
+function sqliteQueueAtOnce(unguarded: NonNullable<SqlDatabase['unguarded']>, viewOf: (conn: SqlConnection) => Pick<Tx, 'usage' | 'alerts' | 'calls'>): QueueAtOnceFn {
+  return async (q) => {
+    if (q.phoneNumbers.length === 0) throw new Error('queueAtOnce: no number to call');
+    const alert = { accountId: q.accountId, credentialId: q.credentialId, key: null, source: q.alertSource, message: q.message, labels: q.labels };
+    return unguarded(async (conn) => {
+      const tx = viewOf(conn);
+      if (!(await tx.usage.tryCharge(q.accountId, q.period, q.phoneNumbers.length, q.credit))) return null;
+      const alertId = await tx.alerts.create(alert, q.now);
+      const callIds = await tx.calls.enqueue(
+        q.phoneNumbers.map((phoneNumber) => ({
+          accountId: q.accountId,
+          credentialId: q.credentialId,
+          source: q.callSource,
+          phoneNumber,
+          message: q.message,
+          alertId,
+          escalationOrdinal: 0,
+          lastReason: q.lastReason,
+        })),
+        q.now,
+      );
+      return { alertId, callIds };
+    });
+  };
+}
+
+function postgresQueueAtOnce(db: SqlDatabase, alone: NonNullable<SqlDatabase['alone']>): QueueAtOnceFn {
   const landed = db.reader.query(LANDED_SQL);
   return async (q) => {
     if (q.phoneNumbers.length === 0) throw new Error('queueAtOnce: no number to call');

@@ -126,8 +126,46 @@ describe('group commit', () => {
       ),
     );
     expect(seen.every(Boolean)).toBe(true);
-    expect(writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50, runAgain: 0 });
+    expect(writes.stats()).toEqual({ batches: before.batches + 1, writes: before.writes + 50, runAgain: 0, unguarded: 0 });
     expect(await usage.usedIn(acc.id, '2026-11')).toBe(50);
+    await close();
+  });
+
+  it('an unguarded unit runs without a savepoint of its own and commits with its batch', async () => {
+    const { db, writes, usage, acc, close } = await committer();
+    const guarded = writes.run(async () => {
+      await usage.charge(acc.id, '2026-11', 1);
+      return db.exec('ROLLBACK TO w'); // the unit's own savepoint: there
+    });
+    const unguarded = writes.unguarded(async () => {
+      await usage.charge(acc.id, '2026-11', 2);
+      await expect(db.exec('ROLLBACK TO w')).rejects.toThrow(/no such savepoint/);
+      return 'queued';
+    });
+    await guarded; // rolled back to its savepoint, so its charge is gone
+    expect(await unguarded).toBe('queued');
+    expect(await usage.usedIn(acc.id, '2026-11')).toBe(2);
+    expect(writes.stats()).toMatchObject({ batches: 1, writes: 2, unguarded: 1 });
+    await close();
+  });
+
+  it('an unguarded unit that throws rolls back its whole batch, rejecting every unit in it; the next batch commits', async () => {
+    const { db, writes, usage, acc, close } = await committer();
+    const before = writes.run(() => usage.charge(acc.id, '2026-11', 1));
+    const failing = writes.unguarded(async () => {
+      await usage.charge(acc.id, '2026-11', 2); // half done when the next statement fails
+      await db.exec('INSERT INTO no_such_table VALUES (1)');
+    });
+    const after = writes.run(() => usage.charge(acc.id, '2026-11', 4));
+    const errors: unknown[] = [];
+    writes.runDetached(() => usage.charge(acc.id, '2026-11', 8), (e) => errors.push(e));
+    for (const unit of [before, failing, after]) await expect(unit).rejects.toThrow(/no_such_table/);
+    expect(String(errors[0])).toMatch(/no_such_table/);
+    expect(await usage.usedIn(acc.id, '2026-11')).toBe(0);
+    expect(writes.stats()).toMatchObject({ batches: 0, writes: 0, unguarded: 0 });
+
+    await writes.unguarded(() => usage.charge(acc.id, '2026-11', 16));
+    expect(await usage.usedIn(acc.id, '2026-11')).toBe(16);
     await close();
   });
 

@@ -25,6 +25,14 @@ export interface SqlDatabase {
    */
   alone?(text: string, params: SqlParams): Promise<unknown[]>;
   /**
+   * SQLite only (absent on PostgreSQL): a unit of work in the group commit without the
+   * SAVEPOINT that lets one unit be rolled back alone (sqlite/group-commit.ts); a throw rolls
+   * back its whole batch and rejects every unit in it. Only for a unit whose statements fail
+   * only when the database itself does: a plain request's charge, alert and calls
+   * (queue-at-once.ts), whose values are all made before its first statement.
+   */
+  unguarded?<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
+  /**
    * Runs a single-statement bookkeeping write (the API history) with nobody waiting for
    * it, in the next batch of such writes; a failure goes to `onError`.
    */
@@ -60,4 +68,6 @@ export interface TransactionStats {
   runAgain: number;
   /** Of the transactions, those that were one statement on its own (SqlDatabase.alone; PostgreSQL). */
   alone?: number;
+  /** Of the units committed, those that ran without a savepoint of their own (SqlDatabase.unguarded; SQLite). */
+  unguarded?: number;
 }

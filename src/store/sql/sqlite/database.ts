@@ -69,6 +69,7 @@ export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
     dialect: 'sqlite',
     reader,
     transaction: (work) => writes.run(work),
+    unguarded: (work) => writes.unguarded(work),
     background: (work, onError) => writes.runDetached(work, onError),
     flush: () => writes.flush(),
     changeMarker: changeMarkerOf(raw, () => lookedUpCommits),

@@ -10,13 +10,22 @@ import type { CommitObserver, TransactionStats } from '../database';
  *
  * The units of a batch run one after another on the one write connection, each under its
  * own SAVEPOINT: one that throws is rolled back alone and rejects alone; the others still
- * commit. SQLite answers every statement at once (sqliteConnection settles each promise
+ * commit. A unit run `unguarded` has no savepoint of its own: SQLite copies every page a
+ * savepoint's unit first changes into the statement journal, ~12 pages (one per B-tree) and
+ * ~7 µs of CPU for a plain request (BENCHMARKS.md "The savepoint a plain request paid for").
+ * If such a unit throws, nothing in its batch can be kept apart from what it half did: the
+ * batch is rolled back and every unit in it rejected, as when COMMIT fails. SQLite answers every statement at once (sqliteConnection settles each promise
  * before it returns), so a whole batch still runs within one turn of the event loop, and a
  * unit never sees another's half-done work. A unit that awaits something else only delays
  * its batch: units arriving meanwhile wait for the next one.
  */
 export interface GroupCommitter {
   run<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
+  /**
+   * Like `run`, without the unit's own SAVEPOINT; a throw rolls back the whole batch. Only
+   * for a unit whose statements fail only when the database itself does (SqlDatabase.unguarded).
+   */
+  unguarded<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
   /** A single-statement write nobody waits for; SQLite undoes a failed statement alone, so it needs no savepoint. */
   runDetached(work: (db: SqlConnection) => Promise<void>, onError: (e: unknown) => void): void;
   flush(): Promise<void>;
@@ -26,6 +35,8 @@ export interface GroupCommitter {
 
 interface Pending {
   work: (db: SqlConnection) => Promise<unknown>;
+  /** Runs under a SAVEPOINT of its own (false: `unguarded`). */
+  guarded: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -43,6 +54,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
   let closed = false;
   let batches = 0;
   let writes = 0;
+  let unguarded = 0;
   // Prepared once: they run for every batch under load. BEGIN IMMEDIATE takes the write
   // lock up front, so another process makes us wait (busy_timeout) rather than fail mid-way.
   const begin = raw.prepare('BEGIN IMMEDIATE');
@@ -63,6 +75,11 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
     try {
       begin.run();
       for (const p of batch) {
+        if (!p.guarded) {
+          // A throw leaves the loop for the catch below: the whole batch is rolled back.
+          results.push({ ok: true, value: await p.work(db) });
+          continue;
+        }
         savepoint.run();
         try {
           results.push({ ok: true, value: await p.work(db) });
@@ -82,7 +99,8 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
       }
       commit.run();
     } catch (e) {
-      // BEGIN or COMMIT failed (disk full, lock timeout): nothing in the batch is durable.
+      // BEGIN or COMMIT failed (disk full, lock timeout), or an unguarded unit threw: nothing
+      // in the batch is durable.
       try {
         if (raw.inTransaction) raw.run('ROLLBACK');
       } catch {
@@ -95,6 +113,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
     onCommit(batch.length + sideWrites.length, (performance.now() - started) / 1000);
     batches++;
     writes += batch.length + sideWrites.length;
+    for (const p of batch) if (!p.guarded) unguarded++;
     batch.forEach((p, i) => {
       const r = results[i]!;
       if (r.ok) p.resolve(r.value);
@@ -115,23 +134,26 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
     });
   };
 
+  const enqueue = <T>(work: (db: SqlConnection) => Promise<T>, guarded: boolean): Promise<T> => {
+    if (closed) return Promise.reject(new Error('store is closing'));
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ work, guarded, resolve: resolve as (v: unknown) => void, reject });
+      schedule();
+    });
+  };
+
   // Resolves once an empty unit queued behind everything has committed.
   const flush = async (): Promise<void> => {
     if (queue.length === 0 && detached.length === 0 && !running) return;
     await new Promise<void>((resolve, reject) => {
-      queue.push({ work: async () => undefined, resolve: () => resolve(), reject });
+      queue.push({ work: async () => undefined, guarded: true, resolve: () => resolve(), reject });
       schedule();
     });
   };
 
   return {
-    run<T>(work: (db: SqlConnection) => Promise<T>): Promise<T> {
-      if (closed) return Promise.reject(new Error('store is closing'));
-      return new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
-        schedule();
-      });
-    },
+    run: (work) => enqueue(work, true),
+    unguarded: (work) => enqueue(work, false),
     runDetached(work, onError) {
       if (closed) return onError(new Error('store is closing'));
       detached.push({ work, onError });
@@ -144,6 +166,6 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
       // Unfinalized statements would keep SQLite from closing (and checkpointing) the file.
       for (const s of [begin, commit, savepoint, release, rollbackTo]) s.finalize();
     },
-    stats: () => ({ batches, writes, runAgain: 0 }),
+    stats: () => ({ batches, writes, runAgain: 0, unguarded }),
   };
 }
