@@ -11,7 +11,7 @@ import type { CommitObserver, TransactionStats } from '../database';
  * The units of a batch run one after another on the one write connection, each under its
  * own SAVEPOINT: one that throws is rolled back alone and rejects alone; the others still
  * commit. A unit run `unguarded` has no savepoint of its own: SQLite copies every page a
- * savepoint's unit first changes into the statement journal, ~12 pages (one per B-tree) and
+ * savepoint's unit first changes into the statement journal, ~11 pages (one per B-tree it writes) and
  * ~7 µs of CPU for a plain request (BENCHMARKS.md "The savepoint a plain request paid for").
  * If such a unit throws, nothing in its batch can be kept apart from what it half did: the
  * batch is rolled back and every unit in it rejected, as when COMMIT fails. SQLite answers every statement at once (sqliteConnection settles each promise
