@@ -68,11 +68,12 @@ export function createQueueAtOnce(db: SqlDatabase, viewOf: (conn: SqlConnection)
 /**
  * On SQLite, the full unit's own statements (usage.tryCharge, alerts.create, calls.enqueue:
  * the same rows by construction), run `unguarded`: a savepoint of the unit's own cost a plain
- * request ~7 µs of copying pages (BENCHMARKS.md "The savepoint a plain request paid for").
- * Without one, a statement that failed would leave the unit half done, and its whole batch is
- * rolled back instead (sqlite/group-commit.ts). Nothing here fails but the database itself:
- * nothing in the unit but these statements can throw, the ids are new, the account's row is
- * there (accounts are never deleted), and a charge that finds no room writes no alert or call.
+ * request ~5 µs of copying pages (BENCHMARKS.md "Pages a group commit writes; the savepoint
+ * a plain request paid for"). Without one, a statement that failed would leave the unit half
+ * done, and its whole batch is rolled back instead (sqlite/group-commit.ts). Nothing here
+ * fails but the database itself: nothing in the unit but these statements can throw, the ids
+ * are new, the account's row is there (accounts are never deleted), and a charge that finds
+ * no room writes no alert or call.
  */
 function sqliteQueueAtOnce(unguarded: NonNullable<SqlDatabase['unguarded']>, viewOf: (conn: SqlConnection) => Pick<Tx, 'usage' | 'alerts' | 'calls'>): QueueAtOnceFn {
   return async (q) => {

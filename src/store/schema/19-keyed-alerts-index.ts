@@ -6,7 +6,7 @@ import type { MigrationStep } from './migration-step';
  * index all the same: one B-tree more in every plain request's insert and, at the end of it,
  * ~4 more pages written to the WAL at each group commit (an index appended to at its right
  * end rewrites its last leaves whenever one overflows; BENCHMARKS.md "Pages a group commit
- * writes"). Every lookup by key says `alert_key = $key`, which implies the index's WHERE, so
+ * writes; …"). Every lookup by key says `alert_key = $key`, which implies the index's WHERE, so
  * both SQLite's planner and PostgreSQL's still use it (alerts-by-key.test.ts).
  */
 export const keyedAlertsIndexStep: MigrationStep = {

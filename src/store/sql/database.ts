@@ -29,7 +29,7 @@ export interface SqlDatabase {
    * SAVEPOINT that lets one unit be rolled back alone (sqlite/group-commit.ts); a throw rolls
    * back its whole batch and rejects every unit in it. Only for a unit whose statements fail
    * only when the database itself does: a plain request's charge, alert and calls
-   * (queue-at-once.ts), whose values are all made before its first statement.
+   * (queue-at-once.ts), in which nothing but its statements can throw.
    */
   unguarded?<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
   /**

@@ -10,14 +10,17 @@ import type { CommitObserver, TransactionStats } from '../database';
  *
  * The units of a batch run one after another on the one write connection, each under its
  * own SAVEPOINT: one that throws is rolled back alone and rejects alone; the others still
- * commit. A unit run `unguarded` has no savepoint of its own: SQLite copies every page a
- * savepoint's unit first changes into the statement journal, ~11 pages (one per B-tree it writes) and
- * ~7 µs of CPU for a plain request (BENCHMARKS.md "The savepoint a plain request paid for").
- * If such a unit throws, nothing in its batch can be kept apart from what it half did: the
- * batch is rolled back and every unit in it rejected, as when COMMIT fails. SQLite answers every statement at once (sqliteConnection settles each promise
+ * commit. SQLite answers every statement at once (sqliteConnection settles each promise
  * before it returns), so a whole batch still runs within one turn of the event loop, and a
  * unit never sees another's half-done work. A unit that awaits something else only delays
  * its batch: units arriving meanwhile wait for the next one.
+ *
+ * A unit run `unguarded` has no savepoint of its own. SQLite copies every page a savepoint's
+ * unit first changes into the statement journal: ~11 pages (one per B-tree it writes) and
+ * ~5 µs of CPU for a plain request (BENCHMARKS.md "Pages a group commit writes; the savepoint
+ * a plain request paid for"). If such a unit throws, what it half did cannot be told apart
+ * from the rest of its batch: the batch is rolled back and every unit in it rejected, as when
+ * COMMIT fails.
  */
 export interface GroupCommitter {
   run<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
