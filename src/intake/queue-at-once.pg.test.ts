@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { answerEatingRelay } from '../../test/helpers/answer-eating-relay';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { testStoreUrl } from '../../test/helpers/postgres';
+import { counted, expectSameRows, plainRequester } from '../../test/helpers/plain-requests';
 import { createStore, type Store } from '../store';
 import { enqueueCalls, type EnqueueRequest } from './enqueue';
 
@@ -21,42 +22,15 @@ const options = { timeZone: 'Europe/Istanbul', dedupeWindowMs: 0, waitReason: nu
 
 async function opened(store: Store) {
   cleanups.push(() => store.close());
-  const account = await store.transaction((tx) => tx.accounts.create({ name: 'a', plan: 'enterprise', monthlyCredit: 1000 }));
-  const cred = await store.transaction((tx) => tx.credentials.create(account.id));
-  const request = (phoneNumbers: string[], extra: Partial<EnqueueRequest> = {}): EnqueueRequest => ({
-    endpoint: 'webhook',
-    accountId: account.id,
-    monthlyCredit: account.monthlyCredit,
-    credentialId: cred.id,
-    phoneNumbers,
-    message: 'core switch down',
-    alertKey: null,
-    idempotencyKey: null,
-    origin: { source: 'alertmanager', labels: { severity: 'critical' } },
-    windows: [],
-    ...extra,
-  });
-  return { account, request };
+  return plainRequester(store);
 }
 
 /** What `work` resolved with, and the units it ran: one-statement units and full transactions. */
-async function units<T>(store: Store, work: () => Promise<T>): Promise<T & { ran: { alone: number; full: number } }> {
-  const count = () => {
+const units = <T>(store: Store, work: () => Promise<T>) =>
+  counted(() => {
     const s = store.stats();
     return { alone: s.alone ?? 0, full: s.batches - (s.alone ?? 0) };
-  };
-  const before = count();
-  const value = await work();
-  const after = count();
-  return { ...value, ran: { alone: after.alone - before.alone, full: after.full - before.full } };
-}
-
-/** A row as the full unit and the one statement must both make it: ids and links left out. */
-const comparable = <T extends object>(row: T | null, ...omit: (keyof T)[]) => {
-  const copy = { ...row } as Record<string, unknown>;
-  for (const k of omit) delete copy[k as string];
-  return copy;
-};
+  }, work);
 
 describe('a plain request on PostgreSQL', () => {
   it('is one statement once the period has usage rows, and makes the rows the full unit makes', async () => {
@@ -73,21 +47,7 @@ describe('a plain request on PostgreSQL', () => {
     expect(atOnce.ran).toEqual({ alone: 1, full: 0 });
     const full = await units(store, () => enqueueCalls(fullUnitOnly, clock, options, request(['5321234567', '5327654321'])));
     expect(full.ran).toEqual({ alone: 0, full: 1 });
-    if (atOnce.outcome.code !== 'QUEUED' || full.outcome.code !== 'QUEUED') throw new Error('not queued');
-    expect(atOnce.outcome).toEqual({ code: 'QUEUED', endpoint: 'webhook', alertId: expect.stringMatching(/^alt_/), callIds: [expect.stringMatching(/^call_/), expect.stringMatching(/^call_/)] });
-    expect(Object.keys(atOnce.outcome).sort()).toEqual(Object.keys(full.outcome).sort());
-
-    const alertA = await store.alerts.get(atOnce.outcome.alertId!);
-    const alertB = await store.alerts.get(full.outcome.alertId!);
-    expect(alertA).toMatchObject({ source: 'alertmanager', labels: { severity: 'critical' }, state: 'open', key: null });
-    expect(comparable(alertA, 'id')).toEqual(comparable(alertB, 'id'));
-    // Made in the same millisecond, an alert's calls are listed by id: compare them in the order queued.
-    const inOrder = async (ids: string[]) => (await store.calls.getMany(ids)).sort((x, y) => ids.indexOf(x.id) - ids.indexOf(y.id));
-    const callsA = await inOrder(atOnce.outcome.callIds);
-    const callsB = await inOrder(full.outcome.callIds);
-    expect((await store.calls.ofAlert(atOnce.outcome.alertId!)).map((c) => c.id).sort()).toEqual([...atOnce.outcome.callIds].sort());
-    expect(callsA.map((c) => c.phoneNumber)).toEqual(['5321234567', '5327654321']);
-    expect(callsA.map((c) => comparable(c, 'id', 'alertId'))).toEqual(callsB.map((c) => comparable(c, 'id', 'alertId')));
+    await expectSameRows(store, atOnce.outcome, full.outcome, ['5321234567', '5327654321']);
     expect(await store.usage.usedIn(account.id, '2026-11')).toBe(5);
   });
 
