@@ -59,11 +59,17 @@ export type QueueAtOnceFn = (q: QueueAtOnce) => Promise<{ alertId: string; callI
  * store.queueAtOnce: on PostgreSQL one statement (above), on SQLite a unit of the group commit
  * without a savepoint of its own (below). Resolves null when the charge found no room.
  */
-export function createQueueAtOnce(db: SqlDatabase, viewOf: (conn: SqlConnection) => Pick<Tx, 'usage' | 'alerts' | 'calls'>): QueueAtOnceFn | null {
-  if (db.alone) return postgresQueueAtOnce(db, db.alone.bind(db));
-  if (db.unguarded) return sqliteQueueAtOnce(db.unguarded.bind(db), viewOf);
-  return null;
+export function createQueueAtOnce(db: SqlDatabase, viewOf: TablesOn): QueueAtOnceFn | null {
+  const queue = db.alone ? postgresQueueAtOnce(db, db.alone.bind(db)) : db.unguarded ? sqliteQueueAtOnce(db.unguarded.bind(db), viewOf) : null;
+  if (!queue) return null;
+  return async (q) => {
+    if (q.phoneNumbers.length === 0) throw new Error('queueAtOnce: no number to call');
+    return queue(q);
+  };
 }
+
+/** The table groups on a transaction's connection (index.ts viewOf). */
+type TablesOn = (conn: SqlConnection) => Pick<Tx, 'usage' | 'alerts' | 'calls'>;
 
 /**
  * On SQLite, the full unit's own statements (usage.tryCharge, alerts.create, calls.enqueue:
@@ -75,9 +81,8 @@ export function createQueueAtOnce(db: SqlDatabase, viewOf: (conn: SqlConnection)
  * are new, the account's row is there (accounts are never deleted), and a charge that finds
  * no room writes no alert or call.
  */
-function sqliteQueueAtOnce(unguarded: NonNullable<SqlDatabase['unguarded']>, viewOf: (conn: SqlConnection) => Pick<Tx, 'usage' | 'alerts' | 'calls'>): QueueAtOnceFn {
+function sqliteQueueAtOnce(unguarded: NonNullable<SqlDatabase['unguarded']>, viewOf: TablesOn): QueueAtOnceFn {
   return async (q) => {
-    if (q.phoneNumbers.length === 0) throw new Error('queueAtOnce: no number to call');
     const alert = { accountId: q.accountId, credentialId: q.credentialId, key: null, source: q.alertSource, message: q.message, labels: q.labels };
     return unguarded(async (conn) => {
       const tx = viewOf(conn);
@@ -104,7 +109,6 @@ function sqliteQueueAtOnce(unguarded: NonNullable<SqlDatabase['unguarded']>, vie
 function postgresQueueAtOnce(db: SqlDatabase, alone: NonNullable<SqlDatabase['alone']>): QueueAtOnceFn {
   const landed = db.reader.query(LANDED_SQL);
   return async (q) => {
-    if (q.phoneNumbers.length === 0) throw new Error('queueAtOnce: no number to call');
     // More calls than a shard's share: only the exact path can charge them (usage.tryCharge).
     if (q.phoneNumbers.length > shareOf(q.credit)) return null;
     const alertId = newId('alt');

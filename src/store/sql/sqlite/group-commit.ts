@@ -75,12 +75,14 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
     if (batch.length === 0 && sideWrites.length === 0) return;
     const results: { ok: boolean; value: unknown }[] = [];
     const started = performance.now();
+    let unguardedInBatch = 0;
     try {
       begin.run();
       for (const p of batch) {
         if (!p.guarded) {
           // A throw leaves the loop for the catch below: the whole batch is rolled back.
           results.push({ ok: true, value: await p.work(db) });
+          unguardedInBatch++;
           continue;
         }
         savepoint.run();
@@ -116,7 +118,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
     onCommit(batch.length + sideWrites.length, (performance.now() - started) / 1000);
     batches++;
     writes += batch.length + sideWrites.length;
-    for (const p of batch) if (!p.guarded) unguarded++;
+    unguarded += unguardedInBatch;
     batch.forEach((p, i) => {
       const r = results[i]!;
       if (r.ok) p.resolve(r.value);
