@@ -232,13 +232,13 @@ describe('dialing sipp over UDP', () => {
     peers.push(sipp);
     const { phone, lines } = await phoneFor(sipp.port);
     const { events, progress } = recorder();
-    // This has hung once in ~10 full-suite runs and never alone: if it does, show the lines().
-    const hung = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`dial did not finish in 20 s; SIP seen:\n${lines().join('\n')}`)), 20_000).unref(),
-    );
-    expect(await Promise.race([dial(phone, progress), hung])).toMatchObject({ code: 'COMPLETED' });
+    expect(await dial(phone, progress)).toMatchObject({ code: 'COMPLETED' });
     const incoming = lines().filter((l) => l.startsWith('in SIP/2.0 1') || l.startsWith('in SIP/2.0 2'));
     expect(incoming.slice(0, 2)).toEqual(['in SIP/2.0 200 OK', 'in SIP/2.0 180 Ringing']);
+    // The scenario's ACK is optional (late-180.xml says why): the ACK is checked here, in the
+    // order sent (with T1 at 50 ms a loaded machine may see the INVITE or BYE sent twice).
+    const sent = new Set(lines().filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1]));
+    expect([...sent]).toEqual(['INVITE', 'ACK', 'BYE']);
     expect(events).toEqual(['answered PCMU']);
     expect(await sipp.exited).toBe(0);
   });
