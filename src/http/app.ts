@@ -15,6 +15,7 @@ import { requestPath, requestUrl } from './request-path';
 import { describeError } from '../log';
 import { DatabaseUnavailableError } from '../store';
 import { errorResponse, requestIdFor } from './respond';
+import { sharedHeadersOntoResponse } from './shared-headers';
 import { scheduleRoutes } from './schedules';
 import { webhookRoutes } from './webhook';
 
@@ -52,6 +53,7 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
       // An unparseable Host: refused here, before any route or hook reads the URL.
       if (!requestUrl(request)) return errorResponse('malformed_request');
     })
+    .onAfterHandle({ as: 'global' }, ({ response, set }) => sharedHeadersOntoResponse({ response, set }))
     .onError({ as: 'global' }, ({ code, error, request }) => {
       if (code === 'NOT_FOUND') {
         const allow = allowedMethods(app.routes, requestPath(request));
