@@ -8,7 +8,8 @@ import type { Context } from 'elysia';
  * createResponseHandler): ~1 µs and a body turned into a stream, on the webhook's every
  * request (BENCHMARKS.md "The answer built twice"). A header the route set itself wins, as in
  * Elysia's own merge. Cookies, and a Response whose headers cannot change (Response.redirect),
- * are left to Elysia's merge.
+ * are left to Elysia's merge. The Response is changed in place: a route answers with one made
+ * for its request, never one kept and shared (which a body read once could not be anyway).
  */
 export function sharedHeadersOntoResponse({ response, set }: Pick<Context, 'set'> & { response: unknown }): void {
   if (!(response instanceof Response) || 'set-cookie' in set.headers) return;
