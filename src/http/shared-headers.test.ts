@@ -10,12 +10,15 @@ import { createRateLimiter } from './rate-limit';
 let store: Store;
 afterEach(() => store?.close());
 
-/** The whole app (its onRequest sets the shared headers) with routes of our own beside it. */
-async function appWith(routes: Elysia<any>) {
+/**
+ * The whole app (its onRequest sets the shared headers) with routes of our own beside it,
+ * typed loosely like the panel's feature: their route types are of no use to createHttpApp.
+ */
+async function appWith(routes: unknown) {
   const clock = manualClock();
   store = await tempStore(clock);
   const config = configSchema.parse({ http: { tls: 'self-signed', hsts: true } });
-  return createHttpApp({ store, clock, log: silentLogger(), config, intake: { store, clock, timeZone: 'Europe/Istanbul' }, rateLimiter: createRateLimiter(0, clock) }, [routes]);
+  return createHttpApp({ store, clock, log: silentLogger(), config, intake: { store, clock, timeZone: 'Europe/Istanbul' }, rateLimiter: createRateLimiter(0, clock) }, [routes as Elysia<any>]);
 }
 
 describe('the headers every answer shares', () => {
