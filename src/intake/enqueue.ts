@@ -151,10 +151,10 @@ function callSourceOf(req: EnqueueRequest): CallSource {
 
 /**
  * A plain request (no alert key, policy, Idempotency-Key or signature, and no maintenance
- * window matching it) makes a new alert and its calls and charges them, nothing else: on
- * PostgreSQL that is one statement (store.queueAtOnce) while a usage shard has room. Null
- * when it is not plain, on SQLite, or when the charge needs the full unit above (which then
- * decides everything, credit included).
+ * window matching it) makes a new alert and its calls and charges them, nothing else:
+ * store.queueAtOnce, on PostgreSQL one statement while a usage shard has room, on SQLite a
+ * unit of the group commit without a savepoint of its own. Null when it is not plain, or
+ * when the charge needs the full unit above (which then decides everything, credit included).
  */
 async function queuePlainAtOnce(
   store: Pick<Store, 'queueAtOnce'>,

@@ -168,7 +168,6 @@ describe('group commit', () => {
     expect(await usage.usedIn(acc.id, '2026-11')).toBe(16);
     await close();
   });
-
 });
 
 describe('detached writes', () => {
