@@ -63,6 +63,9 @@ const PEER_WAIT_SUITES = [
  */
 const EVENT_LOOP_SUITES = ['src/http/health.test.ts', 'src/store/sql/postgres/unreachable.pg.test.ts'];
 
+/** Event-loop suites about SQLite alone (its write lock held by another process): main-solo only. */
+const SQLITE_EVENT_LOOP_SUITES = ['src/store/sql/sqlite/write-lock.test.ts', 'test/integration/sqlite-write-lock.test.ts'];
+
 /**
  * Suites that run a second time with the store on PostgreSQL (store.url; a throwaway
  * cluster from test/helpers/global-setup.ts): everything that reads and writes through a
@@ -135,7 +138,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...PEER_SUITES, ...EVENT_LOOP_SUITES, '**/*.pg.test.ts', '**/node_modules/**'],
+          exclude: [...PEER_SUITES, ...EVENT_LOOP_SUITES, ...SQLITE_EVENT_LOOP_SUITES, '**/*.pg.test.ts', '**/node_modules/**'],
           // Two files at a time: most of their time is spent waiting on the binary they spawn.
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -145,7 +148,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'main-solo',
-          include: EVENT_LOOP_SUITES.filter((f) => !f.endsWith('.pg.test.ts')),
+          include: [...EVENT_LOOP_SUITES.filter((f) => !f.endsWith('.pg.test.ts')), ...SQLITE_EVENT_LOOP_SUITES],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

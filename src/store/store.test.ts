@@ -103,7 +103,7 @@ describe('database file', () => {
 async function committer() {
   const raw = openDatabase({ path: newPath(), busyTimeoutMs: 100 });
   const db = sqliteConnection(raw);
-  const writes = createGroupCommitter(raw, db);
+  const writes = createGroupCommitter(raw, db, { lockWaitMs: 1000 });
   const acc = await createAccountsStore(db, Date.now).create({ name: 'a', plan: 'starter' });
   const close = async () => {
     await writes.close();

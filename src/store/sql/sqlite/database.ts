@@ -48,6 +48,9 @@ export function openDatabase({ path, busyTimeoutMs, log }: OpenDatabaseOptions):
  */
 export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
   const raw = openDatabase(options);
+  // From here the group commit waits for another process's lock itself, on a timer
+  // (write-lock.ts): SQLite's busy handler would sleep on the event loop's thread.
+  raw.run('PRAGMA busy_timeout = 0');
   let lookedUpWritten = false;
   let lookedUpCommits = 0;
   const writer = sqliteConnection(raw, () => {
@@ -56,14 +59,17 @@ export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
   const readRaw = new Database(options.path, { strict: true, readonly: true });
   readRaw.run(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs)}`);
   const reader = sqliteConnection(readRaw);
-  const writes = createGroupCommitter(raw, writer, (units, seconds) => {
-    // Counted after COMMIT and before the batch's units resolve: the request after a key's
-    // revocation sees the marker moved, and no request in between read the old row as new.
-    if (lookedUpWritten) {
-      lookedUpWritten = false;
-      lookedUpCommits++;
-    }
-    options.onCommit?.(units, seconds);
+  const writes = createGroupCommitter(raw, writer, {
+    lockWaitMs: options.busyTimeoutMs,
+    onCommit(units, seconds) {
+      // Counted after COMMIT and before the batch's units resolve: the request after a key's
+      // revocation sees the marker moved, and no request in between read the old row as new.
+      if (lookedUpWritten) {
+        lookedUpWritten = false;
+        lookedUpCommits++;
+      }
+      options.onCommit?.(units, seconds);
+    },
   });
   return {
     dialect: 'sqlite',

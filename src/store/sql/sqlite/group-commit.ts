@@ -1,6 +1,8 @@
 import type { Database } from 'bun:sqlite';
 import type { SqlConnection } from '../connection';
 import type { CommitObserver, TransactionStats } from '../database';
+import { DatabaseUnavailableError } from '../unavailable';
+import { beginWhenFree } from './write-lock';
 
 /**
  * Group commit for SQLite: the units of work that arrive in the same turn of the event
@@ -21,6 +23,11 @@ import type { CommitObserver, TransactionStats } from '../database';
  * a plain request paid for"). If such a unit throws, what it half did cannot be told apart
  * from the rest of its batch: the batch is rolled back and every unit in it rejected, as when
  * COMMIT fails.
+ *
+ * While another process holds the write lock, the batch waits for it on a timer
+ * (write-lock.ts), and units that arrive meanwhile join it. A unit that has waited
+ * `lockWaitMs` (store.busy_timeout_ms) is rejected with DatabaseUnavailableError: the HTTP
+ * edge answers `503 Database unavailable` and nothing of it was written.
  */
 export interface GroupCommitter {
   run<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
@@ -42,14 +49,23 @@ interface Pending {
   guarded: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  /** performance.now() when it was queued: how long it has waited for the lock. */
+  since: number;
 }
 
 interface Detached {
   work: (db: SqlConnection) => Promise<void>;
   onError: (e: unknown) => void;
+  since: number;
 }
 
-export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit: CommitObserver = () => {}): GroupCommitter {
+export interface GroupCommitOptions {
+  /** How long a unit waits for a write lock another process holds (store.busy_timeout_ms). */
+  lockWaitMs: number;
+  onCommit?: CommitObserver;
+}
+
+export function createGroupCommitter(raw: Database, db: SqlConnection, { lockWaitMs, onCommit = () => {} }: GroupCommitOptions): GroupCommitter {
   let queue: Pending[] = [];
   let detached: Detached[] = [];
   let scheduled = false;
@@ -59,25 +75,46 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
   let writes = 0;
   let unguarded = 0;
   // Prepared once: they run for every batch under load. BEGIN IMMEDIATE takes the write
-  // lock up front, so another process makes us wait (busy_timeout) rather than fail mid-way.
+  // lock up front, so another process makes us wait (for the lock, before any unit runs)
+  // rather than fail mid-way.
   const begin = raw.prepare('BEGIN IMMEDIATE');
   const commit = raw.prepare('COMMIT');
   const savepoint = raw.prepare('SAVEPOINT w');
   const release = raw.prepare('RELEASE w');
   const rollbackTo = raw.prepare('ROLLBACK TO w');
 
+  // Before each pause for the lock: units that waited lockWaitMs leave the queue, rejected;
+  // false when nobody is left waiting.
+  const dropOverdue = (): boolean => {
+    const now = performance.now();
+    const overdue = new DatabaseUnavailableError(`another process held the database's write lock for ${lockWaitMs} ms`);
+    queue = queue.filter((p) => now - p.since < lockWaitMs || (p.reject(overdue), false));
+    detached = detached.filter((d) => now - d.since < lockWaitMs || (d.onError(overdue), false));
+    return queue.length > 0 || detached.length > 0;
+  };
+
   const commitBatch = async () => {
     scheduled = false;
+    if (queue.length === 0 && detached.length === 0) return;
+    try {
+      if (!(await beginWhenFree(() => begin.run(), dropOverdue))) return;
+    } catch (e) {
+      // BEGIN failed for another reason than a lock (an I/O error): nothing was written.
+      const [batch, sideWrites] = [queue, detached];
+      [queue, detached] = [[], []];
+      for (const p of batch) p.reject(e);
+      for (const d of sideWrites) d.onError(e);
+      return;
+    }
+    // Taken once the lock is ours: what arrived while it was waited for is in this batch.
     const batch = queue;
     const sideWrites = detached;
     queue = [];
     detached = [];
-    if (batch.length === 0 && sideWrites.length === 0) return;
     const results: { ok: boolean; value: unknown }[] = [];
     const started = performance.now();
     let unguardedInBatch = 0;
     try {
-      begin.run();
       for (const p of batch) {
         if (!p.guarded) {
           // A throw leaves the loop for the catch below: the whole batch is rolled back.
@@ -104,8 +141,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
       }
       commit.run();
     } catch (e) {
-      // BEGIN or COMMIT failed (disk full, lock timeout), or an unguarded unit threw: nothing
-      // in the batch is durable.
+      // COMMIT failed (disk full), or an unguarded unit threw: nothing in the batch is durable.
       try {
         if (raw.inTransaction) raw.run('ROLLBACK');
       } catch {
@@ -142,7 +178,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
   const enqueue = <T>(work: (db: SqlConnection) => Promise<T>, guarded: boolean): Promise<T> => {
     if (closed) return Promise.reject(new Error('store is closing'));
     return new Promise<T>((resolve, reject) => {
-      queue.push({ work, guarded, resolve: resolve as (v: unknown) => void, reject });
+      queue.push({ work, guarded, resolve: resolve as (v: unknown) => void, reject, since: performance.now() });
       schedule();
     });
   };
@@ -151,7 +187,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
   const flush = async (): Promise<void> => {
     if (queue.length === 0 && detached.length === 0 && !running) return;
     await new Promise<void>((resolve, reject) => {
-      queue.push({ work: async () => undefined, guarded: true, resolve: () => resolve(), reject });
+      queue.push({ work: async () => undefined, guarded: true, resolve: () => resolve(), reject, since: performance.now() });
       schedule();
     });
   };
@@ -161,7 +197,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, onCommit:
     unguarded: (work) => enqueue(work, false),
     runDetached(work, onError) {
       if (closed) return onError(new Error('store is closing'));
-      detached.push({ work, onError });
+      detached.push({ work, onError, since: performance.now() });
       schedule();
     },
     flush,
