@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerEatingRelay } from '../../../../test/helpers/answer-eating-relay';
 import { freePort } from '../../../../test/helpers/ports';
 import { psql, startPostgresCluster, type PostgresCluster } from '../../../../test/helpers/postgres';
+import { largestTickGap } from '../../../../test/helpers/tick-gap';
 import { createStore, DatabaseUnavailableError, type Store } from '../..';
 
 // A cluster of its own: this test stops the server under a live pool.
@@ -21,24 +22,6 @@ const MARGIN_MS = 1000;
 function openStore(baseUrl = cluster.baseUrl, poolSize = 2): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'va-unreachable-'));
   return createStore({ path: join(dir, 'voice-alert.db'), url: `${baseUrl}postgres`, busyTimeoutMs: 1000, timeoutMs: TIMEOUT_MS, poolSize, clock: Date.now });
-}
-
-/** The largest gap between the ticks of a 10 ms interval while `during` runs: the event loop was never blocked longer. */
-async function largestTickGap<T>(during: () => Promise<T>): Promise<{ gap: number; result: PromiseSettledResult<T> }> {
-  let last = performance.now();
-  let gap = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    gap = Math.max(gap, now - last);
-    last = now;
-  }, 10);
-  try {
-    const [result] = await Promise.allSettled([during()]);
-    gap = Math.max(gap, performance.now() - last);
-    return { gap, result: result! };
-  } finally {
-    clearInterval(ticker);
-  }
 }
 
 /** How long `p` took to settle, and how. */

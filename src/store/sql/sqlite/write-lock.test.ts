@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { largestTickGap } from '../../../../test/helpers/tick-gap';
 import { createStore, DatabaseUnavailableError, type Store } from '../..';
 import { beginWhenFree, isBusy, LOCK_RETRY_MAX_MS } from './write-lock';
 
@@ -29,33 +30,15 @@ async function lockedStore(lockWaitMs: number) {
   return { store, holder, accounts };
 }
 
-/** The longest time between two 5 ms ticks of a timer while `during` runs. */
-async function worstTimerGap<T>(during: Promise<T>): Promise<{ value: T | unknown; gapMs: number; tookMs: number }> {
-  const started = performance.now();
-  let last = started;
-  let gapMs = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    gapMs = Math.max(gapMs, now - last);
-    last = now;
-  }, 5);
-  try {
-    const value = await during.catch((e: unknown) => e);
-    return { value, gapMs: Math.max(gapMs, performance.now() - last), tookMs: performance.now() - started };
-  } finally {
-    clearInterval(tick);
-  }
-}
-
 describe('SQLite: a write lock held by another connection', () => {
   it('is waited for on a timer, the event loop running, and the write commits once it is free', async () => {
     const { store, holder, accounts } = await lockedStore(5000);
     setTimeout(() => holder.run('COMMIT'), 400);
-    const r = await worstTimerGap(store.transaction((tx) => tx.accounts.create({ name: 'after the lock', plan: 'starter' })));
-    expect(r.value).toMatchObject({ name: 'after the lock' });
-    expect(r.tookMs).toBeGreaterThanOrEqual(390);
+    const r = await largestTickGap(() => store.transaction((tx) => tx.accounts.create({ name: 'after the lock', plan: 'starter' })));
+    expect(r.result).toMatchObject({ status: 'fulfilled', value: { name: 'after the lock' } });
+    expect(r.ms).toBeGreaterThanOrEqual(390);
     // SQLite's busy handler would have slept 400 ms on this thread, the timer with it.
-    expect(r.gapMs).toBeLessThan(100);
+    expect(r.gap).toBeLessThan(100);
     expect(accounts()).toEqual(['after the lock']);
   });
 
@@ -75,13 +58,15 @@ describe('SQLite: a write lock held by another connection', () => {
     const { store, holder, accounts } = await lockedStore(300);
     let sideWriteError: unknown;
     store.background((tx) => tx.health.probeWrite(1), (e) => (sideWriteError = e));
-    const r = await worstTimerGap(store.transaction((tx) => tx.accounts.create({ name: 'too late', plan: 'starter' })));
-    expect(r.value).toBeInstanceOf(DatabaseUnavailableError);
-    expect((r.value as Error).message).toBe("database unavailable: another process held the database's write lock for 300 ms");
+    const r = await largestTickGap(() => store.transaction((tx) => tx.accounts.create({ name: 'too late', plan: 'starter' })));
+    expect(r.result.status).toBe('rejected');
+    const error = (r.result as PromiseRejectedResult).reason;
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
+    expect((error as Error).message).toBe("database unavailable: another process held the database's write lock for 300 ms");
     expect(sideWriteError).toBeInstanceOf(DatabaseUnavailableError);
-    expect(r.tookMs).toBeGreaterThanOrEqual(295);
-    expect(r.tookMs).toBeLessThan(300 + LOCK_RETRY_MAX_MS + 100);
-    expect(r.gapMs).toBeLessThan(100);
+    expect(r.ms).toBeGreaterThanOrEqual(295);
+    expect(r.ms).toBeLessThan(300 + LOCK_RETRY_MAX_MS + 100);
+    expect(r.gap).toBeLessThan(100);
     holder.run('COMMIT');
     expect(accounts()).toEqual([]);
     expect(holder.query('SELECT count(*) FROM health_probe').values()).toEqual([[0]]);
