@@ -107,6 +107,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     calls: config.calls,
     timeZone: config.credit.timezone,
     leaseMs: config.calls.lease_s * 1000,
+    shutdownGraceMs: config.calls.shutdown_grace_s * 1000,
     pollMs: 1000,
     attemptLimitMs: (config.calls.ring_timeout_s + config.calls.max_call_s + 60) * 1000 + (trunks.length - 1) * perExtraTrunkMs,
   });

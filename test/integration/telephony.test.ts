@@ -163,7 +163,9 @@ describe('telephony through the compiled binary', () => {
     // Two appliances on one database would be wrong; one each, one call each.
     const ringingConfig = await sipConfig(sipp.port);
     const ringing = applianceDir({ ...ringingConfig, calls: { ...ringingConfig.calls, ring_timeout_s: 40 } });
-    const talking = applianceDir(await sipConfig(answering.port));
+    const talkingConfig = await sipConfig(answering.port);
+    // calls.shutdown_grace_s reaches the dialer (README "Configuration").
+    const talking = applianceDir({ ...talkingConfig, calls: { ...talkingConfig.calls, shutdown_grace_s: 20 } });
     const ringApp = await ringing.start();
     const talkApp = await talking.start();
     const send = async (a: typeof ringing, app: RunningAppliance) => {
@@ -182,6 +184,7 @@ describe('telephony through the compiled binary', () => {
     expect(r.events.at(-1)).toMatchObject({ from: 'ringing', to: 'queued', reason: 'stopped by shutdown before the answer' });
     expect(talking.cliJson(['calls', 'show', talkId])).toMatchObject({ state: 'completed' });
     expect(ringApp.output()).toMatch(/dialer stopping/);
+    expect(talkApp.output()).toMatch(/"graceMs":20000[^\n]*dialer stopping/);
   }, 40_000);
 
   it('SIGTERM after a refused call exits at once: no timer of the finished call keeps the process alive', async () => {

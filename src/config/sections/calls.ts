@@ -33,6 +33,11 @@ export const callsSection = z
      * one that was still ringing) ran out. Formerly `sip.call_lease_s`.
      */
     lease_s: z.number().int().min(1).max(3600).default(30),
+    /**
+     * On SIGTERM, answered calls may finish for this long before they are hung up (unanswered
+     * ones go back to the queue at once); the process exits within it + 5 s (README "Operations").
+     */
+    shutdown_grace_s: z.number().int().min(0).max(3600).default(60),
     /** A number is called at most once per this long; alerts waiting meanwhile are bundled. 0: no gap. */
     per_number_gap_s: z.number().int().min(0).max(86_400).default(60),
     /** A number is called at most this many times an hour (0: no limit). */
