@@ -59,6 +59,12 @@ interface Detached {
   since: number;
 }
 
+/** Nothing of a batch was written: every unit and side write in it hears why. */
+function failAll(batch: Pending[], sideWrites: Detached[], e: unknown): void {
+  for (const p of batch) p.reject(e);
+  for (const d of sideWrites) d.onError(e);
+}
+
 export interface GroupCommitOptions {
   /** How long a unit waits for a write lock another process holds (store.busy_timeout_ms). */
   lockWaitMs: number;
@@ -102,9 +108,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, { lockWai
       // BEGIN failed for another reason than a lock (an I/O error): nothing was written.
       const [batch, sideWrites] = [queue, detached];
       [queue, detached] = [[], []];
-      for (const p of batch) p.reject(e);
-      for (const d of sideWrites) d.onError(e);
-      return;
+      return failAll(batch, sideWrites, e);
     }
     // Taken once the lock is ours: what arrived while it was waited for is in this batch.
     const batch = queue;
@@ -147,9 +151,7 @@ export function createGroupCommitter(raw: Database, db: SqlConnection, { lockWai
       } catch {
         /* the original error is the one worth reporting */
       }
-      for (const p of batch) p.reject(e);
-      for (const d of sideWrites) d.onError(e);
-      return;
+      return failAll(batch, sideWrites, e);
     }
     onCommit(batch.length + sideWrites.length, (performance.now() - started) / 1000);
     batches++;
