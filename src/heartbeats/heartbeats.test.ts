@@ -199,9 +199,12 @@ describe('heartbeats: states and the alert', () => {
     expect(await service().ping(token(hb.pingUrl))).toBeNull();
   });
 
-  it('refuses what cannot work: nobody to call, an unknown policy, a taken name, a bad number', async () => {
+  it('refuses what cannot work: nobody to call, an interval under 1 s, a negative grace, an unknown policy, a taken name, a bad number', async () => {
     expect(await service().create(accountId, { name: 'x', interval_s: 60 })).toMatchObject({ ok: false, code: 'invalid_heartbeat' });
     expect(await service().create(accountId, { name: 'x', interval_s: 0, to: [A] })).toMatchObject({ ok: false, code: 'invalid_heartbeat' });
+    // README "Heartbeats": grace_s ≥ 0; 0 itself is allowed (the deadline is the interval).
+    expect(await service().create(accountId, { name: 'x', interval_s: 60, grace_s: -1, to: [A] })).toMatchObject({ ok: false, code: 'invalid_heartbeat' });
+    expect(await store.heartbeats.list(accountId)).toEqual([]);
     expect(await service().create(accountId, { name: 'x', interval_s: 60, policy: 'nope' })).toMatchObject({ ok: false, code: 'unknown_policy' });
     expect(await service().create(accountId, { name: 'x', interval_s: 60, to: ['123'] })).toMatchObject({ ok: false, code: 'invalid_heartbeat' });
     await create();

@@ -83,6 +83,10 @@ describe('CLI', () => {
     expect(nobody.stderr).toContain('give --policy or --to');
     const policy = dir.cli(['heartbeat', 'create', cred.accountId, '--name', 'x', '--interval-s', '60', '--policy', 'nope']);
     expect([policy.status, policy.stderr.trim()]).toEqual([1, 'voice-alert: no such policy in this account']);
+    const negative = dir.cli(['heartbeat', 'create', cred.accountId, '--name', 'x', '--interval-s', '60', '--grace-s', '-1', '--to', '5321234567']);
+    expect(negative.status).toBe(1);
+    expect(negative.stderr.trim()).toBe('voice-alert: --grace-s must be a whole number >= 0, got "-1"');
+    expect(dir.cliJson(['heartbeat', 'list', cred.accountId]).some((h: HeartbeatJson) => h.name === 'x')).toBe(false);
   });
 });
 
@@ -183,7 +187,12 @@ describe('deadlines through the binary', () => {
     const hb = create('missed', 2, 0, '5321234568');
     const never = create('never-pinged', 1, 0, '5321234568');
     expect((await fetch(`${app.url}${hb.ping_url}`, { method: 'POST', body: 'x' })).status).toBe(200);
+    const pinged = Date.now();
     await until(async () => (await one('missed')).state === 'late');
+    // README "Heartbeats": deadlines are checked at least every 5 s, so `late` comes no earlier
+    // than interval + grace (2 s) and no later than 5 s after it (+ this loop's 100 ms look).
+    expect(Date.now() - pinged).toBeGreaterThanOrEqual(2000);
+    expect(Date.now() - pinged).toBeLessThan(2000 + 5000 + 100);
     await Bun.sleep(2500); // more looks: still one alert
     const alerts = await rows<{ id: string; message: string; state: string; source: string }>(
       'SELECT id, message, state, source FROM alerts WHERE alert_key = ?',
