@@ -157,6 +157,12 @@ describe('several trunks in order, with failover, through the compiled binary', 
     expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
     const next = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'second');
     expect(Date.parse(next.time) - Date.parse(moved.time)).toBeLessThan(1000);
+    // README "SIP trunks: several, in order": the move costs no credit (one call, one credit),
+    // and an INVITE's answer never changes a trunk's state: unprobed, both stay `none`.
+    expect(dir.cliJson(['credit', 'show', acc.accountId])).toMatchObject({ used: 1 });
+    const health = (await (await fetch(`${app.url}/healthz`)).json()) as { checks: { trunks: Record<string, string> } };
+    expect(health.checks.trunks).toEqual({ first: 'none', second: 'none' });
+    expect(sampleValue(parsePromText(await (await fetch(`${app.url}/metrics`)).text()), 'voice_alert_trunk_up', { trunk: 'first' })).toBe(1);
   }, 40_000);
 
   it("a callee's 486 on the first trunk is not moved to the second", async () => {
