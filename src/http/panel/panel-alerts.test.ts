@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { periodOf } from '../../credit';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { createDeskService, DESK_ACTOR } from '../../voice-desk/service';
 
 const PW = 'a-long-password-1';
 
@@ -135,6 +136,23 @@ describe('panel alerts', () => {
     await ownerA.post(`/panel/a/${a.id}/alerts/${first.alertId}/acknowledge`, { _csrf: csrf });
     const acked = await (await ownerA.get(`/panel/a/${a.id}/alerts/${first.alertId}`)).text();
     expect(acked).toContain('<dd data-testid="acknowledged-by">panel:a@acme.test</dd>');
+  });
+
+  test('what the voice desk did shows voice-desk as the actor: acknowledged by, and the resolve reason; their calls cancelled', async () => {
+    const { a, ownerA, alert, store, config } = await setup({ language: 'en' });
+    const desk = createDeskService({ store, clock: Date.now, timeZone: config.credit.timezone });
+    const acked = await alert(a.id, { key: 'disk/db1' });
+    const resolved = await alert(a.id, { key: 'disk/db2' });
+    expect(await desk.acknowledge(a.id, acked.alertId)).toMatchObject({ ok: true, changed: true });
+    expect(await desk.resolve(a.id, resolved.alertId)).toMatchObject({ ok: true, changed: true });
+    // README "Voice desk": recorded like the API's actions, with `voice-desk` as the actor.
+    const ackPage = await (await ownerA.get(`/panel/a/${a.id}/alerts/${acked.alertId}`)).text();
+    expect(ackPage).toContain('data-alert-state="acknowledged"');
+    expect(ackPage).toContain(`<dd data-testid="acknowledged-by">${DESK_ACTOR}</dd>`);
+    const resolvedPage = await (await ownerA.get(`/panel/a/${a.id}/alerts/${resolved.alertId}`)).text();
+    expect(resolvedPage).toContain('data-alert-state="resolved"');
+    expect(resolvedPage).toContain('<dd>resolved by voice-desk</dd>');
+    for (const id of [...acked.callIds, ...resolved.callIds]) expect((await store.calls.get(id))!.state).toBe('cancelled');
   });
 
   test("an owner gets 404 for another account's alert, its buttons and its calls, and changes nothing", async () => {
