@@ -7,6 +7,7 @@ import { configSchema } from '../config/schema';
 import { silentLogger } from '../log';
 import type { DialRequest } from '../sip';
 import { createStore, type Store } from '../store';
+import { httpTestApp } from '../../test/helpers/http-app';
 import { testAudioSource } from '../../test/helpers/test-audio';
 import { createDialer } from './dialer';
 
@@ -146,6 +147,28 @@ describe('per-number pacing and bundling', () => {
     expect(dialled).toHaveLength(3);
     expect(dialled[2]!.at - dialled[0]!.at).toBeGreaterThanOrEqual(3_600_000);
     expect(dialled[2]!.request.number).toBe('5321234567');
+  });
+
+  it('PagerDuty and Opsgenie alerts share the webhook\'s pacing: to one number, the second and third wait out the gap and are spoken in one call', async () => {
+    const { store, dialer, dialled, audio, account, finished } = await rig({ per_number_gap_s: 60 });
+    const { webhookKey } = await store.transaction((tx) => tx.credentials.create(account.id));
+    const app = httpTestApp(store, Date.now);
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const r = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }));
+      expect(r.status).toBe(path.startsWith('/webhook') ? 200 : 202);
+    };
+    const to = '?to=5321234567';
+    await post(`/webhook/receive${to}&key=${webhookKey}`, { error_message: 'disk full on db1' });
+    dialer.start();
+    await advanceUntil(() => dialled.length === 1, 1_000);
+    const t0 = dialled[0]!.at;
+    // README "PagerDuty and Opsgenie compatible intake": the same alert path, pacing included.
+    await post(`/v2/enqueue${to}`, { routing_key: webhookKey, event_action: 'trigger', payload: { summary: 'api latency high', source: 'web1', severity: 'critical' } });
+    await post(`/v2/alerts${to}`, { message: 'queue backed up', alias: 'mq-1' }, { authorization: `GenieKey ${webhookKey}` });
+    await advanceUntil(finished, 120_000);
+    expect(dialled.map((d) => d.number)).toEqual(['5321234567', '5321234567']);
+    expect(dialled[1]!.at - t0).toBeGreaterThanOrEqual(60_000);
+    expect(audio.rendered).toEqual(['disk full on db1', 'api latency high. web1. critical. | queue backed up.']);
   });
 
   it('keypad 1 in a bundled call acknowledges every alert it spoke; their calls still ringing elsewhere are cancelled', async () => {
