@@ -344,3 +344,28 @@ describe('maintenance windows apply as on the webhook (README "Maintenance windo
     expect((await callsOf(byKey.a2!.id)).map((c) => c.phoneNumber)).toEqual(['5321234567']);
   });
 });
+
+describe('callbacks as on the webhook (README "Callbacks")', () => {
+  it("the account's callback hears both APIs' acknowledgements and resolves: alert.acknowledged by pagerduty-api / opsgenie-api, alert.resolved", async () => {
+    await store.transaction((tx) => tx.outbox.setTarget(acc.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
+    const genie = { authorization: `GenieKey ${acc.webhookKey}` };
+    const trigger = (key: string) => send('POST', '/v2/enqueue?to=5321234567', { routing_key: acc.webhookKey, event_action: 'trigger', dedup_key: key, payload: { summary: key, source: 'web1', severity: 'critical' } });
+    await trigger('pd-ack');
+    await trigger('pd-resolve');
+    expect((await send('POST', '/v2/enqueue', { routing_key: acc.webhookKey, event_action: 'acknowledge', dedup_key: 'pd-ack' })).status).toBe(202);
+    expect((await send('POST', '/v2/enqueue', { routing_key: acc.webhookKey, event_action: 'resolve', dedup_key: 'pd-resolve' })).status).toBe(202);
+    for (const alias of ['og-ack', 'og-close']) expect((await send('POST', '/v2/alerts?to=5321234567', { message: alias, alias }, genie)).status).toBe(202);
+    expect((await send('POST', '/v2/alerts/og-ack/acknowledge?identifierType=alias', {}, genie)).status).toBe(202);
+    expect((await send('POST', '/v2/alerts/og-close/close?identifierType=alias', {}, genie)).status).toBe(202);
+    const events = (await store.outbox.recent(acc.id, 100))
+      .reverse()
+      .filter((e) => e.type.startsWith('alert.'))
+      .map((e) => JSON.parse(e.body));
+    expect(events.map((e) => [e.type, e.alert.key, e.acknowledged_by ?? null])).toEqual([
+      ['alert.acknowledged', 'pd-ack', 'pagerduty-api'],
+      ['alert.resolved', 'pd-resolve', null],
+      ['alert.acknowledged', 'og-ack', 'opsgenie-api'],
+      ['alert.resolved', 'og-close', null],
+    ]);
+  });
+});
