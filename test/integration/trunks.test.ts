@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
@@ -7,6 +9,7 @@ import { startKamailio } from '../helpers/pbx';
 import { freePort } from '../helpers/ports';
 import { parsePromText, sampleValue } from '../helpers/prom-text';
 import { startSipp } from '../helpers/sipp';
+import { makeTestCa } from '../helpers/test-ca';
 
 /**
  * Several trunks in order, with failover (README "SIP trunks: several, in order"), through
@@ -143,6 +146,74 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');
     // Well within Timer B (64·T1 = 3.2 s here): the refusal itself moved it.
     expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(1000);
+  }, 40_000);
+
+  it('the first trunk failing its TLS handshake (a certificate from another CA): the call goes out through the second within the one attempt', async () => {
+    // README "SIP trunks: several, in order": a TLS connect failure is a trunk reason. As with
+    // the refused TCP connection above, a TLS PBX the trunk trusts is there when the trunk starts
+    // (it connects then); before the call it is replaced, on the same port, by one presenting a
+    // certificate from another CA (as in telephony-tls-srtp.test.ts's doctor test), so the
+    // trunk's reconnection for the call fails its handshake.
+    const trusted = makeTestCa();
+    const stranger = makeTestCa();
+    const port = await freePort();
+    const tlsPbx = async (cert: { certFile: string; keyFile: string }) => {
+      const held: Socket[] = [];
+      const server = createTlsServer({ cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) }, (c) => void held.push(c));
+      server.on('tlsClientError', () => undefined); // the refused handshakes this test is about
+      await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+      let handshakes = 0;
+      server.on('secureConnection', () => handshakes++);
+      let closed = false;
+      const close = () =>
+        new Promise<void>((r) => {
+          if (closed) return r();
+          closed = true;
+          server.close(() => r());
+          for (const c of held) c.destroy();
+        });
+      return { close, handshakes: () => handshakes };
+    };
+    const good = await tlsPbx(trusted.issue('pbx'));
+    stops.push(() => good.close()); // closed below already unless a step before failed
+    const second = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => second.stop());
+    const dir = applianceDir(
+      await config([
+        { name: 'first', server: `127.0.0.1:${port}`, transport: 'tls', tls_ca_file: trusted.caFile },
+        { name: 'second', server: `127.0.0.1:${second.port}` },
+      ]),
+    );
+    const acc = provision(dir);
+    const app = await start(dir);
+    await expect.poll(() => app.output()).toMatch(/"trunk":"first".*"msg":"sip trunk ready"/);
+    await good.close();
+    const bad = await tlsPbx(stranger.issue('pbx'));
+    stops.push(() => bad.close());
+    const { id, record } = await call(app, dir, acc);
+    expect(record).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(trunksTried(app, id)).toEqual(['first', 'second']);
+    // Every event after the claim names the trunk the call went out on: the second.
+    const events = record.events as { to: string; trunk: string | null }[];
+    expect(events.slice(1).map((e) => [e.to, e.trunk])).toEqual([
+      ['ringing', 'second'],
+      ['answered', 'second'],
+      ['completed', 'second'],
+    ]);
+    expect(await second.exited).toBe(0);
+    const lines = logLines(app);
+    const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
+    expect(moved).toMatchObject({ trunk: 'first', next: 'second' });
+    // Moved by the handshake's failure (logged, the call's INVITE undelivered: sip.js's own 503),
+    // well within Timer B (64·T1 = 3.2 s here).
+    const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');
+    const refused = lines.find((l) => l.trunk === 'first' && l.err?.message?.startsWith(`the TLS certificate of 127.0.0.1:${port} was refused`));
+    expect(refused).toBeDefined();
+    expect(Date.parse(refused.time)).toBeGreaterThanOrEqual(Date.parse(first.time));
+    expect(Date.parse(refused.time)).toBeLessThanOrEqual(Date.parse(moved.time));
+    expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(1000);
+    // No handshake with the stranger's certificate completed: the trunk refused it.
+    expect(bad.handshakes()).toBe(0);
   }, 40_000);
 
   it('the first trunk answering 503 to every INVITE: the call goes out through the second at once', async () => {
