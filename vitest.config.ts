@@ -11,7 +11,8 @@ const PEER_SUITES = [
   'src/sip/*.test.ts',
   'src/calls/expire-stale.test.ts',
   'test/integration/telephony.test.ts',
-  // SIGTERM against a silent PBX (issue 23 §5): production timers, the process's exit measured.
+  // SIGTERM against a silent PBX (issue 23 §5), and after a session refresh: production timers,
+  // the process's exit measured.
   'test/integration/clean-stop.test.ts',
   'test/integration/callbacks.test.ts',
   'test/integration/callbacks-latency.test.ts',

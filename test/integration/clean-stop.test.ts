@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { callDesk } from '../helpers/desk-caller';
+import { DESK, deskRig } from '../helpers/desk-rig';
 import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';
 import { startSipp, type SippPeer } from '../helpers/sipp';
@@ -119,4 +121,42 @@ describe('SIGTERM against a silent PBX exits within the grace', () => {
     expect(bye).toBeDefined();
     expect(exitedAt - Date.parse(bye.time)).toBeLessThan(EXIT_WITHIN_MS);
   }, 60_000);
+});
+
+/**
+ * README "Configuration" (`calls.shutdown_grace_s`: "the process exits within it + 5 s") and
+ * the contract's "Trunks" section: whatever happened before, session timers included. A voice
+ * desk call through kamailio (README "Voice desk") whose caller made us the RFC 4028 refresher:
+ * our first refresh has gone out and been answered, the next one is armed, and the call is up
+ * when SIGTERM comes.
+ */
+describe('SIGTERM after an RFC 4028 session refresh exits within calls.shutdown_grace_s + 5 s', () => {
+  const rigs = deskRig();
+  afterEach(() => rigs.stopAll());
+  const GRACE_S = 5;
+
+  it('a desk call that we refreshed (re-INVITE a third of the way into 90 s), still up at the signal', async () => {
+    // Silence would end the call at 60 s; the refresh comes at 30 s.
+    const { a, pin, pbx } = await rigs.rig({ idleS: 60, calls: { shutdown_grace_s: GRACE_S } });
+    // Debug: the refresh's answer is logged ("session refresh"), so the test knows it happened.
+    const app = await a.start([], { VOICE_ALERT_LOG_LEVEL: 'debug' });
+    rigs.onStop(() => app.stop()); // stopped here already unless a step before failed
+    const ear = await rigs.phone();
+    const caller = callDesk({
+      to: `127.0.0.1:${pbx.port}`,
+      desk: DESK,
+      mediaPort: ear.port,
+      sessionExpires: '90;refresher=uas',
+      steps: [{ info: `${pin}#` }, { refreshed: true }, { hungUp: true }],
+    });
+    await waitFor(() => app.output().includes('voice desk caller entered the PIN of the account'), 20_000, 'the PIN');
+    await waitFor(() => /"status":200,"seconds":90,"msg":"session refresh"/.test(app.output()), 45_000, 'our session refresh answered');
+    const { code, ms } = await sigterm(app);
+    expect(code).toBe(0);
+    expect(app.output()).toMatch(/voice-alert stopped/);
+    expect(ms).toBeLessThan((GRACE_S + 5) * 1000);
+    // The caller saw the refresh (sipp checked it) and was hung up, not left in a dead call.
+    const r = await caller;
+    expect(r.code, r.output).toBe(0);
+  }, 120_000);
 });
