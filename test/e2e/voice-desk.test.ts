@@ -164,6 +164,54 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     await expect.poll(() => app.output(), { timeout: 5000 }).toContain('voice desk transfer failed: the caller stays in the menu');
   }, 120_000);
 
+  it('0 with a PBX that refuses the REFER (405): the caller hears that the transfer did not work (frame-exact), and the menu goes on', async () => {
+    // README "Voice desk": when the PBX refuses REFER, the caller is told so and the call continues.
+    const { a, acc, pin, pbx } = await rig();
+    const layers = [{ participants: [{ name: 'Deniz', number: ON_CALL }], shift: '1d', start: '2026-01-01T00:00' }];
+    a.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'UTC', '--layers', JSON.stringify(layers)]);
+    a.cliJson(['policy', 'create', acc.accountId, '--name', 'desk', '--step', '@noc']);
+    a.cliJson(['desk', 'set-policy', acc.accountId, 'desk']);
+    const app = await start(a);
+    const speech = createCallAudioSource(configSchema.parse({ tts: DESK_TTS, calls: DESK_CALLS }), { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) });
+    const expectedRefused = loudFrames((await speech.prompt([DESK_WORDS.en.transferFailed])).pcmu, 0xff);
+    expect(expectedRefused.length).toBeGreaterThan(20);
+    const ear = await phone();
+    const r = await callDesk({
+      to: `127.0.0.1:${pbx.port}`,
+      desk: DESK,
+      mediaPort: ear.port,
+      // No key for 4 s after the 405: nothing cuts the refusal prompt short (barge-in).
+      steps: [{ info: `${pin}#0` }, { refer: 405, referTo: ON_CALL }, { pause: 4000 }, { info: '*' }, { hungUp: true }],
+    });
+    expect(r.code, r.output).toBe(0);
+    expect(app.output()).toContain('voice desk transfer failed: the caller stays in the menu');
+    // These words are said after a failed transfer only: heard whole, the 405 was told.
+    const loud = ear.frames.filter((f) => f.some((v) => v !== 0xff));
+    expect(findFrames(loud, expectedRefused)).toBeGreaterThanOrEqual(0);
+    // Still in the menu after it: * there ends the call as the menu's key.
+    await expect.poll(() => app.output(), { timeout: 5000 }).toContain('"why":"caller pressed *","msg":"voice desk ends the call"');
+    expect(await metric(app, 'voice_alert_desk_transfers_total')).toEqual(['voice_alert_desk_transfers_total{result="failed"} 1']);
+  }, 120_000);
+
+  it('an INVITE from the trunk\'s host on another source port than the trunk\'s is answered and the menu works', async () => {
+    // README "Voice desk": INVITEs are taken from the trunks' addresses only (the trunk's host;
+    // any source port). sipp calls the appliance directly from 127.0.0.1 (kamailio's host) on a
+    // port of its own (callDesk binds a free one), not kamailio's.
+    const { a, pin, sipPort, pbx } = await rig();
+    const app = await start(a);
+    const ear = await phone();
+    // The caller hangs up itself: the desk's own requests (its BYE after *) go to the trunk's
+    // server, kamailio, which never saw this dialog.
+    const r = await callDesk({ to: `127.0.0.1:${sipPort}`, desk: DESK, mediaPort: ear.port, steps: [{ info: `${pin}#` }, { pause: 1000 }, { info: '9' }, { pause: 1000 }, { bye: true }] });
+    expect(r.code, r.output).toBe(0);
+    // The call did not pass through kamailio (it logs each desk call it routes).
+    expect(pbx.output()).not.toContain('desk call from');
+    expect(app.output()).toContain('voice desk caller entered the PIN of the account');
+    expect(await metric(app, 'voice_alert_desk_menu_keys_total')).toEqual(['voice_alert_desk_menu_keys_total{key="9"} 1']);
+    expect(ear.frames.filter((f) => f.some((v) => v !== 0xff)).length).toBeGreaterThan(20);
+    expect(await metric(app, 'voice_alert_desk_refused_total')).toEqual([]);
+  }, 120_000);
+
   it('an INVITE that does not come from the trunk is refused 403 with no prompt, and counted', async () => {
     const { a, sipPort } = await rig();
     const app = await start(a);
