@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '../../src/signing';
 import { applianceDir, provision, type ApplianceDir, type ConfigOverrides, type RunningAppliance } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
+import { cuttableRelay } from '../helpers/cuttable-relay';
 import { post } from '../helpers/http';
 import { ROOT } from '../helpers/paths';
 import { freePort } from '../helpers/ports';
@@ -106,6 +107,67 @@ async function startEar(): Promise<{ port: number; count(): number; arrivals(): 
 
 const hook = (node: RunningAppliance, key: string) => `${node.url}/webhook/receive?key=${encodeURIComponent(key)}`;
 
+/**
+ * Work leased by appliance A when it stops being able to do it: an alert under a two-step
+ * policy whose first step was called and ended, its first callback hanging at the receiver (A
+ * holds that lease). `urlFor` gives A's store.url (a relay's, to cut it off); the CLI and the
+ * checks go to the database directly. `secondTakesOver(since)` starts B and expects it to dial
+ * step 2 and deliver the callbacks within calls.lease_s + 5 s of `since`;
+ * `expectNothingSentTwice()` that A, back, sent nothing B completed.
+ */
+async function leasedWorkRig(urlFor: (url: string) => string) {
+  const url = newDatabase();
+  const sipp = await startSipp({ scenario: 'answer.xml', calls: 10 });
+  peers.push(sipp);
+  let secret = '';
+  const receiver = startCallbackReceiver(() => secret, (n) => (n === 0 ? 'hang' : 200));
+  cleanups.push(() => receiver.stop());
+  const leaseS = 3;
+  const config = async () => ({
+    sip: await sipConfig(sipp.port),
+    calls: { lease_s: leaseS, answer_delay_ms: 100, ring_timeout_s: 8, repeat: 1, per_number_gap_s: 0 },
+    tts: { voice: 'en', speed_wpm: 450 },
+  });
+  // The CLI runs synchronously, which would stall a relay in this process: it goes directly.
+  const direct = nodeDir(url, await config());
+  const acc = provision(direct, 'enterprise', ['--monthly-credit', '1000']);
+  secret = direct.cliJson(['account', 'set-callback', acc.accountId, '--url', receiver.url]).callback_secret;
+  direct.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5320000001:6', '--step', '5320000002:6', '--rounds', '1']);
+  const nodeA = await secondNode(direct, urlFor(url), await config()).start();
+  running.push(nodeA);
+  const raised = await post(`${nodeA.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'disk full', alert_key: 'disk', policy: 'oncall' });
+  expect(raised.status).toBe(200);
+  const alertId = raised.json.alert_id as string;
+  const db = direct.database();
+  cleanups.push(() => void db.close());
+  const callsOf = async () => (await db.query('SELECT phone_number, state FROM calls WHERE alert_id = ? ORDER BY created_at').all(alertId)) as { phone_number: string; state: string }[];
+  // Step 1 was called and ended (nobody pressed 1); the first callback hangs at the receiver.
+  await expect.poll(async () => (await callsOf()).map((c) => c.state), { timeout: 30_000, interval: 100 }).toEqual(['completed']);
+  await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+  const firstEvent = () => receiver.received[0]!.event.id as string;
+  return {
+    nodeA,
+    acc,
+    async secondTakesOver(since: number) {
+      const nodeB = await secondNode(direct, url, await config()).start();
+      running.push(nodeB);
+      const left = () => Math.max(1_000, since + (leaseS + 5) * 1000 - Date.now());
+      // B dials step 2 and delivers the callbacks, the hung one included, within the lease + 5 s.
+      await expect.poll(async () => (await callsOf()).map((c) => c.phone_number), { timeout: left(), interval: 100 }).toEqual(['5320000001', '5320000002']);
+      await expect.poll(() => receiver.received.filter((r) => r.event.id === firstEvent() && r.answered === 200).length, { timeout: left(), interval: 50 }).toBe(1);
+    },
+    async expectNothingSentTwice() {
+      const byEvent = new Map<string, number>();
+      for (const r of receiver.received) byEvent.set(r.event.id, (byEvent.get(r.event.id) ?? 0) + 1);
+      expect(byEvent.get(firstEvent())).toBe(2); // A's hung attempt, then B's
+      for (const [id, n] of byEvent) if (id !== firstEvent()) expect(n, id).toBe(1);
+      const delivered = (await db.query("SELECT count(*) AS n FROM callback_outbox WHERE event_id = ? AND state = 'delivered' AND attempts = 1").get(firstEvent())) as { n: number };
+      expect(delivered.n).toBe(1);
+      expect((await callsOf()).map((c) => c.phone_number)).toEqual(['5320000001', '5320000002']);
+    },
+  };
+}
+
 describe('the PostgreSQL store under trouble', () => {
   it('frozen for 10 s (SIGSTOP): /metrics, a panel file and SIP OPTIONS answer within 100 ms, the call streams without a gap over 60 ms and completes, webhooks answer 503 or 200 and every 200 is stored', async () => {
     const url = newDatabase();
@@ -188,61 +250,48 @@ describe('the PostgreSQL store under trouble', () => {
   }, 120_000);
 
   it('a hung appliance (SIGSTOP, its connections open) leaves its due escalation step and leased callbacks to another within calls.lease_s + 5 s; woken, it sends nothing again', async () => {
-    const url = newDatabase();
-    const sipp = await startSipp({ scenario: 'answer.xml', calls: 10 });
-    peers.push(sipp);
-    let secret = '';
-    // The first callback request hangs: the appliance sending it holds its lease.
-    const receiver = startCallbackReceiver(() => secret, (n) => (n === 0 ? 'hang' : 200));
-    cleanups.push(() => receiver.stop());
-    const leaseS = 3;
-    const config = async () => ({
-      sip: await sipConfig(sipp.port),
-      calls: { lease_s: leaseS, answer_delay_ms: 100, ring_timeout_s: 8, repeat: 1, per_number_gap_s: 0 },
-      tts: { voice: 'en', speed_wpm: 450 },
-    });
-    const a = nodeDir(url, await config());
-    const acc = provision(a, 'enterprise', ['--monthly-credit', '1000']);
-    secret = a.cliJson(['account', 'set-callback', acc.accountId, '--url', receiver.url]).callback_secret;
-    a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5320000001:6', '--step', '5320000002:6', '--rounds', '1']);
-    const nodeA = await a.start();
-    running.push(nodeA);
-    const raised = await post(`${nodeA.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'disk full', alert_key: 'disk', policy: 'oncall' });
-    expect(raised.status).toBe(200);
-    const alertId = raised.json.alert_id as string;
-    const db = a.database();
-    cleanups.push(() => void db.close());
-    const callsOf = async () => (await db.query('SELECT phone_number, state FROM calls WHERE alert_id = ? ORDER BY created_at').all(alertId)) as { phone_number: string; state: string }[];
-    // Step 1 was called and ended (nobody pressed 1); the first callback hangs at the receiver.
-    await expect.poll(async () => (await callsOf()).map((c) => c.state), { timeout: 30_000, interval: 100 }).toEqual(['completed']);
-    await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
-
-    nodeA.process.kill('SIGSTOP');
+    const rig = await leasedWorkRig((url) => url);
+    rig.nodeA.process.kill('SIGSTOP');
     const frozenAt = Date.now();
     try {
-      const b = secondNode(a, url, await config());
-      const nodeB = await b.start();
-      running.push(nodeB);
-      // B dials step 2 and delivers the callbacks, the hung one included, within the lease + 5 s.
-      await expect.poll(async () => (await callsOf()).map((c) => c.phone_number), { timeout: (leaseS + 5) * 1000, interval: 100 }).toEqual(['5320000001', '5320000002']);
-      const first = receiver.received[0]!.event.id as string;
-      await expect
-        .poll(() => receiver.received.filter((r) => r.event.id === first && r.answered === 200).length, { timeout: Math.max(1_000, frozenAt + (leaseS + 5) * 1000 - Date.now()), interval: 50 })
-        .toBe(1);
+      await rig.secondTakesOver(frozenAt);
     } finally {
-      nodeA.process.kill('SIGCONT');
+      rig.nodeA.process.kill('SIGCONT');
     }
     // Woken, A finds its lease taken over: its hung request ends (callback timeout) and nothing
     // it held is sent again or recorded over B's result; step 2 was dialled once.
     await sleep(12_000);
-    const byEvent = new Map<string, number>();
-    for (const r of receiver.received) byEvent.set(r.event.id, (byEvent.get(r.event.id) ?? 0) + 1);
-    const first = receiver.received[0]!.event.id as string;
-    expect(byEvent.get(first)).toBe(2); // A's hung attempt, then B's
-    for (const [id, n] of byEvent) if (id !== first) expect(n, id).toBe(1);
-    const delivered = (await db.query("SELECT count(*) AS n FROM callback_outbox WHERE event_id = ? AND state = 'delivered' AND attempts = 1").get(first)) as { n: number };
-    expect(delivered.n).toBe(1);
-    expect((await callsOf()).map((c) => c.phone_number)).toEqual(['5320000001', '5320000002']);
+    await rig.expectNothingSentTwice();
+  }, 120_000);
+
+  it('an appliance cut off from the database (its link silent, its connections open): it answers 503 in time and /healthz says so, another sends its due step and callbacks within calls.lease_s + 5 s; reconnected, it takes webhooks again and sends nothing again', async () => {
+    // A reaches PostgreSQL through a relay the test can cut; B directly.
+    const relay = await cuttableRelay(cluster.port);
+    cleanups.push(() => void relay.close());
+    const rig = await leasedWorkRig((url) => url.replace(`127.0.0.1:${cluster.port}/`, `127.0.0.1:${relay.port}/`));
+    const { nodeA, acc } = rig;
+    relay.cut();
+    const cutAt = Date.now();
+    try {
+      // A is alive but hears nothing from its database: an answer in time, not a hang or a 500.
+      const during = await timed(() => post(hook(nodeA, acc.webhookKey), { phone_number: '5329999999', error_message: 'cut off' }));
+      expect(during.r?.status).toBe(503);
+      expect(during.r?.json).toMatchObject({ message: 'Database unavailable', code: 'database_unavailable' });
+      expect(during.ms).toBeLessThan(TIMEOUT_MS + 1_000);
+      const health = await fetch(`${nodeA.url}/healthz`);
+      expect(health.status).toBe(503);
+      expect(((await health.json()) as { checks: { database: string } }).checks.database).toBe('down');
+      await rig.secondTakesOver(cutAt);
+    } finally {
+      relay.restore();
+    }
+    // Reconnected, A takes webhooks again within a few seconds (its pool replaced what the cut
+    // left behind) and sends nothing that B completed.
+    const restoredAt = performance.now();
+    await expect.poll(async () => (await post(hook(nodeA, acc.webhookKey), { phone_number: '5329999998', error_message: 'back' })).status, { timeout: 10_000, interval: 250 }).toBe(200);
+    expect(performance.now() - restoredAt).toBeLessThan(10_000);
+    await sleep(12_000);
+    await rig.expectNothingSentTwice();
   }, 120_000);
 
   it('pg_ctl restart -m fast under webhook load from two appliances: no 500, nothing held past store.timeout_ms + 1 s, every 200 stored, 200s again within 5 s; then idle, and after every pooled connection is terminated', async () => {
