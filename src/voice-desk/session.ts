@@ -47,7 +47,12 @@ export async function runDeskCall(call: InboundCall, trunk: { trunk: string; tra
     if (!(e instanceof CallOver)) throw e;
   } finally {
     clearTimeout(limit);
-    if (m.state !== 'ended') m.transition('ended', call.gone() ? 'caller hung up' : 'done');
+    if (m.state !== 'ended') {
+      // For the operator: the caller hung up, the desk ended it, or the appliance did (a stop).
+      const why = call.endReason() ?? 'done';
+      m.transition('ended', why);
+      log.info({ why }, 'voice desk call ended');
+    }
   }
 
   /** Says the sentences; a key pressed meanwhile cuts it short (barge-in, counted). */

@@ -210,6 +210,8 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     expect(await metric(app, 'voice_alert_desk_menu_keys_total')).toEqual(['voice_alert_desk_menu_keys_total{key="9"} 1']);
     expect(ear.frames.filter((f) => f.some((v) => v !== 0xff)).length).toBeGreaterThan(20);
     expect(await metric(app, 'voice_alert_desk_refused_total')).toEqual([]);
+    // Its BYE ended it, and the log says so (not the appliance ending it).
+    await expect.poll(() => app.output()).toMatch(/"why":"caller hung up","msg":"voice desk call ended"/);
   }, 120_000);
 
   it('an INVITE that does not come from the trunk is refused 403 with no prompt, and counted', async () => {

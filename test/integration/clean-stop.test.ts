@@ -158,5 +158,11 @@ describe('SIGTERM after an RFC 4028 session refresh exits within calls.shutdown_
     // The caller saw the refresh (sipp checked it) and was hung up, not left in a dead call.
     const r = await caller;
     expect(r.code, r.output).toBe(0);
+    // The menu ended because the appliance did, not because the caller hung up.
+    const ended = app
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"voice desk call ended"'));
+    expect(ended.map((l) => JSON.parse(l).why)).toEqual(['ended by the appliance']);
   }, 120_000);
 });

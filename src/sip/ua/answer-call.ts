@@ -31,6 +31,12 @@ export interface InboundCall {
   clearKeys(): void;
   gone(): boolean;
   /**
+   * Why the call ended, once it has: `caller hung up` (their BYE), the reason we hung up with,
+   * or `ended by the appliance` (sip.js ended the session: the appliance stopping, an ACK or a
+   * refresh that never came). Null while it is up.
+   */
+  endReason(): string | null;
+  /**
    * A blind transfer (RFC 3515 REFER, RFC 5589 §6): ok once the PBX's NOTIFY says the
    * transfer target answered (the caller is then the PBX's; hang up); not ok when the REFER
    * is refused (405, 501, 603 …), a NOTIFY reports a failure, or nothing final comes in time.
@@ -65,6 +71,8 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   let playing = false;
   let cut = false;
   let ended = false;
+  /** The first word on why it ended (endReason). */
+  let endedBy: string | null = null;
   let upkeep = { stop() {} };
   let hangingUp: Promise<void> | null = null;
 
@@ -97,6 +105,7 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   invitation.delegate = {
     onBye: (bye) => {
       void bye.accept().catch(() => undefined);
+      endedBy ??= 'caller hung up';
       ended = true;
     },
     onInfo: (info) => {
@@ -155,6 +164,7 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   const call: InboundCall = {
     callId,
     gone: () => ended,
+    endReason: () => (ended ? endedBy : null),
     async play(audio) {
       if (ended || !stream) return 'gone';
       // Type-ahead: a key already waiting skips the prompt.
@@ -213,6 +223,7 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
       });
     },
     hangUp(why) {
+      endedBy ??= why;
       hangingUp ??= (async () => {
         upkeep.stop();
         stream?.interrupt();
@@ -231,7 +242,8 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
       return hangingUp;
     },
   };
-  // The far end's BYE: the media port is let go as when we hang up.
-  void terminated.then(() => call.hangUp('far end hung up'));
+  // The far end's BYE, or sip.js ending the session itself: the media port is let go as when
+  // we hang up.
+  void terminated.then(() => call.hangUp('ended by the appliance'));
   return call;
 }
