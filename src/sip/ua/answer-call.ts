@@ -79,6 +79,8 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   const terminated = new Promise<void>((resolve) =>
     invitation.stateChange.addListener((s) => {
       if (s === SessionState.Terminated) {
+        // Set before anyone waiting hears of the end: neither their BYE nor our hang-up came first.
+        endedBy ??= 'ended by the appliance';
         ended = true;
         waiter?.(null);
         stream?.interrupt();
@@ -244,6 +246,6 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   };
   // The far end's BYE, or sip.js ending the session itself: the media port is let go as when
   // we hang up.
-  void terminated.then(() => call.hangUp('ended by the appliance'));
+  void terminated.then(() => call.hangUp(endedBy ?? 'ended by the appliance'));
   return call;
 }
