@@ -1,64 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { httpTestApp } from '../../test/helpers/http-app';
-import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { describe, expect, it } from 'vitest';
+import { compatFixture as fixture, compatRig, type CompatAnswer as Answer } from '../../test/helpers/compat-intake';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
-import type { Store } from '../store';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
 
 // README "PagerDuty and Opsgenie compatible intake": the documented bodies of both services
 // and those their usual clients send (test/fixtures/compat), answered field by field as
-// PagerDuty and Opsgenie answer, through the webhook's alert path.
-const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'compat');
-const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
-
-let clock: ReturnType<typeof manualClock>;
-let store: Store;
-let app: ReturnType<typeof httpTestApp>;
-let acc: { id: string; webhookKey: string; credentialId: string };
-
-beforeEach(async () => {
-  clock = manualClock();
-  store = await tempStore(clock);
-  app = httpTestApp(store, clock, { intake: { dedupeWindowS: 900 } });
-  acc = await account('starter');
-});
-afterEach(() => store.close());
-
-async function account(plan: 'free' | 'starter', monthlyCredit: number | null = null) {
-  const a = await store.transaction((tx) => tx.accounts.create({ name: 't', plan, monthlyCredit }));
-  const c = await store.transaction((tx) => tx.credentials.create(a.id));
-  const credentialId = (await store.credentials.listForAccount(a.id))[0]!.id;
-  return { id: a.id, webhookKey: c.webhookKey, credentialId };
-}
-
-interface Answer {
-  status: number;
-  json: Record<string, any>;
-  text: string;
-  requestId: string | null;
-}
-
-async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } };
-  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-  const r = await app.handle(new Request(`http://localhost${path}`, init));
-  const text = await r.text();
-  expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  return { status: r.status, json: JSON.parse(text), text, requestId: r.headers.get('x-request-id') };
-}
-
-const alerts = () => store.alerts.list({ accountId: acc.id, limit: 100 });
-const callsOf = (alertId: string) => store.calls.ofAlert(alertId);
-const used = () => store.usage.usedIn(acc.id, '2026-11');
+// PagerDuty and Opsgenie answer, through the webhook's alert path (compat-alert-path.test.ts).
+const rig = compatRig();
+const { account, send, alerts, callsOf, used } = rig;
 
 describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
   const enqueue = (event: Record<string, unknown>, query = '?to=5321234567', headers: Record<string, string> = {}) =>
     send('POST', `/v2/enqueue${query}`, event, headers);
-  const withKey = (event: Record<string, unknown>) => ({ ...event, routing_key: acc.webhookKey });
+  const withKey = (event: Record<string, unknown>) => ({ ...event, routing_key: rig.acc.webhookKey });
 
   it("the documented trigger: 202 exactly as PagerDuty's, one alert keyed by dedup_key, source pagerduty, summary/source/severity spoken", async () => {
     const r = await enqueue(withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json')));
@@ -127,12 +83,12 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
   });
 
   it('?policy= on the URL, else the key default policy, gives the numbers', async () => {
-    const policy = await store.transaction((tx) => tx.policies.create({ accountId: acc.id, name: 'oncall', steps: [{ numbers: ['5321111111'], wait_s: 300 }], rounds: 1 }, clock()));
+    const policy = await rig.store.transaction((tx) => tx.policies.create({ accountId: rig.acc.id, name: 'oncall', steps: [{ numbers: ['5321111111'], wait_s: 300 }], rounds: 1 }, rig.clock()));
     const event = withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json'));
     expect((await enqueue(event, '?policy=oncall')).status).toBe(202);
     const [alert] = await alerts();
     expect((await callsOf(alert!.id)).map((c) => c.phoneNumber)).toEqual(['5321111111']);
-    await store.transaction((tx) => tx.policies.setDefault(acc.credentialId, policy.id));
+    await rig.store.transaction((tx) => tx.policies.setDefault(rig.acc.credentialId, policy.id));
     expect((await enqueue({ ...event, dedup_key: 'other' }, '')).status).toBe(202);
     const other = (await alerts()).find((a) => a.key === 'other')!;
     expect((await callsOf(other.id)).map((c) => c.phoneNumber)).toEqual(['5321111111']);
@@ -170,10 +126,10 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
   });
 
   it('no credit left: 402 from our catalogue; a Free plan: 403', async () => {
-    acc = await account('starter', 0);
+    rig.acc = await account('starter', 0);
     const r = await enqueue(withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json')));
     expect(r).toMatchObject({ status: 402, json: { status: 'error', message: 'Insufficient call credit', code: 'insufficient_credit' } });
-    acc = await account('free');
+    rig.acc = await account('free');
     const f = await enqueue(withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json')));
     expect(f).toMatchObject({ status: 403, json: { status: 'error', message: 'Your plan does not allow API/webhook access', code: 'plan_refused' } });
   });
@@ -185,14 +141,14 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
     const [alert] = await alerts();
     expect(alert!.key).toMatch(/^pagerduty:sha256:[0-9a-f]{64}$/);
     expect((await enqueue(withKey({ event_action: 'resolve', dedup_key: long }), '')).status).toBe(202);
-    expect((await store.alerts.get(alert!.id))!.state).toBe('resolved');
+    expect((await rig.store.alerts.get(alert!.id))!.state).toBe('resolved');
   });
 
   it('answers are recorded in the API history under /v2/enqueue', async () => {
     await enqueue(withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json')));
     await enqueue({ event_action: 'trigger' });
-    await store.flush();
-    const rows = await store.history.list({ limit: 10 });
+    await rig.store.flush();
+    const rows = await rig.store.history.list({ limit: 10 });
     expect(rows.map((h) => [h.endpoint, h.status]).sort()).toEqual([
       ['/v2/enqueue', 202],
       ['/v2/enqueue', 400],
@@ -201,7 +157,7 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
 });
 
 describe('POST /v2/alerts (Opsgenie Alert API)', () => {
-  const genie = () => ({ authorization: `GenieKey ${acc.webhookKey}` });
+  const genie = () => ({ authorization: `GenieKey ${rig.acc.webhookKey}` });
   const create = (body: unknown, query = '?to=5321234567', headers: Record<string, string> = genie()) => send('POST', `/v2/alerts${query}`, body, headers);
   const act = (identifier: string, action: string, body: unknown, query: string, headers: Record<string, string> = genie()) =>
     send('POST', `/v2/alerts/${encodeURIComponent(identifier)}/${action}${query}`, body, headers);
@@ -226,7 +182,7 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
     const [alert] = await alerts();
     const s = await send('GET', `/v2/alerts/requests/${r.json.requestId}`, undefined, genie());
     opsgenie(s, 200, {
-      data: { success: true, action: 'Create', processedAt: new Date(clock()).toISOString(), isSuccess: true, status: 'Created alert', alertId: alert!.id, alias: 'Life is too short for no alias' },
+      data: { success: true, action: 'Create', processedAt: new Date(rig.clock()).toISOString(), isSuccess: true, status: 'Created alert', alertId: alert!.id, alias: 'Life is too short for no alias' },
     });
     opsgenie(await send('GET', '/v2/alerts/requests/nope', undefined, genie()), 404, { message: 'Request not found. It might not be processed, yet.' });
   });
@@ -237,7 +193,7 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
     const [alert] = await alerts();
     expect(await callsOf(alert!.id)).toHaveLength(1);
     opsgenie(await act('Life is too short for no alias', 'close', fixture('opsgenie-close.opsgenie-docs.json'), '?identifierType=alias'), 202, accepted);
-    expect((await store.alerts.get(alert!.id))!.state).toBe('resolved');
+    expect((await rig.store.alerts.get(alert!.id))!.state).toBe('resolved');
     expect((await callsOf(alert!.id)).map((c) => c.state)).toEqual(['cancelled']);
   });
 
@@ -245,7 +201,7 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
     await create(fixture('opsgenie-create.opsgenie-docs.json'));
     const [alert] = await alerts();
     opsgenie(await act(alert!.id, 'acknowledge', { user: 'Monitoring Script', note: 'on it' }, ''), 202, accepted);
-    expect(await store.alerts.get(alert!.id)).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'opsgenie-api' });
+    expect(await rig.store.alerts.get(alert!.id)).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'opsgenie-api' });
     expect((await callsOf(alert!.id)).map((c) => c.state)).toEqual(['cancelled']);
   });
 
@@ -263,7 +219,7 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
   it('the key: absent or another scheme is 401 "Could not authenticate", a malformed one "Key format is not valid!", an unknown one "Could not authenticate"', async () => {
     const body = fixture('opsgenie-create.opsgenie-docs.json');
     opsgenie(await create(body, '?to=5321234567', {}), 401, { message: 'Could not authenticate' });
-    opsgenie(await create(body, '?to=5321234567', { authorization: `Bearer ${acc.webhookKey}` }), 401, { message: 'Could not authenticate' });
+    opsgenie(await create(body, '?to=5321234567', { authorization: `Bearer ${rig.acc.webhookKey}` }), 401, { message: 'Could not authenticate' });
     opsgenie(await create(body, '?to=5321234567', { authorization: 'GenieKey eb243592-faa2-4ba2-a551q-1afdf565c889' }), 401, { message: 'Key format is not valid!' });
     opsgenie(await create(body, '?to=5321234567', { authorization: 'GenieKey vwk_unknownunknownunknownunknown12' }), 401, { message: 'Could not authenticate' });
     expect(await alerts()).toEqual([]);
@@ -280,7 +236,7 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
   });
 
   it('no credit: 402 with our message in Opsgenie shape', async () => {
-    acc = await account('starter', 0);
+    rig.acc = await account('starter', 0);
     opsgenie(await create(fixture('opsgenie-create.opsgenie-docs.json')), 402, { message: 'Insufficient call credit', code: 'insufficient_credit' });
   });
 
@@ -297,14 +253,14 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
 describe('the edge both share with the webhook', () => {
   it('one rate budget per address (429 + Retry-After) and the body limit (413), in each API\'s shape', async () => {
     const limited = createHttpApp({
-      store,
-      clock,
+      store: rig.store,
+      clock: rig.clock,
       log: silentLogger(),
       config: configSchema.parse({}),
-      intake: { store, clock, timeZone: 'Europe/Istanbul' },
-      rateLimiter: createRateLimiter(1, clock),
+      intake: { store: rig.store, clock: rig.clock, timeZone: 'Europe/Istanbul' },
+      rateLimiter: createRateLimiter(1, rig.clock),
     });
-    const post = (path: string, body: string) => limited.handle(new Request(`http://localhost${path}`, { method: 'POST', body, headers: { authorization: `GenieKey ${acc.webhookKey}` } }));
+    const post = (path: string, body: string) => limited.handle(new Request(`http://localhost${path}`, { method: 'POST', body, headers: { authorization: `GenieKey ${rig.acc.webhookKey}` } }));
     const big = JSON.stringify({ message: 'x'.repeat(70 * 1024) });
     expect((await post('/v2/alerts?to=5321234567', big)).status).toBe(413);
     const pd = await post('/v2/enqueue', '{}');
@@ -315,57 +271,5 @@ describe('the edge both share with the webhook', () => {
     expect(og.status).toBe(429);
     expect(og.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await og.json()).toEqual({ message: 'Rate limit exceeded', code: 'rate_limited', took: expect.any(Number), requestId: og.headers.get('x-request-id') });
-  });
-});
-
-describe('maintenance windows apply as on the webhook (README "Maintenance windows")', () => {
-  const window = (matches: string[]) =>
-    store.transaction((tx) => tx.maintenance.create({ accountId: acc.id, startsAt: clock() - 60_000, endsAt: clock() + 3600_000, reason: 'planned', matches }, clock()));
-
-  it('source=pagerduty: the trigger is stored and answered 202, nobody is called, nothing is charged', async () => {
-    const w = await window(['source=pagerduty']);
-    const r = await send('POST', '/v2/enqueue?to=5321234567', { ...fixture('pagerduty-trigger.pagerduty-openapi-example.json'), routing_key: acc.webhookKey });
-    expect(r).toMatchObject({ status: 202, json: { status: 'success', message: 'Event processed', dedup_key: 'srv01/mysql' } });
-    const [alert] = await alerts();
-    expect(alert).toMatchObject({ key: 'srv01/mysql', source: 'pagerduty' });
-    expect(await callsOf(alert!.id)).toEqual([]);
-    expect(await used()).toBe(0);
-    expect(w.matches).toEqual(['source=pagerduty']);
-  });
-
-  it("label: matches Opsgenie details (where Alertmanager puts the group's labels); another label value is called", async () => {
-    await window(['label:env=staging']);
-    const headers = { authorization: `GenieKey ${acc.webhookKey}` };
-    expect((await send('POST', '/v2/alerts?to=5321234567', { message: 'db down', alias: 'a1', details: { env: 'staging' } }, headers)).status).toBe(202);
-    expect((await send('POST', '/v2/alerts?to=5321234567', { message: 'db down', alias: 'a2', details: { env: 'prod' } }, headers)).status).toBe(202);
-    const byKey = Object.fromEntries((await alerts()).map((a) => [a.key, a]));
-    expect(byKey.a1!.labels).toEqual({ env: 'staging' });
-    expect(await callsOf(byKey.a1!.id)).toEqual([]);
-    expect((await callsOf(byKey.a2!.id)).map((c) => c.phoneNumber)).toEqual(['5321234567']);
-  });
-});
-
-describe('callbacks as on the webhook (README "Callbacks")', () => {
-  it("the account's callback hears both APIs' acknowledgements and resolves: alert.acknowledged by pagerduty-api / opsgenie-api, alert.resolved", async () => {
-    await store.transaction((tx) => tx.outbox.setTarget(acc.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
-    const genie = { authorization: `GenieKey ${acc.webhookKey}` };
-    const trigger = (key: string) => send('POST', '/v2/enqueue?to=5321234567', { routing_key: acc.webhookKey, event_action: 'trigger', dedup_key: key, payload: { summary: key, source: 'web1', severity: 'critical' } });
-    await trigger('pd-ack');
-    await trigger('pd-resolve');
-    expect((await send('POST', '/v2/enqueue', { routing_key: acc.webhookKey, event_action: 'acknowledge', dedup_key: 'pd-ack' })).status).toBe(202);
-    expect((await send('POST', '/v2/enqueue', { routing_key: acc.webhookKey, event_action: 'resolve', dedup_key: 'pd-resolve' })).status).toBe(202);
-    for (const alias of ['og-ack', 'og-close']) expect((await send('POST', '/v2/alerts?to=5321234567', { message: alias, alias }, genie)).status).toBe(202);
-    expect((await send('POST', '/v2/alerts/og-ack/acknowledge?identifierType=alias', {}, genie)).status).toBe(202);
-    expect((await send('POST', '/v2/alerts/og-close/close?identifierType=alias', {}, genie)).status).toBe(202);
-    const events = (await store.outbox.recent(acc.id, 100))
-      .reverse()
-      .filter((e) => e.type.startsWith('alert.'))
-      .map((e) => JSON.parse(e.body));
-    expect(events.map((e) => [e.type, e.alert.key, e.acknowledged_by ?? null])).toEqual([
-      ['alert.acknowledged', 'pd-ack', 'pagerduty-api'],
-      ['alert.resolved', 'pd-resolve', null],
-      ['alert.acknowledged', 'og-ack', 'opsgenie-api'],
-      ['alert.resolved', 'og-close', null],
-    ]);
   });
 });
