@@ -6,7 +6,7 @@ import { configSchema } from '../../src/config/schema';
 import { silentLogger } from '../../src/log';
 import { createCallAudioSource } from '../../src/tts';
 import { DESK_WORDS } from '../../src/voice-desk/words';
-import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
+import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { callDesk } from '../helpers/desk-caller';
 import { DESK, DESK_CALLS, DESK_TTS, ON_CALL, deskRig } from '../helpers/desk-rig';
@@ -49,6 +49,20 @@ const metric = async (app: RunningAppliance, name: string) => {
   return text.split('\n').filter((l) => l.startsWith(name));
 };
 
+/** The loud frames of `sentences` as the desk speaks them (the same speech engine and settings). */
+async function spokenFrames(sentences: string[]): Promise<Uint8Array[]> {
+  const speech = createCallAudioSource(configSchema.parse({ tts: DESK_TTS, calls: DESK_CALLS }), { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) });
+  return loudFrames((await speech.prompt(sentences)).pcmu, 0xff);
+}
+
+/** Keypad 0 goes to schedule `noc`, whose one participant is ON_CALL: the desk policy `desk` (`@noc`). */
+function deskPolicyToOnCall(a: ApplianceDir, accountId: string): unknown {
+  const layers = [{ participants: [{ name: 'Deniz', number: ON_CALL }], shift: '1d', start: '2026-01-01T00:00' }];
+  a.cliJson(['schedule', 'create', accountId, '--name', 'noc', '--time-zone', 'UTC', '--layers', JSON.stringify(layers)]);
+  a.cliJson(['policy', 'create', accountId, '--name', 'desk', '--step', '@noc']);
+  return a.cliJson(['desk', 'set-policy', accountId, 'desk']);
+}
+
 /** Where `expected`'s loud frames appear, contiguous and exact, in `heard`; -1 when they do not. */
 function findFrames(heard: Uint8Array[], expected: Uint8Array[]): number {
   const same = (x: Uint8Array, y: Uint8Array) => x.length === y.length && x.every((v, i) => v === y[i]);
@@ -66,10 +80,9 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     const older = await alert(app, acc, 'disk/db1', 'Disk full on database one');
     await new Promise((r) => setTimeout(r, 20));
     const newer = await alert(app, acc, 'lag/db2', 'Replication lag on database two');
-    const speech = createCallAudioSource(configSchema.parse({ tts: DESK_TTS, calls: DESK_CALLS }), { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) });
-    const expectedCount = loudFrames((await speech.prompt([DESK_WORDS.en.count(2)])).pcmu, 0xff);
+    const expectedCount = await spokenFrames([DESK_WORDS.en.count(2)]);
     // "Alert 2 of 2." opens the older alert's reading (its last, partly filled frame left out).
-    const expectedSecond = loudFrames((await speech.prompt([DESK_WORDS.en.alert(2, 2)])).pcmu, 0xff).slice(0, -1);
+    const expectedSecond = (await spokenFrames([DESK_WORDS.en.alert(2, 2)])).slice(0, -1);
     expect(expectedCount.length).toBeGreaterThan(20);
     expect(expectedSecond.length).toBeGreaterThan(20);
 
@@ -134,10 +147,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
 
   it('0 transfers by REFER to the on-call number of the schedule in the desk policy; a 405 or a failed NOTIFY keeps the caller in the menu', async () => {
     const { a, acc, pin, pbx } = await rig();
-    const layers = [{ participants: [{ name: 'Deniz', number: ON_CALL }], shift: '1d', start: '2026-01-01T00:00' }];
-    a.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'UTC', '--layers', JSON.stringify(layers)]);
-    a.cliJson(['policy', 'create', acc.accountId, '--name', 'desk', '--step', '@noc']);
-    expect(a.cliJson(['desk', 'set-policy', acc.accountId, 'desk'])).toMatchObject({ account_id: acc.accountId, policy: 'desk' });
+    expect(deskPolicyToOnCall(a, acc.accountId)).toMatchObject({ account_id: acc.accountId, policy: 'desk' });
     const app = await start(a);
     const ear = await phone();
     const r = await callDesk({
@@ -167,13 +177,9 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
   it('0 with a PBX that refuses the REFER (405): the caller hears that the transfer did not work (frame-exact), and the menu goes on', async () => {
     // README "Voice desk": when the PBX refuses REFER, the caller is told so and the call continues.
     const { a, acc, pin, pbx } = await rig();
-    const layers = [{ participants: [{ name: 'Deniz', number: ON_CALL }], shift: '1d', start: '2026-01-01T00:00' }];
-    a.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'UTC', '--layers', JSON.stringify(layers)]);
-    a.cliJson(['policy', 'create', acc.accountId, '--name', 'desk', '--step', '@noc']);
-    a.cliJson(['desk', 'set-policy', acc.accountId, 'desk']);
+    deskPolicyToOnCall(a, acc.accountId);
     const app = await start(a);
-    const speech = createCallAudioSource(configSchema.parse({ tts: DESK_TTS, calls: DESK_CALLS }), { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) });
-    const expectedRefused = loudFrames((await speech.prompt([DESK_WORDS.en.transferFailed])).pcmu, 0xff);
+    const expectedRefused = await spokenFrames([DESK_WORDS.en.transferFailed]);
     expect(expectedRefused.length).toBeGreaterThan(20);
     const ear = await phone();
     const r = await callDesk({
