@@ -127,7 +127,8 @@ describe('voice-path self-test against sipp peers', () => {
     const newest = dir.cliJson<{ trunk: string; ok: boolean; origin: string }[]>(['self-test', 'list'])[0];
     expect(newest).toMatchObject({ trunk: 'pbx', ok: true, origin: 'schedule' });
     // README "Voice-path self-test": self-test calls cost no credit and belong to no account.
-    // At least two ran (the failed one and the pass); the alert's call is the only call, its credit the only one used.
+    // At least two ran (the failed one and the pass); the alert's call is the only call, and
+    // its credit the only one used.
     expect(dir.cliJson<unknown[]>(['self-test', 'list']).length).toBeGreaterThanOrEqual(2);
     expect(dir.cliJson<{ id: string }[]>(['calls', 'list']).map((c) => c.id)).toEqual([r.json.call_id]);
     expect(dir.cliJson(['credit', 'show', acc.accountId])).toMatchObject({ used: 1 });
