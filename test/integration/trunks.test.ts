@@ -144,8 +144,11 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const lines = logLines(app);
     const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
     const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');
-    // Well within Timer B (64·T1 = 3.2 s here): the refusal itself moved it.
+    // Well within Timer B (64·T1 = 3.2 s here): the refusal itself moved it, and the line says so
+    // (the transport's error, not sip.js's bare 503: transport/index.ts item 23).
     expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(1000);
+    expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
+    expect(moved.reason).toMatch(/ECONNREFUSED/);
   }, 40_000);
 
   it('the first trunk failing its TLS handshake (a certificate from another CA): the call goes out through the second within the one attempt', async () => {
@@ -203,7 +206,9 @@ describe('several trunks in order, with failover, through the compiled binary', 
     expect(await second.exited).toBe(0);
     const lines = logLines(app);
     const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
-    expect(moved).toMatchObject({ trunk: 'first', next: 'second' });
+    expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
+    // The line names the cause, not sip.js's bare 503 (transport/index.ts item 23).
+    expect(moved.reason).toMatch(new RegExp(`^the TLS certificate of 127\\.0\\.0\\.1:${port} was refused`));
     // Moved by the handshake's failure (logged, the call's INVITE undelivered: sip.js's own 503),
     // well within Timer B (64·T1 = 3.2 s here).
     const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');

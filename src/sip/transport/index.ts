@@ -73,6 +73,9 @@
  *     Incoming INVITEs to another user part than ours are given ours before sip.js's
  *     Request-URI check (ua/inbound.ts acceptAnyUser), and ua/media-handler.ts answers an
  *     INVITE's offer (ua/answer-call.ts).
+ * 23. A request we could not send (transport-base.ts sendFailure): sip.js answers it with a
+ *     bare 503 of its own that drops the transport's error; the cause is kept per Call-ID
+ *     and ua/place-call.ts makes it the call's reason.
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */
@@ -82,9 +85,16 @@ import { TlsTransport } from './tls-transport';
 import { UdpTransport } from './udp-transport';
 
 export { advertisedAddress, isWildcard } from './local-address';
-export type { SipTransportBase, SipTransportOptions } from './transport-base';
+import { SipTransportBase } from './transport-base';
+export type { SipTransportOptions } from './transport-base';
+export { SipTransportBase };
 export { TlsCertificateError } from './tls-transport';
 export { TcpTransport, TlsTransport, UdpTransport };
 
 /** The class sip.js builds (UserAgentOptions.transportConstructor) for sip.transport. */
+/** Why a message of this Call-ID could not be sent through the UA's transport, once (item 23). */
+export function sendFailure(transport: unknown, callId: string): string | undefined {
+  return transport instanceof SipTransportBase ? transport.sendFailure(callId) : undefined;
+}
+
 export const transportFor = (kind: 'udp' | 'tcp' | 'tls') => (kind === 'tls' ? TlsTransport : kind === 'tcp' ? TcpTransport : UdpTransport);

@@ -65,4 +65,16 @@ describe('SIP over TCP', () => {
     expect(states).toEqual(['Connecting', 'Disconnected']);
     expect(t.localPort()).toBe(0); // the listener went: a later start binds the port again
   });
+
+  // sip.js answers an unsendable request with a bare 503; the cause is kept for the call (index.ts item 23).
+  it("keeps why a Call-ID's message could not be sent, given once, and only the newest 32", async () => {
+    const dead = await freePort();
+    const t = new TcpTransport(undefined, { server: { host: '127.0.0.1', port: dead }, localAddress: '127.0.0.1', localPort: 0, t1Ms: 50, t2Ms: 400, log: silentLogger() });
+    for (let n = 1; n <= 40; n++) await expect(t.send(options(n))).rejects.toThrow(/ECONNREFUSED/);
+    expect(t.sendFailure('tcp40')).toMatch(/ECONNREFUSED/);
+    expect(t.sendFailure('tcp40')).toBeUndefined();
+    expect(t.sendFailure('tcp9')).toMatch(/ECONNREFUSED/);
+    expect(t.sendFailure('tcp8')).toBeUndefined();
+    expect(t.sendFailure('never-sent')).toBeUndefined();
+  });
 });

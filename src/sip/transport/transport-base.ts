@@ -1,8 +1,11 @@
 import type { Logger } from '../../log';
-import { addViaPort, dropContactOb, dropOutboundTag, stripViaPort } from './message-peek';
+import { addViaPort, dropContactOb, dropOutboundTag, peek, stripViaPort } from './message-peek';
 import { sipOnlyRedirectContacts } from './redirect-contacts';
 import { createRetransmitter, type Retransmitter } from './retransmit';
 import { EmitterImpl, TransportState, type Transport } from './sip-js';
+
+/** How many unsent Call-IDs' causes are kept for sendFailure(). */
+const UNSENT_KEPT = 32;
 
 /** What both transports are built from (passed to sip.js as `transportOptions`). */
 export interface SipTransportOptions {
@@ -30,6 +33,8 @@ export abstract class SipTransportBase implements Transport {
   protected readonly opts: SipTransportOptions;
   protected readonly retransmit: Retransmitter;
   private current: TransportState = TransportState.Disconnected;
+  /** Why a message of a Call-ID could not be sent, newest last; read once by sendFailure(). */
+  private readonly unsent = new Map<string, string>();
   readonly stateChange = new EmitterImpl<TransportState>();
   onConnect: (() => void) | undefined;
   onDisconnect: ((error?: Error) => void) | undefined;
@@ -104,8 +109,30 @@ export abstract class SipTransportBase implements Transport {
       await this.write(wire);
     } catch (e) {
       this.retransmit.abandon(wire);
+      this.noteUnsent(wire, e as Error);
       throw e;
     }
+  }
+
+  /**
+   * Why a message of this Call-ID could not be sent (a refused connection, a certificate
+   * refused in the TLS handshake …), once. sip.js answers such a request with a bare 503 of
+   * its own (RFC 3261 §8.1.3.1) that carries no cause; ua/place-call.ts gives the call this
+   * one instead, so the log line and the call's reason say what really failed.
+   */
+  sendFailure(callId: string): string | undefined {
+    const why = this.unsent.get(callId);
+    this.unsent.delete(callId);
+    return why;
+  }
+
+  private noteUnsent(wire: string, e: Error): void {
+    const callId = peek(wire)?.callId;
+    if (!callId) return;
+    this.unsent.delete(callId);
+    this.unsent.set(callId, e.message);
+    // Only the newest few are ever asked for (right after the failure): a dead PBX cannot grow this.
+    if (this.unsent.size > UNSENT_KEPT) this.unsent.delete(this.unsent.keys().next().value!);
   }
 
   /** Called by the subclass for every whole message from the network. */

@@ -3,6 +3,7 @@ import { IllegalTransitionError, type CallAudio, type CallOutcome, type CallProg
 import type { Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
+import { sendFailure } from '../transport';
 import { LOCAL_TIMEOUT_REASON } from '../transport/retransmit';
 import { createAttempt } from './attempt';
 import { firstInvite, inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
@@ -290,7 +291,10 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
               // Made on our side, nothing from the trunk: sip.js's bare messages (no raw text) for a
               // timeout or a transport error's 503, and our transport's Timer B 408 (transport/retransmit.ts).
               const local = !r.message.data || (status === 408 && r.message.reasonPhrase === LOCAL_TIMEOUT_REASON);
-              const outcome: CallOutcome = { code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '', ...(local ? { local: true as const } : {}) };
+              // The bare 503 names no cause; the transport kept it (transport/index.ts item 23).
+              const cause = local && status === 503 ? sendFailure(ua.transport, callId) : undefined;
+              const reason = cause ?? r.message.reasonPhrase ?? '';
+              const outcome: CallOutcome = { code: 'SIP_FINAL', status, reason, ...(local ? { local: true as const } : {}) };
               settle(Number.isFinite(retryAfterS) && retryAfterS > 0 ? { ...outcome, retryAfterS } : outcome);
             }),
           },
