@@ -14,6 +14,12 @@ export interface Peer {
   output(): string;
   /** SIGTERM to the process group we started (the peer and its workers), then wait for it. */
   stop(): Promise<void>;
+  /**
+   * SIGSTOP / SIGCONT to that group: a peer gone silent with its sockets still bound (no
+   * answer, no ICMP), as a hung PBX or one dropping packets looks from outside.
+   */
+  freeze(): void;
+  thaw(): void;
 }
 
 export function fill(template: string, values: Record<string, string | number>): string {
@@ -45,7 +51,10 @@ export function run(cmd: string, args: string[], dir: string, port: number, read
           port,
           dir,
           output: () => out,
+          freeze: () => signalGroup('SIGSTOP'),
+          thaw: () => signalGroup('SIGCONT'),
           async stop() {
+            signalGroup('SIGCONT'); // a frozen peer would only act on SIGTERM once thawed
             signalGroup('SIGTERM');
             // A peer that ignores SIGTERM must not outlive its test and disturb the next one.
             const timer = setTimeout(() => signalGroup('SIGKILL'), 5000);

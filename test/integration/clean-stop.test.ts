@@ -3,6 +3,7 @@ import { applianceDir, provision, type ApplianceDir, type RunningAppliance } fro
 import { callDesk } from '../helpers/desk-caller';
 import { DESK, deskRig } from '../helpers/desk-rig';
 import { post } from '../helpers/http';
+import { startKamailio, type Peer } from '../helpers/pbx';
 import { freePort } from '../helpers/ports';
 import { startSipp, type SippPeer } from '../helpers/sipp';
 
@@ -13,7 +14,7 @@ import { startSipp, type SippPeer } from '../helpers/sipp';
  * the signal, and the time until the process is gone.
  */
 let running: RunningAppliance[] = [];
-let peers: SippPeer[] = [];
+let peers: (SippPeer | Peer)[] = [];
 afterEach(async () => {
   for (const r of running) await r.stop();
   for (const p of peers) await p.stop();
@@ -95,6 +96,37 @@ describe('SIGTERM against a silent PBX exits within the grace', () => {
   it('an INVITE that rang, then a PBX that never answers our CANCEL', async () => {
     await inFlight('ring-silent.xml', (a, id) => a.cliJson(['calls', 'show', id]).state === 'ringing');
   }, 45_000);
+
+  it('after a registration and a completed call, the PBX hangs (SIGSTOP: bound, silent) with the next INVITE in flight', async () => {
+    // The issue's case as a whole: a registered trunk (kamailio, digest) that has carried a
+    // call, then stops answering anything while a call is being placed. SIGTERM must neither
+    // wait for the un-REGISTER nor for that INVITE's Timer B.
+    const phone = await startSipp({ scenario: 'answer.xml', calls: 1, keys: { ring_ms: 10 } });
+    peers.push(phone);
+    const pbx = await startKamailio({ target: `127.0.0.1:${phone.port}`, auth: true, user: 'trunk-user', password: 'trunk-secret' });
+    peers.push(pbx);
+    const a = applianceDir(await trunk(pbx.port, { register: true, username: 'trunk-user', password: 'trunk-secret', domain: '127.0.0.1' }));
+    const acc = provision(a);
+    const app = await a.start();
+    running.push(app); // stopped here already unless a step before failed
+    await waitFor(() => /sip registered/.test(app.output()), 10_000, 'the registration');
+    // Two numbers: a second call to the first would wait out calls.per_number_gap_s.
+    const send = async (number: string, text: string) => {
+      const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: number, error_message: text });
+      return r.json.call_id as string;
+    };
+    const first = await send('5321234567', 'through the pbx');
+    await waitFor(() => a.cliJson(['calls', 'show', first]).state === 'completed', 30_000, 'the first call to complete');
+    pbx.freeze();
+    const second = await send('5321234568', 'into the silence');
+    await waitFor(() => a.cliJson(['calls', 'show', second]).state === 'dialing', 10_000, 'the INVITE in flight');
+    await new Promise((res) => setTimeout(res, 1200)); // past Timer A's first resends
+    const { code, ms } = await sigterm(app);
+    expect(code).toBe(0);
+    expect(app.output()).toMatch(/voice-alert stopped/);
+    expect(ms).toBeLessThan(EXIT_WITHIN_MS);
+    expect(a.cliJson(['calls', 'show', second])).toMatchObject({ state: 'queued', attempts: 0 });
+  }, 60_000);
 
   it('an answered call plays to its end, then a PBX that never answers our BYE', async () => {
     const sipp = await startSipp({ scenario: 'answer-silent-bye.xml', fill: { silent_ms: SILENT_MS }, keys: { ring_ms: 10 } });
