@@ -30,6 +30,8 @@ const PEER_SUITES = [
   'test/e2e/telephony-tls-srtp.test.ts',
   // The voice-path self-test against sipp echo and silent peers (README "Voice-path self-test").
   'test/integration/self-test.test.ts',
+  // A missed heartbeat's call through a sipp trunk (README "Heartbeats").
+  'test/integration/heartbeat-call.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
   'test/e2e/voice-desk.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',
@@ -55,6 +57,7 @@ const PEER_WAIT_SUITES = [
   'test/integration/clean-stop.test.ts',
   'test/integration/callbacks.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',
+  'test/integration/heartbeat-call.test.ts',
 ];
 
 /**

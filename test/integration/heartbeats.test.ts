@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { freePort } from '../helpers/ports';
 
 // README "Heartbeats: a call when a ping does not come" through the compiled binary: its two
 // recipes run as written (host and token replaced; Alertmanager's timings shortened), the real
@@ -235,15 +235,4 @@ async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise
     await Bun.sleep(100);
   }
   throw new Error('condition not met in time');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
