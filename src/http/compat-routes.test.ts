@@ -15,6 +15,12 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
   const enqueue = (event: Record<string, unknown>, query = '?to=5321234567', headers: Record<string, string> = {}) =>
     send('POST', `/v2/enqueue${query}`, event, headers);
   const withKey = (event: Record<string, unknown>) => ({ ...event, routing_key: rig.acc.webhookKey });
+  /** PagerDuty's answer, exactly: the status and these fields, nothing more. */
+  const pagerDuty = (r: Answer, status: number, json: Record<string, unknown>) => {
+    expect(r.status).toBe(status);
+    expect(r.json).toEqual(json);
+  };
+  const processed = (dedupKey: string) => ({ status: 'success', message: 'Event processed', dedup_key: dedupKey });
 
   it("the documented trigger: 202 exactly as PagerDuty's, one alert keyed by dedup_key, source pagerduty, summary/source/severity spoken", async () => {
     const r = await enqueue(withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json')));
@@ -32,7 +38,7 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
     const event = withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json'));
     await enqueue(event);
     const again = await enqueue(event);
-    expect(again).toMatchObject({ status: 202, json: { status: 'success', message: 'Event processed', dedup_key: 'srv01/mysql' } });
+    pagerDuty(again, 202, processed('srv01/mysql'));
     const list = await alerts();
     expect(list).toHaveLength(1);
     expect(await callsOf(list[0]!.id)).toHaveLength(1);
@@ -54,7 +60,7 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
     const ack = fixture('pagerduty-acknowledge.pagerduty-docs.json');
     await enqueue(withKey({ ...fixture('pagerduty-trigger.pagerduty-openapi-example.json'), dedup_key: ack.dedup_key }));
     const r = await enqueue(withKey(ack), '');
-    expect(r).toMatchObject({ status: 202, json: { status: 'success', message: 'Event processed', dedup_key: 'dedupkeyhere' } });
+    pagerDuty(r, 202, processed('dedupkeyhere'));
     const [alert] = await alerts();
     expect(alert).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'pagerduty-api' });
     expect((await callsOf(alert!.id)).map((c) => c.state)).toEqual(['cancelled']);
@@ -64,11 +70,11 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
   it('resolve (the documented body): the alert is resolved and its call cancelled; a late resolve is still 202', async () => {
     const resolve = fixture('pagerduty-resolve.pagerduty-docs.json');
     await enqueue(withKey({ ...fixture('pagerduty-trigger.pagerduty-openapi-example.json'), dedup_key: resolve.dedup_key }));
-    expect(await enqueue(withKey(resolve), '')).toMatchObject({ status: 202, json: { status: 'success', message: 'Event processed', dedup_key: 'dedupkeyhere' } });
+    pagerDuty(await enqueue(withKey(resolve), ''), 202, processed('dedupkeyhere'));
     const [alert] = await alerts();
     expect(alert!.state).toBe('resolved');
     expect((await callsOf(alert!.id)).map((c) => c.state)).toEqual(['cancelled']);
-    expect((await enqueue(withKey(resolve), '')).status).toBe(202);
+    pagerDuty(await enqueue(withKey(resolve), ''), 202, processed('dedupkeyhere'));
   });
 
   it("Alertmanager's own trigger and resolve (captured): one call, then cancelled", async () => {
@@ -95,26 +101,26 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
   });
 
   it('invalid events: 400 with PagerDuty status, message and the errors, nothing stored', async () => {
-    const invalid = (errors: string[]) => ({ status: 400, json: { status: 'invalid event', message: 'Event object is invalid', errors } });
-    expect(await enqueue('{"routing_key":' as unknown as Record<string, unknown>)).toMatchObject(invalid(['JSON parse error']));
-    expect(await enqueue({ event_action: 'trigger', payload: {} })).toMatchObject(
-      invalid(["'routing_key' cannot be blank", "'payload.summary' is missing or blank", "'payload.source' is missing or blank", "'payload.severity' is missing or blank"]),
-    );
-    expect(await enqueue(withKey({ payload: { summary: 's', source: 'h', severity: 'error' } }))).toMatchObject(invalid(["'event_action' is missing or blank"]));
-    expect(await enqueue(withKey({ event_action: 'fire', dedup_key: 'k' }))).toMatchObject(
-      invalid(["'event_action' is invalid (must be one of the following: 'trigger', 'acknowledge' or 'resolve')"]),
-    );
-    expect(await enqueue(withKey({ event_action: 'trigger', payload: { summary: 's', source: 'h', severity: 'fatal' } }))).toMatchObject(
-      invalid(["'payload.severity' is invalid (must be one of the following: 'critical', 'warning', 'error' or 'info')"]),
-    );
-    expect(await enqueue(withKey({ event_action: 'resolve' }))).toMatchObject(invalid(["'dedup_key' is missing or blank"]));
+    const invalid = (r: Answer, errors: string[]) => pagerDuty(r, 400, { status: 'invalid event', message: 'Event object is invalid', errors });
+    invalid(await enqueue('{"routing_key":' as unknown as Record<string, unknown>), ['JSON parse error']);
+    invalid(await enqueue({ event_action: 'trigger', payload: {} }), [
+      "'routing_key' cannot be blank",
+      "'payload.summary' is missing or blank",
+      "'payload.source' is missing or blank",
+      "'payload.severity' is missing or blank",
+    ]);
+    invalid(await enqueue(withKey({ payload: { summary: 's', source: 'h', severity: 'error' } })), ["'event_action' is missing or blank"]);
+    invalid(await enqueue(withKey({ event_action: 'fire', dedup_key: 'k' })), ["'event_action' is invalid (must be one of the following: 'trigger', 'acknowledge' or 'resolve')"]);
+    invalid(await enqueue(withKey({ event_action: 'trigger', payload: { summary: 's', source: 'h', severity: 'fatal' } })), [
+      "'payload.severity' is invalid (must be one of the following: 'critical', 'warning', 'error' or 'info')",
+    ]);
+    invalid(await enqueue(withKey({ event_action: 'resolve' })), ["'dedup_key' is missing or blank"]);
     expect(await alerts()).toEqual([]);
   });
 
-  it('an unknown routing key is 400 "Invalid routing key"; every invalid answer is exactly the three fields', async () => {
+  it('an unknown routing key is 400 "Invalid routing key", exactly the three fields', async () => {
     const r = await enqueue({ ...fixture('pagerduty-trigger.pagerduty-openapi-example.json') });
-    expect(r.status).toBe(400);
-    expect(r.json).toEqual({ status: 'invalid event', message: 'Event object is invalid', errors: ['Invalid routing key'] });
+    pagerDuty(r, 400, { status: 'invalid event', message: 'Event object is invalid', errors: ['Invalid routing key'] });
   });
 
   it('the numbers of the URL are checked as the webhook checks them; none at all is refused', async () => {
@@ -128,10 +134,10 @@ describe('POST /v2/enqueue (PagerDuty Events API v2)', () => {
   it('no credit left: 402 from our catalogue; a Free plan: 403', async () => {
     rig.acc = await account('starter', 0);
     const r = await enqueue(withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json')));
-    expect(r).toMatchObject({ status: 402, json: { status: 'error', message: 'Insufficient call credit', code: 'insufficient_credit' } });
+    pagerDuty(r, 402, { status: 'error', message: 'Insufficient call credit', code: 'insufficient_credit' });
     rig.acc = await account('free');
     const f = await enqueue(withKey(fixture('pagerduty-trigger.pagerduty-openapi-example.json')));
-    expect(f).toMatchObject({ status: 403, json: { status: 'error', message: 'Your plan does not allow API/webhook access', code: 'plan_refused' } });
+    pagerDuty(f, 403, { status: 'error', message: 'Your plan does not allow API/webhook access', code: 'plan_refused' });
   });
 
   it('a dedup_key over our 200 characters (PagerDuty allows 255) still names one alert, and is returned as sent', async () => {
@@ -262,7 +268,10 @@ describe('the edge both share with the webhook', () => {
     });
     const post = (path: string, body: string) => limited.handle(new Request(`http://localhost${path}`, { method: 'POST', body, headers: { authorization: `GenieKey ${rig.acc.webhookKey}` } }));
     const big = JSON.stringify({ message: 'x'.repeat(70 * 1024) });
-    expect((await post('/v2/alerts?to=5321234567', big)).status).toBe(413);
+    const ogBig = await post('/v2/alerts?to=5321234567', big);
+    expect(ogBig.status).toBe(413);
+    expect(await ogBig.json()).toEqual({ message: 'Request body too large', code: 'body_too_large', took: expect.any(Number), requestId: ogBig.headers.get('x-request-id') });
+    expect(await alerts()).toEqual([]);
     const pd = await post('/v2/enqueue', '{}');
     expect(pd.status).toBe(429);
     expect(pd.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -271,5 +280,21 @@ describe('the edge both share with the webhook', () => {
     expect(og.status).toBe(429);
     expect(og.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await og.json()).toEqual({ message: 'Rate limit exceeded', code: 'rate_limited', took: expect.any(Number), requestId: og.headers.get('x-request-id') });
+  });
+
+  it("the body limit (413) on PagerDuty's endpoint, in its shape; nothing stored", async () => {
+    const app = createHttpApp({
+      store: rig.store,
+      clock: rig.clock,
+      log: silentLogger(),
+      config: configSchema.parse({}),
+      intake: { store: rig.store, clock: rig.clock, timeZone: 'Europe/Istanbul' },
+      rateLimiter: createRateLimiter(100, rig.clock),
+    });
+    const event = { ...fixture('pagerduty-trigger.pagerduty-openapi-example.json'), routing_key: rig.acc.webhookKey, payload: { summary: 'x'.repeat(70 * 1024), source: 'h', severity: 'error' } };
+    const r = await app.handle(new Request('http://localhost/v2/enqueue?to=5321234567', { method: 'POST', body: JSON.stringify(event) }));
+    expect(r.status).toBe(413);
+    expect(await r.json()).toEqual({ status: 'error', message: 'Request body too large', code: 'body_too_large' });
+    expect(await alerts()).toEqual([]);
   });
 });
