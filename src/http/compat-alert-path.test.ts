@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compatFixture as fixture, compatRig } from '../../test/helpers/compat-intake';
+import { createPoliciesService } from '../escalation';
+import { createSchedulesService } from '../schedules';
 
 // README "PagerDuty and Opsgenie compatible intake": both APIs go through the webhook's alert
-// path, so what applies to an alert there applies here (maintenance windows, callbacks).
+// path, so what applies to an alert there applies here (maintenance windows, callbacks, the
+// on-call schedules an escalation policy names).
 const rig = compatRig();
 const { send, alerts, callsOf, used } = rig;
 
@@ -55,5 +58,30 @@ describe('callbacks as on the webhook (README "Callbacks")', () => {
       ['alert.acknowledged', 'og-ack', 'opsgenie-api'],
       ['alert.resolved', 'og-close', null],
     ]);
+  });
+});
+
+describe('a policy whose step names a schedule calls who is on call (README "On-call schedules")', () => {
+  it("?policy= on either API's URL: the rotation's on-call, then an override in force when the request comes", async () => {
+    // manualClock: 2026-11-15 12:00Z, 15:00 in Istanbul: Ayşe's 12h shift (09:00–21:00 local).
+    const schedules = createSchedulesService({ store: rig.store, clock: rig.clock });
+    const created = await schedules.create(rig.acc.id, {
+      name: 'noc',
+      timeZone: 'Europe/Istanbul',
+      layers: [{ participants: [{ name: 'Ayşe', number: '5321111111' }, { name: 'Bora', number: '5322222222' }], shift: '12h', start: '2026-11-15T09:00' }],
+    });
+    expect(created.ok).toBe(true);
+    const policy = await createPoliciesService({ store: rig.store, clock: rig.clock }).create(rig.acc.id, { name: 'oncall', steps: [{ numbers: [], schedules: ['noc'], wait_s: 300 }], rounds: 1 });
+    expect(policy.ok).toBe(true);
+
+    const pd = await send('POST', '/v2/enqueue?policy=oncall', { routing_key: rig.acc.webhookKey, event_action: 'trigger', dedup_key: 'pd', payload: { summary: 'core down', source: 'sw1', severity: 'critical' } });
+    expect(pd.status).toBe(202);
+    await schedules.addOverride(rig.acc.id, 'noc', { from: '2026-11-15T11:00:00Z', to: '2026-11-15T13:00:00Z', number: '5324444444', name: 'Deniz' });
+    const og = await send('POST', '/v2/alerts?policy=oncall', { message: 'core down', alias: 'og' }, { authorization: `GenieKey ${rig.acc.webhookKey}` });
+    expect(og.status).toBe(202);
+
+    const byKey = Object.fromEntries((await alerts()).map((a) => [a.key, a]));
+    expect((await callsOf(byKey.pd!.id)).map((c) => c.phoneNumber)).toEqual(['5321111111']);
+    expect((await callsOf(byKey.og!.id)).map((c) => c.phoneNumber)).toEqual(['5324444444']);
   });
 });
