@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applianceDir, provision } from '../helpers/appliance';
+import { startCallbackReceiver } from '../helpers/callback-receiver';
 
 /** README "On-call schedules": the CLI, as an operator runs it. */
 const LAYERS = [
@@ -101,4 +102,44 @@ describe('the binary serves schedules', () => {
       await server.stop();
     }
   });
+});
+
+describe('the binary sends oncall.changed (README "On-call schedules", "Callbacks")', () => {
+  it('an override starting seconds from now (time for two CLI runs): one signed oncall.changed at its start, from the rotation to the override', async () => {
+    const a = applianceDir();
+    const acc = provision(a);
+    a.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'Europe/Istanbul', '--layers', JSON.stringify(LAYERS)]);
+    let secret = '';
+    const receiver = startCallbackReceiver(() => secret);
+    try {
+      secret = a.cliJson(['account', 'set-callback', acc.accountId, '--url', receiver.url]).callback_secret;
+      const server = await a.start();
+      try {
+        const startsAt = new Date(Math.ceil((Date.now() + 8000) / 1000) * 1000);
+        const before = a.cliJson(['schedule', 'oncall', acc.accountId, 'noc', '--at', startsAt.toISOString()]);
+        const to = new Date(startsAt.getTime() + 3600_000).toISOString();
+        a.cliJson(['schedule', 'override', acc.accountId, 'noc', '--from', startsAt.toISOString(), '--to', to, '--number', '5324444444', '--name', 'Deniz']);
+        const changed = () => receiver.received.filter((r) => r.event.type === 'oncall.changed');
+        // The watch looks every 5 s (schedules/watch.ts WATCH_POLL_MS); then the outbox sends it.
+        await expect.poll(() => changed().length, { timeout: 25_000, interval: 200 }).toBeGreaterThan(0);
+        const [first] = changed();
+        expect(first!.signatureValid).toBe(true);
+        expect(first!.event).toMatchObject({
+          type: 'oncall.changed',
+          at: startsAt.toISOString(),
+          account_id: acc.accountId,
+          schedule: 'noc',
+          from: { name: before.name, number: before.number },
+          to: { name: 'Deniz', number: '5324444444' },
+        });
+        expect(first!.at).toBeGreaterThanOrEqual(startsAt.getTime());
+        await new Promise((r) => setTimeout(r, 6000)); // another look of the watch: nothing sent again
+        expect(changed()).toHaveLength(1);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      receiver.stop();
+    }
+  }, 60_000);
 });
