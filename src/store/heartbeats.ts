@@ -31,7 +31,7 @@ export interface Heartbeat {
 export interface NewHeartbeat {
   accountId: string;
   name: string;
-  /** SHA-256 of the ping token (secret-box.ts `digest`): the token itself is never stored. */
+  /** SHA-256 of the ping token (src/digest `digest`): the token itself is never stored. */
   tokenHash: Uint8Array;
   intervalS: number;
   graceS: number;

@@ -32,7 +32,7 @@ export type SpeechErrorCode =
   | 'BAD_AUDIO' // its output is not the WAV/PCM we expect
   | 'EMPTY_TEXT'; // nothing speakable is left after normalisation
 
-/** Errors are values with a code (CONVENTIONS.md); `message` is one line for the operator. */
+/** Errors are values with a code, as everywhere in src (src/errors); `message` is one line for the operator. */
 export class SpeechError extends Error {
   override readonly name = 'SpeechError';
   constructor(

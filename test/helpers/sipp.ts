@@ -18,7 +18,7 @@ export interface SippPeer {
 }
 
 /**
- * sipp as the far end (UAS) on loopback, `-i 127.0.0.1 -mi 127.0.0.1` (stack-findings.md),
+ * sipp as the far end (UAS) on loopback, `-i 127.0.0.1 -mi 127.0.0.1` (both, or sipp's media binds elsewhere),
  * or `-i ::1 -mi ::1` for IPv6 (sipp then writes [local_ip] in brackets, [media_ip]
  * bare, [local_ip_type]/[media_ip_type] as 6). `keys` fill the scenario's [keyword] fields.
  */

@@ -157,7 +157,7 @@ describe('SIGTERM against a silent PBX exits within the grace', () => {
 
 /**
  * README "Configuration" (`calls.shutdown_grace_s`: "the process exits within it + 5 s") and
- * the contract's "Trunks" section: whatever happened before, session timers included. A voice
+ * README "Operations" (a clean stop): whatever happened before, session timers included. A voice
  * desk call through kamailio (README "Voice desk") whose caller made us the RFC 4028 refresher:
  * our first refresh has gone out and been answered, the next one is armed, and the call is up
  * when SIGTERM comes.

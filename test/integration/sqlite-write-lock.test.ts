@@ -16,7 +16,7 @@ async function timedGet(url: string): Promise<{ ms: number; status: number }> {
   return { ms: status === 0 ? 10_000 : performance.now() - t0, status };
 }
 
-// contract.md "The store under HA" holds on SQLite too: while another process (this test, as
+// README "High availability" (no database wait blocks the event loop) holds on SQLite too: while another process (this test, as
 // the CLI or an operator's sqlite3 shell would) holds the database's write lock, the appliance
 // waits for it without stopping: README "Configuration", store.busy_timeout_ms.
 describe('SQLite: the write lock held by another process', () => {

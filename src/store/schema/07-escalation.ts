@@ -5,8 +5,8 @@ export const escalationStep: MigrationStep = {
   version: 7,
   name: 'escalation: policies, running escalations, the step of each call',
   sql: `
-    -- Who is called, in which order, how long each step waits for a keypad 1 (contract.md
-    -- "Escalation"). steps: JSON [{"numbers":["5…"],"wait_s":300}, …].
+    -- Who is called, in which order, how long each step waits for a keypad 1 (README
+    -- "Escalation: call until someone presses 1"). steps: JSON [{"numbers":["5…"],"wait_s":300}, …].
     CREATE TABLE policies (
       id         TEXT PRIMARY KEY,                 -- pol_…
       account_id TEXT NOT NULL REFERENCES accounts(id),

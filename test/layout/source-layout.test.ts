@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/paths';
+
+/**
+ * README "Development": how the source is laid out, held so it does not drift back. Each
+ * folder of src/ is one concept; imports between folders point one way (no cycle), and the
+ * leaf folders that everything shares import nothing of ours. Comments cite the README, an
+ * RFC or the code: never a document that is not in the repository.
+ */
+const SRC = join(ROOT, 'src');
+
+function files(dir: string, keep: (name: string) => boolean): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : files(path, keep);
+    return keep(name) ? [path] : [];
+  });
+}
+
+/** A folder of src/, or a file directly in src/ (clock.ts, appliance.ts …): each its own unit. */
+const unitOf = (path: string) => relative(SRC, path).split('/')[0]!.replace(/\.tsx?$/, '');
+
+/** Which units each unit imports (type-only imports too: they tie concepts just the same). */
+function unitImports(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const file of files(SRC, (n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n))) {
+    const from = unitOf(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^\s*(?:import|export)\b[^'";]*?from\s+['"](\.{1,2}\/[^'"]*)['"]/gm)) {
+      const target = resolve(dirname(file), m[1]!);
+      if (!target.startsWith(SRC + '/')) continue;
+      const to = unitOf(target);
+      if (to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from)!.add(to);
+    }
+  }
+  return edges;
+}
+
+/** Every cycle's units, as found by a depth-first walk (empty: the imports form a DAG). */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (u: string) => {
+    state.set(u, 'open');
+    path.push(u);
+    for (const v of edges.get(u) ?? []) {
+      if (state.get(v) === 'open') found.push([...path.slice(path.indexOf(v)), v]);
+      else if (!state.has(v)) visit(v);
+    }
+    path.pop();
+    state.set(u, 'done');
+  };
+  for (const u of [...edges.keys()].sort()) if (!state.has(u)) visit(u);
+  return found;
+}
+
+describe('the source layout (README "Development")', () => {
+  const edges = unitImports();
+
+  it('no two folders of src/ import each other, directly or around a circle', () => {
+    expect(edges.size).toBeGreaterThan(20); // the walk really read the imports
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('the shared leaves (G.711, signing, digest, the clock) import nothing of ours; the store does not import metrics', () => {
+    for (const leaf of ['g711', 'signing', 'digest', 'clock']) expect([leaf, [...(edges.get(leaf) ?? [])]]).toEqual([leaf, []]);
+    expect(edges.get('store')?.has('metrics')).toBe(false);
+  });
+
+  it('the cycle check finds a cycle when there is one', () => {
+    const made = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+    ]);
+    expect(cycles(made)).toEqual([['a', 'b', 'c', 'a']]);
+  });
+
+  it('comments cite the README, an RFC or the code, not documents outside the repository', () => {
+    const outside = /\b(contract\.md|CONVENTIONS\.md|stack-findings(\.md)?)\b|\bcontract "/;
+    const checked = [SRC, join(ROOT, 'test'), join(ROOT, 'scripts')].flatMap((d) => files(d, (n) => !/\.(wav|raw|pcap|db|png)$/.test(n)));
+    expect(checked.length).toBeGreaterThan(300);
+    const self = join(ROOT, 'test', 'layout', 'source-layout.test.ts');
+    const citing = checked.filter((f) => f !== self && outside.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+    expect(citing).toEqual([]);
+  });
+});
