@@ -4,7 +4,8 @@ import type { Logger } from '../../log';
 /**
  * One call attempt, from our INVITE to the end of the dialog (ua/place-call.ts drives it).
  * Modelled on SIP.js's own Session `stateTransition()` (src/api/session.ts): every change
- * goes through `transition()`, which throws on an edge not drawn here and logs each edge.
+ * is an event (`on`) whose edge ATTEMPT_REACTIONS names; the edge is checked against the
+ * drawing (attemptEdge: it throws on an edge not drawn here) and logged.
  *
  *         ┌──────────────────── 200 ────────────────────┐
  *         │                                             v
@@ -84,11 +85,6 @@ export interface Attempt {
   /** True while in one of `states`. */
   in(...states: AttemptState[]): boolean;
   /**
-   * Moves to `to`, logging the edge and `why`. MUST be a drawn edge: anything else throws
-   * IllegalTransitionError and leaves the state as it was (a bug, never carried on from).
-   */
-  transition(to: AttemptState, why: string): void;
-  /**
    * Feeds an event: true when it moved the attempt (its edge logged with `why`), false when
    * ATTEMPT_REACTIONS says to ignore it here. An event not listed for the state throws
    * IllegalTransitionError and leaves the state as it was.
@@ -96,25 +92,29 @@ export interface Attempt {
   on(event: AttemptEvent, why: string): boolean;
 }
 
+/**
+ * `from` -> `to` is a drawn edge: anything else throws IllegalTransitionError (a bug, never
+ * carried on from). The one check every move of an attempt passes.
+ */
+export function attemptEdge(from: AttemptState, to: AttemptState): void {
+  if (!ATTEMPT_EDGES[from].includes(to)) throw new IllegalTransitionError('attempt', from, to);
+}
+
 /** `log` should carry the SIP Call-ID (place-call.ts makes a child logger with it). */
 export function createAttempt(log: Logger): Attempt {
   let state: AttemptState = 'inviting';
-  const transition = (to: AttemptState, why: string) => {
-    if (!ATTEMPT_EDGES[state].includes(to)) throw new IllegalTransitionError('attempt', state, to);
-    log.debug({ from: state, to, why }, 'attempt state');
-    state = to;
-  };
   return {
     get state() {
       return state;
     },
     in: (...states) => states.includes(state),
-    transition,
     on(event, why) {
       const to = ATTEMPT_REACTIONS[state][event];
       if (to === undefined) throw new IllegalTransitionError('attempt', state, event);
       if (to === 'ignore') return false;
-      transition(to, why);
+      attemptEdge(state, to);
+      log.debug({ from: state, to, why, event }, 'attempt state');
+      state = to;
       return true;
     },
   };
