@@ -220,6 +220,24 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     await expect.poll(() => app.output()).toMatch(/"why":"caller hung up","msg":"voice desk call ended"/);
   }, 120_000);
 
+  it('a desk call reaching the appliance through its registration (the PBX knows where it is only from its REGISTER)', async () => {
+    // README "Voice desk": INVITEs come from the trunk, to a fixed address or through the
+    // appliance's registration. Here the appliance listens on a port the OS picked, and kamailio
+    // routes extension DESK by lookup of the AOR the REGISTER saved.
+    const { a, pin, pbx } = await rig({ register: true });
+    const app = await start(a);
+    await expect.poll(() => app.output(), { timeout: 10_000 }).toMatch(/sip registered/);
+    expect(pbx.output()).toMatch(/register voice-alert at <sip:voice-alert@127\.0\.0\.1:\d+/);
+    const ear = await phone();
+    const r = await callDesk({ to: `127.0.0.1:${pbx.port}`, desk: DESK, mediaPort: ear.port, steps: [{ info: `${pin}#` }, { pause: 1000 }, { info: '9' }, { pause: 1000 }, { info: '*' }, { hungUp: true }] });
+    expect(r.code, r.output).toBe(0);
+    expect(pbx.output()).toContain('desk call from');
+    expect(app.output()).toContain('voice desk caller entered the PIN of the account');
+    expect(await metric(app, 'voice_alert_desk_menu_keys_total')).toEqual(expect.arrayContaining(['voice_alert_desk_menu_keys_total{key="9"} 1']));
+    expect(ear.frames.filter((f) => f.some((v) => v !== 0xff)).length).toBeGreaterThan(20);
+    expect(await metric(app, 'voice_alert_desk_refused_total')).toEqual([]);
+  }, 120_000);
+
   it('an INVITE that does not come from the trunk is refused 403 with no prompt, and counted', async () => {
     const { a, sipPort } = await rig();
     const app = await start(a);

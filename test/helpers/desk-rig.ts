@@ -24,19 +24,26 @@ export interface DeskRigOptions {
   desk?: boolean;
   srtp?: boolean;
   idleS?: number;
+  /**
+   * The appliance registers (sip.register) from a port the OS picks, and kamailio finds it by
+   * that registration alone (lookup of the AOR voice-alert), not by a fixed address.
+   */
+  register?: boolean;
 }
 
 export function deskRig() {
   let stops: (() => Promise<unknown>)[] = [];
 
   /** kamailio routing DESK to the appliance; other INVITEs (alert calls) get 480, or go to `phones` when given. */
-  async function startDeskPbx(appliancePort: number, phones?: number): Promise<Peer> {
+  async function startDeskPbx(appliancePort: number, phones?: number, register = false): Promise<Peer> {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'va-desk-pbx-'));
     const cfg = join(dir, 'kamailio.cfg');
     writeFileSync(cfg, fill(join(ROOT, 'test', 'peers', 'kamailio', 'desk.cfg'), {
       port,
-      appliance: `127.0.0.1:${appliancePort}`,
+      to_appliance: register
+        ? '$rU = "voice-alert"; if (!lookup("location")) { sl_send_reply("404", "Not registered"); exit; }'
+        : `$du = "sip:127.0.0.1:${appliancePort}";`,
       desk: DESK,
       others: phones ? `record_route(); $du = "sip:127.0.0.1:${phones}"; if (!t_relay()) sl_reply_error();` : 'sl_send_reply("480", "Temporarily Unavailable");',
     }));
@@ -57,8 +64,8 @@ export function deskRig() {
     },
     /** The PBX and an appliance's folder (not started) with an account and its desk PIN. */
     async rig(o: DeskRigOptions = {}) {
-      const sipPort = await freePort();
-      const pbx = await startDeskPbx(sipPort, o.phones);
+      const sipPort = o.register ? 0 : await freePort();
+      const pbx = await startDeskPbx(sipPort, o.phones, o.register);
       stops.push(() => pbx.stop());
       const rtp = await freePort();
       const a = applianceDir({
@@ -66,7 +73,7 @@ export function deskRig() {
           server: `127.0.0.1:${pbx.port}`,
           domain: '127.0.0.1',
           username: 'voice-alert',
-          register: false,
+          register: o.register ?? false,
           dial_prefix: '0',
           local_address: '127.0.0.1',
           local_port: sipPort,
