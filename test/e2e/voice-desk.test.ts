@@ -145,7 +145,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     await expect.poll(() => app.output(), { timeout: 5000 }).toMatch(/"why":"wrong PIN, no tries left","msg":"voice desk ends the call"/);
   }, 120_000);
 
-  it('0 transfers by REFER to the on-call number of the schedule in the desk policy; a 405 or a failed NOTIFY keeps the caller in the menu', async () => {
+  it('0 transfers by REFER to the on-call number of the schedule in the desk policy; a 405, 501 or 603, or a failed NOTIFY keeps the caller in the menu', async () => {
     const { a, acc, pin, pbx } = await rig();
     expect(deskPolicyToOnCall(a, acc.accountId)).toMatchObject({ account_id: acc.accountId, policy: 'desk' });
     const app = await start(a);
@@ -157,7 +157,12 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
       steps: [
         { info: `${pin}#0` },
         { refer: 405, referTo: ON_CALL },
-        // Back in the menu: 0 again, the PBX takes the REFER but the target is busy.
+        // Back in the menu each time: the other ways a PBX refuses a REFER (RFC 3515 §2.4.2).
+        { info: '0' },
+        { refer: 501, referTo: ON_CALL },
+        { info: '0' },
+        { refer: 603, referTo: ON_CALL },
+        // 0 again, the PBX takes the REFER but the target is busy.
         { info: '0' },
         { refer: 202, referTo: ON_CALL, notify: '486 Busy Here' },
         // Still in the menu: 0 once more, and this time the target answers.
@@ -168,14 +173,18 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     });
     expect(r.code, r.output).toBe(0);
     expect(await metric(app, 'voice_alert_desk_transfers_total')).toEqual(
-      expect.arrayContaining(['voice_alert_desk_transfers_total{result="failed"} 2', 'voice_alert_desk_transfers_total{result="connected"} 1']),
+      expect.arrayContaining(['voice_alert_desk_transfers_total{result="failed"} 4', 'voice_alert_desk_transfers_total{result="connected"} 1']),
     );
+    for (const refusal of ['REFER answered 405 Method Not Allowed', 'REFER answered 501 Not Implemented', 'REFER answered 603 Decline']) expect(app.output()).toContain(refusal);
     await expect.poll(() => app.output(), { timeout: 5000 }).toContain('the transfer failed: NOTIFY 486');
     await expect.poll(() => app.output(), { timeout: 5000 }).toContain('voice desk transfer failed: the caller stays in the menu');
   }, 120_000);
 
-  it('0 with a PBX that refuses the REFER (405): the caller hears that the transfer did not work (frame-exact), and the menu goes on', async () => {
-    // README "Voice desk": when the PBX refuses REFER, the caller is told so and the call continues.
+  it.each([
+    ['a PBX that refuses the REFER (405)', { refer: 405, referTo: ON_CALL } as const],
+    ['a transfer whose target is busy (NOTIFY 486)', { refer: 202, referTo: ON_CALL, notify: '486 Busy Here' } as const],
+  ])('0 with %s: the caller hears that the transfer did not work (frame-exact), and the menu goes on', async (_, refusal) => {
+    // README "Voice desk": when the PBX refuses REFER, or the transfer fails, the caller is told so and the call continues.
     const { a, acc, pin, pbx } = await rig();
     deskPolicyToOnCall(a, acc.accountId);
     const app = await start(a);
@@ -186,12 +195,12 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
       to: `127.0.0.1:${pbx.port}`,
       desk: DESK,
       mediaPort: ear.port,
-      // No key for 4 s after the 405: nothing cuts the refusal prompt short (barge-in).
-      steps: [{ info: `${pin}#0` }, { refer: 405, referTo: ON_CALL }, { pause: 4000 }, { info: '*' }, { hungUp: true }],
+      // No key for 4 s after the refusal: nothing cuts its prompt short (barge-in).
+      steps: [{ info: `${pin}#0` }, refusal, { pause: 4000 }, { info: '*' }, { hungUp: true }],
     });
     expect(r.code, r.output).toBe(0);
     expect(app.output()).toContain('voice desk transfer failed: the caller stays in the menu');
-    // These words are said after a failed transfer only: heard whole, the 405 was told.
+    // These words are said after a failed transfer only: heard whole, the failure was told.
     const loud = ear.frames.filter((f) => f.some((v) => v !== 0xff));
     expect(findFrames(loud, expectedRefused)).toBeGreaterThanOrEqual(0);
     // Still in the menu after it: * there ends the call as the menu's key.

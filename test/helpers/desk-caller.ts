@@ -11,6 +11,7 @@ import { freePort } from './ports';
  *   { info: '1234#' }   each key as SIP INFO application/dtmf-relay (Asterisk's form), awaiting its 200
  *   { pause: ms }
  *   { refer: 405 }      waits for the desk's REFER, checks its Refer-To names `referTo`, refuses it
+ *                       (405, 501 or 603: each a PBX's way of saying no)
  *   { refer: 202 }      … accepts it and NOTIFYs `SIP/2.0 100 Trying`, then `notify` (default
  *                       `200 OK`: the transfer target answered; `486 Busy Here`: it failed)
  *   { hungUp: true }    waits for the desk's BYE and answers it
@@ -27,7 +28,7 @@ import { freePort } from './ports';
 export type CallerStep =
   | { info: string }
   | { pause: number }
-  | { refer: 405 | 202; referTo: string; notify?: string }
+  | { refer: 405 | 501 | 603 | 202; referTo: string; notify?: string }
   | { hungUp: true }
   | { bye: true }
   | { refused: number }
@@ -145,7 +146,8 @@ ${body}
         `<recv request="REFER"><action><ereg regexp="Refer-To:.*sip:[0-9]*${step.referTo}@" search_in="msg" check_it="true" assign_to="referto"/></action></recv>`,
       );
       const seen = '\n      X-Seen-Refer-To: [$referto]';
-      if (step.refer === 405) parts.push(answer('405 Method Not Allowed', seen));
+      const refusals = { 405: '405 Method Not Allowed', 501: '501 Not Implemented', 603: '603 Decline' };
+      if (step.refer !== 202) parts.push(answer(refusals[step.refer], seen));
       else
         parts.push(
           answer('202 Accepted', seen),
