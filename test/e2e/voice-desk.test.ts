@@ -50,8 +50,8 @@ const metric = async (app: RunningAppliance, name: string) => {
 };
 
 /** The loud frames of `sentences` as the desk speaks them (the same speech engine and settings). */
-async function spokenFrames(sentences: string[]): Promise<Uint8Array[]> {
-  const speech = createCallAudioSource(configSchema.parse({ tts: DESK_TTS, calls: DESK_CALLS }), { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) });
+async function spokenFrames(sentences: string[], tts: Record<string, unknown> = DESK_TTS): Promise<Uint8Array[]> {
+  const speech = createCallAudioSource(configSchema.parse({ tts, calls: DESK_CALLS }), { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-expected-')) });
   return loudFrames((await speech.prompt(sentences)).pcmu, 0xff);
 }
 
@@ -131,6 +131,27 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     expect(await metric(app, 'voice_alert_desk_menu_keys_total')).toEqual(
       expect.arrayContaining(['voice_alert_desk_menu_keys_total{key="2"} 1', 'voice_alert_desk_menu_keys_total{key="9"} 1', 'voice_alert_desk_menu_keys_total{key="*"} 1']),
     );
+  }, 120_000);
+
+  it('with a Turkish voice (tts.language auto) the desk speaks Turkish: its greeting heard frame for frame', async () => {
+    // README "Voice desk": prompts are spoken in the language of the calls, through the same speech pipeline.
+    const tts = { voice: 'tr', speed_wpm: 300 };
+    const { a, pbx } = await rig({ tts, idleS: 5 });
+    const app = await start(a);
+    const greeting = await spokenFrames([DESK_WORDS.tr.greeting], tts);
+    expect(greeting.length).toBeGreaterThan(20);
+    expect(await spokenFrames([DESK_WORDS.en.greeting], tts)).not.toEqual(greeting);
+    const ear = await phone();
+    // No key at all: after the greeting and idle_timeout_s of silence the desk ends the call.
+    const r = await callDesk({ to: `127.0.0.1:${pbx.port}`, desk: DESK, mediaPort: ear.port, steps: [{ hungUp: true }] });
+    expect(r.code, r.output).toBe(0);
+    const loud = ear.frames.filter((f) => f.some((v) => v !== 0xff));
+    expect(findFrames(loud, greeting)).toBe(0);
+    // …and its goodbye in Turkish after it ("Hoşça kalın.", its last, partly filled frame left out).
+    const goodbye = (await spokenFrames([DESK_WORDS.tr.goodbye], tts)).slice(0, -1);
+    expect(goodbye.length).toBeGreaterThan(10);
+    expect(findFrames(loud.slice(greeting.length), goodbye)).toBeGreaterThanOrEqual(0);
+    expect(app.output()).toContain('"why":"no PIN entered","msg":"voice desk ends the call"');
   }, 120_000);
 
   it('three wrong PINs by SIP INFO end the call; they are counted', async () => {

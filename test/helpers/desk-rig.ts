@@ -24,6 +24,8 @@ export interface DeskRigOptions {
   desk?: boolean;
   srtp?: boolean;
   idleS?: number;
+  /** Speech settings instead of DESK_TTS (e.g. a Turkish voice: the desk then speaks Turkish). */
+  tts?: Record<string, unknown>;
   /**
    * The appliance registers (sip.register) from a port the OS picks, and kamailio finds it by
    * that registration alone (lookup of the AOR voice-alert), not by a fixed address.
@@ -84,7 +86,7 @@ export function deskRig() {
           ...(o.srtp ? { srtp: 'sdes' } : {}),
         },
         calls: { ...DESK_CALLS, ...o.calls },
-        tts: DESK_TTS,
+        tts: o.tts ?? DESK_TTS,
         voice_desk: { enabled: o.desk ?? true, idle_timeout_s: o.idleS ?? 15 },
       });
       const acc = provision(a);
