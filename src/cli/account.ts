@@ -1,12 +1,8 @@
 import { Command } from 'commander';
 import type { AccountChangeResult, NewAccountResult } from '../accounts';
 import { PLANS } from '../credit';
-import type { Account } from '../store';
+import { accountJson, callbackClearedJson, callbackSetJson, newAccountJson } from '../outward';
 import { CliError, print, withServices, withStore } from './context';
-
-export function accountJson(a: Account) {
-  return { id: a.id, name: a.name, plan: a.plan, monthly_credit: a.monthlyCredit, disabled: a.disabled };
-}
 
 type Refusal = Extract<NewAccountResult | AccountChangeResult, { ok: false }>['code'];
 
@@ -45,13 +41,9 @@ export function accountCommand(): Command {
         if (!r.ok) throw refusal(r.code, { name: opts.name, plan: opts.plan, credit: opts.monthlyCredit, email: opts.ownerEmail });
         const a = r.account;
         const created = `created ${a.id} (${a.name}, ${a.plan}, ${a.monthlyCredit} calls/month)`;
-        if (!r.owner) {
-          print(opts.json, accountJson(a), () => created);
-          return;
-        }
-        const owner = { owner_email: r.owner.login, owner_password: r.owner.generatedPassword };
-        print(opts.json, { ...accountJson(a), ...owner }, () =>
-          [created, `panel login: ${owner.owner_email}  password: ${owner.owner_password}  (shown only now)`].join('\n'),
+        const owner = r.owner;
+        print(opts.json, newAccountJson(a, owner), () =>
+          owner ? [created, `panel login: ${owner.login}  password: ${owner.generatedPassword}  (shown only now)`].join('\n') : created,
         );
       }),
     );
@@ -93,7 +85,7 @@ export function accountCommand(): Command {
       withServices(c, async ({ callbacks }) => {
         const r = await callbacks.set(id, opts.url);
         if (!r.ok) throw r.code === 'NO_ACCOUNT' ? refusal(r.code, { id }) : new CliError(`--url must be an http(s) URL without user:password, got "${opts.url}"`);
-        print(opts.json, { id, callback_url: r.url, callback_secret: r.secret }, () =>
+        print(opts.json, callbackSetJson(id, r.url, r.secret), () =>
           [`${id} sends its outcome events to ${r.url}`, `signing secret: ${r.secret}  (shown only now)`].join('\n'),
         );
       }),
@@ -106,7 +98,7 @@ export function accountCommand(): Command {
       withServices(c, async ({ callbacks }) => {
         const r = await callbacks.clear(id);
         if (!r.ok) throw refusal(r.code, { id });
-        print(opts.json, { id, callback_url: null }, () => `${id} sends no outcome events`);
+        print(opts.json, callbackClearedJson(id), () => `${id} sends no outcome events`);
       }),
     );
   cmd

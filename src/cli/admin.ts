@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { createPanelUsersService, createPasswordChanges, MIN_PASSWORD_LENGTH } from '../panel';
 import { systemClock } from '../clock';
+import { adminCreatedJson, adminPasswordChangedJson } from '../outward';
 import { CliError, print, withStore } from './context';
 
 /** The password from stdin: its first line, without the line break (so `echo pw |` works). */
@@ -30,7 +31,7 @@ export function adminCommand(): Command {
           }[r.code];
           throw new CliError(why);
         }
-        print(opts.json, { id: r.user.id, username: r.user.login, role: 'admin' }, () => `created administrator ${r.user.login}`);
+        print(opts.json, adminCreatedJson(r.user), () => `created administrator ${r.user.login}`);
       });
     });
   cmd
@@ -50,7 +51,7 @@ export function adminCommand(): Command {
               : `the password must have at least ${MIN_PASSWORD_LENGTH} characters`,
           );
         }
-        print(opts.json, { username: opts.username, role: 'admin', password_changed: true }, () => `password changed for ${opts.username}`);
+        print(opts.json, adminPasswordChangedJson(opts.username), () => `password changed for ${opts.username}`);
       });
     });
   return cmd;

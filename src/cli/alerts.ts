@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { createAlertActions, type AlertActionResult } from '../alerts';
-import { alertJson, ownAlertJson, type AlertJson } from '../outward';
+import { alertActionJson, alertJson, ownAlertJson, type AlertJson } from '../outward';
 import { ALERT_STATES, type AlertState } from '../call-model';
 import { systemClock } from '../clock';
 import { CliError, positiveInt, print, withStore } from './context';
@@ -67,7 +67,7 @@ export function alertsCommand(): Command {
           const actions = createAlertActions({ store, clock: systemClock, timeZone: config.credit.timezone });
           const r: AlertActionResult = name === 'ack' ? await actions.acknowledge(null, id, BY) : await actions.resolve(null, id, BY);
           if (!r.ok) throw new CliError(`no alert ${id}`);
-          const out = { changed: r.changed, cancelled_call_ids: r.cancelledCallIds, alert: await alertJson(store, r.alert) };
+          const out = alertActionJson(r.changed, r.cancelledCallIds, await alertJson(store, r.alert));
           print(opts.json, out, () =>
             r.changed
               ? `${id} ${r.alert.state}; ${r.cancelledCallIds.length} waiting call(s) cancelled`

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
+import { backupJson } from '../outward';
 import { keyFileFor } from '../store';
 import { BackupError, writeBackup } from '../store/backup';
 import { CliError, configFrom, print } from './context';
@@ -37,7 +38,7 @@ export function backupCommand(): Command {
       const seconds = Math.round(performance.now() - started) / 1000;
       print(
         opts.json,
-        { path, schema_version: summary.schemaVersion, bytes: summary.bytes, accounts: summary.accounts, calls: summary.calls, seconds },
+        backupJson(path, summary, seconds),
         () =>
           `backup written to ${path} in ${seconds} s: voice-alert.db (${summary.bytes} bytes, schema ${summary.schemaVersion}, ` +
           `${summary.accounts} accounts, ${summary.calls} calls) and secret.key`,

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { periodOf } from '../credit';
+import { creditJson } from '../outward';
 import { CliError, print, withStore } from './context';
 
 export function creditCommand(): Command {
@@ -14,7 +15,7 @@ export function creditCommand(): Command {
         if (!a) throw new CliError(`no account ${accountId}`);
         const period = periodOf(Date.now(), config.credit.timezone);
         const used = await store.usage.usedIn(a.id, period);
-        const out = { period, monthly_credit: a.monthlyCredit, used, remaining: Math.max(0, a.monthlyCredit - used) };
+        const out = creditJson(period, a.monthlyCredit, used);
         print(opts.json, out, () => `${period}: ${out.used} of ${out.monthly_credit} used, ${out.remaining} remaining`);
       }),
     );

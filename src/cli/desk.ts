@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
+import { deskPinJson, deskPolicyJson } from '../outward';
 import { createDeskService, type DeskPinResult, type DeskPolicyResult } from '../voice-desk';
 import type { Store } from '../store';
 import { CliError, print, withStore } from './context';
@@ -22,7 +23,7 @@ export function deskCommand(): Command {
     .action((accountId: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
         const r = unwrap(await service(store, config.credit.timezone).newPin(accountId));
-        print(opts.json, { account_id: r.accountId, pin: r.pin }, () => `desk PIN for ${r.accountId}: ${r.pin}   (shown only now)`);
+        print(opts.json, deskPinJson(r), () => `desk PIN for ${r.accountId}: ${r.pin}   (shown only now)`);
       }),
     );
   cmd
@@ -32,7 +33,7 @@ export function deskCommand(): Command {
     .action((accountId: string, policy: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
         const r = unwrap(await service(store, config.credit.timezone).setPolicy(accountId, policy));
-        print(opts.json, { account_id: r.accountId, policy_id: r.policy.id, policy: r.policy.name }, () => `desk policy for ${r.accountId}: ${r.policy.name} (${r.policy.id})`);
+        print(opts.json, deskPolicyJson(r), () => `desk policy for ${r.accountId}: ${r.policy.name} (${r.policy.id})`);
       }),
     );
   return cmd;

@@ -14,7 +14,7 @@ import { createStore, DatabaseTooNewError, SecretKeyMismatchError } from '../sto
 import { createEspeakRenderer } from '../tts/espeak-ng';
 import { trunkTlsCheck } from './doctor-sip-tls';
 import { resampleToTelephone } from '../tts/resample';
-import type { DoctorCheck } from './doctor-check';
+import type { DoctorCheck } from '../outward';
 
 
 const ok = (name: string, detail: string): DoctorCheck => ({ name, status: 'ok', detail });

@@ -1,6 +1,6 @@
 import type { SipConfig } from '../config/sections/sip';
 import { TlsCertificateError } from '../sip/transport';
-import type { DoctorCheck } from './doctor-check';
+import type { DoctorCheck } from '../outward';
 
 type TlsKeys = Pick<SipConfig, 'server' | 'transport' | 'tls_ca_file' | 'tls_verify'>;
 

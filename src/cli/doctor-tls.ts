@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Config } from '../config';
+import { iso } from '../outward';
 import { loadCertificatePair, tlsSource } from '../tls';
-import type { DoctorCheck } from './doctor-check';
+import type { DoctorCheck } from '../outward';
 
 /**
  * `tls` (only when HTTPS is configured, README "HTTPS"): the certificate loads with its key,
@@ -22,7 +23,7 @@ export async function checkTls(config: Config, now = new Date()): Promise<Doctor
     return [{ name: 'tls', status: 'fail', detail: loaded.error.message, remedy }];
   }
   const pair = loaded.value;
-  const detail = `${source.selfSigned ? 'self-signed ' : ''}${pair.certFile}: SHA-256 fingerprint ${pair.fingerprint}, public key ${pair.publicKeyPin}, names ${pair.names || '(none)'}, expires ${pair.notAfter.toISOString()}`;
+  const detail = `${source.selfSigned ? 'self-signed ' : ''}${pair.certFile}: SHA-256 fingerprint ${pair.fingerprint}, public key ${pair.publicKeyPin}, names ${pair.names || '(none)'}, expires ${iso(pair.notAfter.getTime())}`;
   if (pair.notAfter <= now) {
     return [{ name: 'tls', status: 'fail', detail: `expired: ${detail}`, remedy: 'renew the certificate, then send SIGHUP (systemctl reload voice-alert)' }];
   }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { ConfigError, DEFAULT_CONFIG_PATH } from '../config';
-import type { DoctorCheck } from './doctor-check';
+import { doctorJson, type DoctorCheck } from '../outward';
 import { checkDatabase, checkDisk, checkRtpPorts, checkSpeech, checkTrunk } from './doctor-checks';
 import { CliError, configFrom, print } from './context';
 import { checkTls } from './doctor-tls';
@@ -20,7 +20,7 @@ export function doctorCommand(): Command {
     .action(async (opts, c: Command) => {
       const checks = await runChecks(c);
       const failed = checks.filter((x) => x.status === 'fail').length;
-      print(opts.json, { ok: failed === 0, checks }, () => checks.map(line).join('\n'));
+      print(opts.json, doctorJson(checks), () => checks.map(line).join('\n'));
       if (failed > 0) throw new CliError(`doctor: ${failed} of ${checks.length} checks failed`);
     });
 }

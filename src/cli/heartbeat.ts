@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { createHeartbeatService, type HeartbeatService } from '../heartbeats';
-import { heartbeatJson, heartbeatState, iso } from '../outward';
+import { heartbeatChangeJson, heartbeatJson, heartbeatState, iso, newHeartbeatJson } from '../outward';
 import type { Heartbeat, Store } from '../store';
 import type { Config } from '../config';
 import { CliError, positiveInt, print, withStore } from './context';
@@ -51,7 +51,7 @@ export function heartbeatCommand(): Command {
           message: opts.message ?? null,
         });
         if (!r.ok) fail(r);
-        print(opts.json, { ...heartbeatJson(r.heartbeat), ping_url: r.pingUrl }, () => `${human(r.heartbeat)}\nping URL (shown only now): ${r.pingUrl}`);
+        print(opts.json, newHeartbeatJson(r.heartbeat, r.pingUrl), () => `${human(r.heartbeat)}\nping URL (shown only now): ${r.pingUrl}`);
       }),
     );
   cmd
@@ -84,8 +84,7 @@ export function heartbeatCommand(): Command {
           const s = service(store, config);
           const r = await (name === 'pause' ? s.pause : name === 'resume' ? s.resume : s.remove)(accountId, idOrName);
           if (!r.ok) fail(r);
-          const json = { ...heartbeatJson(r.heartbeat), changed: r.changed, ...(name === 'delete' ? { deleted: true } : {}) };
-          print(opts.json, json, () => (name === 'delete' ? `deleted ${r.heartbeat.name}` : human(r.heartbeat)));
+          print(opts.json, heartbeatChangeJson(r.heartbeat, r.changed, name === 'delete'), () => (name === 'delete' ? `deleted ${r.heartbeat.name}` : human(r.heartbeat)));
         }),
       );
   act('pause', 'stop watching it: a paused heartbeat never fires');

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { issuedKeysJson, revokedKeyJson } from '../outward';
 import { CliError, print, withServices } from './context';
 
 /** `keys`: the administrator's side of the credential rules in src/accounts/credentials.ts. */
@@ -14,8 +15,7 @@ export function keysCommand(): Command {
         const r = await credentials.create(accountId, { requireSignature: Boolean(opts.requireSignature) });
         if (!r.ok) throw new CliError(`no account ${accountId}`);
         const k = r.issued;
-        const out = { api_key: k.apiKey, api_secret: k.apiSecret, webhook_key: k.webhookKey };
-        print(opts.json, out, () =>
+        print(opts.json, issuedKeysJson(k), () =>
           [`api_key:     ${k.apiKey}`, `api_secret:  ${k.apiSecret}`, `webhook_key: ${k.webhookKey}`, '(the secret and webhook key cannot be shown again)'].join('\n'),
         );
       }),
@@ -28,7 +28,7 @@ export function keysCommand(): Command {
       withServices(c, async ({ credentials }) => {
         const r = await credentials.revoke({ apiKey });
         if (!r.ok) throw new CliError(`no active credentials with API key ${apiKey}`);
-        print(opts.json, { api_key: apiKey, revoked: true }, () => `revoked ${apiKey}`);
+        print(opts.json, revokedKeyJson(apiKey), () => `revoked ${apiKey}`);
       }),
     );
   return cmd;

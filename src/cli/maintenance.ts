@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { errorBody } from '../errors';
 import { createMaintenanceService, type WindowResult } from '../maintenance';
-import { maintenanceJson } from '../outward';
+import { maintenanceDeletedJson, maintenanceJson, newMaintenanceJson } from '../outward';
 import type { MaintenanceWindow, Store } from '../store';
 import { CliError, print, withStore } from './context';
 
@@ -37,7 +37,7 @@ export function maintenanceCommand(): Command {
         const w = unwrap(r);
         const now = systemClock();
         const cancelled = r.ok && r.start ? r.start.cancelledCallIds : [];
-        print(opts.json, { ...maintenanceJson(w, now), cancelled_call_ids: cancelled }, () => human(w, now));
+        print(opts.json, newMaintenanceJson(w, now, cancelled), () => human(w, now));
       }),
     );
   cmd
@@ -68,7 +68,7 @@ export function maintenanceCommand(): Command {
     .action((id: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
         const w = unwrap(await service(store, config.credit.timezone).remove(null, id));
-        print(opts.json, { ...maintenanceJson(w, systemClock()), deleted: true }, () => `deleted ${w.id}`);
+        print(opts.json, maintenanceDeletedJson(w, systemClock()), () => `deleted ${w.id}`);
       }),
     );
   return cmd;

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
+import { migrateToPostgresJson } from '../outward';
 import { keyFileFor } from '../store';
 import { copyToPostgres, CopyRefusedError, type CopiedTable } from '../store/copy-to-postgres';
 import { openMigratedPostgres, openPostgres } from '../store/sql/postgres/database';
@@ -49,7 +50,7 @@ export function migrateToPostgresCommand(): Command {
       const keyFile = keyFileFor(from);
       const seconds = Math.round(performance.now() - started) / 1000;
       const rows = tables.reduce((n, t) => n + t.rows, 0);
-      print(Boolean(opts.json), { from, tables, rows, seconds, secret_key: keyFile }, () =>
+      print(Boolean(opts.json), migrateToPostgresJson(from, tables, rows, seconds, keyFile), () =>
         [
           ...tables.map((t) => `${t.table.padEnd(22)} ${t.rows}`),
           `copied ${rows} rows in ${seconds} s.`,

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { createPoliciesService, type PolicyInput, type PolicyResult } from '../escalation';
-import { policyJson } from '../outward';
+import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
 import type { Policy } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
 
@@ -78,7 +78,7 @@ export function policyCommand(): Command {
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store) => {
         const p = unwrap(await service(store).remove(accountId, idOrName));
-        print(opts.json, { ...policyJson(p), deleted: true }, () => `deleted ${p.name}`);
+        print(opts.json, policyDeletedJson(p), () => `deleted ${p.name}`);
       }),
     );
   cmd
@@ -89,7 +89,7 @@ export function policyCommand(): Command {
       withStore(c, async (store) => {
         const r = await service(store).setDefault(accountId, apiKey, idOrName ?? null);
         if (!r.ok) throw new CliError(WHY[r.code]);
-        print(opts.json, { api_key: apiKey, default_policy: idOrName ?? null }, () => (idOrName ? `${apiKey} now follows ${idOrName}` : `${apiKey} follows no policy`));
+        print(opts.json, defaultPolicyJson(apiKey, idOrName ?? null), () => (idOrName ? `${apiKey} now follows ${idOrName}` : `${apiKey} follows no policy`));
       }),
     );
   return cmd;

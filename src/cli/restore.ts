@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { dirname, resolve } from 'node:path';
+import { restoreJson } from '../outward';
 import { keyFileFor } from '../store';
 import { BackupError, restoreBackup } from '../store/backup';
 import { POSTGRES_BACKUP } from './backup';
@@ -29,7 +30,7 @@ export function restoreCommand(): Command {
       }
       print(
         opts.json,
-        { from, path: dirname(dbPath), schema_version: summary.schemaVersion, accounts: summary.accounts, calls: summary.calls },
+        restoreJson(from, dirname(dbPath), summary),
         () =>
           `restored ${from} into ${dirname(dbPath)}: schema ${summary.schemaVersion}, ${summary.accounts} accounts, ` +
           `${summary.calls} calls, secret.key (0600); start the service now`,

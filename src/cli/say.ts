@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { silentLogger } from '../log';
+import { sayJson } from '../outward';
 import { createSpeech } from '../appliance';
 import { decodeUlaw } from '../g711';
 import { checkSpeechEngine, SpeechError, TELEPHONE_RATE, writeWav } from '../tts';
@@ -28,8 +29,7 @@ export function sayCommand(): Command {
         writeFileSync(opts.out, writeWav({ samples: decodeUlaw(audio.pcmu), sampleRate: TELEPHONE_RATE }));
         const { fallbacks } = source.stats();
         if (fallbacks > 0) process.stderr.write(`voice-alert: warning: piper failed, espeak-ng spoke instead\n`);
-        const out = { out: opts.out, duration_ms: audio.durationMs, sample_rate: TELEPHONE_RATE, language: source.language, fallbacks };
-        print(opts.json, out, () => `wrote ${opts.out}: ${(audio.durationMs / 1000).toFixed(1)} s at ${TELEPHONE_RATE} Hz (${source.language})`);
+        print(opts.json, sayJson(opts.out, audio.durationMs, TELEPHONE_RATE, source.language, fallbacks), () => `wrote ${opts.out}: ${(audio.durationMs / 1000).toFixed(1)} s at ${TELEPHONE_RATE} Hz (${source.language})`);
       } catch (e) {
         if (e instanceof SpeechError) throw new CliError(e.message, e.code === 'ENGINE_MISSING' ? 2 : 1);
         throw e;

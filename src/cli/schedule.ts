@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
-import { iso, oncallJson, overrideJson, scheduleJson } from '../outward';
+import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from '../outward';
 import { createSchedulesService, icsUrl, parseInstant, type OnCallResult } from '../schedules';
 import type { ScheduleRecord, Store } from '../store';
 import { CliError, print, withStore } from './context';
@@ -74,7 +74,7 @@ export function scheduleCommand(): Command {
         if (!s) throw new CliError(WHY.schedule_not_found);
         const overrides = await store.schedules.overrides(s.id, systemClock());
         const url = icsUrl(config, s.icsToken);
-        print(opts.json, { ...scheduleJson(s, url), overrides: overrides.map(overrideJson) }, () =>
+        print(opts.json, scheduleWithOverridesJson(s, url, overrides), () =>
           [human(s, url), ...overrides.map((o) => `  override: ${isoOrNever(o.startsAt)} – ${isoOrNever(o.endsAt)}  ${o.name ?? ''} ${o.phoneNumber}`)].join('\n'),
         );
       }),
@@ -86,7 +86,7 @@ export function scheduleCommand(): Command {
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
         const { schedule } = unwrap(await service(store).remove(accountId, idOrName));
-        print(opts.json, { ...scheduleJson(schedule, icsUrl(config, schedule.icsToken)), deleted: true }, () => `deleted ${schedule.name}`);
+        print(opts.json, scheduleDeletedJson(schedule, icsUrl(config, schedule.icsToken)), () => `deleted ${schedule.name}`);
       }),
     );
   cmd

@@ -2,14 +2,14 @@ import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { sipTrunks } from '../config/sections/sip';
 import { createLogger, silentLogger } from '../log';
-import { selfTestJson } from '../outward';
+import { iso, selfTestJson } from '../outward';
 import { runSelfTest } from '../self-test';
 import { createTelephone } from '../sip';
 import type { SelfTestRecord } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
 
 const human = (t: SelfTestRecord) =>
-  `${new Date(t.finishedAt).toISOString()}  ${t.trunk}  ${t.ok ? 'ok    ' : 'FAILED'}  ${t.reason}${t.origin === 'cli' ? '  (self-test run)' : ''}`;
+  `${iso(t.finishedAt)}  ${t.trunk}  ${t.ok ? 'ok    ' : 'FAILED'}  ${t.reason}${t.origin === 'cli' ? '  (self-test run)' : ''}`;
 
 /** `self-test`: the voice-path self-test (README "Voice-path self-test"). */
 export function selfTestCommand(): Command {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { createSpeech } from '../appliance';
+import { testCallJson } from '../outward';
 import { normalizePhoneNumber } from '../phone';
 import { createLogger, silentLogger } from '../log';
 import { createTelephone } from '../sip';
@@ -49,7 +50,7 @@ export function testCallCommand(): Command {
             digit: (d) => progress.push(`keypad ${d}`),
           },
         });
-        print(opts.json, { number, outcome: outcome.code, sip_code: outcome.status, reason: outcome.reason, progress }, () =>
+        print(opts.json, testCallJson(number, outcome, progress), () =>
           [...progress, `${outcome.code} ${outcome.status ?? ''} ${outcome.reason}`].join('\n'),
         );
         if (outcome.code !== 'COMPLETED' && outcome.code !== 'ACKNOWLEDGED') {

@@ -27,3 +27,13 @@ export function heartbeatJson(h: Heartbeat) {
     created_at: iso(h.createdAt),
   };
 }
+
+/** `heartbeat create --json`: the heartbeat and its ping URL, shown only then. Fields may be added, never renamed. */
+export function newHeartbeatJson(h: Heartbeat, pingUrl: string) {
+  return { ...heartbeatJson(h), ping_url: pingUrl };
+}
+
+/** `heartbeat pause|resume|delete --json`: the heartbeat, whether it changed, and `deleted` after delete. */
+export function heartbeatChangeJson(h: Heartbeat, changed: boolean, deleted: boolean) {
+  return { ...heartbeatJson(h), changed, ...(deleted ? { deleted: true } : {}) };
+}

@@ -1,14 +1,26 @@
 /**
  * Every JSON the outside world sees, built in one place (API answers, callback bodies, CLI
  * `--json`): fields may be added, never renamed (README "HTTP API"). Imports only the store's
- * records, so any folder above may speak it.
+ * records (and call-model's vocabulary), so any folder above may speak it.
  */
 export { iso } from './iso';
 export { callbackCallJson, callListJson, callStatusJson, callStatusOf, ownCallStatus, type CallStatus } from './call-json';
 export { alertJson, callbackAlertJson, ownAlertJson, type AlertJson } from './alert-json';
 export { callbackBody, type CallbackHead } from './callback-body';
-export { policyJson } from './policy-json';
-export { maintenanceJson, windowState } from './maintenance-json';
-export { heartbeatJson, heartbeatState } from './heartbeat-json';
+export { defaultPolicyJson, policyDeletedJson, policyJson } from './policy-json';
+export { maintenanceDeletedJson, maintenanceJson, newMaintenanceJson, windowState } from './maintenance-json';
+export { heartbeatChangeJson, heartbeatJson, heartbeatState, newHeartbeatJson } from './heartbeat-json';
 export { selfTestJson } from './self-test-json';
-export { oncallJson, overrideJson, scheduleJson } from './schedule-json';
+export { oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from './schedule-json';
+export { alertActionJson } from './alert-action-json';
+export { accountJson, newAccountJson } from './account-json';
+export { callbackClearedJson, callbackSetJson } from './account-callback-json';
+export { issuedKeysJson, revokedKeyJson } from './keys-json';
+export { creditJson } from './credit-json';
+export { adminCreatedJson, adminPasswordChangedJson } from './admin-json';
+export { deskPinJson, deskPolicyJson } from './desk-json';
+export { testCallJson } from './test-call-json';
+export { doctorJson, type DoctorCheck } from './doctor-json';
+export { migrateToPostgresJson } from './migrate-json';
+export { backupJson, restoreJson } from './backup-json';
+export { sayJson } from './say-json';

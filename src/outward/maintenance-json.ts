@@ -20,3 +20,13 @@ export function maintenanceJson(w: MaintenanceWindow, now: number) {
     started_at: iso(w.startedAt),
   };
 }
+
+/** `maintenance create --json`: the window and the waiting calls it cancelled (when it starts at once). */
+export function newMaintenanceJson(w: MaintenanceWindow, now: number, cancelledCallIds: string[]) {
+  return { ...maintenanceJson(w, now), cancelled_call_ids: cancelledCallIds };
+}
+
+/** `maintenance delete --json`: the window, ended now. Fields may be added, never renamed. */
+export function maintenanceDeletedJson(w: MaintenanceWindow, now: number) {
+  return { ...maintenanceJson(w, now), deleted: true };
+}

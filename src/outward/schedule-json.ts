@@ -23,3 +23,13 @@ export function overrideJson(o: OverrideRecord) {
 export function oncallJson(o: { name: string | null; number: string | null; until: number | null }) {
   return { name: o.name, number: o.number, until: iso(o.until) };
 }
+
+/** `schedule show --json`: the schedule and its overrides still to come. Fields may be added, never renamed. */
+export function scheduleWithOverridesJson(s: ScheduleRecord, icsUrl: string, overrides: OverrideRecord[]) {
+  return { ...scheduleJson(s, icsUrl), overrides: overrides.map(overrideJson) };
+}
+
+/** `schedule delete --json`: the schedule as it was. Fields may be added, never renamed. */
+export function scheduleDeletedJson(s: ScheduleRecord, icsUrl: string) {
+  return { ...scheduleJson(s, icsUrl), deleted: true };
+}
