@@ -135,5 +135,14 @@ describe('migrate-to-postgres', () => {
     expect(again.status).toBe(1);
     expect(again.stdout).toBe('');
     expect(again.stderr).toMatch(/already holds data/);
+    // --json (README "High availability"): the same in one object, built in src/outward.
+    const json = spawnSync(BINARY, ['--config', config, 'migrate-to-postgres', '--from', src.path, '--to', testStoreUrl()!, '--json'], { encoding: 'utf8' });
+    expect(json.status, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout);
+    expect(Object.keys(out)).toEqual(['from', 'tables', 'rows', 'seconds', 'secret_key']);
+    expect(out).toMatchObject({ from: src.path, secret_key: keyFileFor(src.path) });
+    expect(out.tables).toContainEqual({ table: 'calls', rows: 3 });
+    expect(out.rows).toBe((out.tables as CopiedTable[]).reduce((n, t) => n + t.rows, 0));
+    expect(out.seconds).toBeGreaterThanOrEqual(0);
   });
 });
