@@ -75,7 +75,7 @@
  *     INVITE's offer (ua/answer-call.ts).
  * 23. A request we could not send (transport-base.ts sendFailure): sip.js answers it with a
  *     bare 503 of its own that drops the transport's error; the cause is kept per Call-ID
- *     and ua/place-call.ts makes it the call's reason.
+ *     and ua/invite-transaction.ts makes it the call's reason.
  *
  * The sip.js types this layer implements come through one adapter, sip-js.ts.
  */

@@ -3,13 +3,11 @@ import { IllegalTransitionError, type CallAudio, type CallOutcome, type CallProg
 import type { Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
-import { sendFailure } from '../transport';
-import { LOCAL_TIMEOUT_REASON } from '../transport/retransmit';
 import { createAttempt } from './attempt';
-import { firstInvite, inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
+import { firstInvite, inviteHeaders, withOurAllow, type InviteExtensions } from './invite-extensions';
+import { inviteTransaction, type InviteAgain } from './invite-transaction';
 import type { MediaHandler } from './media-handler';
-import { audioFailure, createMessagePlayer, type MessagePlayer } from './message-player';
-import { redirectContacts } from './redirect-targets';
+import { createMessagePlayer, type MessagePlayer } from './message-player';
 import { keepSessionAlive } from './session-upkeep';
 import { endedOrStopped } from './stop-wait';
 import type { UpdateServer } from './update-server';
@@ -49,17 +47,11 @@ export interface PlaceCallOptions {
   onRedirect?: (contacts: URI[]) => void;
 }
 
-/** A 421/422 asked for another INVITE (ua/invite-extensions.ts): same Call-ID, next CSeq. */
-interface InviteAgain {
-  again: InviteExtensions;
-  callId: string;
-  cseq: number;
-}
-
 /**
  * One attempt: INVITE, ring, and once answered (never on 183 early media) the message
  * (ua/message-player.ts), then BYE. Its states and their edges are ua/attempt.ts; sip.js
- * delegates, the ring timer, the shutdown signal and the audio render only ask it to move.
+ * delegates, the ring timer, the shutdown signal and the audio render only ask it to move
+ * (until the answer: ua/invite-transaction.ts).
  * Resolves with what happened and never retries the call; within the attempt a 421 or 422
  * gets its one corrected INVITE (ua/invite-extensions.ts). An illegal attempt edge is a
  * bug: the call is hung up or cancelled, best effort, and the promise REJECTS with that
@@ -89,8 +81,6 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   const attempt = createAttempt(log);
   let audioPromise: Promise<CallAudio> | null = null;
   let player: MessagePlayer | null = null;
-  let ringTimer: ReturnType<typeof setTimeout> | undefined;
-  let detachAbort = () => {};
 
   let answer: { getHeader(name: string): string | undefined } = { getHeader: () => undefined };
   let upkeep = { stop() {} }; // session timer and UPDATEs, once answered
@@ -136,6 +126,23 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     }),
   );
 
+  const invite = inviteTransaction({
+    ua,
+    inviter,
+    attempt,
+    callId,
+    extensions: x,
+    ringTimeoutMs: o.ringTimeoutMs,
+    signal: o.signal,
+    progress: o.progress,
+    guarded,
+    accepted: (message) => {
+      answer = message;
+      media()?.confirm();
+    },
+    startAudio: () => (audioPromise ??= o.audio()),
+    onRedirect: o.onRedirect,
+  });
   const running = attemptCall();
   running.catch(() => undefined); // after a bug, whatever it still does is let go
   try {
@@ -147,13 +154,12 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     }
     throw e;
   } finally {
-    clearTimeout(ringTimer);
-    detachAbort();
+    invite.dispose();
     upkeep.stop();
   }
 
   async function attemptCall(): Promise<CallOutcome | InviteAgain> {
-    const first = await invited();
+    const first = await invite.result;
     if (first !== 'accepted') {
       // A CANCEL ends in 64·T1 at worst (§9.1: none is sent before a 1xx; §17.1.2.2 Timer F);
       // a stopping appliance gives it up sooner, and telephone.stop() ends what is left.
@@ -214,104 +220,6 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     handler.close();
     await until(handler.released(), 1000);
     return outcome;
-  }
-
-  /** The INVITE transaction: settles with 'accepted', or with how it ended before an answer. */
-  function invited(): Promise<CallOutcome | InviteAgain | 'accepted'> {
-    return new Promise<CallOutcome | InviteAgain | 'accepted'>((resolve) => {
-      let settled = false;
-      /** Any response at all, 100 Trying included: the trunk is there (trunk-route.ts). */
-      let heard = false;
-      const settle = (r: CallOutcome | InviteAgain | 'accepted') => {
-        clearTimeout(ringTimer);
-        detachAbort();
-        if (!settled) resolve(r);
-        settled = true;
-      };
-      /** Ring timeout, shutdown or no audio: CANCEL (RFC 3261 §9.1), unless answered already. */
-      const cancel = (outcome: CallOutcome) => {
-        if (!attempt.on('cancel', outcome.reason)) return;
-        inviter.cancel().catch(() => undefined);
-        settle(outcome);
-      };
-      ringTimer = setTimeout(
-        guarded(() =>
-          cancel(
-            heard
-              ? { code: 'NO_ANSWER', status: 487, reason: 'no answer within ring timeout' }
-              : { code: 'NO_ANSWER', status: 487, reason: 'no response to the INVITE within ring timeout', silent: true },
-          ),
-        ),
-        o.ringTimeoutMs,
-      );
-      const onAbort = guarded(() => cancel({ code: 'ABORTED', status: null, reason: 'stopped by shutdown before the answer' }));
-      if (o.signal?.aborted) queueMicrotask(onAbort);
-      else if (o.signal) {
-        // The signal is the dialer's, shared by every call: never leave a listener behind.
-        const signal = o.signal;
-        signal.addEventListener('abort', onAbort, { once: true });
-        detachAbort = () => signal.removeEventListener('abort', onAbort);
-      }
-      inviter
-        .invite({
-          requestDelegate: {
-            onTrying: () => {
-              heard = true;
-            },
-            onProgress: guarded((r) => {
-              heard = true;
-              const s = r.message.statusCode;
-              // 181 (being forwarded) and 182 (queued) are progress like 180 (RFC 3261 §21.1), kept
-              // with their code; only the first moves the attempt (attempt.ts ATTEMPT_REACTIONS).
-              if (s !== undefined && s >= 180 && s <= 183 && attempt.on('progress', `${s}`)) o.progress.ringing(s, r.message.reasonPhrase ?? '');
-            }),
-            onAccept: guarded((r) => {
-              if (!attempt.on('accepted', '200')) return; // a 200 that crossed our CANCEL: sip.js ACKs and BYEs it
-              answer = r.message;
-              media()?.confirm();
-              settle('accepted');
-            }),
-            // A 3xx ends this INVITE at once (sip.js ACKs it); ua/follow-redirects.ts may try the Contact.
-            onRedirect: guarded((r) => {
-              const status = r.message.statusCode ?? 302;
-              if (!attempt.on('refused', `${status}`)) return;
-              o.onRedirect?.(redirectContacts(r.message));
-              settle({ code: 'SIP_FINAL', status, reason: r.message.reasonPhrase ?? '' });
-            }),
-            onReject: guarded((r) => {
-              const status = r.message.statusCode ?? 500;
-              if (!attempt.on('refused', `${status}`)) return; // the 487 to our CANCEL
-              const again = retryAfter(status, (name) => r.message.getHeader(name), x);
-              if (again) {
-                settle({ again, callId, cseq: r.message.cseq });
-                return;
-              }
-              // Retry-After: "120" or "120 (maintenance);duration=…" (RFC 3261 §20.33); the lifecycle weighs it.
-              const retryAfterS = Number.parseInt(r.message.getHeader('retry-after') ?? '', 10);
-              // Made on our side, nothing from the trunk: sip.js's bare messages (no raw text) for a
-              // timeout or a transport error's 503, and our transport's Timer B 408 (transport/retransmit.ts).
-              const local = !r.message.data || (status === 408 && r.message.reasonPhrase === LOCAL_TIMEOUT_REASON);
-              // The bare 503 names no cause; the transport kept it (transport/index.ts item 23).
-              const cause = local && status === 503 ? sendFailure(ua.transport, callId) : undefined;
-              const reason = cause ?? r.message.reasonPhrase ?? '';
-              const outcome: CallOutcome = { code: 'SIP_FINAL', status, reason, ...(local ? { local: true as const } : {}) };
-              settle(Number.isFinite(retryAfterS) && retryAfterS > 0 ? { ...outcome, retryAfterS } : outcome);
-            }),
-          },
-        })
-        .then(() => {
-          // The INVITE is on the wire: only now start rendering, so speech never delays the ring.
-          audioPromise ??= o.audio();
-          // Nothing to say: stop ringing at once rather than call someone into silence.
-          audioPromise.catch(guarded((e: Error) => cancel(audioFailure(e))));
-        })
-        .catch(
-          guarded((e: Error) => {
-            attempt.on('not_sent', 'INVITE not sent');
-            settle({ code: 'NETWORK', status: null, reason: e.message });
-          }),
-        );
-    });
   }
 
   /** Once: a lost session (upkeep) may have started it before the player ended. */
