@@ -257,15 +257,19 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
 });
 
 describe('the edge both share with the webhook', () => {
-  it('one rate budget per address (429 + Retry-After) and the body limit (413), in each API\'s shape', async () => {
-    const limited = createHttpApp({
+  /** The app with a rate limit of `perAddress` requests (the rig's allows many). */
+  const appLimitedTo = (perAddress: number) =>
+    createHttpApp({
       store: rig.store,
       clock: rig.clock,
       log: silentLogger(),
       config: configSchema.parse({}),
       intake: { store: rig.store, clock: rig.clock, timeZone: 'Europe/Istanbul' },
-      rateLimiter: createRateLimiter(1, rig.clock),
+      rateLimiter: createRateLimiter(perAddress, rig.clock),
     });
+
+  it('one rate budget per address (429 + Retry-After) and the body limit (413), in each API\'s shape', async () => {
+    const limited = appLimitedTo(1);
     const post = (path: string, body: string) => limited.handle(new Request(`http://localhost${path}`, { method: 'POST', body, headers: { authorization: `GenieKey ${rig.acc.webhookKey}` } }));
     const big = JSON.stringify({ message: 'x'.repeat(70 * 1024) });
     const ogBig = await post('/v2/alerts?to=5321234567', big);
@@ -283,14 +287,7 @@ describe('the edge both share with the webhook', () => {
   });
 
   it("the body limit (413) on PagerDuty's endpoint, in its shape; nothing stored", async () => {
-    const app = createHttpApp({
-      store: rig.store,
-      clock: rig.clock,
-      log: silentLogger(),
-      config: configSchema.parse({}),
-      intake: { store: rig.store, clock: rig.clock, timeZone: 'Europe/Istanbul' },
-      rateLimiter: createRateLimiter(100, rig.clock),
-    });
+    const app = appLimitedTo(100);
     const event = { ...fixture('pagerduty-trigger.pagerduty-openapi-example.json'), routing_key: rig.acc.webhookKey, payload: { summary: 'x'.repeat(70 * 1024), source: 'h', severity: 'error' } };
     const r = await app.handle(new Request('http://localhost/v2/enqueue?to=5321234567', { method: 'POST', body: JSON.stringify(event) }));
     expect(r.status).toBe(413);

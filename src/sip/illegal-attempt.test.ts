@@ -1,10 +1,9 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSipp, type SippPeer } from '../../test/helpers/sipp';
+import { startSipp } from '../../test/helpers/sipp';
 import { IllegalTransitionError, type CallOutcome } from '../call-model';
-import type { Telephone } from '.';
 import type { AttemptEvent } from './ua/attempt';
-import { dialTest, recorder, testPhone } from './test-phone';
+import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
 
 /**
  * ua/place-call.ts: an illegal edge of the attempt (ua/attempt.ts) is a bug, never carried on
@@ -34,13 +33,8 @@ vi.mock('./ua/attempt', async (original) => {
   };
 });
 
-let peers: SippPeer[] = [];
-let phones: Telephone[] = [];
-afterEach(async () => {
-  await Promise.all(phones.map((p) => p.stop()));
-  await Promise.all(peers.map((p) => p.stop()));
-  peers = [];
-  phones = [];
+const { peers, phones } = stoppedAfterEach();
+afterEach(() => {
   refused.event = null;
 });
 

@@ -1,23 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sipSection } from '../config/sections/sip';
 import { silentLogger } from '../log';
 import { freePort } from '../../test/helpers/ports';
-import { startSipp, type SippPeer } from '../../test/helpers/sipp';
+import { startSipp } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import { createTelephone, type Telephone } from '.';
+import { stoppedAfterEach } from './test-phone';
 
 /**
  * The SIP extensions a PBX may insist on (issue 11 items 3 and 4): 100rel (RFC 3262) and
  * session timers (RFC 4028), against sipp scenarios sending what Asterisk/PJSIP sends.
  */
-let peers: SippPeer[] = [];
-let phones: Telephone[] = [];
-afterEach(async () => {
-  await Promise.all(phones.map((p) => p.stop()));
-  await Promise.all(peers.map((p) => p.stop()));
-  peers = [];
-  phones = [];
-});
+const { peers, phones } = stoppedAfterEach();
 
 async function phoneFor(serverPort: number, extra: Record<string, unknown> = {}) {
   const rtp = await freePort();

@@ -1,22 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sipSection } from '../config/sections/sip';
 import { silentLogger } from '../log';
 import { startLossyRelay } from '../../test/helpers/lossy-relay';
 import { freePort } from '../../test/helpers/ports';
-import { startSipp, type SippPeer } from '../../test/helpers/sipp';
+import { startSipp } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import type { CallProgress } from '../call-model';
 import { createTelephone, type DialRequest, type Telephone } from '.';
-import { dialTest, recorder, testPhone } from './test-phone';
+import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
 
-let peers: SippPeer[] = [];
-let phones: Telephone[] = [];
-afterEach(async () => {
-  await Promise.all(phones.map((p) => p.stop()));
-  await Promise.all(peers.map((p) => p.stop()));
-  peers = [];
-  phones = [];
-});
+const { peers, phones } = stoppedAfterEach();
 
 async function phoneFor(serverPort: number, extra: Record<string, unknown> = {}) {
   const t = await testPhone(serverPort, extra);

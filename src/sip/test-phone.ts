@@ -2,9 +2,11 @@
  * Test fixture (imported by *.test.ts only): a Telephone on loopback pointed at a peer, with
  * every SIP message it sends or receives kept whole, and a CallProgress that records.
  */
+import { afterEach } from 'vitest';
 import { sipSection } from '../config/sections/sip';
 import { silentLogger, type Logger } from '../log';
 import { freePort } from '../../test/helpers/ports';
+import type { SippPeer } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import type { CallProgress } from '../call-model';
 import { createTelephone, type DialRequest, type Telephone } from '.';
@@ -75,3 +77,13 @@ export const dialTest = (phone: Telephone, progress: CallProgress, extra: Partia
 /** `Name: value` of the first such header in a whole message (case-insensitive name). */
 export const header = (message: string, name: string) =>
   new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(message)?.[1]?.trim() ?? null;
+
+/** The phones and sipp peers a test file keeps: each is stopped after every test, phones first. */
+export function stoppedAfterEach(): { peers: SippPeer[]; phones: Telephone[] } {
+  const kept = { peers: [] as SippPeer[], phones: [] as Telephone[] };
+  afterEach(async () => {
+    await Promise.all(kept.phones.splice(0).map((p) => p.stop()));
+    await Promise.all(kept.peers.splice(0).map((p) => p.stop()));
+  });
+  return kept;
+}
