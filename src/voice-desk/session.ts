@@ -21,9 +21,6 @@ export interface DeskCallDeps {
   log: Logger;
 }
 
-/** How long a transfer waits for the PBX's final NOTIFY (RFC 3515 §2.4.5) before it counts as failed. */
-const TRANSFER_WAIT_MS = 32_000;
-
 /** Ends the dialogue from anywhere inside it: the caller hung up, or we are done. */
 class CallOver extends Error {}
 
@@ -182,7 +179,7 @@ export async function runDeskCall(call: InboundCall, trunk: { trunk: string; tra
     }
     m.transition('transferring', `to ${number}`);
     await say([w.connecting]);
-    const r = await call.transfer(trunk.transferUri(number), TRANSFER_WAIT_MS);
+    const r = await call.transfer(trunk.transferUri(number), d.config.transfer_wait_s * 1000);
     d.counters.transfers.inc({ result: r.ok ? 'connected' : 'failed' });
     if (r.ok) {
       m.transition('ending', 'transferred');

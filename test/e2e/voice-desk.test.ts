@@ -202,25 +202,35 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
   }, 120_000);
 
   it.each([
-    ['a PBX that refuses the REFER (405)', { refer: 405, referTo: ON_CALL } as const],
-    ['a transfer whose target is busy (NOTIFY 486)', { refer: 202, referTo: ON_CALL, notify: '486 Busy Here' } as const],
-  ])('0 with %s: the caller hears that the transfer did not work (frame-exact), and the menu goes on', async (_, refusal) => {
+    { how: 'a PBX that refuses the REFER (405)', refusal: { refer: 405, referTo: ON_CALL } as const, why: 'REFER answered 405 Method Not Allowed', waitS: 0 },
+    { how: 'a transfer whose target is busy (NOTIFY 486)', refusal: { refer: 202, referTo: ON_CALL, notify: '486 Busy Here' } as const, why: 'the transfer failed: NOTIFY 486', waitS: 0 },
+    // voice_desk.transfer_wait_s shortened to 3 s: the PBX took the REFER and then said nothing final.
+    { how: 'no final NOTIFY within transfer_wait_s', refusal: { refer: 202, referTo: ON_CALL, notify: null } as const, why: 'no final NOTIFY about the transfer', waitS: 3 },
+  ])('0 with $how: the caller hears that the transfer did not work (frame-exact), and the menu goes on', async ({ refusal, why, waitS }) => {
     // README "Voice desk": when the PBX refuses REFER, or the transfer fails, the caller is told so and the call continues.
-    const { a, acc, pin, pbx } = await rig();
+    const { a, acc, pin, pbx } = await rig(waitS ? { deskConfig: { transfer_wait_s: waitS } } : {});
     deskPolicyToOnCall(a, acc.accountId);
     const app = await start(a);
     const expectedRefused = await spokenFrames([DESK_WORDS.en.transferFailed]);
     expect(expectedRefused.length).toBeGreaterThan(20);
     const ear = await phone();
+    const referAt = Date.now();
     const r = await callDesk({
       to: `127.0.0.1:${pbx.port}`,
       desk: DESK,
       mediaPort: ear.port,
       // No key for 4 s after the refusal: nothing cuts its prompt short (barge-in).
-      steps: [{ info: `${pin}#0` }, refusal, { pause: 4000 }, { info: '*' }, { hungUp: true }],
+      steps: [{ info: `${pin}#0` }, refusal, { pause: 4000 + waitS * 1000 }, { info: '*' }, { hungUp: true }],
     });
     expect(r.code, r.output).toBe(0);
-    expect(app.output()).toContain('voice desk transfer failed: the caller stays in the menu');
+    const failed = app.output().split('\n').find((l) => l.includes('voice desk transfer failed: the caller stays in the menu'));
+    expect(failed).toContain(`"reason":"${why}"`);
+    if (waitS) {
+      // Not before transfer_wait_s: the wait is the setting's, not the 32 s default.
+      const at = Date.parse(JSON.parse(failed!).time);
+      expect(at - referAt).toBeGreaterThanOrEqual(waitS * 1000);
+      expect(at - referAt).toBeLessThan(waitS * 1000 + 10_000);
+    }
     // These words are said after a failed transfer only: heard whole, the failure was told.
     const loud = ear.frames.filter((f) => f.some((v) => v !== 0xff));
     expect(findFrames(loud, expectedRefused)).toBeGreaterThanOrEqual(0);

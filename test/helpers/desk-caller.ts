@@ -13,7 +13,8 @@ import { freePort } from './ports';
  *   { refer: 405 }      waits for the desk's REFER, checks its Refer-To names `referTo`, refuses it
  *                       (405, 501 or 603: each a PBX's way of saying no)
  *   { refer: 202 }      … accepts it and NOTIFYs `SIP/2.0 100 Trying`, then `notify` (default
- *                       `200 OK`: the transfer target answered; `486 Busy Here`: it failed)
+ *                       `200 OK`: the transfer target answered; `486 Busy Here`: it failed;
+ *                       `null`: nothing after the 100, the target never answers)
  *   { hungUp: true }    waits for the desk's BYE and answers it
  *   { bye: true }       hangs up
  *   { refused: 403 }    the INVITE is answered with this final status (and ACKed); nothing else follows
@@ -28,7 +29,7 @@ import { freePort } from './ports';
 export type CallerStep =
   | { info: string }
   | { pause: number }
-  | { refer: 405 | 501 | 603 | 202; referTo: string; notify?: string }
+  | { refer: 405 | 501 | 603 | 202; referTo: string; notify?: string | null }
   | { hungUp: true }
   | { bye: true }
   | { refused: number }
@@ -153,7 +154,7 @@ ${body}
           answer('202 Accepted', seen),
           ...[
             ['100 Trying', 'active;expires=60'],
-            [step.notify ?? '200 OK', 'terminated;reason=noresource'],
+            ...(step.notify === null ? [] : [[step.notify ?? '200 OK', 'terminated;reason=noresource']]),
           ].flatMap(([status, state]) => [
             `<send retrans="500"><![CDATA[${head('NOTIFY', ++cseq)}
       Event: refer

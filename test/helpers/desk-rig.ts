@@ -24,6 +24,8 @@ export interface DeskRigOptions {
   desk?: boolean;
   srtp?: boolean;
   idleS?: number;
+  /** More [voice_desk] keys (e.g. a short transfer_wait_s). */
+  deskConfig?: Record<string, unknown>;
   /** Speech settings instead of DESK_TTS (e.g. a Turkish voice: the desk then speaks Turkish). */
   tts?: Record<string, unknown>;
   /**
@@ -87,7 +89,7 @@ export function deskRig() {
         },
         calls: { ...DESK_CALLS, ...o.calls },
         tts: o.tts ?? DESK_TTS,
-        voice_desk: { enabled: o.desk ?? true, idle_timeout_s: o.idleS ?? 15 },
+        voice_desk: { enabled: o.desk ?? true, idle_timeout_s: o.idleS ?? 15, ...o.deskConfig },
       });
       const acc = provision(a);
       const pin: string = a.cliJson(['desk', 'pin', acc.accountId]).pin;

@@ -20,6 +20,8 @@ export const voiceDeskSection = z
     idle_timeout_s: z.number().int().min(5).max(600).default(30),
     /** Longest a desk call may last; then it is ended. */
     max_call_s: z.number().int().min(30).max(3600).default(600),
+    /** How long keypad 0's transfer waits for the PBX's final NOTIFY (RFC 3515 §2.4.5) before it counts as failed. */
+    transfer_wait_s: z.number().int().min(2).max(300).default(32),
   })
   .strict();
 
