@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { keepAliveLoop } from '../helpers/keep-alive-client';
+import { ROOT } from '../helpers/paths';
 import { freePort } from '../helpers/ports';
 import { makeTestCa, peerFingerprint, type IssuedCertificate, type TestCa } from '../helpers/test-ca';
 
@@ -16,8 +17,8 @@ afterEach(async () => {
   for (const a of running.splice(0)) await a.stop();
 });
 
-async function start(dir: ApplianceDir): Promise<RunningAppliance> {
-  const app = await dir.start();
+async function start(dir: ApplianceDir, env: Record<string, string> = {}): Promise<RunningAppliance> {
+  const app = await dir.start([], env);
   running.push(app);
   return app;
 }
@@ -50,13 +51,18 @@ const tlsCheck = (dir: ApplianceDir) => {
 };
 
 describe('http.tls = "self-signed"', () => {
-  it('made on the first start and reused after: curl --cacert with it verifies 127.0.0.1, the key is 0600, the fingerprint is in the start line and in doctor', async () => {
+  it('made on the first start (no openssl on PATH) and reused after: curl --cacert with it verifies 127.0.0.1, the key is 0600, the fingerprint is in the start line and in doctor', async () => {
     const dir = applianceDir({ http: { tls: 'self-signed' } });
+    // README "HTTPS": made in the process (WebCrypto), never by running openssl: PATH names a
+    // folder with every program of /usr/bin but openssl.
+    const noOpenssl = mkdtempSync(join(tmpdir(), 'va-no-openssl-'));
+    for (const name of readdirSync('/usr/bin')) if (name !== 'openssl') symlinkSync(join('/usr/bin', name), join(noOpenssl, name));
     const certFile = join(dir.dir, 'data', 'tls', 'cert.pem');
     const keyFile = join(dir.dir, 'data', 'tls', 'key.pem');
     expect(tlsCheck(dir)).toEqual({ name: 'tls', status: 'ok', detail: `self-signed: made on the first start in ${join(dir.dir, 'data', 'tls')}` });
 
-    const first = await start(dir);
+    const first = await start(dir, { PATH: noOpenssl });
+    expect(spawnSync('sh', ['-c', 'command -v openssl'], { env: { PATH: noOpenssl } }).status).not.toBe(0);
     expect(first.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const r = await curl(`${first.url}/healthz`, certFile);
     expect(r).toEqual({ status: 0, code: '200', stderr: '' });
@@ -232,6 +238,48 @@ describe('your own certificate (http.tls_cert_file, http.tls_key_file)', () => {
   });
 });
 
+/** README "Tools that post over HTTPS …": the fenced block of language `lang` there, as written. */
+function tlsRecipe(lang: 'yaml' | 'sh'): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Tools that post over HTTPS'), readme.indexOf('## Security'));
+  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section);
+  if (!m) throw new Error(`README "Tools that post over HTTPS" has no ${lang} block`);
+  return m[1]!;
+}
+
+/** The recipe's placeholders made real: the appliance's address, the webhook key, the CA file. */
+const localised = (text: string, o: { url: string; key: string; caFile: string }) =>
+  text
+    .replaceAll('https://voice-alert.lan:8443', o.url)
+    .replaceAll('vwk_…', o.key)
+    .replaceAll('/etc/prometheus/voice-alert-ca.pem', o.caFile)
+    .replaceAll('/etc/ssl/voice-alert-ca.pem', o.caFile);
+
+describe('the README recipe for curl with --cacert (Nagios/Icinga commands, cron, CI)', () => {
+  it('run by sh as written (the macros filled): a call queued over HTTPS', async () => {
+    const ca = makeTestCa();
+    const cert = ca.issue('curl-target');
+    const dir = applianceDir({ http: { tls_cert_file: cert.certFile, tls_key_file: cert.keyFile } });
+    const cred = provision(dir);
+    const app = await start(dir);
+    const line = localised(tlsRecipe('sh').trim(), { url: app.url, key: cred.webhookKey, caFile: ca.caFile })
+      .replaceAll('$USER10$', cred.webhookKey)
+      .replaceAll('$CONTACTPAGER$', '5321234571')
+      .replaceAll('$HOSTNAME$', 'db7')
+      .replaceAll('$HOSTSTATE$', 'DOWN');
+    expect(line).toContain(`--cacert ${ca.caFile}`);
+    const r = spawnSync('sh', ['-c', line], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', message: '1 call(s) queued' });
+    const db = dir.database();
+    try {
+      expect(await db.query("SELECT message FROM calls WHERE phone_number = '5321234571'").all()).toEqual([{ message: 'db7 is DOWN' }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe('the real Alertmanager posting to the HTTPS webhook with tls_config.ca_file', () => {
   it.each([
     ['its own CA', () => {
@@ -248,20 +296,10 @@ describe('the real Alertmanager posting to the HTTPS webhook with tls_config.ca_
     const { dir, caFile } = setup();
     const cred = provision(dir);
     const app = await start(dir);
-    const am = await startAlertmanager(
-      [
-        'route:',
-        '  receiver: voice',
-        '  group_wait: 1s',
-        'receivers:',
-        '  - name: voice',
-        '    webhook_configs:',
-        `      - url: '${app.url}/webhook/receive?key=${cred.webhookKey}&to=5321234570'`,
-        '        http_config:',
-        '          tls_config:',
-        `            ca_file: '${caFile}'`,
-      ].join('\n'),
-    );
+    // The README's receivers block as written (README "Tools that post over HTTPS …"); a short route for a test.
+    const receivers = localised(tlsRecipe('yaml'), { url: app.url, key: cred.webhookKey, caFile });
+    expect(receivers).toContain(`ca_file: ${caFile}`);
+    const am = await startAlertmanager(['route:', '  receiver: voice', '  group_wait: 1s', receivers].join('\n'));
     try {
       const posted = await fetch(`${am.url}/api/v2/alerts`, {
         method: 'POST',
@@ -272,8 +310,8 @@ describe('the real Alertmanager posting to the HTTPS webhook with tls_config.ca_
       const db = dir.database();
       try {
         await expect
-          .poll(async () => db.query("SELECT phone_number FROM calls WHERE phone_number = '5321234570'").all(), { timeout: 20_000, interval: 200 })
-          .toEqual([{ phone_number: '5321234570' }]);
+          .poll(async () => db.query("SELECT phone_number FROM calls WHERE phone_number IN ('5321234567', '5321234568') ORDER BY phone_number").all(), { timeout: 20_000, interval: 200 })
+          .toEqual([{ phone_number: '5321234567' }, { phone_number: '5321234568' }]);
       } finally {
         await db.close();
       }
