@@ -87,6 +87,24 @@ describe('GET /schedules/<token>.ics', () => {
     expect(events).toContainEqual({ start: Date.parse('2026-11-23T14:00:00Z'), end: Date.parse('2026-11-28T15:00:00Z'), summary: 'On call: Bora' });
   });
 
+  it('across the spring DST change in New York: the hand-offs stay at their local hours, as an independent parser reads them', async () => {
+    // 2027-03-14 02:00 local the clocks go forward (EST -5 → EDT -4). Written out by hand, not
+    // from our timeline: the weekend block (10:00–16:00 local) is 15:00–21:00Z on Saturday the
+    // 13th and 14:00–20:00Z on Sunday the 14th; Monday's 09:00 hand-off (Ayşe's 18th week from
+    // 2026-11-02 ends, Bora's begins) is 13:00Z, where it was 14:00Z the Monday before.
+    clock.set('2027-02-20T12:00:00Z');
+    const a = await accountWithSchedule('America/New_York');
+    const parsed = ical.sync.parseICS(await (await get(`/schedules/${a.schedule.icsToken}.ics`)).text());
+    const events = Object.values(parsed)
+      .filter((e): e is VEvent => e?.type === 'VEVENT')
+      .map((e) => ({ start: new Date(e.start).toISOString(), end: new Date(e.end!).toISOString(), summary: String(e.summary) }));
+    expect(events).toContainEqual({ start: '2027-03-08T14:00:00.000Z', end: '2027-03-13T15:00:00.000Z', summary: 'On call: Ayşe' });
+    expect(events).toContainEqual({ start: '2027-03-13T15:00:00.000Z', end: '2027-03-13T21:00:00.000Z', summary: 'On call: Cem' });
+    expect(events).toContainEqual({ start: '2027-03-14T14:00:00.000Z', end: '2027-03-14T20:00:00.000Z', summary: 'On call: Cem' });
+    expect(events).toContainEqual({ start: '2027-03-14T20:00:00.000Z', end: '2027-03-15T13:00:00.000Z', summary: 'On call: Ayşe' });
+    expect(events).toContainEqual({ start: '2027-03-15T13:00:00.000Z', end: '2027-03-20T14:00:00.000Z', summary: 'On call: Bora' });
+  });
+
   it('an unknown token is 404', async () => {
     await accountWithSchedule();
     expect((await get('/schedules/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics')).status).toBe(404);
