@@ -154,16 +154,26 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     expect(app.output()).toContain('"why":"no PIN entered","msg":"voice desk ends the call"');
   }, 120_000);
 
-  it('three wrong PINs by SIP INFO end the call; they are counted', async () => {
+  it('three wrong PINs by SIP INFO end the call; they are counted; a second such call is spoken from the render cache', async () => {
     const { a, pbx } = await rig();
     const app = await start(a);
     const ear = await phone();
     // Typed ahead at once: each entry cuts the prompt short (barge-in).
-    const r = await callDesk({ to: `127.0.0.1:${pbx.port}`, desk: DESK, mediaPort: ear.port, steps: [{ info: '1111#2222#3333#' }, { hungUp: true }] });
+    const wrongThrice = () => callDesk({ to: `127.0.0.1:${pbx.port}`, desk: DESK, mediaPort: ear.port, steps: [{ info: '1111#2222#3333#' }, { hungUp: true }] });
+    const r = await wrongThrice();
     expect(r.code, r.output).toBe(0);
     expect(await metric(app, 'voice_alert_desk_wrong_pins_total')).toEqual(['voice_alert_desk_wrong_pins_total{trunk="default"} 3']);
     expect((await metric(app, 'voice_alert_desk_barge_ins_total'))[0]).toMatch(/ [1-9]\d*$/);
     await expect.poll(() => app.output(), { timeout: 5000 }).toMatch(/"why":"wrong PIN, no tries left","msg":"voice desk ends the call"/);
+
+    // README "Voice desk": the same speech engine and render cache as calls out. The same
+    // prompts again render nothing new: every lookup of the second call is a hit.
+    const lookups = async () => Object.fromEntries((await metric(app, 'voice_alert_speech_cache_lookups_total')).map((l) => [/result="(\w+)"/.exec(l)![1]!, Number(l.split(' ')[1])]));
+    const before = await lookups();
+    expect(before.miss).toBeGreaterThan(0);
+    expect((await wrongThrice()).code).toBe(0);
+    await expect.poll(async () => (await lookups()).hit ?? 0, { timeout: 5000 }).toBeGreaterThan(before.hit ?? 0);
+    expect((await lookups()).miss).toBe(before.miss);
   }, 120_000);
 
   it('0 transfers by REFER to the on-call number of the schedule in the desk policy; a 405, 501 or 603, or a failed NOTIFY keeps the caller in the menu', async () => {
