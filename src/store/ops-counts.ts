@@ -1,4 +1,5 @@
 import { FAILED_STATES } from '../call-model';
+import { IN_ACCOUNT } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { sqlList } from './sql-list';
 
@@ -36,26 +37,25 @@ const FAILED = `(${sqlList(FAILED_STATES)})`;
 const byState = (rows: { state: string; n: number }[]): StateCounts => Object.fromEntries(rows.map((r) => [r.state, r.n]));
 
 export function createOpsCountsStore(db: SqlConnection): OpsCountsStore {
-  // `$a IS NULL OR account_id = $a`: one prepared statement serves both scopes (the CAST
-  // tells PostgreSQL the parameter's type, which IS NULL alone does not).
-  const calls = db.query(`SELECT state, count(*) AS n FROM calls WHERE (CAST($a AS TEXT) IS NULL OR account_id = $a) GROUP BY state`);
-  const alerts = db.query(`SELECT state, count(*) AS n FROM alerts WHERE (CAST($a AS TEXT) IS NULL OR account_id = $a) GROUP BY state`);
+  // IN_ACCOUNT (account-scope.ts): one prepared statement serves one account and the administrator's every account.
+  const calls = db.query(`SELECT state, count(*) AS n FROM calls WHERE ${IN_ACCOUNT} GROUP BY state`);
+  const alerts = db.query(`SELECT state, count(*) AS n FROM alerts WHERE ${IN_ACCOUNT} GROUP BY state`);
   const finished = db.query(
     `SELECT state, count(*) AS n FROM calls
-     WHERE created_at >= $since AND finished_at IS NOT NULL AND (CAST($a AS TEXT) IS NULL OR account_id = $a) GROUP BY state`,
+     WHERE created_at >= $since AND finished_at IS NOT NULL AND ${IN_ACCOUNT} GROUP BY state`,
   );
   const failures = db.query(
     `SELECT id, account_id AS accountId, phone_number AS phoneNumber, state, updated_at AS at,
             last_sip_code AS sipCode, last_reason AS reason
-     FROM calls WHERE state IN ${FAILED} AND (CAST($a AS TEXT) IS NULL OR account_id = $a)
+     FROM calls WHERE state IN ${FAILED} AND ${IN_ACCOUNT}
      ORDER BY updated_at DESC, id DESC LIMIT $limit`,
   );
   const outbox = db.query(`SELECT count(*) AS pending, min(created_at) AS oldestCreatedAt FROM callback_outbox WHERE state = 'pending'`);
   return {
-    callsByState: async (a = null) => byState((await calls.all({ a })) as { state: string; n: number }[]),
-    alertsByState: async (a = null) => byState((await alerts.all({ a })) as { state: string; n: number }[]),
-    finishedSince: async (since, a = null) => byState((await finished.all({ since, a })) as { state: string; n: number }[]),
-    recentFailures: async (limit, a = null) => (await failures.all({ limit, a })) as RecentFailure[],
+    callsByState: async (a = null) => byState((await calls.all({ account: a })) as { state: string; n: number }[]),
+    alertsByState: async (a = null) => byState((await alerts.all({ account: a })) as { state: string; n: number }[]),
+    finishedSince: async (since, a = null) => byState((await finished.all({ since, account: a })) as { state: string; n: number }[]),
+    recentFailures: async (limit, a = null) => (await failures.all({ limit, account: a })) as RecentFailure[],
     outboxBacklog: async () => (await outbox.get()) as { pending: number; oldestCreatedAt: number | null },
   };
 }

@@ -165,7 +165,7 @@ describe('alerts', () => {
 });
 
 describe('account scope: a lookup within an account never returns another account\'s row', () => {
-  it('calls, alerts, key sets and panel owners; null scope (the administrator) finds every one', async () => {
+  it('calls, alerts, key sets, panel owners, maintenance windows and the ops counts; null scope (the administrator) finds every one', async () => {
     const clock = manualClock();
     const store = await tempStore(clock);
     const [mine, theirs] = await store.transaction(async (tx) => [
@@ -180,13 +180,18 @@ describe('account scope: a lookup within an account never returns another accoun
         clock(),
       );
       const owner = await tx.panelUsers.create({ login: 'o@theirs.example', role: 'owner', accountId: theirs.id, passwordHash: 'x' });
-      return { apiKey: cred.apiKey, alertId, callId: callId!, ownerId: owner.id };
+      const window = await tx.maintenance.create({ accountId: theirs.id, startsAt: clock(), endsAt: clock() + 3600_000, reason: 'planned', matches: ['source=api'] }, clock());
+      return { apiKey: cred.apiKey, alertId, callId: callId!, ownerId: owner.id, windowId: window.id };
     });
     for (const [scope, found] of [[theirs.id, true], [null, true], [mine.id, false]] as const) {
       expect((await store.calls.getInAccount(scope, made.callId))?.id ?? null).toBe(found ? made.callId : null);
       expect((await store.alerts.getInAccount(scope, made.alertId))?.id ?? null).toBe(found ? made.alertId : null);
       expect((await store.credentials.findByApiKeyInAccount(scope, made.apiKey))?.apiKey ?? null).toBe(found ? made.apiKey : null);
       expect((await store.panelUsers.getInAccount(scope, made.ownerId))?.id ?? null).toBe(found ? made.ownerId : null);
+      expect((await store.maintenance.getInAccount(scope, made.windowId))?.id ?? null).toBe(found ? made.windowId : null);
+      // The panel's counts (ops-counts.ts) by the same rule: their call and alert, or nothing.
+      expect(await store.opsCounts.callsByState(scope)).toEqual(found ? { queued: 1 } : {});
+      expect(await store.opsCounts.alertsByState(scope)).toEqual(found ? { open: 1 } : {});
     }
     // A missing id is null in every scope, exactly like another account's.
     expect(await store.calls.getInAccount(theirs.id, 'call_nope')).toBeNull();
