@@ -117,8 +117,8 @@ export abstract class SipTransportBase implements Transport {
   /**
    * Why a message of this Call-ID could not be sent (a refused connection, a certificate
    * refused in the TLS handshake …), once. sip.js answers such a request with a bare 503 of
-   * its own (RFC 3261 §8.1.3.1) that carries no cause; ua/invite-transaction.ts gives the call this
-   * one instead, so the log line and the call's reason say what really failed.
+   * its own (RFC 3261 §8.1.3.1) that carries no cause; ua/invite-transaction.ts gives the
+   * call this one instead, so the log line and the call's reason say what really failed.
    */
   sendFailure(callId: string): string | undefined {
     const why = this.unsent.get(callId);
