@@ -83,8 +83,12 @@ describe('dialing sipp over UDP', () => {
     peers.push(sipp);
     const { phone, lines } = await phoneFor(sipp.port);
     const { events, progress } = recorder();
-    expect(await dial(phone, progress, 25, 400)).toMatchObject({ code: 'NO_ANSWER' });
-    expect(await sipp.exited).toBe(0); // it saw our ACK and BYE
+    // Once in twelve CI runs this test waited out its 30 s with nothing said: each wait is bounded
+    // so that a failure shows the SIP messages and sipp's output (what it still waited for).
+    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r('still waiting after 10 s'), 10_000))]);
+    const seen = () => `${lines().join('\n')}\n--- sipp:\n${sipp.output()}`;
+    expect(await within(dial(phone, progress, 25, 400)), seen()).toMatchObject({ code: 'NO_ANSWER' });
+    expect(await within(sipp.exited), seen()).toBe(0); // it saw our ACK and BYE
     expect(lines().filter((l) => l.startsWith('out ')).map((l) => l.split(' ')[1])).toEqual(['INVITE', 'CANCEL', 'ACK', 'BYE']);
     expect(events).toEqual(['ringing 180 Ringing']); // never answered, never played
   });
