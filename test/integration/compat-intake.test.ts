@@ -4,24 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAlertmanager } from '../helpers/alertmanager';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import type { ApplianceDatabase } from '../helpers/appliance-database';
+import { readmeBlock, readmeSection } from '../helpers/readme';
 
 // README "PagerDuty and Opsgenie compatible intake", its recipes run as written (host, key and
 // numbers replaced) against the compiled binary: Alertmanager's with the real Debian
 // Alertmanager, Grafana's and Zabbix's by sending the bodies those tools send
 // (test/fixtures/compat).
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-const section = README.slice(README.indexOf('## PagerDuty and Opsgenie compatible intake'), README.indexOf('## Configuration'));
+const section = readmeSection('## PagerDuty and Opsgenie compatible intake', '## Configuration');
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'compat');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
 /** The first fenced block after `**<title>**` in the section. */
-function block(title: string): string {
-  const at = section.indexOf(`**${title}**`);
-  if (at < 0) throw new Error(`README has no recipe "${title}"`);
-  const m = /```[a-z]*\n([\s\S]*?)```/.exec(section.slice(at));
-  if (!m) throw new Error(`recipe "${title}" has no code block`);
-  return m[1]!;
-}
+const block = (title: string) => readmeBlock(section, title);
 
 let dir: ApplianceDir;
 let app: RunningAppliance;

@@ -1,27 +1,21 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { freePort } from '../helpers/ports';
+import { readmeBlock, readmeSection } from '../helpers/readme';
 
 // README "Heartbeats: a call when a ping does not come" through the compiled binary: its two
 // recipes run as written (host and token replaced; Alertmanager's timings shortened), the real
 // Alertmanager (Debian package prometheus-alertmanager) as the pinger of one; then a missed
 // deadline, the ping that resolves it, and a restart in the middle of a deadline.
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-const section = README.slice(README.indexOf('### Heartbeats'), README.indexOf('## Callbacks'));
+const section = readmeSection('### Heartbeats', '## Callbacks');
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
 /** The first fenced block after `**<title>**` in the section. */
-function block(title: string): string {
-  const at = section.indexOf(`**${title}**`);
-  if (at < 0) throw new Error(`README has no recipe "${title}"`);
-  const m = /```[a-z]*\n([\s\S]*?)```/.exec(section.slice(at));
-  if (!m) throw new Error(`recipe "${title}" has no code block`);
-  return m[1]!;
-}
+const block = (title: string) => readmeBlock(section, title);
 
 interface HeartbeatJson {
   id: string;

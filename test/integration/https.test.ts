@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { keepAliveLoop } from '../helpers/keep-alive-client';
-import { ROOT } from '../helpers/paths';
 import { freePort } from '../helpers/ports';
+import { readmeBlock, readmeSection } from '../helpers/readme';
 import { makeTestCa, peerFingerprint, type IssuedCertificate, type TestCa } from '../helpers/test-ca';
 
 // README "HTTPS" against the compiled binary: the self-signed certificate, your own files and
@@ -238,14 +238,8 @@ describe('your own certificate (http.tls_cert_file, http.tls_key_file)', () => {
   });
 });
 
-/** README "Tools that post over HTTPS …": the fenced block of language `lang` there, as written. */
-function tlsRecipe(lang: 'yaml' | 'sh'): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Tools that post over HTTPS'), readme.indexOf('## Security'));
-  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section);
-  if (!m) throw new Error(`README "Tools that post over HTTPS" has no ${lang} block`);
-  return m[1]!;
-}
+/** README "Tools that post over HTTPS …": the recipe under `**<title>**` there, as written. */
+const tlsRecipe = (title: 'Prometheus Alertmanager' | 'curl') => readmeBlock(readmeSection('### Tools that post over HTTPS', '## Security'), title);
 
 /** The recipe's placeholders made real: the appliance's address, the webhook key, the CA file. */
 const localised = (text: string, o: { url: string; key: string; caFile: string }) =>
@@ -262,7 +256,7 @@ describe('the README recipe for curl with --cacert (Nagios/Icinga commands, cron
     const dir = applianceDir({ http: { tls_cert_file: cert.certFile, tls_key_file: cert.keyFile } });
     const cred = provision(dir);
     const app = await start(dir);
-    const line = localised(tlsRecipe('sh').trim(), { url: app.url, key: cred.webhookKey, caFile: ca.caFile })
+    const line = localised(tlsRecipe('curl').trim(), { url: app.url, key: cred.webhookKey, caFile: ca.caFile })
       .replaceAll('$USER10$', cred.webhookKey)
       .replaceAll('$CONTACTPAGER$', '5321234571')
       .replaceAll('$HOSTNAME$', 'db7')
@@ -297,7 +291,7 @@ describe('the real Alertmanager posting to the HTTPS webhook with tls_config.ca_
     const cred = provision(dir);
     const app = await start(dir);
     // The README's receivers block as written (README "Tools that post over HTTPS …"); a short route for a test.
-    const receivers = localised(tlsRecipe('yaml'), { url: app.url, key: cred.webhookKey, caFile });
+    const receivers = localised(tlsRecipe('Prometheus Alertmanager'), { url: app.url, key: cred.webhookKey, caFile });
     expect(receivers).toContain(`ca_file: ${caFile}`);
     const am = await startAlertmanager(['route:', '  receiver: voice', '  group_wait: 1s', receivers].join('\n'));
     try {

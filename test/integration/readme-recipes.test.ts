@@ -1,26 +1,20 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
+import { freePort } from '../helpers/ports';
+import { readmeBlock, readmeSection } from '../helpers/readme';
 
 // README "Integration recipes", run as written (only host, key and numbers replaced), so the
 // README cannot drift from what works. The Alertmanager recipe runs the real Alertmanager
 // (Debian package prometheus-alertmanager) against the compiled binary.
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-const recipes = README.slice(README.indexOf('## Integration recipes'), README.indexOf('## Configuration'));
+const recipes = readmeSection('## Integration recipes', '## Configuration');
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
 /** The first fenced block after `**<title>**` in the recipes section. */
-function block(title: string): string {
-  const at = recipes.indexOf(`**${title}**`);
-  if (at < 0) throw new Error(`README has no recipe "${title}"`);
-  const m = /```[a-z]*\n([\s\S]*?)```/.exec(recipes.slice(at));
-  if (!m) throw new Error(`recipe "${title}" has no code block`);
-  return m[1]!;
-}
+const block = (title: string) => readmeBlock(recipes, title);
 
 let dir: ApplianceDir;
 let app: RunningAppliance;
@@ -191,15 +185,4 @@ async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise
     await Bun.sleep(100);
   }
   throw new Error('condition not met in time');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
