@@ -20,7 +20,7 @@ export function doctorCommand(): Command {
     .action(async (opts, c: Command) => {
       const checks = await runChecks(c);
       const failed = checks.filter((x) => x.status === 'fail').length;
-      print(opts.json, doctorJson(checks), () => checks.map(line).join('\n'));
+      print(opts.json, doctorJson(checks, failed), () => checks.map(line).join('\n'));
       if (failed > 0) throw new CliError(`doctor: ${failed} of ${checks.length} checks failed`);
     });
 }

@@ -82,19 +82,19 @@
 import './digest-realms';
 import { TcpTransport } from './tcp-transport';
 import { TlsTransport } from './tls-transport';
+import { SipTransportBase } from './transport-base';
 import { UdpTransport } from './udp-transport';
 
 export { advertisedAddress, isWildcard } from './local-address';
-import { SipTransportBase } from './transport-base';
 export type { SipTransportOptions } from './transport-base';
 export { SipTransportBase };
 export { TlsCertificateError } from './tls-transport';
 export { TcpTransport, TlsTransport, UdpTransport };
 
-/** The class sip.js builds (UserAgentOptions.transportConstructor) for sip.transport. */
 /** Why a message of this Call-ID could not be sent through the UA's transport, once (item 23). */
 export function sendFailure(transport: unknown, callId: string): string | undefined {
   return transport instanceof SipTransportBase ? transport.sendFailure(callId) : undefined;
 }
 
+/** The class sip.js builds (UserAgentOptions.transportConstructor) for sip.transport. */
 export const transportFor = (kind: 'udp' | 'tcp' | 'tls') => (kind === 'tls' ? TlsTransport : kind === 'tcp' ? TcpTransport : UdpTransport);
