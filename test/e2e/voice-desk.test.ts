@@ -63,6 +63,9 @@ function deskPolicyToOnCall(a: ApplianceDir, accountId: string): unknown {
   return a.cliJson(['desk', 'set-policy', accountId, 'desk']);
 }
 
+/** The frames of `frames` that are not PCMU silence (0xff): what was said. */
+const loud = (frames: Uint8Array[]) => frames.filter((f) => f.some((v) => v !== 0xff));
+
 /** Where `expected`'s loud frames appear, contiguous and exact, in `heard`; -1 when they do not. */
 function findFrames(heard: Uint8Array[], expected: Uint8Array[]): number {
   const same = (x: Uint8Array, y: Uint8Array) => x.length === y.length && x.every((v, i) => v === y[i]);
@@ -94,7 +97,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     // The count follows the # at once: what is heard from here on holds it.
     const mark = ear.frames.length;
     await ear.press('#');
-    const loudSince = (at: number) => ear.frames.slice(at).filter((f) => f.some((v) => v !== 0xff));
+    const loudSince = (at: number) => loud(ear.frames.slice(at));
     await until('the count and the first alert read', () => loudSince(mark).length > expectedCount.length + 50);
     expect(findFrames(loudSince(mark), expectedCount)).toBeGreaterThanOrEqual(0);
     expect(findFrames(loudSince(mark), expectedSecond)).toBe(-1);
@@ -145,12 +148,12 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     // No key at all: after the greeting and idle_timeout_s of silence the desk ends the call.
     const r = await callDesk({ to: `127.0.0.1:${pbx.port}`, desk: DESK, mediaPort: ear.port, steps: [{ hungUp: true }] });
     expect(r.code, r.output).toBe(0);
-    const loud = ear.frames.filter((f) => f.some((v) => v !== 0xff));
-    expect(findFrames(loud, greeting)).toBe(0);
+    const said = loud(ear.frames);
+    expect(findFrames(said, greeting)).toBe(0);
     // …and its goodbye in Turkish after it ("Hoşça kalın.", its last, partly filled frame left out).
     const goodbye = (await spokenFrames([DESK_WORDS.tr.goodbye], tts)).slice(0, -1);
     expect(goodbye.length).toBeGreaterThan(10);
-    expect(findFrames(loud.slice(greeting.length), goodbye)).toBeGreaterThanOrEqual(0);
+    expect(findFrames(said.slice(greeting.length), goodbye)).toBeGreaterThanOrEqual(0);
     expect(app.output()).toContain('"why":"no PIN entered","msg":"voice desk ends the call"');
   }, 120_000);
 
@@ -242,8 +245,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
       expect(at - referAt).toBeLessThan(waitS * 1000 + 10_000);
     }
     // These words are said after a failed transfer only: heard whole, the failure was told.
-    const loud = ear.frames.filter((f) => f.some((v) => v !== 0xff));
-    expect(findFrames(loud, expectedRefused)).toBeGreaterThanOrEqual(0);
+    expect(findFrames(loud(ear.frames), expectedRefused)).toBeGreaterThanOrEqual(0);
     // Still in the menu after it: * there ends the call as the menu's key.
     await expect.poll(() => app.output(), { timeout: 5000 }).toContain('"why":"caller pressed *","msg":"voice desk ends the call"');
     expect(await metric(app, 'voice_alert_desk_transfers_total')).toEqual(['voice_alert_desk_transfers_total{result="failed"} 1']);
@@ -264,7 +266,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     expect(pbx.output()).not.toContain('desk call from');
     expect(app.output()).toContain('voice desk caller entered the PIN of the account');
     expect(await metric(app, 'voice_alert_desk_menu_keys_total')).toEqual(['voice_alert_desk_menu_keys_total{key="9"} 1']);
-    expect(ear.frames.filter((f) => f.some((v) => v !== 0xff)).length).toBeGreaterThan(20);
+    expect(loud(ear.frames).length).toBeGreaterThan(20);
     expect(await metric(app, 'voice_alert_desk_refused_total')).toEqual([]);
     // Its BYE ended it, and the log says so (not the appliance ending it).
     await expect.poll(() => app.output()).toMatch(/"why":"caller hung up","msg":"voice desk call ended"/);
@@ -284,7 +286,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     expect(pbx.output()).toContain('desk call from');
     expect(app.output()).toContain('voice desk caller entered the PIN of the account');
     expect(await metric(app, 'voice_alert_desk_menu_keys_total')).toEqual(expect.arrayContaining(['voice_alert_desk_menu_keys_total{key="9"} 1']));
-    expect(ear.frames.filter((f) => f.some((v) => v !== 0xff)).length).toBeGreaterThan(20);
+    expect(loud(ear.frames).length).toBeGreaterThan(20);
     expect(await metric(app, 'voice_alert_desk_refused_total')).toEqual([]);
   }, 120_000);
 
@@ -356,7 +358,6 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
       steps: [{ info: `${pin}#` }, { pause: 1000 }, { reinvite: moved.port }, { pause: 300 }, { info: '9' }, { pause: 1500 }, { info: '*' }, { hungUp: true }],
     });
     expect(r.code, r.output).toBe(0);
-    const loud = (frames: Uint8Array[]) => frames.filter((f) => f.some((v) => v !== 0xff));
     expect(loud(ear.frames).length).toBeGreaterThan(10);
     // The menu read again after 9, and the goodbye: at the new address only.
     expect(loud(moved.frames).length).toBeGreaterThan(50);
@@ -420,7 +421,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     const r = await callDesk({ to: `127.0.0.1:${pbx.port}`, desk: DESK, mediaPort: ear.port, offer: 'late', steps: [{ info: `${pin}#` }, { pause: 1000 }, { info: '*' }, { hungUp: true }] });
     expect(r.code, r.output).toBe(0);
     await expect.poll(() => app.output(), { timeout: 5000 }).toContain('"why":"caller pressed *"');
-    expect(ear.frames.filter((f) => f.some((v) => v !== 0xff)).length).toBeGreaterThan(20);
+    expect(loud(ear.frames).length).toBeGreaterThan(20);
     const g729 = await callDesk({ to: `127.0.0.1:${pbx.port}`, desk: DESK, mediaPort: ear.port, offer: 'g729', steps: [{ refused: 488 }] });
     expect(g729.code, g729.output).toBe(0);
   }, 120_000);
