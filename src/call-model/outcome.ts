@@ -26,7 +26,8 @@ export type CallOutcome =
   | { code: 'SIP_FINAL'; status: number; reason: string; retryAfterS?: number; local?: true }
   /**
    * Rang for calls.ring_timeout_s, then we sent CANCEL. `silent`: not even a 100 Trying came
-   * back (the trunk, not the callee, did not answer).
+   * back, by the ring timeout or sip.invite_timeout_s (the trunk, not the callee, did not
+   * answer; no CANCEL goes out until something does, RFC 3261 §9.1).
    */
   | { code: 'NO_ANSWER'; status: 487; reason: string; silent?: true }
   /** The request could not be sent, or media could not be set up. */

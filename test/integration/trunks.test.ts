@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
@@ -239,6 +240,42 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const health = (await (await fetch(`${app.url}/healthz`)).json()) as { checks: { trunks: Record<string, string> } };
     expect(health.checks.trunks).toEqual({ first: 'none', second: 'none' });
     expect(sampleValue(parsePromText(await (await fetch(`${app.url}/metrics`)).text()), 'voice_alert_trunk_up', { trunk: 'first' })).toBe(1);
+  }, 40_000);
+
+  it('the first trunk silent (it drops every packet) with invite_timeout_s: the call moves to the second at that bound, not after Timer B', async () => {
+    // A bound UDP port that never answers: no response, no ICMP.
+    const silent = createSocket('udp4');
+    const invites: number[] = [];
+    silent.on('message', (m) => m.toString().startsWith('INVITE ') && invites.push(Date.now()));
+    await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()));
+    stops.push(async () => silent.close());
+    const second = await startSipp({ scenario: 'answer.xml' });
+    stops.push(() => second.stop());
+    const dir = applianceDir(
+      await config(
+        [
+          { name: 'first', server: `127.0.0.1:${(silent.address() as { port: number }).port}`, invite_timeout_s: 1 },
+          { name: 'second', server: `127.0.0.1:${second.port}` },
+        ],
+        // T1 = 500 ms: Timer B would take 32 s, the ring timeout (5 s here) longer than the bound.
+        { t1_ms: 500, t2_ms: 4000, options_interval_s: 0 },
+      ),
+    );
+    const acc = provision(dir);
+    const app = await start(dir);
+    const { id, record } = await call(app, dir, acc);
+    expect(record).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(trunksTried(app, id)).toEqual(['first', 'second']);
+    const lines = logLines(app);
+    const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
+    expect(moved).toMatchObject({ trunk: 'first', next: 'second', reason: 'no response to the INVITE within sip.invite_timeout_s (1 s)' });
+    // The appliance's own clock: from the dial on the first trunk to the dial on the second.
+    const dialled = (trunk: string) => Date.parse(lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === trunk).time);
+    const wait = dialled('second') - dialled('first');
+    expect(wait).toBeGreaterThanOrEqual(1000);
+    expect(wait).toBeLessThan(2500);
+    expect(invites.length).toBeGreaterThan(0);
+    expect(await second.exited).toBe(0);
   }, 40_000);
 
   it("a callee's 486 on the first trunk is not moved to the second", async () => {

@@ -71,6 +71,32 @@ numbers = ["e164", "tr-mobile"]
     expect(trunkConfigured(c.sip)).toBe(true);
   });
 
+  it('invite_timeout_s: 0 (Timer B alone) unless set; per trunk over [sip], 0 there turning it off again', () => {
+    expect(sipTrunks(loadToml('[sip]\nserver = "192.0.2.10:5060"\n').sip)[0]!.invite_timeout_s).toBe(0);
+    const c = loadToml(`
+[sip]
+invite_timeout_s = 4
+[[sip.trunks]]
+name = "pbx"
+server = "192.0.2.10:5060"
+[[sip.trunks]]
+name = "carrier"
+server = "198.51.100.7:5060"
+invite_timeout_s = 2
+[[sip.trunks]]
+name = "backup"
+server = "198.51.100.8:5060"
+invite_timeout_s = 0
+`);
+    expect(sipTrunks(c.sip).map((t) => [t.name, t.invite_timeout_s])).toEqual([
+      ['pbx', 4],
+      ['carrier', 2],
+      ['backup', 0],
+    ]);
+    expect(configErrorOf('[sip]\ninvite_timeout_s = -1\n')).toMatch(/sip\.invite_timeout_s/);
+    expect(configErrorOf('[[sip.trunks]]\nname = "a"\nserver = "192.0.2.10"\ninvite_timeout_s = 1.5\n')).toMatch(/sip\.trunks.*invite_timeout_s|invite_timeout_s/);
+  });
+
   it('local_port 0: every trunk lets the OS pick', () => {
     const c = loadToml('[sip]\nlocal_port = 0\n[[sip.trunks]]\nname = "a"\nserver = "127.0.0.1:5060"\n[[sip.trunks]]\nname = "b"\nserver = "127.0.0.1:5062"\n');
     expect(sipTrunks(c.sip).map((t) => t.local_port)).toEqual([0, 0]);

@@ -26,10 +26,8 @@ export const TRUNK_KEYS = [
   'from_display',
   'pai',
   'privacy',
-  // SIP over TLS and SRTP (README "SIP over TLS and SRTP"): per trunk, as a carrier requires.
-  'tls_ca_file',
-  'tls_verify',
-  'srtp',
+  // How long a silent trunk holds a call before the next one is tried: per trunk, as its link is.
+  'invite_timeout_s',
 ] as const;
 
 /** Names appear in metrics labels, logs, callbacks and URLs: short and plain. */

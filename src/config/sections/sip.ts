@@ -85,6 +85,12 @@ const sipFields = z
       .default('10000-10999'),
     /** RFC 3261 §17: round-trip estimate; retransmissions start at T1 and give up after 64*T1. */
     t1_ms: z.number().int().min(10).max(10_000).default(500),
+    /**
+     * Seconds an INVITE waits for any response at all (a 100 Trying is enough) before its
+     * trunk counts as silent and the call moves to the next trunk (README "SIP trunks: several,
+     * in order"); 0: Timer B (64·T1) or the ring timeout, whichever comes first.
+     */
+    invite_timeout_s: z.number().int().min(0).max(600).default(0),
     /** RFC 3261 §17.1.2.2: the cap on the non-INVITE retransmission interval. */
     t2_ms: z.number().int().min(10).max(60_000).default(4000),
     /**

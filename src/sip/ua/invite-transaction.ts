@@ -24,6 +24,8 @@ export interface InviteTransactionOptions {
   callId: string;
   extensions: InviteExtensions;
   ringTimeoutMs: number;
+  /** sip.invite_timeout_s in ms: not even a 100 Trying by then ends the attempt as silent; 0: no such bound. */
+  inviteTimeoutMs: number;
   /** The dialer's shutdown signal: before the answer it CANCELs. */
   signal?: AbortSignal;
   progress: CallProgress;
@@ -38,7 +40,7 @@ export interface InviteTransactionOptions {
 
 export interface InviteTransaction {
   result: Promise<InviteResult>;
-  /** The ring timer and the shutdown listener go (once settled, or after a bug). */
+  /** The timers and the shutdown listener go (once settled, or after a bug). */
   dispose(): void;
 }
 
@@ -51,9 +53,11 @@ export interface InviteTransaction {
 export function inviteTransaction(o: InviteTransactionOptions): InviteTransaction {
   const { attempt, inviter, guarded } = o;
   let ringTimer: ReturnType<typeof setTimeout> | undefined;
+  let silenceTimer: ReturnType<typeof setTimeout> | undefined;
   let detachAbort = () => {};
   const dispose = () => {
     clearTimeout(ringTimer);
+    clearTimeout(silenceTimer);
     detachAbort();
   };
   const result = new Promise<InviteResult>((resolve) => {
@@ -81,6 +85,17 @@ export function inviteTransaction(o: InviteTransactionOptions): InviteTransactio
       ),
       o.ringTimeoutMs,
     );
+    // A trunk that answers says so in milliseconds (a 100 Trying at least): one that has said
+    // nothing by sip.invite_timeout_s is given up for the next trunk without waiting for Timer B
+    // (calls/trunk-route.ts `silent`). Our CANCEL waits for a provisional answer (RFC 3261 §9.1).
+    if (o.inviteTimeoutMs > 0 && o.inviteTimeoutMs < o.ringTimeoutMs) {
+      silenceTimer = setTimeout(
+        guarded(() => {
+          if (!heard) cancel({ code: 'NO_ANSWER', status: 487, reason: `no response to the INVITE within sip.invite_timeout_s (${o.inviteTimeoutMs / 1000} s)`, silent: true });
+        }),
+        o.inviteTimeoutMs,
+      );
+    }
     const onAbort = guarded(() => cancel({ code: 'ABORTED', status: null, reason: 'stopped by shutdown before the answer' }));
     if (o.signal?.aborted) queueMicrotask(onAbort);
     else if (o.signal) {

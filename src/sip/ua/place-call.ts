@@ -24,6 +24,8 @@ export interface PlaceCallOptions {
   audio: () => Promise<CallAudio>;
   acknowledgedAudio: () => Promise<CallAudio>;
   ringTimeoutMs: number;
+  /** sip.invite_timeout_s: no response at all within it ends the attempt as silent; 0: none. */
+  inviteTimeoutMs?: number;
   answerDelayMs: number;
   maxCallMs: number;
   silenceMs: number;
@@ -133,6 +135,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     callId,
     extensions: x,
     ringTimeoutMs: o.ringTimeoutMs,
+    inviteTimeoutMs: o.inviteTimeoutMs ?? 0,
     signal: o.signal,
     progress: o.progress,
     guarded,
@@ -160,6 +163,13 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
 
   async function attemptCall(): Promise<CallOutcome | InviteAgain> {
     const first = await invite.result;
+    if (first !== 'accepted' && 'silent' in first && first.silent) {
+      // Not even a 100 Trying came, so no CANCEL went out (RFC 3261 §9.1): the INVITE's own
+      // transaction runs on alone until Timer B (a late 1xx gets our CANCEL, a late 200 sip.js's
+      // ACK and BYE), and the next trunk need not wait for it (README "SIP trunks: several, in order").
+      void terminated.then(guarded(() => void attempt.on('cancel_done', 'the unanswered INVITE gave up')));
+      return first;
+    }
     if (first !== 'accepted') {
       // A CANCEL ends in 64·T1 at worst (§9.1: none is sent before a 1xx; §17.1.2.2 Timer F);
       // a stopping appliance gives it up sooner, and telephone.stop() ends what is left.

@@ -208,6 +208,7 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
         maxCallMs: request.maxCallMs ?? DEFAULT_MAX_CALL_S * 1000,
         silenceMs,
         t1Ms: sip.t1_ms,
+        inviteTimeoutMs: sip.invite_timeout_s * 1000,
         stopWaitMs: stopMs,
         log,
         onPacketSent: deps.onPacketSent,
