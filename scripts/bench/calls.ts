@@ -19,7 +19,7 @@ const audio = (frames: number): CallAudio => {
   return { pcmu: b, pcma: b, durationMs: frames * 20 };
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const only = process.env.ONLY ?? 'setup,stream,latency';
+const only = process.env.ONLY ?? 'setup,stream,latency,failover';
 // SRTP=1: the trunk keys SRTP by SDES (README "SIP over TLS and SRTP"); the far end's SDP
 // carries a crypto line. The sink counts by sequence number, which SRTP leaves in the clear.
 const srtp = process.env.SRTP === '1';
@@ -198,5 +198,72 @@ if (only.includes('latency')) {
         `(negative: the INVITE left before the client had read the 200)`,
     );
   }
+}
+if (only.includes('failover')) {
+  // Two trunks (README "SIP trunks: several, in order"), each a stub PBX in this process: the
+  // first fails every INVITE (503 at once, or silence), the second notes when each INVITE
+  // arrives and declines it (603: final, no retry). Failover latency = the INVITE's arrival on
+  // the second − the 503's departure from the first (or, for silence, the first INVITE's arrival).
+  const stubPbx = (answer: '503 Service Unavailable' | '603 Decline' | null) => {
+    const socket = createSocket('udp4');
+    const seen = new Map<string, number>();
+    socket.on('message', (m, r) => {
+      const text = m.toString();
+      if (!text.startsWith('INVITE ')) return;
+      const number = /^INVITE sip:(\d+)@/.exec(text)![1]!;
+      if (!seen.has(number)) seen.set(number, performance.now());
+      if (!answer) return;
+      const head = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n');
+      const keep = head.filter((l) => /^(via|from|to|call-id|cseq):/i.test(l)).map((l) => (/^to:/i.test(l) ? `${l};tag=stub` : l));
+      socket.send([`SIP/2.0 ${answer}`, ...keep, 'Content-Length: 0', '', ''].join('\r\n'), r.port, r.address, () => seen.set(number, performance.now()));
+    });
+    return new Promise<{ port: number; seen: Map<string, number>; close: () => void }>((resolve) =>
+      socket.bind(0, '127.0.0.1', () => resolve({ port: socket.address().port, seen, close: () => socket.close() })),
+    );
+  };
+  const run = async (label: string, first: '503 Service Unavailable' | null, n: number, spacingMs: number, inviteTimeoutS?: number) => {
+    const a1 = await stubPbx(first);
+    const a2 = await stubPbx('603 Decline');
+    const a = applianceDir({
+      sip: {
+        local_address: '127.0.0.1',
+        local_port: 0,
+        rtp_ports: '41000-41998',
+        options_interval_s: 0, // the stubs answer no OPTIONS: unprobed, both trunks stay `none` and are tried in order
+        trunks: [
+          { name: 'first', server: `127.0.0.1:${a1.port}`, ...(inviteTimeoutS ? { invite_timeout_s: inviteTimeoutS } : {}) },
+          { name: 'second', server: `127.0.0.1:${a2.port}` },
+        ],
+      },
+      calls: { max_attempts: 1, max_concurrent: 50 },
+    });
+    const acc = provision(a, 'enterprise', ['--monthly-credit', '100000']);
+    const app = await a.start();
+    const numbers: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const number = `54${String(10_000_000 + i).slice(-8)}`;
+      numbers.push(number);
+      const res = await fetch(`${app.url}/webhook/receive`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-key': acc.webhookKey },
+        body: JSON.stringify({ phone_number: number, error_message: 'bench' }),
+      });
+      if (res.status !== 200) throw new Error(`alert refused: ${res.status} ${await res.text()}`);
+      await res.text();
+      await sleep(spacingMs);
+    }
+    const deadline = Date.now() + 60_000;
+    while (numbers.some((k) => !a2.seen.has(k)) && Date.now() < deadline) await sleep(100);
+    await app.stop();
+    a1.close();
+    a2.close();
+    const lat = numbers.filter((k) => a1.seen.has(k) && a2.seen.has(k)).map((k) => a2.seen.get(k)! - a1.seen.get(k)!);
+    console.log(
+      `failover: ${label}, ${lat.length}/${n} calls moved: p50 ${q(lat, 0.5).toFixed(2)} ms, p99 ${q(lat, 0.99).toFixed(2)} ms, max ${Math.max(...lat).toFixed(2)} ms`,
+    );
+  };
+  await run('first trunk answers 503 (503 sent → INVITE on the second)', '503 Service Unavailable', 300, 20);
+  await run('first trunk silent, invite_timeout_s = 2 (INVITE on the first → INVITE on the second)', null, 40, 50, 2);
+  await run('first trunk silent, no invite_timeout_s: Timer B, 64 × T1 = 32 s (INVITE on the first → INVITE on the second)', null, 10, 50);
 }
 process.exit(0);
