@@ -8,6 +8,7 @@ import { silentLogger } from '../log';
 import type { DialRequest } from '../sip';
 import type { Store } from '../store';
 import { createMaintenanceService } from '.';
+import { until } from '../../test/helpers/until';
 
 // README "Maintenance windows": a call already ringing when its window starts is cancelled
 // before the answer (calls/dialer.ts looks at the alerts of the calls it holds).
@@ -16,14 +17,6 @@ afterEach(async () => {
   await cleanup?.();
   cleanup = null;
 });
-
-async function until(what: string, ok: () => Promise<boolean>, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('a window starting while its call rings', () => {
   it('the attempt is aborted before the answer, the call ends cancelled, and it is not dialled again', async () => {
@@ -59,7 +52,7 @@ describe('a window starting while its call rings', () => {
       return { alertId, callId: id! };
     });
     dialer.start();
-    await until('the call rings', async () => (await store.calls.get(callId))!.state === 'ringing');
+    await until('the call rings', async () => (await store.calls.get(callId))!.state === 'ringing', 5_000, 20);
 
     const w = await createMaintenanceService({ store, clock, timeZone: 'Europe/Istanbul' }).create(account.id, {
       start: new Date(clock()).toISOString(),
@@ -67,7 +60,7 @@ describe('a window starting while its call rings', () => {
       match: ['key=db-'],
     });
     expect(w.ok).toBe(true);
-    await until('the call is cancelled', async () => (await store.calls.get(callId))!.state === 'cancelled');
+    await until('the call is cancelled', async () => (await store.calls.get(callId))!.state === 'cancelled', 5_000, 20);
     await new Promise((r) => setTimeout(r, 300)); // several polls: it is not claimed again
     expect(dials).toHaveLength(1);
     // Still firing as far as anyone knows: open, for the next repeat after the window.

@@ -14,6 +14,7 @@ import { post } from '../helpers/http';
 import { freePort } from '../helpers/ports';
 import { loudFrames } from '../helpers/recording';
 import { startSipp } from '../helpers/sipp';
+import { until } from '../helpers/until';
 
 /**
  * README "Voice desk" through the compiled binary: sipp (the engineer's phone) calls
@@ -24,16 +25,6 @@ import { startSipp } from '../helpers/sipp';
 const rigs = deskRig();
 afterEach(() => rigs.stopAll());
 const { rig, start, phone, onStop } = rigs;
-
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function alert(app: RunningAppliance, acc: { apiKey: string; apiSecret: string }, key: string, message: string): Promise<string> {
   const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: message, alert_key: key });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { freePort } from '../helpers/ports';
 import { readmeBlock, readmeSection } from '../helpers/readme';
+import { until } from '../helpers/until';
 
 // README "Heartbeats: a call when a ping does not come" through the compiled binary: its two
 // recipes run as written (host and token replaced; Alertmanager's timings shortened), the real
@@ -148,7 +149,7 @@ describe('README recipe: the real Alertmanager Watchdog receiver', () => {
       [`--config.file=${join(amDir, 'am.yml')}`, `--storage.path=${join(amDir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='],
       { stdio: 'ignore' },
     );
-    await until(async () => (await fetch(`${amUrl}/-/ready`).catch(() => null))?.ok === true);
+    await until('Alertmanager ready', async () => (await fetch(`${amUrl}/-/ready`).catch(() => null))?.ok === true);
   });
   afterAll(() => {
     if (am?.pid) process.kill(am.pid);
@@ -159,7 +160,7 @@ describe('README recipe: the real Alertmanager Watchdog receiver', () => {
     const watchdog = [{ labels: { alertname: 'Watchdog', severity: 'none' }, annotations: { summary: 'Always firing' } }];
     const posted = await fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(watchdog) });
     expect(posted.ok).toBe(true);
-    await until(async () => (await one('watchdog')).state === 'up');
+    await until('the watchdog heartbeat up', async () => (await one('watchdog')).state === 'up');
     const first = (await one('watchdog')).last_ping_at!;
     // Longer than the heartbeat's 4 s interval: Alertmanager's repeats keep it up.
     const pings = new Set<string>([first]);
@@ -182,7 +183,7 @@ describe('deadlines through the binary', () => {
     const never = create('never-pinged', 1, 0, '5321234568');
     expect((await fetch(`${app.url}${hb.ping_url}`, { method: 'POST', body: 'x' })).status).toBe(200);
     const pinged = Date.now();
-    await until(async () => (await one('missed')).state === 'late');
+    await until('the missed heartbeat late', async () => (await one('missed')).state === 'late');
     // README "Heartbeats": deadlines are checked at least every 5 s, so `late` comes no earlier
     // than interval + grace (2 s) and no later than 5 s after it (+ this loop's 100 ms look).
     expect(Date.now() - pinged).toBeGreaterThanOrEqual(2000);
@@ -216,17 +217,8 @@ describe('deadlines through the binary', () => {
     expect((await one('restart')).state).toBe('up');
     await Bun.sleep(1500);
     expect((await one('restart')).state).toBe('up'); // the old deadline passed 2 s ago
-    await until(async () => (await one('restart')).state === 'late');
+    await until('the heartbeat late after the restart', async () => (await one('restart')).state === 'late');
     expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
     expect(await rows('SELECT 1 FROM alerts WHERE alert_key = ?', `heartbeat:${hb.id}`)).toHaveLength(1);
   }, 30_000);
 });
-
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await Bun.sleep(100);
-  }
-  throw new Error('condition not met in time');
-}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
+import { until } from '../helpers/until';
 
 // README "Maintenance windows" against the compiled binary: the CLI, the server's starter
 // (within 10 s of the start), suppression over real HTTP, and windows across a restart.
@@ -21,14 +22,6 @@ const hook = (over: Record<string, unknown>) =>
   post(`${app.url}/webhook/receive`, { phone_number: '5321234567', error_message: 'Disk dolu', ...over }, { 'x-webhook-key': cred.webhookKey });
 const used = (): number => dir.cliJson(['credit', 'show', cred.accountId]).used;
 const call = (id: string) => dir.cliJson(['calls', 'show', id]);
-
-async function until(what: string, ok: () => boolean, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('voice-alert maintenance', () => {
   it('create, list, show and delete with stable JSON; bad input is one clear line', () => {
@@ -69,7 +62,7 @@ describe('voice-alert maintenance', () => {
     const before = used();
     const w = dir.cliJson(['maintenance', 'create', cred.accountId, '--start', iso(Date.now() + 2_000), '--end', iso(Date.now() + 3_600_000), '--match', 'key=db-']);
     expect(call(queued.json.call_ids[0]).state).toBe('queued');
-    await until('the start cancelled the call', () => call(queued.json.call_ids[0]).state === 'cancelled', 12_000);
+    await until('the start cancelled the call', () => call(queued.json.call_ids[0]).state === 'cancelled', 12_000, 250);
     expect(used()).toBe(before - 1);
     expect(call(other.json.call_ids[0]).state).toBe('queued');
     expect(dir.cliJson(['maintenance', 'show', w.id])).toMatchObject({ state: 'active', started_at: expect.any(String) });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { freePort } from '../helpers/ports';
 import { readmeBlock, readmeSection } from '../helpers/readme';
+import { until } from '../helpers/until';
 
 // README "Integration recipes", run as written (only host, key and numbers replaced), so the
 // README cannot drift from what works. The Alertmanager recipe runs the real Alertmanager
@@ -153,7 +154,7 @@ describe('the real Alertmanager with the README receiver', () => {
       `--web.listen-address=127.0.0.1:${port}`,
       '--cluster.listen-address=',
     ], { stdio: 'ignore' });
-    await until(async () => (await fetch(`${amUrl}/-/ready`).catch(() => null))?.ok === true);
+    await until('Alertmanager ready', async () => (await fetch(`${amUrl}/-/ready`).catch(() => null))?.ok === true);
   });
   afterAll(() => {
     if (am?.pid) process.kill(am.pid);
@@ -167,22 +168,13 @@ describe('the real Alertmanager with the README receiver', () => {
       fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ labels, annotations, ...extra }]) });
     expect((await postAlert({})).ok).toBe(true);
     const message = 'Instance Down. db9 is down. db9:9100.';
-    await until(async () => (await rows('SELECT 1 FROM calls WHERE phone_number = ? AND message = ?', '5321234569', message)).length === 1);
+    await until('the heartbeat call queued', async () => (await rows('SELECT 1 FROM calls WHERE phone_number = ? AND message = ?', '5321234569', message)).length === 1);
 
     const past = new Date(Date.now() - 1000).toISOString();
     expect((await postAlert({ startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: past })).ok).toBe(true);
     // The resolved group reaches the appliance and closes the alert: its waiting call ends cancelled.
-    await until(async () => (await rows("SELECT 1 FROM calls WHERE phone_number = ? AND message = ? AND state = 'cancelled'", '5321234569', message)).length === 1);
+    await until('the heartbeat call cancelled', async () => (await rows("SELECT 1 FROM calls WHERE phone_number = ? AND message = ? AND state = 'cancelled'", '5321234569', message)).length === 1);
     const refused = await rows<{ message: string }>("SELECT message FROM api_history WHERE endpoint = '/webhook/receive' AND status >= 400");
     expect(refused).toEqual([]);
   }, 40_000);
 });
-
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await Bun.sleep(100);
-  }
-  throw new Error('condition not met in time');
-}
