@@ -246,6 +246,7 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   };
   // The far end's BYE, or sip.js ending the session itself: the media port is let go as when
   // we hang up.
-  void terminated.then(() => call.hangUp(endedBy ?? 'ended by the appliance'));
+  // `endedBy` is set by then (the listener above sets it before `terminated` resolves).
+  void terminated.then(() => call.hangUp(endedBy!));
   return call;
 }
