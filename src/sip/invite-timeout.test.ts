@@ -1,5 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/helpers/ports';
 import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
 
 /**
@@ -27,8 +28,13 @@ async function quietPeer() {
   /** A response to a request heard: its Via, From, To, Call-ID and CSeq copied (RFC 3261 §8.2.6.2). */
   const respond = (to: Heard, status: string) => {
     const copy = to.text.split('\r\n').filter((l) => /^(via|from|to|call-id|cseq):/i.test(l));
-    const text = [`SIP/2.0 ${status}`, ...copy.map((l) => (/^to:/i.test(l) ? `${l};tag=quiet1` : l)), 'Content-Length: 0', '', ''].join('\r\n');
-    socket.send(text, to.from.port, to.from.address);
+    const head = [`SIP/2.0 ${status}`, ...copy.map((l) => (/^to:/i.test(l) ? `${l};tag=quiet1` : l))];
+    // A 200 to the INVITE answers its offer (PCMU), from an address the dialog can reach.
+    const port = (socket.address() as { port: number }).port;
+    const sdp = ['v=0', 'o=quiet 1 1 IN IP4 127.0.0.1', 's=-', 'c=IN IP4 127.0.0.1', 't=0 0', 'm=audio 9 RTP/AVP 0', 'a=rtpmap:0 PCMU/8000', ''].join('\r\n');
+    const body = status.startsWith('200') && /^CSeq:\s*\d+ INVITE/im.test(to.text) ? sdp : '';
+    const extra = body ? [`Contact: <sip:quiet@127.0.0.1:${port}>`, 'Content-Type: application/sdp'] : [];
+    socket.send([...head, ...extra, `Content-Length: ${Buffer.byteLength(body)}`, '', body].join('\r\n'), to.from.port, to.from.address);
   };
   const invite = () => heard.find((h) => h.text.startsWith('INVITE '))!;
   socket.on('message', (m, from) => {
@@ -79,6 +85,27 @@ describe('sip.invite_timeout_s', () => {
     expect(await dialTest(t.phone, recorder().progress, { ringTimeoutMs: 20_000 })).toMatchObject({ code: 'NO_ANSWER', silent: true });
     peer.answer('180 Ringing');
     await expect.poll(() => peer.methods().includes('CANCEL'), { timeout: 3000 }).toBe(true);
+  });
+
+  it('a late 200 after the attempt gave up gets our ACK and BYE', async () => {
+    const peer = await quietPeer();
+    const t = await testPhone(peer.port, { t1_ms: 500, t2_ms: 4000, invite_timeout_s: 1 });
+    phones.push(t.phone);
+    expect(await dialTest(t.phone, recorder().progress, { ringTimeoutMs: 20_000 })).toMatchObject({ code: 'NO_ANSWER', silent: true });
+    peer.answer('200 OK');
+    await expect.poll(() => peer.methods().filter((m) => m === 'ACK' || m === 'BYE'), { timeout: 3000 }).toEqual(['ACK', 'BYE']);
+  });
+
+  it('each attempt that gave up lets its RTP port go at once: more of them than the range holds ports', async () => {
+    const peer = await quietPeer();
+    const rtp = await freePort();
+    // Two even ports; Timer B (32 s) would hold each for the whole test.
+    const t = await testPhone(peer.port, { t1_ms: 500, t2_ms: 4000, invite_timeout_s: 1, rtp_ports: `${rtp}-${rtp + 3}` });
+    phones.push(t.phone);
+    for (let i = 0; i < 4; i++) {
+      expect(await dialTest(t.phone, recorder().progress, { ringTimeoutMs: 20_000 })).toMatchObject({ code: 'NO_ANSWER', silent: true });
+    }
+    expect(peer.methods().filter((m) => m === 'INVITE').length).toBeGreaterThanOrEqual(4);
   });
 
   it('a 100 Trying is an answer: the call then rings out its ring timeout, not silent', async () => {

@@ -167,6 +167,8 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       // Not even a 100 Trying came, so no CANCEL went out (RFC 3261 §9.1): the INVITE's own
       // transaction runs on alone until Timer B (a late 1xx gets our CANCEL, a late 200 sip.js's
       // ACK and BYE), and the next trunk need not wait for it (README "SIP trunks: several, in order").
+      // Nothing will be played on this attempt: its RTP port goes back now, not after Timer B.
+      media()?.close();
       void terminated.then(guarded(() => void attempt.on('cancel_done', 'the unanswered INVITE gave up')));
       return first;
     }
