@@ -30,7 +30,7 @@ export interface Appliance {
   url: string;
   /** http.plain_listen's bound address beside HTTPS, or null. */
   plainUrl: string | null;
-  /** The certificate served at start (README "HTTPS"): what the start log line shows; null on plain HTTP. */
+  /** The certificate served at start (docs/https.md "HTTPS"): what the start log line shows; null on plain HTTP. */
   tls: ReturnType<typeof certificateFields> | null;
   /** SIGHUP: re-reads the certificate and key; logs the outcome, never rejects. */
   reloadTls(): Promise<void>;
@@ -70,11 +70,12 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   if (tls.value?.created) log.info(certificateFields(tls.value.pair), 'made a self-signed certificate');
   const store = await createStore({ ...storeOptionsFrom(config), clock, log, onCommit: observeCommit });
   const speech = createSpeech(config, log);
-  // README "Voice desk": calls to the appliance, answered with the same speech as calls out.
+  // docs/telephony.md "Voice desk": calls to the appliance, answered with the same speech as calls
+  // out.
   const desk = createVoiceDesk(config, { store, clock, log, speech });
   const telephony = createTelephony(config, { store, clock, log, audio: speech, ...(desk ? { inbound: desk } : {}) });
-  // The voice-path self-test (README "Voice-path self-test"): scheduled calls claimed row by
-  // row; every result, wherever it was made, marks its trunk here.
+  // The voice-path self-test (docs/telephony.md "Voice-path self-test"): scheduled calls claimed
+  // row by row; every result, wherever it was made, marks its trunk here.
   const selfTests = createSelfTestScheduler({
     store,
     clock,
@@ -117,12 +118,13 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   // Outcome callbacks: outside intake and dialling, on its own bounded slots (sender.ts).
   const callbacks = createCallbackSender({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
   callbacks.start();
-  // Maintenance windows (README "Maintenance windows"): each start, claimed by one appliance,
-  // cancels what the window covers; the dialer then drops its covered calls not yet answered.
+  // Maintenance windows (docs/on-call.md "Maintenance windows"): each start, claimed by one
+  // appliance, cancels what the window covers; the dialer then drops its covered calls not yet
+  // answered.
   const maintenance = createWindowStarter({ store, clock, log, timeZone: config.credit.timezone, leaseMs: config.calls.lease_s * 1000, onStarted: () => telephony.wake() });
   maintenance.start();
-  // Heartbeat deadlines (README "Heartbeats"): a late one raises its alert through the intake.
-  // The node is this appliance across restarts (host and data folder), so a restart is told
+  // Heartbeat deadlines (docs/on-call.md "Heartbeats"): a late one raises its alert through the
+  // intake. The node is this appliance across restarts (host and data folder), so a restart is told
   // from another appliance that kept checking while this one was down.
   const heartbeats = createHeartbeatChecker({
     store,
@@ -136,7 +138,8 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     onQueued: () => telephony.wake(),
   });
   await heartbeats.start();
-  // On-call schedules (README "On-call schedules"): each change, claimed by one appliance, is an oncall.changed callback.
+  // On-call schedules (docs/on-call.md "On-call schedules"): each change, claimed by one appliance,
+  // is an oncall.changed callback.
   const oncallWatch = createOncallWatch({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
   oncallWatch.start();
 

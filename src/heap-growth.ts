@@ -1,6 +1,6 @@
 /**
  * How far the JavaScript heap may grow between collections, set before the runtime starts
- * (README "Memory").
+ * (docs/operations.md "Memory").
  *
  * JavaScriptCore lets its heap grow to about three times what survived the last collection on
  * a host with 16 GB of RAM or more (its option `heapGrowthFunctionThresholdInMB`), and to twice

@@ -3,7 +3,7 @@ import { describeError, type Logger } from './log';
 /**
  * A periodic look at the store (due escalation steps, window starts, on-call hand-offs,
  * heartbeat deadlines) that never overlaps itself: a look asked for while one runs joins it.
- * The rows themselves are claimed with leases (README "High availability"); this only paces
+ * The rows themselves are claimed with leases (docs/high-availability.md); this only paces
  * one appliance's looks.
  */
 export interface Poller<T> {

@@ -20,8 +20,8 @@ const audio = (frames: number): CallAudio => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const only = process.env.ONLY ?? 'setup,stream,latency,failover';
-// SRTP=1: the trunk keys SRTP by SDES (README "SIP over TLS and SRTP"); the far end's SDP
-// carries a crypto line. The sink counts by sequence number, which SRTP leaves in the clear.
+// SRTP=1: the trunk keys SRTP by SDES (docs/telephony.md "SIP over TLS and SRTP"); the far end's
+// SDP carries a crypto line. The sink counts by sequence number, which SRTP leaves in the clear.
 const srtp = process.env.SRTP === '1';
 const media = srtp
   ? { profile: 'RTP/SAVP', media_attr: `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${Buffer.alloc(30, 7).toString('base64')}` }
@@ -200,10 +200,11 @@ if (only.includes('latency')) {
   }
 }
 if (only.includes('failover')) {
-  // Two trunks (README "SIP trunks: several, in order"), each a stub PBX in this process: the
-  // first fails every INVITE (503 at once, or silence), the second notes when each INVITE
-  // arrives and declines it (603: final, no retry). Failover latency = the INVITE's arrival on
-  // the second − the 503's departure from the first (or, for silence, the first INVITE's arrival).
+  // Two trunks (docs/telephony.md "SIP trunks: several, in order"), each a stub PBX in this
+  // process: the first fails every INVITE (503 at once, or silence), the second notes when each
+  // INVITE arrives and declines it (603: final, no retry). Failover latency = the INVITE's arrival
+  // on the second − the 503's departure from the first (or, for silence, the first INVITE's
+  // arrival).
   const stubPbx = (answer: '503 Service Unavailable' | '603 Decline' | null) => {
     const socket = createSocket('udp4');
     const seen = new Map<string, number>();

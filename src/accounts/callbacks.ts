@@ -27,7 +27,7 @@ export function parseCallbackUrl(raw: string): string | null {
 }
 
 /**
- * An account's outcome callbacks (README "Callbacks"), for the panel and the
+ * An account's outcome callbacks (docs/on-call.md "Callbacks"), for the panel and the
  * CLI alike. Setting a URL always issues a new signing secret, returned once and never
  * again (it is kept sealed); setting or clearing takes effect for events written after it.
  */

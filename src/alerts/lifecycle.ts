@@ -4,8 +4,8 @@ import { periodOf } from '../credit';
 import type { AlertRecord, CallRecord, Tx } from '../store';
 
 /**
- * What happens to an alert and its calls when it closes (README "Alerts: dedupe and resolve"
- * and "GET /api/alerts/{id}, …"). Each function runs inside the caller's transaction
+ * What happens to an alert and its calls when it closes (docs/http-api.md "Alerts: dedupe and
+ * resolve" and "GET /api/alerts/{id}, …"). Each function runs inside the caller's transaction
  * (`store.transaction`, with its `tx` as `store` here), beside the change that caused it, so
  * an alert and its calls never disagree after a crash.
  */

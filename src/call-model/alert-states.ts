@@ -2,14 +2,14 @@ import { IllegalTransitionError } from './states';
 
 /**
  * An alert: one accepted request (or one native source's alert), with its key, text and
- * calls (README "Alerts: dedupe and resolve").
+ * calls (docs/http-api.md "Alerts: dedupe and resolve").
  *
  *   open ──keypad 1 / API / panel / voice desk──> acknowledged
  *     ├───resolve (status: resolved)──> resolved
  *     └───every call ended, nobody pressed 1──> unacknowledged ──API / panel / voice desk──> acknowledged | resolved
  *
- * An unacknowledged alert may still be taken by someone afterwards (README "Voice desk: calls
- * in" reads them to the engineer who calls in); no call is placed for it any more either way.
+ * An unacknowledged alert may still be taken by someone afterwards (docs/telephony.md "Voice desk:
+ * calls in" reads them to the engineer who calls in); no call is placed for it any more either way.
  * A closed alert is never reopened: a later request with the same key opens a new one.
  */
 export const ALERT_STATES = ['open', 'acknowledged', 'resolved', 'unacknowledged'] as const;

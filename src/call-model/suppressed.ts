@@ -1,5 +1,5 @@
 /**
- * README "Maintenance windows": an alert a window suppressed places no call until the
+ * docs/on-call.md "Maintenance windows": an alert a window suppressed places no call until the
  * window's end (`suppressedUntil`, unix ms, copied from the window when it suppressed the
  * alert; a deleted window ends it). The dialer cancels its calls not yet answered, and a
  * call of it that ends leaves the alert open, still firing, for the next repeat after the end.

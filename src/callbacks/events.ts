@@ -4,7 +4,7 @@ import { newId } from '../store/ids';
 import type { AlertRecord, CallRecord, SelfTestRecord, Tx } from '../store';
 
 /**
- * The events an account's callback_url receives (README "Callbacks").
+ * The events an account's callback_url receives (docs/on-call.md "Callbacks").
  *
  * Body (JSON, stored once, the same bytes on every retry):
  *   { "id": "evt_…", "type": "alert.acknowledged", "at": "2026-01-01T00:00:00.000Z",
@@ -20,9 +20,9 @@ import type { AlertRecord, CallRecord, SelfTestRecord, Tx } from '../store';
 export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged';
 export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed';
 export type TrunkEventType = 'trunk.down' | 'trunk.up';
-/** README "On-call schedules": the on-call person of a schedule changed. */
+/** docs/on-call.md "On-call schedules": the on-call person of a schedule changed. */
 export type OncallEventType = 'oncall.changed';
-/** README "Voice-path self-test": a self-test failed, or passed after a failure. */
+/** docs/telephony.md "Voice-path self-test": a self-test failed, or passed after a failure. */
 export type SelfTestEventType = 'selftest.failed' | 'selftest.passed';
 export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType | OncallEventType | SelfTestEventType;
 
@@ -108,7 +108,7 @@ function inOrder<T extends { id: string }>(rows: readonly T[], wanted: readonly 
 
 /** What a trunk event says about the trunk: `{ "trunk": { "name", "server", "reachable", "result" } }`. */
 export interface TrunkEventFields {
-  /** The trunk's name (README "SIP trunks: several, in order"; `default` for `[sip]` alone). */
+  /** The trunk's name (docs/telephony.md "SIP trunks: several, in order"; `default` for `[sip]` alone). */
   name?: string;
   server: string;
   reachable: boolean;
@@ -117,7 +117,7 @@ export interface TrunkEventFields {
 }
 
 /**
- * `trunk.down` / `trunk.up` (README "Operations") to EVERY account with a callback_url:
+ * `trunk.down` / `trunk.up` (docs/operations.md "Trunk monitoring") to EVERY account with a callback_url:
  * the trunk is shared, so each customer learns that calls cannot (or can again) go out.
  * MUST be called inside `store.transaction`, with its `tx`. In order per account (its own
  * order key, so one account's failing endpoint never holds up another's). Returns the
@@ -133,8 +133,8 @@ export async function emitTrunkEvent(tx: Tx, type: TrunkEventType, trunk: TrunkE
 }
 
 /**
- * `selftest.failed` / `selftest.passed` (README "Voice-path self-test") to EVERY account with
- * a callback_url, like a trunk event: `{ "self_test": { "ok", "trunk", "reason", "id", … } }`.
+ * `selftest.failed` / `selftest.passed` (docs/telephony.md "Voice-path self-test") to EVERY account
+ * with a callback_url, like a trunk event: `{ "self_test": { "ok", "trunk", "reason", "id", … } }`.
  * MUST be called inside `store.transaction`, with its `tx`, beside the result it reports.
  */
 export async function emitSelfTestEvent(tx: Tx, type: SelfTestEventType, result: SelfTestRecord, at: number): Promise<string[]> {
@@ -153,8 +153,8 @@ export interface OncallPerson {
 }
 
 /**
- * `oncall.changed` (README "On-call schedules"): `{ "schedule": "noc", "schedule_id": "sch_…",
- * "from": {name, number} | null, "to": {name, number} | null, "at": <the change> }`.
+ * `oncall.changed` (docs/on-call.md "On-call schedules"): `{ "schedule": "noc", "schedule_id":
+ * "sch_…", "from": {name, number} | null, "to": {name, number} | null, "at": <the change> }`.
  * MUST be called inside `store.transaction`, with its `tx`. In order per schedule.
  */
 export function emitOncallChanged(

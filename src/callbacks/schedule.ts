@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (README "Callbacks", Delivery): 10 s, 1 min,
+ * When a failed delivery is tried again (docs/on-call.md "Callbacks", Delivery): 10 s, 1 min,
  * 5 min, 30 min after the first four failures, then every hour, until 24 h after the
  * event happened; an attempt that would fall later is not made (the event is given up).
  */

@@ -38,7 +38,7 @@ export interface CallbackSenderDeps {
 }
 
 /**
- * Delivers the outbox (README "Callbacks", Delivery): at least once, in order per
+ * Delivers the outbox (docs/on-call.md "Callbacks", Delivery): at least once, in order per
  * alert (the store hands out only the first pending event of each alert, and this sender
  * never sends an event it already has in flight), retried on the schedule in schedule.ts.
  *

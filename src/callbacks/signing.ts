@@ -1,8 +1,8 @@
 import { sign } from '../signing';
 
 /**
- * The headers of one callback POST, signed exactly like inbound requests (README
- * "Callbacks" and "Optional HMAC signing"): `X-Signature: sha256=<hex HMAC-SHA256 of "<ts>.<body>">`
+ * The headers of one callback POST, signed exactly like inbound requests (docs/on-call.md
+ * "Callbacks" and docs/http-api.md "Optional HMAC signing"): `X-Signature: sha256=<hex HMAC-SHA256 of "<ts>.<body>">`
  * keyed with the account's callback secret, so a receiver verifies ours with the code
  * it would use for us. Computed per attempt: a retry carries a fresh timestamp, so a
  * receiver's 300 s window never refuses a late retry.

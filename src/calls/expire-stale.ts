@@ -6,7 +6,7 @@ import type { Store } from '../store';
 
 /** What a queued call's last_reason says while sip.server is empty. */
 export const NO_TRUNK_REASON = 'no SIP trunk configured';
-/** The extra `warning` field of an intake answer while sip.server is empty (README "Operations"). */
+/** The extra `warning` field of an intake answer while sip.server is empty (docs/operations.md "No trunk yet"). */
 export const NO_TRUNK_WARNING = 'No SIP trunk configured: calls wait';
 
 export interface NoTrunkSweepDeps {
@@ -26,8 +26,8 @@ const BATCH = 500;
  * With no trunk nobody claims calls, so the claim-time expiry (run-claimed-call.ts) never
  * runs: this does it instead. Every queued call older than calls.max_age_s moves to
  * `expired` through the call model's guarded edge, its alert settles in the same
- * transaction, so a trunk configured later never dials a stale backlog (README
- * "Operations"). The sweeper then marks why the others wait. Returns the ids expired.
+ * transaction, so a trunk configured later never dials a stale backlog (docs/operations.md
+ * "No trunk yet"). The sweeper then marks why the others wait. Returns the ids expired.
  */
 export async function sweepWithoutTrunk(d: NoTrunkSweepDeps): Promise<string[]> {
   const expired: string[] = [];

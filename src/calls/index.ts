@@ -62,7 +62,7 @@ export interface TelephonyDeps {
   log: Logger;
   /** What calls play: speech built once in appliance.ts (tests inject a known signal). */
   audio: CallAudioSource;
-  /** The voice desk (README "Voice desk"): calls to the appliance; absent: refused. */
+  /** The voice desk (docs/telephony.md "Voice desk"): calls to the appliance; absent: refused. */
   inbound?: InboundDesk;
 }
 

@@ -162,7 +162,8 @@ describe('per-number pacing and bundling', () => {
     dialer.start();
     await advanceUntil(() => dialled.length === 1, 1_000);
     const t0 = dialled[0]!.at;
-    // README "PagerDuty and Opsgenie compatible intake": the same alert path, pacing included.
+    // docs/integrations.md "PagerDuty and Opsgenie compatible intake": the same alert path, pacing
+    // included.
     await post(`/v2/enqueue${to}`, { routing_key: webhookKey, event_action: 'trigger', payload: { summary: 'api latency high', source: 'web1', severity: 'critical' } });
     await post(`/v2/alerts${to}`, { message: 'queue backed up', alias: 'mq-1' }, { authorization: `GenieKey ${webhookKey}` });
     await advanceUntil(finished, 120_000);

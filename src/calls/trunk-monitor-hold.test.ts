@@ -9,7 +9,7 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
-describe('a failed self-test holds the trunk down (README "Voice-path self-test")', () => {
+describe('a failed self-test holds the trunk down (docs/telephony.md "Voice-path self-test")', () => {
   it('an answered probe does not lift it; a passed self-test does, and probes count again after it', async () => {
     const store = await tempStore(Date.now);
     stores.push(store);

@@ -50,7 +50,8 @@ async function sipp(o: { code: number; reason: string; port?: number }): Promise
 
 describe('trunk monitoring with SIP OPTIONS', () => {
   // Not 408: sip.js treats every 408 to a non-INVITE as its own timeout (RFC 4320 §4.1).
-  // Not 503: that PBX says it cannot serve, the trunk is down (README "SIP trunks: several, in order").
+  // Not 503: that PBX says it cannot serve, the trunk is down (docs/telephony.md "SIP trunks:
+  // several, in order").
   it.each([
     [407, 'Proxy Authentication Required'],
     [404, 'Not Found'],

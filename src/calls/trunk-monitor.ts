@@ -6,8 +6,8 @@ import type { Store } from '../store';
 import { until } from '../until';
 
 /**
- * Is the trunk there? One SIP OPTIONS every sip.options_interval_s (README "Operations",
- * "SIP trunks: several, in order"): a final answer other than 408/503, 401/407 included,
+ * Is the trunk there? One SIP OPTIONS every sip.options_interval_s (docs/operations.md
+ * "Trunk monitoring", docs/telephony.md "SIP trunks: several, in order"): a final answer other than 408/503, 401/407 included,
  * means up; no answer within Timer F, a transport error, 408 or 503 (the PBX says it cannot
  * serve) means down. A self-test marks the trunk down or up (mark()): down holds until a
  * self-test passes, whatever the probes say meanwhile; an INVITE's
@@ -63,7 +63,7 @@ export interface TrunkMonitor {
    * as a callback like a probe's. `reason` is the result the event carries.
    */
   mark(up: boolean, reason: string): Promise<void>;
-  /** A result learnt elsewhere, taken as a probe's: a registering trunk's REGISTER (README). */
+  /** A result learnt elsewhere, taken as a probe's: a registering trunk's REGISTER (docs/telephony.md). */
   observe(result: ProbeResult): Promise<void>;
 }
 
@@ -87,7 +87,7 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
-  /** A failed self-test holds the trunk down until one passes (README "Voice-path self-test"). */
+  /** A failed self-test holds the trunk down until one passes (docs/telephony.md "Voice-path self-test"). */
   let checkFailed = false;
 
   const name = deps.name ?? 'default';

@@ -4,7 +4,7 @@ import { isTrunkFailure, mayDial, trunkOrder, type RouteTrunk } from './trunk-ro
 
 const final = (status: number, extra: Partial<Extract<CallOutcome, { code: 'SIP_FINAL' }>> = {}): CallOutcome => ({ code: 'SIP_FINAL', status, reason: 'x', ...extra });
 
-describe('which failures move an attempt to the next trunk (README "SIP trunks: several, in order")', () => {
+describe('which failures move an attempt to the next trunk (docs/telephony.md "SIP trunks: several, in order")', () => {
   it.each<[string, CallOutcome]>([
     ['no response at all within the ring timeout', { code: 'NO_ANSWER', status: 487, reason: 'no response', silent: true }],
     ["Timer B's own 408 (nothing came back)", final(408, { local: true })],

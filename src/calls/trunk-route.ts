@@ -4,7 +4,7 @@ import { SRTP_REQUIRED_REASON } from '../sip';
 import type { TrunkState } from './trunk-monitor';
 
 /**
- * Which trunk a call goes to, and which failures move it to the next one (README "SIP
+ * Which trunk a call goes to, and which failures move it to the next one (docs/telephony.md "SIP
  * trunks: several, in order"). Pure: trunk-set.ts applies it, retry-policy.ts still alone
  * decides what the attempt's final outcome means.
  */
@@ -32,7 +32,7 @@ export function isTrunkFailure(o: CallOutcome): boolean {
   switch (o.code) {
     case 'NETWORK':
       return true;
-    // A trunk that requires SRTP answered plain RTP (README "SIP over TLS and SRTP").
+    // A trunk that requires SRTP answered plain RTP (docs/telephony.md "SIP over TLS and SRTP").
     case 'MEDIA':
       return o.reason.startsWith(SRTP_REQUIRED_REASON);
     case 'NO_ANSWER':

@@ -11,7 +11,7 @@ import { createTrunkMonitor, type TrunkMonitor, type TrunkProbeStatus, type Trun
 export interface TrunkEntryStatus extends TrunkProbeStatus {
   name: string;
   server: string;
-  /** up / down / none (README "SIP trunks: several, in order"); a trunk whose socket could not start is down. */
+  /** up / down / none (docs/telephony.md "SIP trunks: several, in order"); a trunk whose socket could not start is down. */
   state: TrunkState;
   /** Its user agent and socket are running (it can carry calls). */
   started: boolean;
@@ -52,7 +52,7 @@ export interface TrunkSetDeps {
   store: Store;
   clock: Clock;
   log: Logger;
-  /** The voice desk, offered every INVITE to each trunk (README "Voice desk"); absent: refused. */
+  /** The voice desk, offered every INVITE to each trunk (docs/telephony.md "Voice desk"); absent: refused. */
   inbound?: InboundDesk;
 }
 

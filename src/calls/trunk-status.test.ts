@@ -26,7 +26,7 @@ const entry = (name: string, state: TrunkEntryStatus['state'], o: Partial<TrunkE
   ...o,
 });
 
-describe('trunk states (README "SIP trunks: several, in order")', () => {
+describe('trunk states (docs/telephony.md "SIP trunks: several, in order")', () => {
   it('a probe is up on a final answer other than 408/503; down on none, 408, 503', () => {
     expect(probeIsUp({ answered: true, code: 200, reason: 'OK', rttMs: 1 })).toBe(true);
     expect(probeIsUp({ answered: true, code: 407, reason: 'Proxy Authentication Required', rttMs: 1 })).toBe(true);

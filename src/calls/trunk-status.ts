@@ -9,13 +9,13 @@ export interface TrunkStatus extends TrunkProbeStatus {
   registered: boolean | null;
   /** Why the last start failed, while it is being retried; once up, why the last REGISTER failed. */
   lastError: string | null;
-  /** Each trunk in order (README "SIP trunks: several, in order"); absent from older callers. */
+  /** Each trunk in order (docs/telephony.md "SIP trunks: several, in order"); absent from older callers. */
   trunks?: TrunkEntryStatus[];
 }
 
 /**
- * Telephony's one status from its trunks (README "SIP trunks: several, in order"): `up` once
- * any trunk started; reachable when any trunk is up, unreachable when every one is down,
+ * Telephony's one status from its trunks (docs/telephony.md "SIP trunks: several, in order"): `up`
+ * once any trunk started; reachable when any trunk is up, unreachable when every one is down,
  * unknown otherwise. With one trunk it is that trunk's own status.
  */
 export function aggregateStatus(trunks: TrunkEntryStatus[], stopping: boolean): TrunkStatus {
@@ -42,8 +42,8 @@ export function aggregateStatus(trunks: TrunkEntryStatus[], stopping: boolean): 
 }
 
 /**
- * /healthz's `checks.trunk` and `checks.trunks` (README "GET /healthz"): each trunk's state by
- * name, and `up` while telephony runs and any trunk is not down (`none`: unknown, tried in
+ * /healthz's `checks.trunk` and `checks.trunks` (docs/http-api.md "GET /healthz"): each trunk's
+ * state by name, and `up` while telephony runs and any trunk is not down (`none`: unknown, tried in
  * its turn); `none` when no trunk is configured. A status without its trunks (an older
  * caller) is read as one trunk named `default`.
  */

@@ -7,7 +7,7 @@ import { CliError, configFrom, print } from './context';
 
 /** backup and restore copy the SQLite file; a PostgreSQL store has its own tools. */
 export const POSTGRES_BACKUP =
-  'store.url is set: the store is PostgreSQL, which this command does not copy; back it up with pg_dump or pg_basebackup, and keep a copy of secret.key (README "High availability")';
+  'store.url is set: the store is PostgreSQL, which this command does not copy; back it up with pg_dump or pg_basebackup, and keep a copy of secret.key (docs/high-availability.md)';
 
 /**
  * `voice-alert backup DEST`: a consistent copy of the live database and secret.key into a

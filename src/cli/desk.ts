@@ -12,7 +12,7 @@ function unwrap<T extends DeskPinResult | DeskPolicyResult>(r: T): Extract<T, { 
   return r as Extract<T, { ok: true }>;
 }
 
-/** `desk`: the voice desk's PIN and the policy keypad 0 connects to (README "Voice desk"). */
+/** `desk`: the voice desk's PIN and the policy keypad 0 connects to (docs/telephony.md "Voice desk"). */
 export function deskCommand(): Command {
   const cmd = new Command('desk').description('voice desk: engineers call the appliance to hear, acknowledge and resolve alerts');
   const service = (store: Store, timeZone: string) => createDeskService({ store, clock: systemClock, timeZone });

@@ -5,10 +5,10 @@ import type { DoctorCheck } from '../outward';
 type TlsKeys = Pick<SipConfig, 'server' | 'transport' | 'tls_ca_file' | 'tls_verify'>;
 
 /**
- * The `trunk.tls` line of `voice-alert doctor` for a trunk with transport = "tls" (README
- * "SIP over TLS and SRTP"): whose certificate was accepted and against what, or why it was
- * refused and which key fixes it. Null for other transports, and for a failure that is no
- * certificate's (the trunk.options line reports those).
+ * The `trunk.tls` line of `voice-alert doctor` for a trunk with transport = "tls"
+ * (docs/telephony.md "SIP over TLS and SRTP"): whose certificate was accepted and against what, or
+ * why it was refused and which key fixes it. Null for other transports, and for a failure that is
+ * no certificate's (the trunk.options line reports those).
  */
 export function trunkTlsCheck(sip: TlsKeys, error?: unknown): DoctorCheck | null {
   if (sip.transport !== 'tls') return null;

@@ -6,7 +6,7 @@ import { loadCertificatePair, tlsSource } from '../tls';
 import type { DoctorCheck } from '../outward';
 
 /**
- * `tls` (only when HTTPS is configured, README "HTTPS"): the certificate loads with its key,
+ * `tls` (only when HTTPS is configured, docs/https.md "HTTPS"): the certificate loads with its key,
  * its SHA-256 fingerprint to compare with what a client pinned, its names and expiry.
  */
 export async function checkTls(config: Config, now = new Date()): Promise<DoctorCheck[]> {

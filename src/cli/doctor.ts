@@ -7,7 +7,7 @@ import { CliError, configFrom, print } from './context';
 import { checkTls } from './doctor-tls';
 
 /**
- * `voice-alert doctor [--json]` (README "Operations"): is this installation able to
+ * `voice-alert doctor [--json]` (docs/operations.md "Doctor"): is this installation able to
  * take alerts and place calls? Configuration, database, disk, speech, the trunk (address,
  * OPTIONS, REGISTER when configured), the RTP ports and, with HTTPS, the certificate: one
  * line per check, with the fix when one fails; exit 1 when any failed. Safe beside a running

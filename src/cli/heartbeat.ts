@@ -26,7 +26,7 @@ const human = (h: Heartbeat) =>
 const service = (store: Store, config: Config) =>
   createHeartbeatService({ store, clock: systemClock, timeZone: config.credit.timezone, numberForms: config.numbers.accept });
 
-/** `heartbeat`: dead man's switches of an account (README "Heartbeats"). */
+/** `heartbeat`: dead man's switches of an account (docs/on-call.md "Heartbeats"). */
 export function heartbeatCommand(): Command {
   const cmd = new Command('heartbeat').description("dead man's switches: a call when a ping does not come in time");
   cmd

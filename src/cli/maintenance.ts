@@ -19,7 +19,7 @@ function unwrap(r: WindowResult): MaintenanceWindow {
   throw new CliError(errorBody(r.code, r.detail).message);
 }
 
-/** `maintenance`: windows during which an account's matching alerts call nobody (README "Maintenance windows"). */
+/** `maintenance`: windows during which an account's matching alerts call nobody (docs/on-call.md "Maintenance windows"). */
 export function maintenanceCommand(): Command {
   const cmd = new Command('maintenance').description('maintenance windows: alerts are stored but nobody is called');
   const service = (store: Store, timeZone: string) => createMaintenanceService({ store, clock: systemClock, timeZone });

@@ -34,7 +34,7 @@ function unwrap(r: PolicyResult): Policy {
   throw new CliError('problem' in r ? `${WHY[r.code]}: ${r.problem}` : WHY[r.code]);
 }
 
-/** `policy`: escalation policies of an account (README "Escalation: call until someone presses 1"). */
+/** `policy`: escalation policies of an account (docs/on-call.md "Escalation: call until someone presses 1"). */
 export function policyCommand(): Command {
   const cmd = new Command('policy').description('escalation policies: who is called, in which order, until someone presses 1');
   const service = (store: Parameters<typeof createPoliciesService>[0]['store']) => createPoliciesService({ store, clock: systemClock });

@@ -29,7 +29,7 @@ const human = (s: ScheduleRecord, url: string) =>
     `  calendar: ${url}`,
   ].join('\n');
 
-/** `schedule`: on-call schedules of an account (README "On-call schedules"). */
+/** `schedule`: on-call schedules of an account (docs/on-call.md "On-call schedules"). */
 export function scheduleCommand(): Command {
   const cmd = new Command('schedule').description('on-call schedules: rotations, restrictions and overrides, in a time zone');
   const service = (store: Store) => createSchedulesService({ store, clock: systemClock });

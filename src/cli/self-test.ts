@@ -11,7 +11,7 @@ import { CliError, positiveInt, print, withStore } from './context';
 const human = (t: SelfTestRecord) =>
   `${iso(t.finishedAt)}  ${t.trunk}  ${t.ok ? 'ok    ' : 'FAILED'}  ${t.reason}${t.origin === 'cli' ? '  (self-test run)' : ''}`;
 
-/** `self-test`: the voice-path self-test (README "Voice-path self-test"). */
+/** `self-test`: the voice-path self-test (docs/telephony.md "Voice-path self-test"). */
 export function selfTestCommand(): Command {
   const cmd = new Command('self-test').description('the voice-path self-test: a call to self_test.number through each trunk');
   cmd

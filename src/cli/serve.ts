@@ -26,8 +26,8 @@ export function serveCommand(): Command {
         throw e;
       }
       // Installed first: SIGHUP's default action ends the process, and a renewal script
-      // may send it at any time (README "HTTPS"). Before the server is up there is nothing to
-      // reload: the start reads the files itself.
+      // may send it at any time (docs/https.md "HTTPS"). Before the server is up there is nothing
+      // to reload: the start reads the files itself.
       let reloadTls: (() => Promise<void>) | undefined;
       process.on('SIGHUP', () => {
         if (reloadTls) void reloadTls();
@@ -47,7 +47,8 @@ export function serveCommand(): Command {
         if (text) process.stderr.write(text + '\n');
       }
       // Logged last: scripts and tests take this line as "ready".
-      // With TLS the certificate's fingerprint is on it, for users who pin it (README "HTTPS").
+      // With TLS the certificate's fingerprint is on it, for users who pin it (docs/https.md
+      // "HTTPS").
       const plain = appliance.plainUrl ? { plainUrl: appliance.plainUrl } : {};
       log.info({ url: appliance.url, ...plain, database: config.store.path, ...appliance.tls }, 'voice-alert listening');
       await new Promise<void>((resolve) => {

@@ -23,7 +23,8 @@ export function testCallCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (numberText: string, text: string, opts, c: Command) => {
       const config = configFrom(c);
-      // The first trunk in order (README "SIP trunks: several, in order"), or the one --trunk names.
+      // The first trunk in order (docs/telephony.md "SIP trunks: several, in order"), or the one
+      // --trunk names.
       const trunks = sipTrunks(config.sip);
       if (trunks.length === 0) throw new CliError('sip.server is not set: nothing to dial through', 2);
       const trunk = opts.trunk ? trunks.find((t) => t.name === opts.trunk) : trunks[0];

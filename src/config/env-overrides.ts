@@ -65,8 +65,8 @@ export const NOT_KEY_VARIABLES: ReadonlySet<string> = new Set([
   // scripts/bench/ingest-postgres's request quota; exported, it reaches the appliances the
   // script starts.
   'VOICE_ALERT_BENCH_QUOTA',
-  // The sending side in README "Integration recipes" (CI workflow): the appliance's URL and a
-  // webhook key, set on hosts that send alerts, which may run an appliance too.
+  // The sending side in docs/integrations.md "Integration recipes" (CI workflow): the appliance's
+  // URL and a webhook key, set on hosts that send alerts, which may run an appliance too.
   'VOICE_ALERT_URL',
   'VOICE_ALERT_KEY',
 ]);

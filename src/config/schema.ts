@@ -40,7 +40,7 @@ export const configSchema = z
   // A number form numbers.accept takes must have a trunk that may dial it (sip-trunks.ts).
   .superRefine((c, ctx) => {
     for (const message of undialableForms(c.sip, c.numbers.accept)) ctx.addIssue({ code: 'custom', path: ['sip', 'trunks'], message });
-    // self_test.trunk names one of the trunks (README "Voice-path self-test").
+    // self_test.trunk names one of the trunks (docs/telephony.md "Voice-path self-test").
     const names = sipTrunks(c.sip).map((t) => t.name);
     if (c.self_test.trunk !== '' && !names.includes(c.self_test.trunk)) {
       ctx.addIssue({ code: 'custom', path: ['self_test', 'trunk'], message: `no trunk named ${c.self_test.trunk} (trunks: ${names.join(', ') || 'none'})` });

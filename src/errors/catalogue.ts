@@ -1,14 +1,14 @@
 /**
  * Every error the appliance answers over HTTP, in one list (after ntfy's server/errors.go):
  * a stable machine `code` that clients and the panel may key on, the HTTP status and the
- * message. The README fixes each status and message ("HTTP API", "Operations"); this list
+ * message. The docs fix each status and message (docs/http-api.md, docs/operations.md); this list
  * is the one place they live.
  *
  * Codes are snake_case and NEVER change or get reused once shipped: scripts match on them.
- * Messages are the README's and NEVER change either (tests assert them exactly).
+ * Messages are the docs' and NEVER change either (tests assert them exactly).
  */
 export const ERRORS = [
-  // The HTTP edge, before any endpoint looks at the request (README "HTTP API": rows 1–2 of both
+  // The HTTP edge, before any endpoint looks at the request (docs/http-api.md: rows 1–2 of both
   // tables, and "Other paths" under GET /healthz).
   { code: 'rate_limited', status: 429, message: 'Rate limit exceeded' },
   { code: 'body_too_large', status: 413, message: 'Request body too large' },
@@ -16,7 +16,7 @@ export const ERRORS = [
   { code: 'method_not_allowed', status: 405, message: 'Method not allowed' },
   { code: 'internal_error', status: 500, message: 'Internal error' },
   { code: 'database_unavailable', status: 503, message: 'Database unavailable' },
-  /** GET /healthz: free space under store.min_free_mb (README "GET /healthz", "Operations"). */
+  /** GET /healthz: free space under store.min_free_mb (docs/http-api.md "GET /healthz", docs/operations.md "Health"). */
   { code: 'disk_space_low', status: 503, message: 'Disk space low' },
   /** GET /metrics with metrics.token set and no (or another) `Authorization: Bearer` token. */
   { code: 'metrics_token_required', status: 401, message: 'Metrics token required' },
@@ -41,21 +41,22 @@ export const ERRORS = [
   { code: 'invalid_phone_number', status: 400, message: 'Invalid phone number' },
   { code: 'insufficient_credit', status: 402, message: 'Insufficient call credit' },
   { code: 'call_not_found', status: 404, message: 'Call not found' },
-  /** `alert_key` identifies an alert for dedupe and resolve (≤ 200 characters: README "Alerts: dedupe and resolve"). */
+  /** `alert_key` identifies an alert for dedupe and resolve (≤ 200 characters: docs/http-api.md "Alerts: dedupe and resolve"). */
   { code: 'alert_key_too_long', status: 400, message: 'Alert key too long (max 200 characters)' },
   /** Another account's alert answers exactly like a missing one, so ids cannot be probed. */
   { code: 'alert_not_found', status: 404, message: 'Alert not found' },
-  /** GET /api/schedules/{name}/oncall: another account's schedule answers like a missing one (README "On-call schedules"). */
+  /** GET /api/schedules/{name}/oncall: another account's schedule answers like a missing one (docs/on-call.md "On-call schedules"). */
   { code: 'schedule_not_found', status: 404, message: 'Schedule not found' },
 
-  // Maintenance windows (README "Maintenance windows"); the detail after ": " names the field.
+  // Maintenance windows (docs/on-call.md "Maintenance windows"); the detail after ": " names the
+  // field.
   { code: 'maintenance_bad_time', status: 400, message: 'Invalid time (ISO 8601 with a zone, e.g. 2026-11-25T22:00:00Z)' },
   { code: 'maintenance_end_before_start', status: 400, message: 'Maintenance window must end after it starts' },
   { code: 'maintenance_bad_match', status: 400, message: 'Invalid match (key=PREFIX, source=NAME or label:NAME=VALUE)' },
   { code: 'maintenance_invalid', status: 400, message: 'Invalid maintenance window' },
   { code: 'maintenance_not_found', status: 404, message: 'Maintenance window not found' },
 
-  /** GET|HEAD|POST /heartbeat/{token} with a token no heartbeat has (README "Heartbeats"). */
+  /** GET|HEAD|POST /heartbeat/{token} with a token no heartbeat has (docs/on-call.md "Heartbeats"). */
   { code: 'heartbeat_not_found', status: 404, message: 'Heartbeat not found' },
 
   // The panel's test calls (src/accounts/test-calls.ts): what an owner may not do.
@@ -79,7 +80,7 @@ export function errorFor(code: ErrorCode): ApiError {
 }
 
 /**
- * README "HTTP API"'s error body, plus `code`. `detail` follows the message after ": "
+ * docs/http-api.md's error body, plus `code`. `detail` follows the message after ": "
  * (the webhook's `Invalid phone number: <value>`).
  */
 export function errorBody(code: ErrorCode, detail?: string): { status: 'error'; message: string; code: ErrorCode } {

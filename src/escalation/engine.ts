@@ -23,7 +23,7 @@ export interface EscalationEngineDeps {
 }
 
 /**
- * Drives every running escalation from the durable schedule in the store (README
+ * Drives every running escalation from the durable schedule in the store (docs/on-call.md
  * "Escalation: call until someone presses 1"). No in-memory timer holds any state: each
  * look reads the escalation, its alert and its step's calls, decides, and writes in one
  * transaction guarded by the step it read, so a restart (or a second engine) never starts a
@@ -82,7 +82,8 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     }
     const next = e.plan.steps[step]!;
     if (!(await tx.escalations.advance(e.alertId, e, { round, step, startedAt: now, nextAt: now + next.wait_s * 1000 }))) return [];
-    // Whoever is on call in the step's schedules as it starts (README "On-call schedules").
+    // Whoever is on call in the step's schedules as it starts (docs/on-call.md "On-call
+    // schedules").
     const numbers = await stepNumbers(tx, e.accountId, next, now);
     const account = await tx.accounts.get(e.accountId);
     if (!account || !(await tx.usage.tryCharge(account.id, periodOf(now, d.timeZone), numbers.length, account.monthlyCredit))) {

@@ -1,6 +1,6 @@
 /**
- * Escalation (README "Escalation: call until someone presses 1"): policies per account, and
- * the engine that calls step after step until someone presses 1, from a durable schedule in
+ * Escalation (docs/on-call.md "Escalation: call until someone presses 1"): policies per account,
+ * and the engine that calls step after step until someone presses 1, from a durable schedule in
  * the store.
  */
 export { createEscalationEngine, type EscalationEngine, type EscalationEngineDeps } from './engine';

@@ -11,7 +11,7 @@ export const policyInput = z.object({
       z
         .object({
           numbers: z.array(z.string()).max(10).default([]),
-          /** On-call schedules of the account (README "On-call schedules"): whoever is on call when the step starts. */
+          /** On-call schedules of the account (docs/on-call.md "On-call schedules"): whoever is on call when the step starts. */
           schedules: z.array(z.string().trim().min(1).max(60)).max(10).optional(),
           wait_s: z.number().int().min(0).max(86_400).default(300),
         })
@@ -29,7 +29,7 @@ export type PolicyResult =
   | { ok: false; code: 'policy_name_taken' | 'policy_not_found' | 'account_not_found' | 'credential_not_found' };
 
 /**
- * Escalation policies of an account (README "Escalation: call until someone presses 1"):
+ * Escalation policies of an account (docs/on-call.md "Escalation: call until someone presses 1"):
  * the rules live here once, for the CLI and the panel alike.
  */
 export interface PoliciesService {

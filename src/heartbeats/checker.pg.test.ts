@@ -8,8 +8,8 @@ import { silentLogger } from '../log';
 import { createStore, type Store } from '../store';
 import { createHeartbeatChecker, createHeartbeatService, type HeartbeatChecker } from '.';
 
-// README "Heartbeats" under high availability: two appliances on one PostgreSQL, each with its
-// own checker, on the database's clock (real time here). Each late heartbeat raises one alert.
+// docs/on-call.md "Heartbeats" under high availability: two appliances on one PostgreSQL, each with
+// its own checker, on the database's clock (real time here). Each late heartbeat raises one alert.
 const TZ = 'Europe/Istanbul';
 const stores: Store[] = [];
 const checkers: HeartbeatChecker[] = [];

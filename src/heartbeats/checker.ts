@@ -8,7 +8,7 @@ import type { Heartbeat, Store, Tx } from '../store';
 import { heartbeatAlertKey } from './service';
 import { defaultHeartbeatMessage, minutesSince, type HeartbeatLanguage } from './words';
 
-/** README "Heartbeats": deadlines are checked at least every 5 s; this often, in fact. */
+/** docs/on-call.md "Heartbeats": deadlines are checked at least every 5 s; this often, in fact. */
 export const CHECK_EVERY_MS = 1000;
 /** How often a checker says it is alive (heartbeat_nodes), and how old that may be while it counts as alive. */
 const SEEN_EVERY_MS = 5000;
@@ -34,7 +34,7 @@ export interface HeartbeatCheckerDeps {
 }
 
 /**
- * Raises the alert of every heartbeat whose deadline passed (README "Heartbeats"). Every
+ * Raises the alert of every heartbeat whose deadline passed (docs/on-call.md "Heartbeats"). Every
  * appliance on one database runs one; none leads. A look claims due heartbeats row by row
  * under a lease measured by the lease clock (dialect.ts), then fires each in its own
  * transaction, guarded by the edge up -> late (store heartbeats.markLate): a ping that moved

@@ -7,7 +7,7 @@ import { heartbeatJson } from '../outward';
 import type { Store } from '../store';
 import { createHeartbeatChecker, createHeartbeatService, type HeartbeatChecker, type HeartbeatInput } from '.';
 
-// README "Heartbeats", through the service and the checker on a real SQLite store with a
+// docs/on-call.md "Heartbeats", through the service and the checker on a real SQLite store with a
 // clock the test moves (the lease clock on SQLite is this clock: dialect.ts).
 const TZ = 'Europe/Istanbul';
 const A = '5321111111';
@@ -202,7 +202,8 @@ describe('heartbeats: states and the alert', () => {
   it('refuses what cannot work: nobody to call, an interval under 1 s, a negative grace, an unknown policy, a taken name, a bad number', async () => {
     expect(await service().create(accountId, { name: 'x', interval_s: 60 })).toMatchObject({ ok: false, code: 'invalid_heartbeat' });
     expect(await service().create(accountId, { name: 'x', interval_s: 0, to: [A] })).toMatchObject({ ok: false, code: 'invalid_heartbeat' });
-    // README "Heartbeats": grace_s ≥ 0; 0 itself is allowed (the deadline is the interval).
+    // docs/on-call.md "Heartbeats": grace_s ≥ 0; 0 itself is allowed (the deadline is the
+    // interval).
     expect(await service().create(accountId, { name: 'x', interval_s: 60, grace_s: -1, to: [A] })).toMatchObject({ ok: false, code: 'invalid_heartbeat' });
     expect(await store.heartbeats.list(accountId)).toEqual([]);
     expect(await service().create(accountId, { name: 'x', interval_s: 60, policy: 'nope' })).toMatchObject({ ok: false, code: 'unknown_policy' });

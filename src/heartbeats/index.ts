@@ -1,5 +1,5 @@
 /**
- * Heartbeats, a dead man's switch (README "Heartbeats"): ping URLs (service.ts), the
+ * Heartbeats, a dead man's switch (docs/on-call.md "Heartbeats"): ping URLs (service.ts), the
  * deadline checker that raises a late heartbeat's alert through the intake (checker.ts), and
  * the default alert text (words.ts).
  */

@@ -7,7 +7,7 @@ import { randomToken } from '../store/ids';
 import { digest } from '../digest';
 import type { Heartbeat, Store, Tx } from '../store';
 
-/** The alert a late heartbeat raises, and its next ping resolves (README "Heartbeats"). */
+/** The alert a late heartbeat raises, and its next ping resolves (docs/on-call.md "Heartbeats"). */
 export const heartbeatAlertKey = (id: string) => `heartbeat:${id}`;
 
 /** The path a pinger calls; the token in it is the only credential. */
@@ -41,8 +41,8 @@ export interface PingResult {
 }
 
 /**
- * Heartbeats of an account (README "Heartbeats"): the rules live here once, for the CLI and
- * HTTP alike. The deadline checker that raises the alerts is checker.ts.
+ * Heartbeats of an account (docs/on-call.md "Heartbeats"): the rules live here once, for the CLI
+ * and HTTP alike. The deadline checker that raises the alerts is checker.ts.
  */
 export interface HeartbeatService {
   create(accountId: string, input: HeartbeatInput): Promise<Created>;
@@ -53,7 +53,7 @@ export interface HeartbeatService {
   /**
    * A ping with this token: one transaction, one statement when the heartbeat was up. Null:
    * no heartbeat has this token. A late heartbeat's open alert is resolved in the same
-   * transaction (README "Alerts: dedupe and resolve": its waiting calls end `cancelled`).
+   * transaction (docs/http-api.md "Alerts: dedupe and resolve": its waiting calls end `cancelled`).
    */
   ping(token: string): Promise<PingResult | null>;
 }

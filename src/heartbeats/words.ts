@@ -2,7 +2,7 @@
 export type HeartbeatLanguage = 'tr' | 'en';
 
 /**
- * README "Heartbeats": the text of a late heartbeat's alert when it has no `--message`,
+ * docs/on-call.md "Heartbeats": the text of a late heartbeat's alert when it has no `--message`,
  * spoken to whoever is called. `minutes`: since the last ping, rounded.
  */
 const DEFAULT_TEXT: Record<HeartbeatLanguage, (name: string, minutes: number) => string> = {

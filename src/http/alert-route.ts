@@ -44,7 +44,7 @@ export async function handleAlert(
   const result = await accept({
     body,
     contentType: request.headers.get('content-type'),
-    // The header wins when both are given (README "POST /webhook/receive — …").
+    // The header wins when both are given (docs/http-api.md "POST /webhook/receive — …").
     webhookKey: headerKey !== null && headerKey !== '' ? headerKey : (ctx.query.key ?? null),
     signature: { timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') },
     idempotencyKey: request.headers.get('idempotency-key') || null,
@@ -53,7 +53,8 @@ export async function handleAlert(
     headers: request.headers,
   });
   const { status, body: answer } = answerFor(result.outcome);
-  // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now (README "Operations").
+  // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now
+  // (docs/operations.md "No trunk yet").
   if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') answer.warning = NO_TRUNK_WARNING;
   const o = result.outcome;
   // An SNS SubscribeURL not confirmed automatically is kept in the history for an operator to open.
@@ -71,7 +72,7 @@ export async function handleAlert(
   return jsonResponse(status, answer, result.replayed ? { 'idempotent-replayed': 'true' } : {});
 }
 
-/** The answer to an intake outcome: README "HTTP API"'s success bodies, or the catalogue's error. */
+/** The answer to an intake outcome: docs/http-api.md's success bodies, or the catalogue's error. */
 function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'error'; message: string } & Record<string, unknown> } {
   switch (o.code) {
     case 'QUEUED':
@@ -82,7 +83,8 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
         body: { status: 'success', message: 'Alert resolved', cancelled_call_ids: o.cancelledCallIds, ...(o.alertId ? { alert_id: o.alertId } : {}) },
       };
     case 'invalid_phone_number':
-      // `accepted` names the number forms numbers.accept allows (README "Configuration").
+      // `accepted` names the number forms numbers.accept allows (docs/operations.md
+      // "Configuration").
       return { status: errorFor(o.code).status, body: { ...errorBody(o.code, o.value), ...(o.accepted ? { accepted: o.accepted } : {}) } };
     case 'missing_fields':
       return { status: errorFor(o.code).status, body: o.missing ? { ...errorBody(o.code), missing: o.missing } : errorBody(o.code) };
@@ -100,7 +102,8 @@ function answerFor(o: Outcome): { status: number; body: { status: 'success' | 'e
 function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
   const keyed = o.deduplicatedCallIds !== undefined;
   const dedup = o.deduplicatedCallIds ?? [];
-  // README "Maintenance windows": accepted, stored, nobody called; the answer names the window and the alert.
+  // docs/on-call.md "Maintenance windows": accepted, stored, nobody called; the answer names the
+  // window and the alert.
   const suppressed = o.suppressed ? { alert_id: o.alertId, suppressed: o.suppressed } : {};
   if (o.endpoint === 'api') {
     // One number: either its new call, or the existing call that stands in for it (none when suppressed).

@@ -7,7 +7,8 @@ import { configSchema } from '../config';
 import { sign } from '../signing';
 import type { Store } from '../store';
 
-// The alert API and the webhook key on the read-and-act endpoints (README "GET /api/alerts/{id}, …").
+// The alert API and the webhook key on the read-and-act endpoints (docs/http-api.md "GET
+// /api/alerts/{id}, …").
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let app: ReturnType<typeof httpTestApp>;

@@ -9,8 +9,8 @@ import { errorResponse, jsonResponse } from './respond';
 const BY = 'api';
 
 /**
- * The alert API (README "GET /api/alerts/{id}, …"), authenticated like GET /api/calls/{id}
- * (API key with secret or signature, or the webhook key):
+ * The alert API (docs/http-api.md "GET /api/alerts/{id}, …"), authenticated like GET
+ * /api/calls/{id} (API key with secret or signature, or the webhook key):
  * - GET  /api/alerts/:id              the alert and its calls
  * - POST /api/alerts/:id/acknowledge  acknowledged by `api`; its waiting calls end `cancelled`
  * - POST /api/alerts/:id/resolve      resolved; the same for its calls

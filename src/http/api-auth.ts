@@ -11,7 +11,7 @@ const encoder = new TextEncoder();
  * Which credentials a request to the read-and-act API (/api/calls/{id}, /api/alerts/{id}…)
  * shows in its headers; null when none (401, before any lookup). The API key comes first;
  * the account's webhook key is accepted too, since that is the credential monitoring tools
- * hold (README "GET /api/alerts/{id}, …" and "GET /api/calls/{id} — a call's state").
+ * hold (docs/http-api.md "GET /api/alerts/{id}, …" and "GET /api/calls/{id} — a call's state").
  */
 export function presentedCredentials(h: Headers, signature: SignatureHeaders): Presented | null {
   const apiKey = h.get('x-api-key');
@@ -27,7 +27,7 @@ export interface ApiAuthOptions {
   /** A request with a body: the signature covers `<timestamp>.<raw body>`, as on POST /api/call. */
   body?: Uint8Array;
   /**
-   * Settings that silence alerts (README "Maintenance windows") take the API key (with its
+   * Settings that silence alerts (docs/on-call.md "Maintenance windows") take the API key (with its
    * secret or a signature), not the webhook key that monitoring tools hold.
    */
   apiKeyOnly?: boolean;

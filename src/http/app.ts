@@ -36,7 +36,7 @@ function allowedMethods(routes: { method: string; path: string }[], pathname: st
  * unexpected into a 500 with no internals in the body. The process keeps serving.
  * `GET /` sends a browser to the panel.
  * A database that did not answer within store.timeout_ms (DatabaseUnavailableError) is not
- * a bug but README "HTTP API"'s `503 Database unavailable`, on every endpoint: nothing was
+ * a bug but docs/http-api.md's `503 Database unavailable`, on every endpoint: nothing was
  * promised, and a monitoring tool retries.
  */
 export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {

@@ -3,13 +3,13 @@ import { compatFixture as fixture, compatRig } from '../../test/helpers/compat-i
 import { createPoliciesService } from '../escalation';
 import { createSchedulesService } from '../schedules';
 
-// README "PagerDuty and Opsgenie compatible intake": both APIs go through the webhook's alert
-// path, so what applies to an alert there applies here (maintenance windows, callbacks, the
-// on-call schedules an escalation policy names).
+// docs/integrations.md "PagerDuty and Opsgenie compatible intake": both APIs go through the
+// webhook's alert path, so what applies to an alert there applies here (maintenance windows,
+// callbacks, the on-call schedules an escalation policy names).
 const rig = compatRig();
 const { send, alerts, callsOf, used } = rig;
 
-describe('maintenance windows apply as on the webhook (README "Maintenance windows")', () => {
+describe('maintenance windows apply as on the webhook (docs/on-call.md "Maintenance windows")', () => {
   const window = (matches: string[]) =>
     rig.store.transaction((tx) => tx.maintenance.create({ accountId: rig.acc.id, startsAt: rig.clock() - 60_000, endsAt: rig.clock() + 3600_000, reason: 'planned', matches }, rig.clock()));
 
@@ -36,7 +36,7 @@ describe('maintenance windows apply as on the webhook (README "Maintenance windo
   });
 });
 
-describe('callbacks as on the webhook (README "Callbacks")', () => {
+describe('callbacks as on the webhook (docs/on-call.md "Callbacks")', () => {
   it("the account's callback hears both APIs' acknowledgements and resolves: alert.acknowledged by pagerduty-api / opsgenie-api, alert.resolved", async () => {
     await rig.store.transaction((tx) => tx.outbox.setTarget(rig.acc.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
     const genie = { authorization: `GenieKey ${rig.acc.webhookKey}` };
@@ -61,7 +61,7 @@ describe('callbacks as on the webhook (README "Callbacks")', () => {
   });
 });
 
-describe('a policy whose step names a schedule calls who is on call (README "On-call schedules")', () => {
+describe('a policy whose step names a schedule calls who is on call (docs/on-call.md "On-call schedules")', () => {
   it("?policy= on either API's URL: the rotation's on-call, then an override in force when the request comes", async () => {
     // manualClock: 2026-11-15 12:00Z, 15:00 in Istanbul: Ayşe's 12h shift (09:00–21:00 local).
     const schedules = createSchedulesService({ store: rig.store, clock: rig.clock });

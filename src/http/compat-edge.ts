@@ -12,7 +12,7 @@ export interface CompatEdge {
 }
 
 /**
- * The edge the compatible APIs share with the webhook (README "HTTP API"): the same rate
+ * The edge the compatible APIs share with the webhook (docs/http-api.md): the same rate
  * budget per address, the same body limit, the same API history and refusal log. Returns the
  * body, or the answer to give at once (429 / 413, shaped by `refuse` as each API answers).
  */

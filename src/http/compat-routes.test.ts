@@ -5,8 +5,8 @@ import { silentLogger } from '../log';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
 
-// README "PagerDuty and Opsgenie compatible intake": the documented bodies of both services
-// and those their usual clients send (test/fixtures/compat), answered field by field as
+// docs/integrations.md "PagerDuty and Opsgenie compatible intake": the documented bodies of both
+// services and those their usual clients send (test/fixtures/compat), answered field by field as
 // PagerDuty and Opsgenie answer, through the webhook's alert path (compat-alert-path.test.ts).
 const rig = compatRig();
 const { account, send, alerts, callsOf, used } = rig;

@@ -23,9 +23,9 @@ import { JSON_TYPE, errorResponse, requestIdFor } from './respond';
 const REQUEST_STATUS = 'opsgenie-request';
 
 /**
- * README "PagerDuty and Opsgenie compatible intake": PagerDuty's Events API v2 and Opsgenie's
- * Alert API on the appliance's own address, keyed by the account's webhook key, answered as
- * those services answer. Everything else is the webhook's (src/intake/compat-intake.ts).
+ * docs/integrations.md "PagerDuty and Opsgenie compatible intake": PagerDuty's Events API v2 and
+ * Opsgenie's Alert API on the appliance's own address, keyed by the account's webhook key, answered
+ * as those services answer. Everything else is the webhook's (src/intake/compat-intake.ts).
  */
 export function compatRoutes(deps: HttpDeps) {
   const opsgenie = opsgenieHandlers(deps);

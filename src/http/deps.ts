@@ -13,7 +13,7 @@ export interface HttpDeps {
   log: Logger;
   config: Config;
   intake: IntakeDeps;
-  /** One budget per source address, shared by both alert endpoints (README "HTTP API"). */
+  /** One budget per source address, shared by both alert endpoints (docs/http-api.md). */
   rateLimiter: RateLimiter;
   /** The SIP trunk's live state, when telephony runs in this process. */
   trunkStatus?: () => TrunkStatus;

@@ -8,8 +8,8 @@ import { createHttpApp } from './app';
 import type { HttpDeps } from './deps';
 import { createRateLimiter } from './rate-limit';
 
-// Every JSON error answer carries the catalogue's `code` beside the README's status and
-// message: each row that refuses of the two tables in README "HTTP API" (POST /api/call,
+// Every JSON error answer carries the catalogue's `code` beside the docs' status and
+// message: each row that refuses of the two tables in docs/http-api.md (POST /api/call,
 // POST /webhook/receive), and the edge's own answers.
 let store: Store;
 afterEach(() => store?.close());
@@ -62,7 +62,7 @@ const apiBody = (c: Cred, over: Record<string, unknown> = {}) => ({
 });
 const alert = (over: Record<string, unknown> = {}) => ({ phone_number: '5321234567', error_message: 'Disk dolu', ...over });
 
-// The sixth column: extra fields beside status/message/code (README "HTTP API": extra fields may
+// The sixth column: extra fields beside status/message/code (docs/http-api.md: extra fields may
 // be added).
 const apiRows: [string, string, (c: Cred) => unknown, number, string, Record<string, unknown>?][] = [
   ['row 3', 'malformed_request', () => '[1]', 400, 'Malformed request'],
@@ -80,7 +80,7 @@ const hookRows: [string, string, () => unknown, number, string, Record<string, u
   ['row 9', 'invalid_phone_number', () => alert({ phone_number: '5321234567, 12ab' }), 400, 'Invalid phone number: 12ab'],
 ];
 
-/** README "Configuration" (`numbers.accept`): a refused number's answer names the accepted forms. */
+/** docs/operations.md "Configuration" (`numbers.accept`): a refused number's answer names the accepted forms. */
 const extraFor = (code: string) => (code === 'invalid_phone_number' ? { accepted: ['tr-mobile'] } : {});
 
 describe('every JSON error answer carries its code', () => {

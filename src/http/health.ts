@@ -12,9 +12,9 @@ export type CheckState = 'up' | 'down' | 'none';
 export interface HealthChecks {
   database: 'up' | 'down';
   disk: 'up' | 'down';
-  /** A trunk that is down does not fail /healthz: a restart cannot fix a PBX (README "GET /healthz"). */
+  /** A trunk that is down does not fail /healthz: a restart cannot fix a PBX (docs/http-api.md "GET /healthz"). */
   trunk: CheckState;
-  /** Each trunk's state by name (README "SIP trunks: several, in order"); {} with no trunk. */
+  /** Each trunk's state by name (docs/telephony.md "SIP trunks: several, in order"); {} with no trunk. */
   trunks: Record<string, TrunkState>;
   /** Calls waiting to be dialled, and how long the oldest has waited (null: none, or unknown). */
   queue: number | null;
@@ -25,13 +25,13 @@ const MIB = 1024 * 1024;
 
 /**
  * How long /healthz waits for the database before it answers `down`: a database that is
- * slow, frozen or restarting must not hold the answer (README "High availability": it
+ * slow, frozen or restarting must not hold the answer (docs/high-availability.md: it
  * answers within 100 ms). A probe still running then goes on, and the next request joins it.
  */
 export const HEALTH_DATABASE_WAIT_MS = 80;
 
 /**
- * GET /healthz (README "GET /healthz"): 200 `ok` while the database takes a write and
+ * GET /healthz (docs/http-api.md "GET /healthz"): 200 `ok` while the database takes a write and
  * its file system has at least store.min_free_mb free; else 503 naming the failed check
  * (the database first), `checks.database` then `down`. The body always carries `checks`.
  * For systemd and load balancers: a full disk makes every alert fail, so it must fail here

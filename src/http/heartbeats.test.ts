@@ -5,7 +5,8 @@ import { createHeartbeatChecker, createHeartbeatService } from '../heartbeats';
 import { silentLogger } from '../log';
 import type { Store } from '../store';
 
-// README "Heartbeats" over HTTP: the ping URL (GET, HEAD, POST with any body) and GET /api/heartbeats.
+// docs/on-call.md "Heartbeats" over HTTP: the ping URL (GET, HEAD, POST with any body) and GET
+// /api/heartbeats.
 const TZ = 'Europe/Istanbul';
 let clock: ReturnType<typeof manualClock>;
 let store: Store;

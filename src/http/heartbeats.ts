@@ -6,7 +6,7 @@ import type { HttpDeps } from './deps';
 import { errorResponse, jsonResponse } from './respond';
 
 /**
- * README "Heartbeats":
+ * docs/on-call.md "Heartbeats":
  * - GET|HEAD|POST /heartbeat/:token  a ping; any body and content type (an Alertmanager
  *   Watchdog receiver, a cron curl). The token is the credential: an unknown one is 404.
  * - GET /api/heartbeats              the account's heartbeats, authenticated like

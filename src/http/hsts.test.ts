@@ -6,7 +6,7 @@ import type { Store } from '../store';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
 
-// README "HTTPS": with http.hsts, Strict-Transport-Security on every answer sent over TLS
+// docs/https.md "HTTPS": with http.hsts, Strict-Transport-Security on every answer sent over TLS
 // (errors too), never on plain HTTP (RFC 6797 §7.2).
 let store: Store;
 afterEach(() => store?.close());

@@ -45,7 +45,7 @@ interface Generation {
  * replace starts a second server on the same address (`reusePort`: the kernel spreads new
  * connections over both), then drains and stops the old one: the address never stops
  * answering. One gap remains, Bun's: a connection the old server accepted but that has not
- * sent a byte yet when it stops is closed (README "HTTPS", certificate renewal).
+ * sent a byte yet when it stops is closed (docs/https.md "HTTPS", certificate renewal).
  */
 export function startHttpsListener(o: {
   base: ListenBase;

@@ -7,7 +7,7 @@ export function isPanelPath(pathname: string): boolean {
 }
 
 /**
- * The same path and query on the HTTPS address (README "HTTPS":
+ * The same path and query on the HTTPS address (docs/https.md "HTTPS":
  * on http.plain_listen the panel answers a redirect). The host is panel.public_url's when it
  * is an https URL, else the one the browser asked for, with the HTTPS port. 307, not 308: a
  * browser caches a permanent redirect, and the configuration may change; the lasting

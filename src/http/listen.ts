@@ -15,7 +15,7 @@ export interface Listening {
   /** http.plain_listen's bound address, or null. */
   plainUrl: string | null;
   /**
-   * SIGHUP (README "HTTPS"): re-reads the certificate and key; a pair that does not load is
+   * SIGHUP (docs/https.md "HTTPS"): re-reads the certificate and key; a pair that does not load is
    * logged and the old certificate stays. Logs and resolves in every case.
    */
   reloadTls(): Promise<void>;

@@ -5,7 +5,8 @@ import { periodOf } from '../credit';
 import { sign } from '../signing';
 import type { Store } from '../store';
 
-// README "Maintenance windows": the API, and the answers of both alert endpoints under a window.
+// docs/on-call.md "Maintenance windows": the API, and the answers of both alert endpoints under a
+// window.
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let app: ReturnType<typeof httpTestApp>;

@@ -8,7 +8,7 @@ import { readBodyLimited } from './read-body';
 import { errorResponse, jsonResponse } from './respond';
 
 /**
- * Maintenance windows over HTTP (README "Maintenance windows"), authenticated like
+ * Maintenance windows over HTTP (docs/on-call.md "Maintenance windows"), authenticated like
  * GET /api/calls/{id} but with the API key only (its secret, or a signature: over the raw
  * body for POST, over the path otherwise); the webhook key that monitoring tools hold cannot
  * silence alerts.

@@ -124,7 +124,7 @@ describe('GET /metrics', () => {
     expect([sampleValue(none, 'voice_alert_trunk_up'), sampleValue(none, 'voice_alert_trunk_configured')]).toEqual([undefined, 0]);
   });
 
-  it('voice_alert_trunk_up has one series per trunk: 1 while started and not down (README "SIP trunks: several, in order")', async () => {
+  it('voice_alert_trunk_up has one series per trunk: 1 while started and not down (docs/telephony.md "SIP trunks: several, in order")', async () => {
     const t = (name: string, state: 'up' | 'down' | 'none') => ({ name, server: `${name}:5060`, state, started: true, registered: null, lastError: null, ...noProbe() });
     const trunks = [t('pbx', 'down'), t('carrier', 'up'), t('spare', 'none')];
     const f = parsePromText((await scrape(await app({ trunk: { state: 'up', registered: null, lastError: null, ...noProbe(), trunks } }))).text);

@@ -15,7 +15,7 @@ function sameToken(given: string | undefined, expected: string): boolean {
 }
 
 /**
- * GET /metrics (README "Operations"): Prometheus text format, the process's
+ * GET /metrics (docs/operations.md "Metrics"): Prometheus text format, the process's
  * counters and histograms plus gauges read from the store at scrape time. When
  * metrics.token is set, only with `Authorization: Bearer <token>` (compared in constant
  * time); 401 JSON otherwise, like every other refusal.

@@ -14,7 +14,7 @@ export type RecordRequest = (
 
 /**
  * What every alert endpoint (the webhook, the API, the PagerDuty and Opsgenie ones) records
- * of a request (README "HTTP API": the API history; "Operations": refusals logged).
+ * of a request (docs/operations.md "API history", "Logs": refusals logged).
  */
 export function requestRecorder(deps: HttpDeps, request: Request, endpoint: string, ip: string): RecordRequest {
   return (status, message, who, refusal) => {

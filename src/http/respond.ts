@@ -3,7 +3,7 @@ import { errorBody, errorFor, type ErrorCode } from '../errors';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Every answer has README "HTTP API"'s shape: `{status, message, …extra}` as UTF-8 JSON. */
+/** Every answer has docs/http-api.md's shape: `{status, message, …extra}` as UTF-8 JSON. */
 export function jsonResponse(
   status: number,
   body: { status: 'success' | 'error'; message: string } & Record<string, unknown>,

@@ -5,7 +5,7 @@ import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { createSchedulesService } from '../schedules';
 import type { Store } from '../store';
 
-// README "On-call schedules": GET /api/schedules/{name}/oncall and the calendar feed.
+// docs/on-call.md "On-call schedules": GET /api/schedules/{name}/oncall and the calendar feed.
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
 let app: ReturnType<typeof httpTestApp>;

@@ -5,11 +5,11 @@ import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
 import { errorResponse, jsonResponse } from './respond';
 
-/** How far ahead the calendar feed reaches (README "On-call schedules"). */
+/** How far ahead the calendar feed reaches (docs/on-call.md "On-call schedules"). */
 const FEED_DAYS = 60;
 
 /**
- * On-call schedules over HTTP (README "On-call schedules"):
+ * On-call schedules over HTTP (docs/on-call.md "On-call schedules"):
  * - GET /api/schedules/:name/oncall[?at=ISO]  who is on call, authenticated like
  *   GET /api/alerts/{id} (API key with secret or signature, or the webhook key); another
  *   account's schedule is 404 like a missing one.

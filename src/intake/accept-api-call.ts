@@ -13,7 +13,7 @@ import { choosePolicy, hasDefaultPolicy } from './policy-choice';
 import { isSigned } from '../signing';
 
 /**
- * POST /api/call after the rate and size checks, in the order of its README table ("HTTP API"):
+ * POST /api/call after the rate and size checks, in the order of its table in docs/http-api.md:
  * malformed -> missing fields -> credentials (signature) -> plan -> length -> key length -> number -> credit -> queued.
  * A resolve (`status: resolved`) needs only the credentials and `alert_key`:
  * malformed -> missing fields -> credentials -> plan -> key length -> resolved.
@@ -33,8 +33,8 @@ export async function acceptApiCall(deps: IntakeDeps, req: IntakeRequest): Promi
   const signed = isSigned(req.signature);
   // A signed request proves the secret without sending it, so it may leave api_secret out.
   // Fields before credentials: `Missing fields` comes before `Invalid API credentials` in its
-  // README table ("HTTP API"). A resolve names its alert by key and may leave the number and
-  // text out (README "Alerts: dedupe and resolve"); under a policy (named, or the key's
+  // table in docs/http-api.md. A resolve names its alert by key and may leave the number and
+  // text out (docs/http-api.md "Alerts: dedupe and resolve"); under a policy (named, or the key's
   // default) phone_number may be left out.
   // (The key's default is looked up only when the number is missing: plain requests pay nothing.)
   const underPolicy = alert.policy !== null || (!phone && !!apiKey && (await defaultPolicyOfKey(deps, apiKey)));

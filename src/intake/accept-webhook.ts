@@ -16,16 +16,16 @@ import { choosePolicy, hasDefaultPolicy } from './policy-choice';
 export const MAX_WEBHOOK_NUMBERS = 10;
 
 /**
- * POST /webhook/receive after the rate and size checks, in the order of its README table
- * ("HTTP API"):
- * key (signature) -> plan -> malformed -> missing -> length -> key length -> too many -> invalid number -> credit -> queued.
- * A resolve (`status: resolved`): key -> plan -> malformed -> missing alert_key -> key length -> resolved.
+ * POST /webhook/receive after the rate and size checks, in the order of its table
+ * in docs/http-api.md: key (signature) -> plan -> malformed -> missing -> length -> key length ->
+ * too many -> invalid number -> credit -> queued. A resolve (`status: resolved`): key -> plan ->
+ * malformed -> missing alert_key -> key length -> resolved.
  */
 export async function acceptWebhook(deps: IntakeDeps, req: IntakeRequest): Promise<IntakeResult> {
   const who = { accountId: null as string | null, credentialId: null as string | null };
   const done = (outcome: Outcome): IntakeResult => ({ outcome, ...who, replayed: false });
 
-  // The key before the body is parsed: in its README table ("HTTP API") the key and plan rows
+  // The key before the body is parsed: in its table in docs/http-api.md the key and plan rows
   // come before `Malformed request`.
   const lookups = await lookupsFor(deps.store).fresh();
   const authn = await authenticate(deps.store, lookups, { kind: 'webhook_key', webhookKey: req.webhookKey?.trim() ?? '' });

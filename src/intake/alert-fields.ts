@@ -1,8 +1,8 @@
 import { textField } from './message';
 
 /**
- * README "Alerts: dedupe and resolve": an `alert_key` is at most 200 characters (Unicode code
- * points, after trimming).
+ * docs/http-api.md "Alerts: dedupe and resolve": an `alert_key` is at most 200 characters (Unicode
+ * code points, after trimming).
  */
 export const MAX_ALERT_KEY_CODE_POINTS = 200;
 

@@ -4,7 +4,7 @@ import type { IntakeDeps } from './deps';
 import type { Store, Tx } from '../store';
 import { acceptApiCall, acceptWebhook, type Outcome } from '.';
 
-// README "Alerts: dedupe and resolve": alert records, dedupe by (account, key, number),
+// docs/http-api.md "Alerts: dedupe and resolve": alert records, dedupe by (account, key, number),
 // resolve by key.
 let clock: ReturnType<typeof manualClock>;
 let store: Store;

@@ -11,7 +11,7 @@ export type Presented =
   | { kind: 'api_secret'; apiKey: string; apiSecret: string }
   /** API key alone: the request is signed with the API secret; `authorize` verifies it. */
   | { kind: 'api_signature'; apiKey: string }
-  /** The account's webhook key: also the HMAC key of a signed request (README "Optional HMAC signing"). */
+  /** The account's webhook key: also the HMAC key of a signed request (docs/http-api.md "Optional HMAC signing"). */
   | { kind: 'webhook_key'; webhookKey: string };
 
 export type Authentication =

@@ -43,7 +43,7 @@ export type Replayed = { ok: false; replayed: Outcome };
 
 /**
  * What every authenticated endpoint checks once `authenticate` found the credential, in
- * the order of the tables in README "HTTP API" (the replay: "Retried deliveries"): the
+ * the order of the tables in docs/http-api.md (the replay: "Retried deliveries"): the
  * signature (or its absence when the set requires one), an idempotent replay (when the
  * endpoint has one), then the plan (a Free plan or a disabled account has no API access).
  */

@@ -12,7 +12,7 @@ import { MAX_WEBHOOK_NUMBERS } from './accept-webhook';
 import type { IntakeRefusal, Outcome } from './outcome';
 import { choosePolicy, hasDefaultPolicy } from './policy-choice';
 
-/** The compatible APIs (README "PagerDuty and Opsgenie compatible intake"). */
+/** The compatible APIs (docs/integrations.md "PagerDuty and Opsgenie compatible intake"). */
 export type CompatApi = 'pagerduty' | 'opsgenie';
 
 /** What a PagerDuty event or an Opsgenie request asks, once its own format has been read. */
@@ -118,9 +118,9 @@ export function generatedKey(): string {
 }
 
 /**
- * The alert key for a client's key: as it is up to our 200 characters (README "Alerts: dedupe
- * and resolve"); a longer one (PagerDuty allows 255, Opsgenie 512) by its digest, so the same
- * long key always names the same alert.
+ * The alert key for a client's key: as it is up to our 200 characters (docs/http-api.md "Alerts:
+ * dedupe and resolve"); a longer one (PagerDuty allows 255, Opsgenie 512) by its digest, so the
+ * same long key always names the same alert.
  */
 export function alertKeyOf(api: CompatApi, key: string): string {
   const trimmed = key.trim();

@@ -3,7 +3,7 @@ import type { AlertRecord, CallRecord, Tx } from '../store';
 
 /**
  * Which numbers of a keyed request need a new call, and which alert they join
- * (README "Alerts: dedupe and resolve").
+ * (docs/http-api.md "Alerts: dedupe and resolve").
  * Runs inside the transaction that queues the new calls (on its `tx`), so of two copies
  * racing the second sees the first's alert and calls: one call, one credit.
  */
@@ -19,8 +19,8 @@ export interface DedupeDecision {
 }
 
 /**
- * README "Alerts: dedupe and resolve"'s "open" for dedupe is "not resolved": the newest alert
- * of the key, unless it was resolved, still stands for its numbers while their last call
+ * docs/http-api.md "Alerts: dedupe and resolve"'s "open" for dedupe is "not resolved": the newest
+ * alert of the key, unless it was resolved, still stands for its numbers while their last call
  * waits, runs, or ended less than the window ago. So an alert acknowledged a minute ago (or one nobody answered)
  * is not called again by the monitor's next repeat; after the window it is, as a new alert,
  * since a closed alert never reopens (src/call-model/alert-states.ts).
@@ -46,7 +46,8 @@ export async function decideDedupe(
   for (const n of numbers) {
     const last = lastByNumber.get(n);
     // An open alert's call ends `cancelled` only by a maintenance window's start: it stands in
-    // for nobody, so the first repeat after the window calls (README "Maintenance windows").
+    // for nobody, so the first repeat after the window calls (docs/on-call.md "Maintenance
+    // windows").
     if (last && standsIn(last, now, windowMs) && !(alert && last.state === 'cancelled')) deduplicatedCallIds.push(last.id);
     else fresh.push(n);
   }

@@ -77,7 +77,8 @@ export async function enqueueCalls(
     if (req.signedOnce && req.credentialId && !(await tx.signedRequests.firstUse(req.credentialId, req.signedOnce.signature, req.signedOnce.expiresAt, now))) {
       return { outcome: REPLAYED_SIGNATURE, replayed: false };
     }
-    // The first step calls whoever is on call in its schedules now (README "On-call schedules").
+    // The first step calls whoever is on call in its schedules now (docs/on-call.md "On-call
+    // schedules").
     const numbers = req.escalation ? await stepNumbers(tx, req.accountId, req.escalation.plan.steps[0]!, now) : req.phoneNumbers;
     // The key's open alert and its newest one, asked together (one round trip on PostgreSQL).
     const [open, latest] = req.alertKey
@@ -91,7 +92,8 @@ export async function enqueueCalls(
         ? await decideDedupe(tx, latest, numbers, now, options.dedupeWindowMs)
         : { alert: null, standing: null, fresh: numbers, deduplicatedCallIds: [] };
     const alertSource = alertSourceOf(req);
-    // README "Maintenance windows": under a matching window the alert is stored, nobody is called.
+    // docs/on-call.md "Maintenance windows": under a matching window the alert is stored, nobody is
+    // called.
     const windows = req.windows ?? (await tx.maintenance.notEndedAt(req.accountId, now));
     const window = suppressingWindow(windows, { key: req.alertKey, source: alertSource, labels: req.origin?.labels ?? null }, now);
     const fresh = window ? [] : dedupe.fresh;
@@ -99,7 +101,7 @@ export async function enqueueCalls(
     // Check and charge in one statement inside the transaction: of requests racing for the
     // last credit, one wins. Charged before the calls are inserted, so a refusal costs no
     // insert; the savepoint around this write still makes the pair all or nothing.
-    // Only new calls count (README "HTTP API": fewer credits left than new calls; a deduplicated
+    // Only new calls count (docs/http-api.md: fewer credits left than new calls; a deduplicated
     // request needs none).
     if (fresh.length > 0 && !(await tx.usage.tryCharge(req.accountId, period, fresh.length, req.monthlyCredit))) {
       return { outcome: { code: 'insufficient_credit' }, replayed: false };
@@ -143,7 +145,8 @@ function alertSourceOf(req: EnqueueRequest): string {
 
 /**
  * The calls' source. The compatible APIs come with the webhook key: their calls count as
- * webhook calls, their alert names the API (README "PagerDuty and Opsgenie compatible intake").
+ * webhook calls, their alert names the API (docs/integrations.md "PagerDuty and Opsgenie compatible
+ * intake").
  */
 function callSourceOf(req: EnqueueRequest): CallSource {
   return req.source ?? (req.endpoint === 'api' ? 'api' : 'webhook');

@@ -7,7 +7,7 @@ import { createStore, type Store } from '../store';
 import { CROSS_NODE_STALENESS_MS } from '../store/sql/postgres/database';
 import { createLookupCache } from './lookup-cache';
 
-// Two appliances on one PostgreSQL (README "High availability"): what one's lookups keep
+// Two appliances on one PostgreSQL (docs/high-availability.md): what one's lookups keep
 // and another changes. Runs in the vitest project "postgres" only.
 
 const open: Store[] = [];
@@ -36,7 +36,7 @@ describe('lookup cache on PostgreSQL', () => {
       // A request meanwhile, on another connection of the pool: the key, still valid.
       expect(await (await cache.fresh()).credentialByApiKey(keys.apiKey)).not.toBeNull();
     });
-    // At once, not at the next CROSS_NODE_STALENESS_MS slice (README "Accounts and keys").
+    // At once, not at the next CROSS_NODE_STALENESS_MS slice (docs/cli.md "Accounts and keys").
     expect(await (await cache.fresh()).credentialByApiKey(keys.apiKey)).toBeNull();
   });
 

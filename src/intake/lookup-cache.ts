@@ -27,7 +27,7 @@ export interface Lookups {
   credentialByApiKey(apiKey: string): Promise<Credential | null>;
   account(id: string): Promise<Account | null>;
   /**
-   * The account's maintenance windows not ended at `now` (README "Maintenance windows"):
+   * The account's maintenance windows not ended at `now` (docs/on-call.md "Maintenance windows"):
    * read once per change instead of once per request (on PostgreSQL a round trip of each
    * accepted alert's three, BENCHMARKS.md). A list read at a later instant than `now` (a
    * clock set back) is not used: it may lack a window that ended in between.

@@ -1,4 +1,4 @@
-/** README "HTTP API"'s limit on error_message, in Unicode code points after trimming. */
+/** docs/http-api.md's limit on error_message, in Unicode code points after trimming. */
 export const MAX_MESSAGE_CODE_POINTS = 500;
 
 /** Trimmed text of a field, or '' when it is absent, empty or not text. */

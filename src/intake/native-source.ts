@@ -13,8 +13,9 @@ export type NativeReading =
   | { kind: 'sns_confirmation'; outcome: Extract<Outcome, { code: 'SNS_CONFIRMATION' }> };
 
 /**
- * The one step /webhook/receive takes for native sources (README "Integration recipes"): a
- * payload a source adapter recognises is replaced by the plain fields it means (`alert_key`,
+ * The one step /webhook/receive takes for native sources (docs/integrations.md "Integration
+ * recipes"): a payload a source adapter recognises is replaced by the plain fields it means
+ * (`alert_key`,
  * `error_message`, `status`, `phone_number`), so keys, resolve, credit and numbers all go
  * through the generic path. Anything else passes unchanged. Numbers missing from the body
  * come from the query (`to=`, `phone_number=`) either way.

@@ -4,8 +4,8 @@ import { textLabels, type AlertRef, type CompatAction, type CompatOutcome } from
 import { iso } from '../outward';
 
 /**
- * The Opsgenie Alert API as read by the appliance (README "PagerDuty and Opsgenie compatible
- * intake"): `POST /v2/alerts`, `POST /v2/alerts/{identifier}/close|acknowledge`, the
+ * The Opsgenie Alert API as read by the appliance (docs/integrations.md "PagerDuty and Opsgenie
+ * compatible intake"): `POST /v2/alerts`, `POST /v2/alerts/{identifier}/close|acknowledge`, the
  * `GenieKey` header and Opsgenie's answers, so a tool written for Opsgenie needs only its
  * API URL changed.
  */
@@ -163,8 +163,8 @@ const STATUS_WORDS: Record<CompatAction['kind'], { action: RequestStatus['action
 
 /**
  * A processed request's status. Always a success: a close or acknowledgement of an alert
- * that is already closed is a normal late repeat here (README "Alerts: dedupe and resolve"),
- * and Zabbix's Opsgenie script fails its action on `success: false`.
+ * that is already closed is a normal late repeat here (docs/http-api.md "Alerts: dedupe and
+ * resolve"), and Zabbix's Opsgenie script fails its action on `success: false`.
  */
 export function requestStatus(kind: CompatAction['kind'], alertId: string | null, alias: string | null, at: number, noteAction?: AlertActionName): RequestStatus {
   const words = kind === 'ignore' && noteAction === 'unacknowledge' ? { action: 'UnAcknowledge' as const, status: 'Request accepted' } : STATUS_WORDS[kind];

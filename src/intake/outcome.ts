@@ -40,17 +40,17 @@ export type Outcome =
       alertId?: string;
       /**
        * Present only when the request had an `alert_key`: the existing calls that stood in for
-       * numbers of this request (README "Alerts: dedupe and resolve"). A plain request's answer
-       * stays exactly as before alerts.
+       * numbers of this request (docs/http-api.md "Alerts: dedupe and resolve"). A plain request's
+       * answer stays exactly as before alerts.
        */
       deduplicatedCallIds?: string[];
-      /** The maintenance window (mw_…) under which nobody was called (README "Maintenance windows"). */
+      /** The maintenance window (mw_…) under which nobody was called (docs/on-call.md "Maintenance windows"). */
       suppressed?: string;
     }
   /** `status: resolved` with a key: the open alert it closed (null when none) and the calls that ended. */
   | { code: 'RESOLVED'; alertId: string | null; cancelledCallIds: string[] };
 
-/** `pagerduty` / `opsgenie`: the compatible intake (README "PagerDuty and Opsgenie compatible intake"). */
+/** `pagerduty` / `opsgenie`: the compatible intake (docs/integrations.md "PagerDuty and Opsgenie compatible intake"). */
 export type IntakeEndpoint = 'api' | 'webhook' | 'pagerduty' | 'opsgenie';
 
 export interface IntakeResult {

@@ -3,9 +3,9 @@ import { cutForSpeech, record, sentences, str } from '../sources/speech';
 import { generatedKey, textLabels, type CompatAction, type CompatOutcome } from './compat-intake';
 
 /**
- * PagerDuty Events API v2 (`POST /v2/enqueue`) as read by the appliance (README "PagerDuty and
- * Opsgenie compatible intake"): the event's fields, and the answers PagerDuty gives, so a tool
- * written for PagerDuty needs only its URL changed.
+ * PagerDuty Events API v2 (`POST /v2/enqueue`) as read by the appliance (docs/integrations.md
+ * "PagerDuty and Opsgenie compatible intake"): the event's fields, and the answers PagerDuty gives,
+ * so a tool written for PagerDuty needs only its URL changed.
  */
 
 /** `payload.severity` as PagerDuty allows it. */
@@ -45,7 +45,7 @@ export function readPagerDutyEvent(body: Uint8Array): PagerDutyEvent {
       errors.push("'payload.severity' is invalid (must be one of the following: 'critical', 'warning', 'error' or 'info')");
     }
     if (errors.length > 0) return { ok: false, errors };
-    // PagerDuty generates a key for a trigger without one and returns it (README).
+    // PagerDuty generates a key for a trigger without one and returns it (docs/integrations.md).
     const key = dedupKey ?? generatedKey();
     const message = cutForSpeech(sentences([str(payload.summary), str(payload.source), severity]));
     // `component`, `group`, `class` and the custom details are what a maintenance window's `label:` matches.

@@ -6,8 +6,8 @@ export type PolicyChoice =
   | { ok: false; code: 'unknown_policy' };
 
 /**
- * README "Escalation: call until someone presses 1": a request names a policy with `policy`,
- * or its credential has a default one; then the numbers it gives (if any) are called with
+ * docs/on-call.md "Escalation: call until someone presses 1": a request names a policy with
+ * `policy`, or its credential has a default one; then the numbers it gives (if any) are called with
  * the first step.
  * A named policy that the account does not have is refused (never silently ignored).
  */

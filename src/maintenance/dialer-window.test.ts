@@ -10,7 +10,7 @@ import type { Store } from '../store';
 import { createMaintenanceService } from '.';
 import { until } from '../../test/helpers/until';
 
-// README "Maintenance windows": a call already ringing when its window starts is cancelled
+// docs/on-call.md "Maintenance windows": a call already ringing when its window starts is cancelled
 // before the answer (calls/dialer.ts looks at the alerts of the calls it holds).
 let cleanup: (() => Promise<void>) | null = null;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 /**
- * Maintenance windows (README "Maintenance windows"): planned work during which an account's
- * matching alerts are stored but call nobody. The service (CLI, API, panel), the match rules,
- * the check the intake makes (suppress.ts) and the starter that cancels what a window covers
+ * Maintenance windows (docs/on-call.md "Maintenance windows"): planned work during which an
+ * account's matching alerts are stored but call nobody. The service (CLI, API, panel), the match
+ * rules, the check the intake makes (suppress.ts) and the starter that cancels what a window covers
  * when it begins.
  */
 export { createMaintenanceService, parseWindowInput, windowInput, type MaintenanceService, type WindowInput, type WindowResult, type MaintenanceRefusal } from './service';

@@ -8,7 +8,8 @@ import { silentLogger } from '../log';
 import type { Store } from '../store';
 import { createMaintenanceService, createWindowStarter } from '.';
 
-// README "Maintenance windows": suppression at intake, the start that cancels, matching by kind.
+// docs/on-call.md "Maintenance windows": suppression at intake, the start that cancels, matching by
+// kind.
 const TZ = 'Europe/Istanbul';
 const MIN = 60_000;
 let clock: ReturnType<typeof manualClock>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchesAlert, matchText, parseMatch, type AlertFacts } from './match';
 
-// README "Maintenance windows": key=<prefix>, source=<name>, label:<name>=<value>.
+// docs/on-call.md "Maintenance windows": key=<prefix>, source=<name>, label:<name>=<value>.
 const alert = (over: Partial<AlertFacts> = {}): AlertFacts => ({ key: 'db-1/disk', source: 'alertmanager', labels: { env: 'staging', team: 'db' }, ...over });
 const rules = (...texts: string[]) => texts.map((t) => parseMatch(t)!);
 

@@ -1,6 +1,6 @@
 /**
- * Which alerts a maintenance window covers (README "Maintenance windows"). A window's match
- * list is written as text, the same in the CLI (`--match`), the API (`match`) and the panel:
+ * Which alerts a maintenance window covers (docs/on-call.md "Maintenance windows"). A window's
+ * match list is written as text, the same in the CLI (`--match`), the API (`match`) and the panel:
  *
  *   key=<prefix>          the alert key starts with the prefix (a plain request has no key)
  *   source=<name>         the alert's source: api, webhook, or a native source (alertmanager, …)

@@ -57,8 +57,8 @@ export function parseWindowInput(input: unknown, now: number): Parsed {
 }
 
 /**
- * Maintenance windows of an account (README "Maintenance windows"): the rules live here once,
- * for the CLI, the API and the panel. A window created already under way starts in the same
+ * Maintenance windows of an account (docs/on-call.md "Maintenance windows"): the rules live here
+ * once, for the CLI, the API and the panel. A window created already under way starts in the same
  * transaction (its matching calls are cancelled before the answer); a later one is started
  * by the starter (starter.ts).
  */

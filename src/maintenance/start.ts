@@ -14,9 +14,9 @@ export interface WindowStart {
 }
 
 /**
- * What a window's start does (README "Maintenance windows"), inside the caller's transaction:
- * every open alert of the account it matches is marked suppressed until the window's end;
- * its waiting calls end `cancelled` (those never dialled give their credit back, as for a
+ * What a window's start does (docs/on-call.md "Maintenance windows"), inside the caller's
+ * transaction: every open alert of the account it matches is marked suppressed until the window's
+ * end; its waiting calls end `cancelled` (those never dialled give their credit back, as for a
  * resolve: alerts/lifecycle.ts) and its escalation stops. A call being dialled or ringing is
  * left to the dialer, which cancels it before the answer once it sees the alert suppressed
  * (calls/dialer.ts). A window already over when its start is carried out does nothing.

@@ -5,7 +5,7 @@ import { randomToken } from '../store/ids';
 import type { Store } from '../store';
 import { startWindow } from './start';
 
-/** How often due starts are looked for: README "Maintenance windows" promises a start within 10 s. */
+/** How often due starts are looked for: docs/on-call.md "Maintenance windows" promises a start within 10 s. */
 export const START_POLL_MS = 2_000;
 
 export interface WindowStarterDeps {

@@ -15,7 +15,7 @@ export interface ScrapeSources {
     reachable?: boolean | null;
     lastProbeRttMs?: number | null;
     changes?: { down: number; up: number };
-    /** Each trunk by name (README "SIP trunks: several, in order"): up / down / none. */
+    /** Each trunk by name (docs/telephony.md "SIP trunks: several, in order"): up / down / none. */
     trunks?: { name: string; state: string }[];
   };
   /** RTP packets sent and late pacer ticks since start (the RTP worker's counters). */

@@ -8,7 +8,7 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
-describe('voice_alert_self_test_ok (README "Voice-path self-test")', () => {
+describe('voice_alert_self_test_ok (docs/telephony.md "Voice-path self-test")', () => {
   it("one series per trunk with a result: 1 passed, 0 failed; none before a trunk's first self-test", async () => {
     const store = await tempStore(Date.now);
     stores.push(store);

@@ -10,8 +10,8 @@ export interface StoreReadings {
 
 /**
  * The store's numbers for /metrics, read at scrape time but never waited for long: a
- * database that is slow, frozen or restarting must not hold the scrape (README "High
- * availability": /metrics answers within 100 ms). A scrape waits at most `waitMs` for a
+ * database that is slow, frozen or restarting must not hold the scrape (docs/high-availability.md
+ * "High availability": /metrics answers within 100 ms). A scrape waits at most `waitMs` for a
  * fresh read; otherwise it gets the last one, and `fresh` says so (the gauge
  * voice_alert_database_up). One read at a time: scrapes during a long one join it, and so do
  * the gauges of one scrape (prom-client collects them all at once); a read that finished in

@@ -23,7 +23,8 @@ export async function alertJson(store: Store, a: AlertRecord) {
     acknowledged_at: iso(a.acknowledgedAt),
     acknowledged_by: a.acknowledgedBy,
     resolved_at: iso(a.resolvedAt),
-    // README "Maintenance windows": the window that suppressed it (null: none) and until when.
+    // docs/on-call.md "Maintenance windows": the window that suppressed it (null: none) and until
+    // when.
     suppressed_by: a.suppressedBy,
     suppressed_until: iso(a.suppressedUntil),
     labels: a.labels,
@@ -42,7 +43,7 @@ export async function ownAlertJson(store: Store, accountId: string | null, alert
   return a ? alertJson(store, a) : null;
 }
 
-/** The `alert` of every callback event (README "Callbacks"): who it is, not its calls. */
+/** The `alert` of every callback event (docs/on-call.md "Callbacks"): who it is, not its calls. */
 export function callbackAlertJson(a: AlertRecord) {
   return { id: a.id, key: a.key, state: a.state, source: a.source };
 }

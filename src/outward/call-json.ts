@@ -5,8 +5,7 @@ import { iso } from './iso';
 
 /**
  * The one JSON shape of a call's status: the `call` field of GET /api/calls/:id and what
- * `voice-alert calls show --json` prints. Fields may be added, never renamed (README
- * "HTTP API").
+ * `voice-alert calls show --json` prints. Fields may be added, never renamed (docs/http-api.md).
  */
 export function callStatusJson(c: CallRecord, events: CallEvent[]) {
   return {
@@ -67,7 +66,7 @@ export function callListJson(c: CallRecord) {
   };
 }
 
-/** The `call` of a `call.*` callback (README "Callbacks"). */
+/** The `call` of a `call.*` callback (docs/on-call.md "Callbacks"). */
 export function callbackCallJson(c: CallRecord) {
   return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason };
 }

@@ -8,8 +8,8 @@ export interface CallbackHead {
 }
 
 /**
- * The body of one callback POST (README "Callbacks"): `id`, `type`, `at`, `account_id`, then
- * the event's own fields. The head is spread twice: first for the key order, last so an
+ * The body of one callback POST (docs/on-call.md "Callbacks"): `id`, `type`, `at`, `account_id`,
+ * then the event's own fields. The head is spread twice: first for the key order, last so an
  * event's details never overwrite it.
  */
 export function callbackBody(h: CallbackHead, fields: Record<string, unknown>): string {

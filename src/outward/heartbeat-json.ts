@@ -1,7 +1,7 @@
 import type { Heartbeat } from '../store';
 import { iso } from './iso';
 
-/** What `state` says: the stored state, or `paused` over it (README "Heartbeats"). */
+/** What `state` says: the stored state, or `paused` over it (docs/on-call.md "Heartbeats"). */
 export function heartbeatState(h: Heartbeat): 'new' | 'up' | 'late' | 'paused' {
   return h.paused ? 'paused' : h.state;
 }

@@ -1,6 +1,6 @@
 /**
  * Every JSON the outside world sees, built in one place (API answers, callback bodies, CLI
- * `--json`): fields may be added, never renamed (README "HTTP API"). Imports only the store's
+ * `--json`): fields may be added, never renamed (docs/http-api.md). Imports only the store's
  * records (and call-model's vocabulary), so any folder above may speak it.
  */
 export { iso } from './iso';

@@ -1,7 +1,7 @@
 import type { MaintenanceWindow } from '../store';
 import { iso } from './iso';
 
-/** `scheduled` before its start, `active` during it, `ended` after (README "Maintenance windows"). */
+/** `scheduled` before its start, `active` during it, `ended` after (docs/on-call.md "Maintenance windows"). */
 export function windowState(w: Pick<MaintenanceWindow, 'startsAt' | 'endsAt'>, now: number): 'scheduled' | 'active' | 'ended' {
   return now < w.startsAt ? 'scheduled' : now < w.endsAt ? 'active' : 'ended';
 }

@@ -1,7 +1,7 @@
 import type { OverrideRecord, ScheduleRecord } from '../store';
 import { iso } from './iso';
 
-/** A schedule as the CLI (--json) and the API show it (README "On-call schedules"). */
+/** A schedule as the CLI (--json) and the API show it (docs/on-call.md "On-call schedules"). */
 export function scheduleJson(s: ScheduleRecord, icsUrl: string) {
   return {
     id: s.id,

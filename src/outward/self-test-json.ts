@@ -2,8 +2,8 @@ import type { SelfTestRecord } from '../store';
 import { iso } from './iso';
 
 /**
- * A voice-path self-test's result (README "Voice-path self-test"): `self-test list|run --json`
- * and the `selftest.*` callbacks. `ok`, `trunk` and `reason` first: what `run` promises.
+ * A voice-path self-test's result (docs/telephony.md "Voice-path self-test"): `self-test list|run
+ * --json` and the `selftest.*` callbacks. `ok`, `trunk` and `reason` first: what `run` promises.
  */
 export function selfTestJson(t: SelfTestRecord) {
   return {

@@ -57,7 +57,7 @@ export interface PanelUsersService {
   createAdmin(username: string, password: string): Promise<CreateUserResult>;
   /** `password` empty or undefined: one is generated and returned once. */
   createOwner(accountId: string, email: string, password?: string): Promise<CreateUserResult>;
-  /** Remembers the panel language this person chose (README "Web panel"); false when there is no such user. */
+  /** Remembers the panel language this person chose (docs/panel.md); false when there is no such user. */
   setLanguage(userId: string, language: string): Promise<boolean>;
 }
 

@@ -1,12 +1,12 @@
 /**
- * Phone numbers as README "Numbers" reads them: separators (space, dash, dot, parentheses)
- * are ignored; `5xxxxxxxxx`, `05xxxxxxxxx`, `905xxxxxxxxx` and `+905xxxxxxxxx` all
+ * Phone numbers as docs/http-api.md "Numbers" reads them: separators (space, dash, dot,
+ * parentheses) are ignored; `5xxxxxxxxx`, `05xxxxxxxxx`, `905xxxxxxxxx` and `+905xxxxxxxxx` all
  * mean the same 10-digit mobile number, which is what is stored and dialed.
  */
 const SEPARATORS = /[\s\-.()]/g;
 const FORMS = /^(?:\+90|90|0)?(5\d{9})$/;
 
-/** The forms `numbers.accept` may list (README "Configuration"). */
+/** The forms `numbers.accept` may list (docs/operations.md "Configuration"). */
 export const NUMBER_FORMS = ['tr-mobile', 'tr-landline', 'e164', 'extension'] as const;
 export type NumberForm = (typeof NUMBER_FORMS)[number];
 export const DEFAULT_NUMBER_FORMS: readonly NumberForm[] = ['tr-mobile'];

@@ -7,8 +7,8 @@ import type { Store } from '../store';
 import { createSchedulesService } from '.';
 
 /**
- * README "On-call schedules": an escalation step naming a schedule calls whoever is on call
- * in it at the instant the step starts, through the real intake (POST /api/call) and the
+ * docs/on-call.md "On-call schedules": an escalation step naming a schedule calls whoever is on
+ * call in it at the instant the step starts, through the real intake (POST /api/call) and the
  * escalation engine, on an injected clock.
  */
 const AYSE = '5321111111';

@@ -1,5 +1,5 @@
 /**
- * Where a schedule's calendar feed is read (README "On-call schedules"): panel.public_url
+ * Where a schedule's calendar feed is read (docs/on-call.md "On-call schedules"): panel.public_url
  * when set; else the HTTP listen address as this host is reached (a wildcard bind read as
  * localhost), HTTPS when the appliance serves TLS itself. The panel passes the base it
  * derives from the request instead.

@@ -2,7 +2,7 @@ import ical from 'ical-generator';
 import type { Shift } from './timeline';
 
 /**
- * A schedule's iCalendar feed (README "On-call schedules"): one VEVENT per shift, its
+ * A schedule's iCalendar feed (docs/on-call.md "On-call schedules"): one VEVENT per shift, its
  * summary the participant on call. Times are written in UTC, so no VTIMEZONE is needed and
  * every calendar app places them right in its own zone. The UID is the schedule, the start
  * and the number: a calendar that polls the feed keeps an unchanged shift as one event.

@@ -1,5 +1,5 @@
 /**
- * On-call schedules (README "On-call schedules"): layers of rotations in a time zone, with
+ * On-call schedules (docs/on-call.md "On-call schedules"): layers of rotations in a time zone, with
  * restrictions and overrides; who is on call at an instant and the shifts over a range.
  */
 export { compileLayers, isIanaTimeZone, localToIso, validateLayers, WEEKDAYS, type Layer, type LayersInput, type Participant, type Weekday } from './layers';

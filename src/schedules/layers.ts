@@ -4,8 +4,8 @@ import { normalizePhoneNumber } from '../phone';
 import type { StoredLayer } from '../store';
 
 /**
- * A schedule's layers as a person writes them (README "On-call schedules"): participants take
- * turns, each for `shift` (`Nd` calendar days, `Nh` real hours), from `start`, a local
+ * A schedule's layers as a person writes them (docs/on-call.md "On-call schedules"): participants
+ * take turns, each for `shift` (`Nd` calendar days, `Nh` real hours), from `start`, a local
  * date-time in the schedule's time zone; `restrictions` limit the layer to local weekday/time
  * ranges. Parsed once here into the form the rotation arithmetic (rotation.ts) works on.
  */

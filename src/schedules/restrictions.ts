@@ -3,7 +3,7 @@ import { WEEKDAYS, type Restriction } from './layers';
 import { localDate } from './rotation';
 
 /**
- * The instants in which a layer with `restrictions` applies (README "On-call schedules"):
+ * The instants in which a layer with `restrictions` applies (docs/on-call.md "On-call schedules"):
  * each restriction is a local time range on the weekdays it names; a range whose `to` is
  * not after its `from` runs past midnight into the next day (`from` = `to`: 24 hours).
  * Local times are read in the zone each day, so a 09:00–18:00 range stays 09:00–18:00

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { compileLayers, onCallAt, shiftBoundary, type LayersInput, type ScheduleRules } from '.';
 
 /**
- * README "On-call schedules": rotation arithmetic over a whole year in three zones, checked
- * against the platform's own time zone data (Intl), not against Temporal itself.
+ * docs/on-call.md "On-call schedules": rotation arithmetic over a whole year in three zones,
+ * checked against the platform's own time zone data (Intl), not against Temporal itself.
  */
 const ZONES = ['Europe/Istanbul', 'Europe/Berlin', 'America/New_York'] as const;
 const PEOPLE = [

@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { Layer, Participant } from './layers';
 
 /**
- * One layer's turns (README "On-call schedules"). Shift k of a layer begins:
+ * One layer's turns (docs/on-call.md "On-call schedules"). Shift k of a layer begins:
  * - `Nd`: at `start` + k·N calendar days, read as a local date-time in the zone, so every
  *   hand-off keeps its local wall time across DST (a local time the clocks skip is taken
  *   as the instant just after the gap, Temporal's "compatible");

@@ -49,7 +49,7 @@ export async function rulesOf(t: Pick<Tables, 'schedules'>, s: ScheduleRecord, a
 }
 
 /**
- * On-call schedules of an account (README "On-call schedules"): the rules live here once,
+ * On-call schedules of an account (docs/on-call.md "On-call schedules"): the rules live here once,
  * for the CLI, the HTTP API and the panel.
  */
 export interface SchedulesService {

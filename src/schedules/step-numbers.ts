@@ -3,9 +3,9 @@ import { rulesOf } from './service';
 import { onCallAt } from './timeline';
 
 /**
- * The numbers an escalation step calls when it starts at `at` (README "On-call schedules"):
- * its own numbers, then whoever is on call at that instant in each schedule it names, each
- * number once. A schedule deleted since, or with nobody on call then, adds nobody.
+ * The numbers an escalation step calls when it starts at `at` (docs/on-call.md "On-call
+ * schedules"): its own numbers, then whoever is on call at that instant in each schedule it names,
+ * each number once. A schedule deleted since, or with nobody on call then, adds nobody.
  */
 export async function stepNumbers(t: Pick<Tables, 'schedules'>, accountId: string, step: PolicyStep, at: number): Promise<string[]> {
   const numbers = [...step.numbers];

@@ -3,7 +3,7 @@ import { restrictionIntervals, type Interval } from './restrictions';
 import { layerShifts, type LayerShift } from './rotation';
 
 /**
- * Who is on call, instant by instant (README "On-call schedules"): an override beats every
+ * Who is on call, instant by instant (docs/on-call.md "On-call schedules"): an override beats every
  * layer (of overlapping overrides, the one added last); else the highest layer (the last
  * given) that has a shift then and whose restrictions, if any, include that instant.
  */

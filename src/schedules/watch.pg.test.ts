@@ -8,8 +8,8 @@ import { createStore, type Store } from '../store';
 import { createOncallWatch, createSchedulesService } from '.';
 
 /**
- * README "On-call schedules" and "High availability": three appliances on one PostgreSQL
- * watch the same schedules; each hand-off is one `oncall.changed`, whoever claims it.
+ * docs/on-call.md "On-call schedules" and docs/high-availability.md: three appliances on one
+ * PostgreSQL watch the same schedules; each hand-off is one `oncall.changed`, whoever claims it.
  */
 const stores: Store[] = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { silentLogger } from '../log';
 import type { Store } from '../store';
 import { createOncallWatch, createSchedulesService } from '.';
 
-/** README "On-call schedules": `oncall.changed` when a schedule's on-call person changes, once. */
+/** docs/on-call.md "On-call schedules": `oncall.changed` when a schedule's on-call person changes, once. */
 let clock: ReturnType<typeof manualClock>;
 let store: Store;
 

@@ -23,7 +23,7 @@ export interface OncallWatchDeps {
 }
 
 /**
- * Sends `oncall.changed` (README "On-call schedules") when a schedule's on-call person
+ * Sends `oncall.changed` (docs/on-call.md "On-call schedules") when a schedule's on-call person
  * changes, exactly once across the appliances on one database: each schedule row carries
  * the next instant its on-call person changes (`watch_at`); a due row is claimed with a lease
  * by the database's clock (store/schedules.ts claimWatch, FOR UPDATE SKIP LOCKED on

@@ -6,8 +6,8 @@ import { testStoreUrl } from '../../test/helpers/postgres';
 import { systemClock } from '../clock';
 import { createStore, type Store } from '../store';
 
-// README "Voice-path self-test" under high availability: two appliances on one PostgreSQL
-// claim a trunk's due self-test at once; the database's clock and FOR UPDATE SKIP LOCKED
+// docs/telephony.md "Voice-path self-test" under high availability: two appliances on one
+// PostgreSQL claim a trunk's due self-test at once; the database's clock and FOR UPDATE SKIP LOCKED
 // give it to exactly one.
 const stores: Store[] = [];
 afterEach(async () => {

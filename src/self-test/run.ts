@@ -29,7 +29,7 @@ export interface SelfTestRunOptions {
 const AFTER_SIGNAL_MS = 5000;
 
 /**
- * One self-test call (README "Voice-path self-test"): dials `number` through one trunk,
+ * One self-test call (docs/telephony.md "Voice-path self-test"): dials `number` through one trunk,
  * plays the test signal (signal.ts) for duration_s once answered, judges the answer, our RTP
  * and the echo (verdict.ts), and stores the result with its callbacks in one transaction:
  * `selftest.failed` on every failure, `selftest.passed` when the trunk's previous self-test

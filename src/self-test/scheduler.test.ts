@@ -7,8 +7,8 @@ import type { DialRequest } from '../sip';
 import type { Store } from '../store';
 import { createSelfTestScheduler, runSelfTest, type SelfTestScheduler } from '.';
 
-// README "Voice-path self-test": scheduled runs are rows claimed under a lease (the lease
-// clock is the caller's on SQLite, so a manual clock drives it), results mark the trunk.
+// docs/telephony.md "Voice-path self-test": scheduled runs are rows claimed under a lease (the
+// lease clock is the caller's on SQLite, so a manual clock drives it), results mark the trunk.
 const stores: Store[] = [];
 const schedulers: SelfTestScheduler[] = [];
 afterEach(async () => {
@@ -66,7 +66,7 @@ async function setup(o: { trunks?: string[]; config?: Partial<SelfTestConfig>; s
   return { clock, store, far, marks, scheduler };
 }
 
-describe('self-test scheduler (README "Voice-path self-test")', () => {
+describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () => {
   it('two appliances on one database: each due trunk is tested once, the trunks in turn, then again interval_s later', async () => {
     const { clock, store, far, scheduler } = await setup();
     const a = scheduler();

@@ -28,7 +28,7 @@ export interface SelfTestSchedulerDeps {
 }
 
 /**
- * The server's side of the voice-path self-test (README "Voice-path self-test").
+ * The server's side of the voice-path self-test (docs/telephony.md "Voice-path self-test").
  *
  * Scheduled runs: each tested trunk (self_test.trunk, or every trunk) has a row in
  * self_test_schedule, first due spread over one interval (trunk i of n at i/n of it, so the

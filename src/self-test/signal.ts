@@ -5,9 +5,9 @@ const SAMPLE_RATE = 8000;
 const FRAME_SAMPLES = 160;
 
 /**
- * What a self-test call plays (README "Voice-path self-test"): `durationMs` of soft noise, the
- * same every time (a fixed-seed generator), so no two 20 ms frames are alike and an echoed
- * frame is recognised by its bytes (src/sip/rtp/echo-check.ts). Noise, not speech: no speech
+ * What a self-test call plays (docs/telephony.md "Voice-path self-test"): `durationMs` of soft
+ * noise, the same every time (a fixed-seed generator), so no two 20 ms frames are alike and an
+ * echoed frame is recognised by its bytes (src/sip/rtp/echo-check.ts). Noise, not speech: no speech
  * engine is needed, and every frame carries energy (silence would all look alike).
  */
 export function selfTestSignal(durationMs: number): CallAudio {

@@ -11,7 +11,7 @@ const report = (framesPlayed: number, returned: number | null, packetsReceived =
   echo: returned === null ? null : { frames: framesPlayed, returned },
 });
 
-describe('self-test verdict (README "Voice-path self-test")', () => {
+describe('self-test verdict (docs/telephony.md "Voice-path self-test")', () => {
   it('answer: passes when every frame of the signal left as RTP', () => {
     expect(judge(played, report(250, null), 'answer', 250)).toEqual({ ok: true, reason: 'answered; our RTP flowed for 5 s', echoRatio: null });
   });

@@ -3,7 +3,7 @@ import type { MediaReport } from '../sip';
 
 export type SelfTestExpect = 'answer' | 'echo';
 
-/** README "Voice-path self-test": at least this share of our frames must come back, in order. */
+/** docs/telephony.md "Voice-path self-test": at least this share of our frames must come back, in order. */
 export const ECHO_MIN_RATIO = 0.8;
 
 export interface SelfTestVerdict {

@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Signed requests older than this (seconds) are refused: README "Optional HMAC signing". */
+/** Signed requests older than this (seconds) are refused: docs/http-api.md "Optional HMAC signing". */
 export const SIGNATURE_TOLERANCE_S = 300;
 /**
  * ... and newer than this: a clock a little ahead is normal, a timestamp far ahead would
- * stretch how long a captured request stays valid (README "Optional HMAC signing").
+ * stretch how long a captured request stays valid (docs/http-api.md "Optional HMAC signing").
  */
 export const SIGNATURE_FUTURE_S = 30;
 

@@ -1,2 +1,2 @@
-/** HMAC-SHA256 request signing (README "Optional HMAC signing"): verified on intake, made for callbacks. */
+/** HMAC-SHA256 request signing (docs/http-api.md "Optional HMAC signing"): verified on intake, made for callbacks. */
 export * from './hmac-signature';

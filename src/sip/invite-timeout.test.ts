@@ -4,8 +4,8 @@ import { freePort } from '../../test/helpers/ports';
 import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
 
 /**
- * sip.invite_timeout_s (README "SIP trunks: several, in order"): an INVITE that hears nothing
- * at all, not even a 100 Trying, by then ends its attempt as silent (a trunk failure:
+ * sip.invite_timeout_s (docs/telephony.md "SIP trunks: several, in order"): an INVITE that hears
+ * nothing at all, not even a 100 Trying, by then ends its attempt as silent (a trunk failure:
  * calls/trunk-route.ts), without waiting for Timer B. The peer is a bare UDP socket that
  * answers only when a test tells it to: a PBX that drops packets.
  */

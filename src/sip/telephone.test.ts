@@ -63,7 +63,8 @@ describe('dialing sipp over UDP', () => {
     const r = recorder();
     expect((await dial(phone, r.progress, 1)).code).toBe('COMPLETED');
     expect((await dial(phone, r.progress, 1, 5000, { number: '1234' })).code).toBe('COMPLETED');
-    // The voice-path self-test's number, e.g. FreePBX's echo test (README "Voice-path self-test").
+    // The voice-path self-test's number, e.g. FreePBX's echo test (docs/telephony.md "Voice-path
+    // self-test").
     expect((await dial(phone, r.progress, 1, 5000, { number: '*43' })).code).toBe('COMPLETED');
     expect(lines().filter((l) => l.startsWith('out INVITE')).map((l) => l.split(' ')[2]!.split('@')[0])).toEqual(['sip:05321234567', 'sip:1234', 'sip:*43']);
   });

@@ -12,7 +12,7 @@ export type { AdapterResult, SourceName } from './types';
 export { SOURCE_NAMES } from './types';
 export { createSnsConfirmer, type SnsConfirmer, type SnsConfirmerOptions } from './sns-confirm';
 
-/** The answer SNS gets for a SubscriptionConfirmation (README "Integration recipes", SNS). */
+/** The answer SNS gets for a SubscriptionConfirmation (docs/integrations.md "Integration recipes", SNS). */
 export const SNS_CONFIRMATION_MESSAGE = 'Subscription confirmation received';
 
 /** Checked in this order: the SNS header is certain; shapes from the most to the least specific. */

@@ -1,7 +1,7 @@
 import { record, str } from './speech';
 
 /**
- * The labels every alert of a group carries, with the same value (README "Maintenance
+ * The labels every alert of a group carries, with the same value (docs/on-call.md "Maintenance
  * windows": `label:<name>=<value>` matches a native alert). A group is one alert here (one
  * key, one call), so it carries a label only when all its members do; for Alertmanager and
  * Grafana that is the payload's own `commonLabels` when its alerts are those read.

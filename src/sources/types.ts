@@ -1,6 +1,6 @@
 import type { Language } from '../tts/language';
 
-/** The monitoring tools whose own webhook bodies /webhook/receive reads (README "Integration recipes"). */
+/** The monitoring tools whose own webhook bodies /webhook/receive reads (docs/integrations.md "Integration recipes"). */
 export const SOURCE_NAMES = ['alertmanager', 'grafana', 'sns', 'azure', 'uptime-kuma'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 

@@ -1,8 +1,8 @@
 /**
  * Whose rows a lookup may return: one account's, or (null) every account's, for the
  * administrator (the CLI, the panel's admin). A row of another account is not found, exactly
- * like a row that does not exist, so ids cannot be probed across accounts (README "Security").
- * The one place the rule is written: every "…InAccount" lookup of the store uses it.
+ * like a row that does not exist, so ids cannot be probed across accounts (docs/https.md
+ * "Security"). The one place the rule is written: every "…InAccount" lookup of the store uses it.
  */
 export type AccountScope = string | null;
 

@@ -23,7 +23,7 @@ export interface AlertRecord {
   acknowledgedAt: number | null;
   acknowledgedBy: string | null;
   resolvedAt: number | null;
-  /** A native source's labels (README "Maintenance windows" matches `label:<name>=<value>`); null: none. */
+  /** A native source's labels (docs/on-call.md "Maintenance windows" matches `label:<name>=<value>`); null: none. */
   labels: Record<string, string> | null;
   /** The maintenance window that suppressed it (mw_…), and until when its calls are not placed. */
   suppressedBy: string | null;
@@ -90,9 +90,10 @@ export interface AlertChange {
 }
 
 /**
- * Alerts (README "Alerts: dedupe and resolve"). Writes run inside the caller's transaction (`store.transaction`),
- * beside the calls and credit they go with. State edges are checked by the caller
- * (alertTransition in src/call-model); `move` only applies one if the alert is still in `from`.
+ * Alerts (docs/http-api.md "Alerts: dedupe and resolve"). Writes run inside the caller's
+ * transaction (`store.transaction`), beside the calls and credit they go with. State edges are
+ * checked by the caller (alertTransition in src/call-model); `move` only applies one if the alert
+ * is still in `from`.
  */
 export interface AlertsStore {
   create(alert: NewAlert, now: number): Promise<string>;

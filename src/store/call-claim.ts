@@ -18,8 +18,8 @@ const CLAIM_CANDIDATES = 8;
 export function createCallClaim(db: SqlConnection, recordEdge: RecordEdge): CallsStore['claim'] {
   const sql = dialectOf(db.dialect);
   // Leases are measured by the lease clock (dialect.ts leaseClock: the database's on
-  // PostgreSQL), so appliances whose clocks differ still agree when one ran out (README
-  // "High availability"). `$now` (this appliance's clock) still decides what is due.
+  // PostgreSQL), so appliances whose clocks differ still agree when one ran out
+  // (docs/high-availability.md). `$now` (this appliance's clock) still decides what is due.
   const leaseNow = sql.leaseClock('$now');
   // A number that has a call in progress under a live lease is skipped: never two at once.
   const claimable = `((c.state = 'queued' AND c.run_after <= $now)

@@ -109,7 +109,7 @@ export interface CallChange {
    * restart (or several) never uses up a call's calls.max_attempts.
    */
   refundAttempt?: boolean;
-  /** The trunk the attempt goes out on, once chosen (README "SIP trunks: several, in order"). */
+  /** The trunk the attempt goes out on, once chosen (docs/telephony.md "SIP trunks: several, in order"). */
   trunk?: string | null;
 }
 

@@ -135,7 +135,7 @@ describe('migrate-to-postgres', () => {
     expect(again.status).toBe(1);
     expect(again.stdout).toBe('');
     expect(again.stderr).toMatch(/already holds data/);
-    // --json (README "High availability"): the same in one object, built in src/outward.
+    // --json (docs/high-availability.md): the same in one object, built in src/outward.
     const json = spawnSync(BINARY, ['--config', config, 'migrate-to-postgres', '--from', src.path, '--to', testStoreUrl()!, '--json'], { encoding: 'utf8' });
     expect(json.status, json.stderr).toBe(0);
     const out = JSON.parse(json.stdout);

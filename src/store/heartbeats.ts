@@ -2,7 +2,7 @@ import { newId } from './ids';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 
-/** `paused` is a flag beside these, so a resumed heartbeat is what it was (README "Heartbeats"). */
+/** `paused` is a flag beside these, so a resumed heartbeat is what it was (docs/on-call.md "Heartbeats"). */
 export type HeartbeatState = 'new' | 'up' | 'late';
 
 export interface Heartbeat {
@@ -84,7 +84,7 @@ const toHeartbeat = (r: HeartbeatRow): Heartbeat => ({
 });
 
 /**
- * Heartbeats (README "Heartbeats"). Writes run inside the caller's transaction. Deadlines
+ * Heartbeats (docs/on-call.md "Heartbeats"). Writes run inside the caller's transaction. Deadlines
  * and leases are set and compared by the lease clock (dialect.ts `leaseClock`: the database's
  * own on PostgreSQL, the caller's `now` on SQLite), so every appliance on one database
  * agrees on when a heartbeat is late. Reads by id are scoped to the account.

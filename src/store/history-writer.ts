@@ -6,7 +6,7 @@ import type { Tx } from './tables';
 type Background = (work: (tx: Tx) => Promise<void>, onError: (e: unknown) => void) => void;
 
 /**
- * The API history's rows, written in the background (nobody waits for them: README "API
+ * The API history's rows, written in the background (nobody waits for them: docs/operations.md "API
  * history"). What arrives while the store's previous batch of background writes commits is
  * written in the next (history.recordAll): on PostgreSQL as ONE insert, not a statement a
  * request, since there each statement costs both sides CPU (BENCHMARKS.md "Bundles in a few

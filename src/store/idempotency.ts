@@ -1,7 +1,7 @@
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 
-/** How long a repeated Idempotency-Key replays the first answer (README "Retried deliveries": 24 h). */
+/** How long a repeated Idempotency-Key replays the first answer (docs/http-api.md "Retried deliveries": 24 h). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 export interface IdempotencyStore {

@@ -72,7 +72,7 @@ export interface Store extends Tables {
   /**
    * Moves whenever the credentials, accounts or maintenance windows may have changed since
    * the previous call: at once for this appliance's own commits, within 0.1 s for another
-   * process's on SQLite, within a second for another appliance's on PostgreSQL (README
+   * process's on SQLite, within a second for another appliance's on PostgreSQL (docs/cli.md
    * "Accounts and keys"). Cheap enough to call per request.
    */
   changeMarker(): Promise<number>;

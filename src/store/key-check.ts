@@ -10,8 +10,8 @@ export class SecretKeyMismatchError extends Error {
  * Refuses a key that cannot decrypt the sealed secrets already in the database. On one
  * SQLite file this catches a key file swapped or lost beside it; on a PostgreSQL store
  * shared by several appliances it catches a node started with its own new key, which
- * would otherwise fail every signed request and callback it handled (README "High
- * availability"). One sealed value of each kind is tried: a key opens all or none.
+ * would otherwise fail every signed request and callback it handled (docs/high-availability.md
+ * "High availability"). One sealed value of each kind is tried: a key opens all or none.
  */
 export async function assertKeyOpensDatabase(db: SqlConnection, box: SecretBox, keyFile: string): Promise<void> {
   const sealed = [

@@ -3,7 +3,7 @@ import { newId } from './ids';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 
-/** A maintenance window (README "Maintenance windows"): times in unix ms, matches as their text. */
+/** A maintenance window (docs/on-call.md "Maintenance windows"): times in unix ms, matches as their text. */
 export interface MaintenanceWindow {
   id: string;
   accountId: string;

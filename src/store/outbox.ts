@@ -80,7 +80,7 @@ const toEvent = (r: OutboxRow): OutboxEvent => ({
 });
 
 /**
- * Outcome callbacks (README "Callbacks"): each account's target and the
+ * Outcome callbacks (docs/on-call.md "Callbacks"): each account's target and the
  * outbox of events to deliver. `add` and the target writes run inside the caller's
  * transaction (`store.transaction`); `due` is a plain read the sender makes outside any transaction.
  */

@@ -10,7 +10,7 @@ import { LATEST_VERSION } from './migration-steps';
 import { openPostgres } from './sql/postgres/database';
 import { openDatabase } from './sql/sqlite/database';
 
-// Several appliances on one PostgreSQL database (README "High availability"): each
+// Several appliances on one PostgreSQL database (docs/high-availability.md): each
 // store here is one appliance's pool. Runs in the vitest project "postgres" only.
 
 const open: Store[] = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-/** `n` appliances on one fresh database, sharing one secret.key (as the README says to). */
+/** `n` appliances on one fresh database, sharing one secret.key (as docs/high-availability.md says to). */
 async function appliances(n: number, clock: () => number, keyFile = join(mkdtempSync(join(tmpdir(), 'va-key-')), 'secret.key')) {
   const url = testStoreUrl()!;
   const stores: Store[] = [];

@@ -13,7 +13,7 @@ export interface StoredLayer {
   restrictions?: { days: string[]; from: string; to: string }[];
 }
 
-/** An on-call schedule (README "On-call schedules"). Validation is the service's (src/schedules/service.ts). */
+/** An on-call schedule (docs/on-call.md "On-call schedules"). Validation is the service's (src/schedules/service.ts). */
 export interface ScheduleRecord {
   id: string;
   accountId: string;

@@ -2,7 +2,7 @@ import { newId } from './ids';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 
-/** One voice-path self-test (README "Voice-path self-test"). */
+/** One voice-path self-test (docs/telephony.md "Voice-path self-test"). */
 export interface SelfTestRecord {
   id: string;
   trunk: string;

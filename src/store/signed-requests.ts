@@ -1,8 +1,8 @@
 import type { SqlConnection } from './sql/connection';
 
 /**
- * The signatures already accepted, shared by every appliance on the database (README
- * "Signing"): one signed request sent again, to this appliance or another, would queue and
+ * The signatures already accepted, shared by every appliance on the database (docs/http-api.md
+ * "Optional HMAC signing"): one signed request sent again, to this appliance or another, would queue and
  * charge again. Kept until the timestamp alone refuses the request; then pruned.
  */
 export interface SignedRequestsStore {

@@ -49,15 +49,15 @@ export interface Tables {
   panelQueries: PanelQueries;
   /** /metrics and the panel's overview: grouped counts (ops-counts.ts). */
   opsCounts: OpsCountsStore;
-  /** Maintenance windows and the alerts they suppress (README "Maintenance windows"). */
+  /** Maintenance windows and the alerts they suppress (docs/on-call.md "Maintenance windows"). */
   maintenance: MaintenanceStore;
-  /** Dead man's switches: ping tokens and deadlines (README "Heartbeats"). */
+  /** Dead man's switches: ping tokens and deadlines (docs/on-call.md "Heartbeats"). */
   heartbeats: HeartbeatsStore;
-  /** Voice-path self-test results and each trunk's schedule (README "Voice-path self-test"). */
+  /** Voice-path self-test results and each trunk's schedule (docs/telephony.md "Voice-path self-test"). */
   selfTests: SelfTestsStore;
-  /** On-call schedules and their overrides (README "On-call schedules"). */
+  /** On-call schedules and their overrides (docs/on-call.md "On-call schedules"). */
   schedules: SchedulesStore;
-  /** Voice desk PINs and policies (README "Voice desk"). */
+  /** Voice desk PINs and policies (docs/telephony.md "Voice desk"). */
   voiceDesk: VoiceDeskStore;
 }
 

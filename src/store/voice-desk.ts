@@ -1,7 +1,7 @@
 import { toAlert, type AlertRecord, type AlertRow } from './alerts';
 import type { SqlConnection } from './sql/connection';
 
-/** An account's desk as stored (README "Voice desk"): never the PIN itself. */
+/** An account's desk as stored (docs/telephony.md "Voice desk"): never the PIN itself. */
 export interface DeskSetup {
   accountId: string;
   /** A salted password hash of the PIN (src/voice-desk/pin.ts); null: no PIN set yet. */

@@ -8,7 +8,7 @@ export interface CertificateNames {
 }
 
 /**
- * What a self-signed certificate names (README "HTTPS"): the host
+ * What a self-signed certificate names (docs/https.md "HTTPS"): the host
  * name, every address `http.listen` binds (for 0.0.0.0 each IPv4 address of the machine, for
  * :: each address), and 127.0.0.1; `localhost` too, for a browser on the machine itself.
  * Link-local IPv6 addresses are left out: they only mean something with a zone (`%eth0`),

@@ -1,5 +1,5 @@
 /**
- * HTTPS material (README "HTTPS"): the certificate and key from files or made on the first
+ * HTTPS material (docs/https.md "HTTPS"): the certificate and key from files or made on the first
  * start, checked before Bun serves them. A leaf folder: src/http serves what it loads,
  * `voice-alert doctor` reports on it.
  */

@@ -5,7 +5,7 @@ const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as con
 const VALID_YEARS = 10;
 
 /**
- * A self-signed server certificate made with the platform's WebCrypto (README "HTTPS"):
+ * A self-signed server certificate made with the platform's WebCrypto (docs/https.md "HTTPS"):
  * valid 10 years from an hour ago (a client clock a little behind still accepts it), for
  * `names` only. Not a CA (basicConstraints CA:false): trusting it trusts this one server.
  */

@@ -16,7 +16,8 @@ export interface TlsSource {
 export function tlsSource(config: Config): TlsSource | null {
   const http = config.http;
   if (http.tls_cert_file !== '') return { certFile: http.tls_cert_file, keyFile: http.tls_key_file, selfSigned: false };
-  // The data folder is the folder of store.path, as for secret.key and tts-cache (README "Operations").
+  // The data folder is the folder of store.path, as for secret.key and tts-cache
+  // (docs/operations.md "Data").
   if (http.tls === 'self-signed') return { ...selfSignedFiles(dirname(config.store.path)), selfSigned: true };
   return null;
 }

@@ -38,7 +38,7 @@ export interface SpeechStats {
 export interface SpeechSource extends CallAudioSource {
   readonly language: Language;
   /**
-   * One prompt of the voice desk (README "Voice desk"): the sentences as they are, each
+   * One prompt of the voice desk (docs/telephony.md "Voice desk"): the sentences as they are, each
    * normalised and rendered through the same engine and cache as calls, joined. Rejects with
    * SpeechError EMPTY_TEXT when nothing is speakable.
    */

@@ -11,8 +11,8 @@ import { runDeskCall } from './session';
 import { DESK_WORDS } from './words';
 
 /**
- * The voice desk (README "Voice desk"): engineers call the appliance on an extension the PBX
- * routes to it, enter their account's PIN, and hear, acknowledge and resolve its alerts or
+ * The voice desk (docs/telephony.md "Voice desk"): engineers call the appliance on an extension the
+ * PBX routes to it, enter their account's PIN, and hear, acknowledge and resolve its alerts or
  * reach the on-call. The SIP side (src/sip/ua/inbound.ts, answer-call.ts) answers; this
  * folder decides: who may call (a trunk's address, not locked out), the PIN, the menu.
  */

@@ -9,8 +9,8 @@ export interface LockoutOptions {
 }
 
 /**
- * README "Voice desk": more than `threshold` wrong PINs within `windowMs` from one trunk lock
- * the desk for calls from that trunk for `lockMs`, so a PIN cannot be guessed by dialling
+ * docs/telephony.md "Voice desk": more than `threshold` wrong PINs within `windowMs` from one trunk
+ * lock the desk for calls from that trunk for `lockMs`, so a PIN cannot be guessed by dialling
  * again and again. Kept in this appliance's memory: each appliance counts the calls it answers.
  */
 export interface Lockout {

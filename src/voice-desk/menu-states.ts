@@ -2,7 +2,7 @@ import { IllegalTransitionError } from '../call-model';
 import type { Logger } from '../log';
 
 /**
- * One voice desk call (README "Voice desk"), as session.ts drives it. Every change goes
+ * One voice desk call (docs/telephony.md "Voice desk"), as session.ts drives it. Every change goes
  * through `transition()`, which throws on an edge not drawn here and logs each edge.
  *
  *   greeting ──> pin ──right PIN──> menu ──1/3──> acting ──done──> menu

@@ -1,7 +1,7 @@
 import { Counter } from 'prom-client';
 import { instrumentRegistry } from '../metrics';
 
-/** The voice desk's counters on /metrics (README "Voice desk"); one set per process. */
+/** The voice desk's counters on /metrics (docs/telephony.md "Voice desk"); one set per process. */
 export interface DeskCounters {
   calls: Counter<'result'>;
   refused: Counter<'reason' | 'trunk'>;

@@ -13,7 +13,7 @@ export type DeskPinResult = { ok: true; accountId: string; pin: string } | { ok:
 export type DeskPolicyResult = { ok: true; accountId: string; policy: Policy } | { ok: false; code: 'account_not_found' | 'policy_not_found' };
 
 /**
- * The voice desk's rules (README "Voice desk"), used by the CLI and by desk calls: PINs
+ * The voice desk's rules (docs/telephony.md "Voice desk"), used by the CLI and by desk calls: PINs
  * (made here, shown once, stored hashed, one account each), the policy keypad 0 follows,
  * the alerts a call reads, and the actions it takes, through the same alert actions as the
  * API (src/alerts/actions.ts) so events, callbacks and history record them alike.

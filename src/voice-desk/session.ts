@@ -25,8 +25,8 @@ export interface DeskCallDeps {
 class CallOver extends Error {}
 
 /**
- * One desk call, from the greeting to the hang-up (README "Voice desk"); the states and their
- * edges are menu-states.ts. Resolves when the call is over; the caller of run() sends BYE.
+ * One desk call, from the greeting to the hang-up (docs/telephony.md "Voice desk"); the states and
+ * their edges are menu-states.ts. Resolves when the call is over; the caller of run() sends BYE.
  */
 export async function runDeskCall(call: InboundCall, trunk: { trunk: string; transferUri(number: string): SipUri }, d: DeskCallDeps): Promise<void> {
   const log = d.log.child({ callId: call.callId, trunk: trunk.trunk });

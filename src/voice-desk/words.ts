@@ -1,6 +1,6 @@
 import type { Language } from '../tts/language';
 
-/** What the voice desk says (README "Voice desk"), in the language calls are spoken in. */
+/** What the voice desk says (docs/telephony.md "Voice desk"), in the language calls are spoken in. */
 export interface DeskWords {
   greeting: string;
   wrongPin: string;

@@ -6,7 +6,7 @@ import { BINARY } from '../helpers/paths';
 import { makeTestCa, type IssuedCertificate } from '../helpers/test-ca';
 
 /**
- * The panel in Chromium over the appliance's own HTTPS (README "HTTPS"), with
+ * The panel in Chromium over the appliance's own HTTPS (docs/https.md "HTTPS"), with
  * http.plain_listen beside it. Chromium trusts exactly this test's server key
  * (--ignore-certificate-errors-spki-list with its SPKI hash), not certificate errors in
  * general: any other certificate would still be refused.

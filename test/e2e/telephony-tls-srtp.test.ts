@@ -12,8 +12,8 @@ import { startSipp } from '../helpers/sipp';
 import { makeTestCa } from '../helpers/test-ca';
 
 /**
- * README "SIP over TLS and SRTP", through the compiled binary: kamailio takes our SIP over
- * TLS (its tls module, a certificate from a CA made here) and relays to baresip, which
+ * docs/telephony.md "SIP over TLS and SRTP", through the compiled binary: kamailio takes our SIP
+ * over TLS (its tls module, a certificate from a CA made here) and relays to baresip, which
  * insists on SRTP (`mediaenc=srtp-mand`) and records what it decrypts. The recording must
  * hold the message's G.711 frames exactly, as with plain RTP (telephony-pbx.test.ts).
  */

@@ -3,9 +3,9 @@ import { callDesk } from '../helpers/desk-caller';
 import { DESK, deskRig } from '../helpers/desk-rig';
 
 /**
- * README "Voice desk", RFC 4028 on a desk call: a file of its own because its one test waits
- * out a third of the 90 s minimum session (sipp asks for 90 s, us refreshing); it waits rather
- * than streams, so it runs beside other such files (vitest.config.ts PEER_WAIT_SUITES).
+ * docs/telephony.md "Voice desk", RFC 4028 on a desk call: a file of its own because its one test
+ * waits out a third of the 90 s minimum session (sipp asks for 90 s, us refreshing); it waits
+ * rather than streams, so it runs beside other such files (vitest.config.ts PEER_WAIT_SUITES).
  */
 const rigs = deskRig();
 afterEach(() => rigs.stopAll());

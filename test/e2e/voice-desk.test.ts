@@ -17,7 +17,7 @@ import { startSipp } from '../helpers/sipp';
 import { until } from '../helpers/until';
 
 /**
- * README "Voice desk" through the compiled binary: sipp (the engineer's phone) calls
+ * docs/telephony.md "Voice desk" through the compiled binary: sipp (the engineer's phone) calls
  * extension 8000 on kamailio (the PBX, test/peers/kamailio/desk.cfg), which routes it to the
  * appliance; keys go as SIP INFO (sipp) or RFC 4733 events (the test's RTP socket, which
  * also records what the desk says).
@@ -128,7 +128,8 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
   }, 120_000);
 
   it('with a Turkish voice (tts.language auto) the desk speaks Turkish: its greeting heard frame for frame', async () => {
-    // README "Voice desk": prompts are spoken in the language of the calls, through the same speech pipeline.
+    // docs/telephony.md "Voice desk": prompts are spoken in the language of the calls, through the
+    // same speech pipeline.
     const tts = { voice: 'tr', speed_wpm: 300 };
     const { a, pbx } = await rig({ tts, idleS: 5 });
     const app = await start(a);
@@ -160,8 +161,8 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     expect((await metric(app, 'voice_alert_desk_barge_ins_total'))[0]).toMatch(/ [1-9]\d*$/);
     await expect.poll(() => app.output(), { timeout: 5000 }).toMatch(/"why":"wrong PIN, no tries left","msg":"voice desk ends the call"/);
 
-    // README "Voice desk": the same speech engine and render cache as calls out. The same
-    // prompts again render nothing new: every lookup of the second call is a hit.
+    // docs/telephony.md "Voice desk": the same speech engine and render cache as calls out. The
+    // same prompts again render nothing new: every lookup of the second call is a hit.
     const lookups = async () => Object.fromEntries((await metric(app, 'voice_alert_speech_cache_lookups_total')).map((l) => [/result="(\w+)"/.exec(l)![1]!, Number(l.split(' ')[1])]));
     const before = await lookups();
     expect(before.miss).toBeGreaterThan(0);
@@ -211,7 +212,8 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     // voice_desk.transfer_wait_s shortened to 3 s: the PBX took the REFER and then said nothing final.
     { how: 'no final NOTIFY within transfer_wait_s', refusal: { refer: 202, referTo: ON_CALL, notify: null } as const, why: 'no final NOTIFY about the transfer', waitS: 3 },
   ])('0 with $how: the caller hears that the transfer did not work (frame-exact), and the menu goes on', async ({ refusal, why, waitS }) => {
-    // README "Voice desk": when the PBX refuses REFER, or the transfer fails, the caller is told so and the call continues.
+    // docs/telephony.md "Voice desk": when the PBX refuses REFER, or the transfer fails, the caller
+    // is told so and the call continues.
     const { a, acc, pin, pbx } = await rig(waitS ? { deskConfig: { transfer_wait_s: waitS } } : {});
     deskPolicyToOnCall(a, acc.accountId);
     const app = await start(a);
@@ -243,9 +245,9 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
   }, 120_000);
 
   it('an INVITE from the trunk\'s host on another source port than the trunk\'s is answered and the menu works', async () => {
-    // README "Voice desk": INVITEs are taken from the trunks' addresses only (the trunk's host;
-    // any source port). sipp calls the appliance directly from 127.0.0.1 (kamailio's host) on a
-    // port of its own (callDesk binds a free one), not kamailio's.
+    // docs/telephony.md "Voice desk": INVITEs are taken from the trunks' addresses only (the
+    // trunk's host; any source port). sipp calls the appliance directly from 127.0.0.1 (kamailio's
+    // host) on a port of its own (callDesk binds a free one), not kamailio's.
     const { a, pin, sipPort, pbx } = await rig();
     const app = await start(a);
     const ear = await phone();
@@ -264,9 +266,9 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
   }, 120_000);
 
   it('a desk call reaching the appliance through its registration (the PBX knows where it is only from its REGISTER)', async () => {
-    // README "Voice desk": INVITEs come from the trunk, to a fixed address or through the
-    // appliance's registration. Here the appliance listens on a port the OS picked, and kamailio
-    // routes extension DESK by lookup of the AOR the REGISTER saved.
+    // docs/telephony.md "Voice desk": INVITEs come from the trunk, to a fixed address or through
+    // the appliance's registration. Here the appliance listens on a port the OS picked, and
+    // kamailio routes extension DESK by lookup of the AOR the REGISTER saved.
     const { a, pin, pbx } = await rig({ register: true });
     const app = await start(a);
     await expect.poll(() => app.output(), { timeout: 10_000 }).toMatch(/sip registered/);

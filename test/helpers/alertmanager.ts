@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { freePort } from './ports';
 
-/** Debian's Alertmanager (package prometheus-alertmanager), as readme-recipes.test.ts and https.test.ts run it. */
+/** Debian's Alertmanager (package prometheus-alertmanager), as integration-recipes.test.ts and https.test.ts run it. */
 export const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
 export interface RunningAlertmanager {

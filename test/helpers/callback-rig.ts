@@ -4,8 +4,8 @@ import { freePort } from './ports';
 import type { SippPeer } from './sipp';
 
 /**
- * Appliances that dial sipp and report to local callback receivers (README "Outcome
- * callbacks"), which check every signature and misbehave on purpose; for the callback and
+ * Appliances that dial sipp and report to local callback receivers (docs/on-call.md
+ * "Callbacks"), which check every signature and misbehave on purpose; for the callback and
  * escalation suites. Everything kept is stopped by `stopAll` (appliances first, then peers,
  * then receivers); an appliance stopped or killed before is fine.
  */

@@ -6,8 +6,8 @@ import { httpTestApp } from './http-app';
 import { manualClock, tempStore } from './memory-store';
 
 /**
- * The PagerDuty/Opsgenie-compatible intake (README "PagerDuty and Opsgenie compatible intake")
- * over the HTTP app, for the suites in src/http/compat-*.test.ts: a fresh store, app and
+ * The PagerDuty/Opsgenie-compatible intake (docs/integrations.md "PagerDuty and Opsgenie compatible
+ * intake") over the HTTP app, for the suites in src/http/compat-*.test.ts: a fresh store, app and
  * starter account per test (registered as beforeEach/afterEach), the requests, and what they
  * left in the store. `rig.store`, `rig.clock`, `rig.acc` are the current test's.
  */

@@ -8,9 +8,10 @@ import { freePort } from './ports';
 import { startRtpPhone, type RtpPhone } from './rtp-phone';
 
 /**
- * The voice desk's test rig (README "Voice desk"): kamailio (the PBX, test/peers/kamailio/desk.cfg)
- * routes extension DESK to an appliance whose desk is on; each file's tests call it with sipp
- * (test/helpers/desk-caller.ts). Everything started is stopped, last first, by `stopAll`.
+ * The voice desk's test rig (docs/telephony.md "Voice desk"): kamailio (the PBX,
+ * test/peers/kamailio/desk.cfg) routes extension DESK to an appliance whose desk is on; each file's
+ * tests call it with sipp (test/helpers/desk-caller.ts). Everything started is stopped, last first,
+ * by `stopAll`.
  */
 export const DESK = '8000';
 export const ON_CALL = '5324444444';

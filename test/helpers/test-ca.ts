@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 
 /**
- * A private CA made with openssl, as an operator's own PKI would be (README "HTTPS": your own
- * certificate). openssl runs in tests only; the appliance never shells out to it.
+ * A private CA made with openssl, as an operator's own PKI would be (docs/https.md "HTTPS": your
+ * own certificate). openssl runs in tests only; the appliance never shells out to it.
  */
 export interface TestCa {
   dir: string;

@@ -1,6 +1,6 @@
 /**
  * The largest gap between the ticks of a 10 ms interval while `during` runs: the event loop
- * was never blocked longer (README "High availability": no database wait blocks it).
+ * was never blocked longer (docs/high-availability.md: no database wait blocks it).
  * Also how long `during` took, and how it settled.
  */
 export async function largestTickGap<T>(during: () => Promise<T>): Promise<{ gap: number; ms: number; result: PromiseSettledResult<T> }> {

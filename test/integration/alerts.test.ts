@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { FORM, form, post } from '../helpers/http';
 
-// README "Alerts: dedupe and resolve" and "GET /api/alerts/{id}, …" against the compiled
+// docs/http-api.md "Alerts: dedupe and resolve" and "GET /api/alerts/{id}, …" against the compiled
 // binary over real HTTP: alert records, dedupe, resolve, the alert API and the CLI. No SIP
 // trunk: calls stay queued unless an alert closes.
 const WINDOW_S = 2;

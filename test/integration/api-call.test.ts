@@ -3,8 +3,8 @@ import { applianceDir, provision, type ApplianceDir, type RunningAppliance } fro
 import { FORM, form, post, turkishText } from '../helpers/http';
 import { sign } from '../../src/signing';
 
-// README "POST /api/call — …": every row of its table, in order, against the compiled binary
-// over real HTTP.
+// docs/http-api.md "POST /api/call — …": every row of its table, in order, against the compiled
+// binary over real HTTP.
 let dir: ApplianceDir;
 let app: RunningAppliance;
 let cred: ReturnType<typeof provision>;
@@ -28,7 +28,8 @@ describe('POST /api/call', () => {
   it('row 10: queues and answers 200 "Call queued" with the call id', async () => {
     const r = await post(url(), body());
     expect(r.status).toBe(200);
-    // No trunk in this suite: the extra `warning` (README "Operations") says the call waits.
+    // No trunk in this suite: the extra `warning` (docs/operations.md "No trunk yet") says the call
+    // waits.
     expect(r.json).toEqual({ status: 'success', message: 'Call queued', call_id: expect.stringMatching(/^call_/), warning: 'No SIP trunk configured: calls wait' });
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const calls = dir.cliJson(['calls', 'list', '--account', cred.accountId]);

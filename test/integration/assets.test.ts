@@ -27,7 +27,7 @@ describe('systemd unit', () => {
       'NoNewPrivileges=yes',
       'Restart=on-failure',
       'ExecStart=/usr/local/bin/voice-alert serve',
-      // systemctl reload: SIGHUP re-reads the TLS certificate (README "HTTPS").
+      // systemctl reload: SIGHUP re-reads the TLS certificate (docs/https.md "HTTPS").
       'ExecReload=/bin/kill -HUP $MAINPID',
     ]) {
       expect(unit.split('\n')).toContain(line);

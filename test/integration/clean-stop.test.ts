@@ -8,9 +8,9 @@ import { freePort } from '../helpers/ports';
 import { startSipp, type SippPeer } from '../helpers/sipp';
 
 /**
- * SIGTERM against a PBX that has gone silent (README "Operations": a clean stop). Production
- * timers (T1 500 ms): every SIP transaction left open would hold the process for 64·T1 = 32 s
- * (RFC 3261 §17.1.1.2 Timer B, §17.1.2.2 Timer F) after "voice-alert stopped". The binary,
+ * SIGTERM against a PBX that has gone silent (docs/operations.md "Stopping").
+ * Production timers (T1 500 ms): every SIP transaction left open would hold the process for 64·T1 =
+ * 32 s (RFC 3261 §17.1.1.2 Timer B, §17.1.2.2 Timer F) after "voice-alert stopped". The binary,
  * the signal, and the time until the process is gone.
  */
 let running: RunningAppliance[] = [];
@@ -83,7 +83,8 @@ describe('SIGTERM against a silent PBX exits within the grace', () => {
     expect(code).toBe(0);
     expect(app.output()).toMatch(/voice-alert stopped/);
     expect(ms).toBeLessThan(EXIT_WITHIN_MS);
-    // What SIGTERM promises (README): a call not answered goes back to the queue, uncounted.
+    // What SIGTERM promises (docs/operations.md "Stopping"): a call not answered goes back to the
+    // queue, uncounted.
     const call = a.cliJson(['calls', 'show', id]);
     expect(call).toMatchObject({ state: 'queued', attempts: 0 });
     expect(call.events.at(-1)).toMatchObject({ to: 'queued', reason: 'stopped by shutdown before the answer' });
@@ -143,7 +144,8 @@ describe('SIGTERM against a silent PBX exits within the grace', () => {
     const exitedAt = Date.now();
     expect(code).toBe(0);
     expect(app.output()).toMatch(/voice-alert stopped/);
-    // What SIGTERM promises (README): the answered call played to its end, and is done.
+    // What SIGTERM promises (docs/operations.md "Stopping"): the answered call played to its end,
+    // and is done.
     expect(a.cliJson(['calls', 'show', id])).toMatchObject({ state: 'completed', attempts: 1 });
     const bye = app
       .output()
@@ -156,11 +158,13 @@ describe('SIGTERM against a silent PBX exits within the grace', () => {
 });
 
 /**
- * README "Configuration" (`calls.shutdown_grace_s`: "the process exits within it + 5 s") and
- * README "Operations" (a clean stop): whatever happened before, session timers included. A voice
- * desk call through kamailio (README "Voice desk") whose caller made us the RFC 4028 refresher:
- * our first refresh has gone out and been answered, the next one is armed, and the call is up
- * when SIGTERM comes.
+ * docs/operations.md "Configuration" (`calls.shutdown_grace_s`: "the process exits within it + 5
+ * s") and
+ * docs/operations.md "Stopping": whatever happened before, session timers
+ * included. A voice
+ * desk call through kamailio (docs/telephony.md "Voice desk") whose caller made us the RFC 4028
+ * refresher: our first refresh has gone out and been answered, the next one is armed, and the call
+ * is up when SIGTERM comes.
  */
 describe('SIGTERM after an RFC 4028 session refresh exits within calls.shutdown_grace_s + 5 s', () => {
   const rigs = deskRig();

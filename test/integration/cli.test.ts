@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applianceDir } from '../helpers/appliance';
 import { BINARY } from '../helpers/paths';
 
-describe('voice-alert CLI (README "Accounts and keys", stable for scripts)', () => {
+describe('voice-alert CLI (docs/cli.md "Accounts and keys", stable for scripts)', () => {
   it('account create / set-plan print the contract JSON', () => {
     const dir = applianceDir();
     const acc = dir.cliJson(['account', 'create', '--name', 'NOC', '--plan', 'starter']);

@@ -4,18 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAlertmanager } from '../helpers/alertmanager';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import type { ApplianceDatabase } from '../helpers/appliance-database';
-import { readmeBlock, readmeSection } from '../helpers/readme';
+import { docBlock, docSection } from '../helpers/docs';
 
-// README "PagerDuty and Opsgenie compatible intake", its recipes run as written (host, key and
-// numbers replaced) against the compiled binary: Alertmanager's with the real Debian
+// docs/integrations.md "PagerDuty and Opsgenie compatible intake", its recipes run as written
+// (host, key and numbers replaced) against the compiled binary: Alertmanager's with the real Debian
 // Alertmanager, Grafana's and Zabbix's by sending the bodies those tools send
 // (test/fixtures/compat).
-const section = readmeSection('## PagerDuty and Opsgenie compatible intake', '## Configuration');
+const section = docSection('docs/integrations.md', '## PagerDuty and Opsgenie compatible intake');
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'compat');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
 /** The first fenced block after `**<title>**` in the section. */
-const block = (title: string) => readmeBlock(section, title);
+const block = (title: string) => docBlock(section, title);
 
 let dir: ApplianceDir;
 let app: RunningAppliance;
@@ -89,7 +89,7 @@ async function fireRepeatResolve(am: Awaited<ReturnType<typeof startAlertmanager
   expect((await historyOf(accountId)).filter((h) => h.status >= 400)).toEqual([]);
 }
 
-describe('the real Alertmanager with the README receivers', () => {
+describe('the real Alertmanager with the docs receivers', () => {
   it('pagerduty_configs: a firing alert becomes one call, repeats deduplicate, its resolution cancels it', async () => {
     const acc = provision(dir, 'enterprise', ['--monthly-credit', '1000']);
     const am = await startAlertmanager(amConfig(localise(block('Alertmanager, PagerDuty receiver'), acc.webhookKey, '5321234571')));
@@ -100,7 +100,7 @@ describe('the real Alertmanager with the README receivers', () => {
     }
   }, 60_000);
 
-  it('opsgenie_configs (README, ?to= kept by Alertmanager): one call, repeats deduplicate, the close cancels it', async () => {
+  it('opsgenie_configs (docs, ?to= kept by Alertmanager): one call, repeats deduplicate, the close cancels it', async () => {
     const acc = provision(dir, 'enterprise', ['--monthly-credit', '1000']);
     const am = await startAlertmanager(amConfig(localise(block('Alertmanager, Opsgenie receiver'), acc.webhookKey, '5321234572')));
     try {

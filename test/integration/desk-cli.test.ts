@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applianceDir, provision } from '../helpers/appliance';
 
-/** README "Voice desk": the CLI, as an operator runs it (the calls themselves: test/e2e/voice-desk.test.ts). */
+/** docs/telephony.md "Voice desk": the CLI, as an operator runs it (the calls themselves: test/e2e/voice-desk.test.ts). */
 describe('voice-alert desk', () => {
   it('pin shows a new 8-digit PIN once (stored hashed); set-policy names a policy of the account; bad input is one clear line', async () => {
     const a = applianceDir();

@@ -31,7 +31,7 @@ async function doctor(sip: Record<string, unknown>, more: ConfigOverrides = {}, 
   return { json, text, doc, byName };
 }
 
-describe('voice-alert doctor (README "Operations")', () => {
+describe('voice-alert doctor (docs/operations.md "Doctor")', () => {
   it('a working install against kamailio: every check ok, REGISTER accepted with the digest, exit 0, one line per check', async () => {
     const pbx = await kamailio();
     // An installation in use: the database exists (made by a CLI command) and must take a write.

@@ -57,7 +57,7 @@ describe('two appliances on one PostgreSQL', () => {
     const a: ApplianceDir = applianceDir(await nodeConfig(sipp.port, url));
     const b: ApplianceDir = applianceDir(await nodeConfig(sipp.port, url));
     const acc = provision(a, 'enterprise', ['--monthly-credit', '1000']);
-    // One secret.key for both (README "High availability").
+    // One secret.key for both (docs/high-availability.md).
     mkdirSync(join(b.dir, 'data'), { recursive: true });
     copyFileSync(join(a.dir, 'data', 'secret.key'), join(b.dir, 'data', 'secret.key'));
     const nodeA = await a.start();

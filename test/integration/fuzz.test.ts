@@ -8,7 +8,7 @@ import { rawRequest, type RawAnswer } from '../helpers/raw-http';
  * JSON, huge headers, NUL bytes, multipart garbage, odd methods, garbage signatures. Seeded,
  * so a failure replays exactly: the failing case is printed with its index.
  *
- * Two kinds of answer are acceptable. Our own: never 5xx, JSON in README "HTTP API"'s shape
+ * Two kinds of answer are acceptable. Our own: never 5xx, JSON in docs/http-api.md's shape
  * with X-Request-Id (but for `GET /`, the panel's bodiless 303 to /panel, src/http/app.ts).
  * Or Bun's HTTP parser refusing bytes that are not HTTP/1.1 at all (no Host on 1.1, a NUL in
  * a header, an unknown method token, an oversized header block): a bare `400`/`431` with no
@@ -200,9 +200,9 @@ function isParserRefusal(a: RawAnswer): boolean {
 
 /**
  * `/healthz` answering 503 `database_unavailable` with its checks: the contract's answer when the
- * database took longer than its 80 ms to commit the probe (README "GET /healthz"), as a loaded
- * machine's fsync can. It says nothing about the request's bytes, which is what this suite is
- * about; any other 5xx, or this one on another path, is still a failure.
+ * database took longer than its 80 ms to commit the probe (docs/http-api.md "GET /healthz"), as a
+ * loaded machine's fsync can. It says nothing about the request's bytes, which is what this suite
+ * is about; any other 5xx, or this one on another path, is still a failure.
  */
 function isSlowDatabaseHealth(bytes: Uint8Array, a: RawAnswer): boolean {
   if (a.status !== 503) return false;

@@ -4,9 +4,9 @@ import { HEAP_GROWTH_OPTION } from '../../src/heap-growth';
 import { applianceDir, type RunningAppliance } from '../helpers/appliance';
 
 /**
- * The compiled `serve` runs with the heap's growth set (src/heap-growth.ts, README "Memory"):
- * in place, so the PID the service manager started is the one serving, with the option in its
- * environment; an operator's own value is left as it is.
+ * The compiled `serve` runs with the heap's growth set (src/heap-growth.ts, docs/operations.md
+ * "Memory"): in place, so the PID the service manager started is the one serving, with the option
+ * in its environment; an operator's own value is left as it is.
  */
 let running: RunningAppliance[] = [];
 afterEach(async () => {

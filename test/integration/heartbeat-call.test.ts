@@ -4,8 +4,8 @@ import { freePort } from '../helpers/ports';
 import { startSipp, type SippPeer } from '../helpers/sipp';
 
 /**
- * README "Heartbeats": a missed deadline is an alert that calls like any other. Through the
- * compiled binary and a trunk (sipp answering): the heartbeat's one alert is dialled, spoken
+ * docs/on-call.md "Heartbeats": a missed deadline is an alert that calls like any other. Through
+ * the compiled binary and a trunk (sipp answering): the heartbeat's one alert is dialled, spoken
  * and completed, and a second look at the same missed deadline dials nobody again.
  * (heartbeats.test.ts holds the rest, with no trunk: the call waits there.)
  */

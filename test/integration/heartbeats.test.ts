@@ -5,18 +5,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { freePort } from '../helpers/ports';
-import { readmeBlock, readmeSection } from '../helpers/readme';
+import { docBlock, docSection } from '../helpers/docs';
 import { until } from '../helpers/until';
 
-// README "Heartbeats: a call when a ping does not come" through the compiled binary: its two
-// recipes run as written (host and token replaced; Alertmanager's timings shortened), the real
+// docs/on-call.md "Heartbeats: a call when a ping does not come" through the compiled binary: its
+// two recipes run as written (host and token replaced; Alertmanager's timings shortened), the real
 // Alertmanager (Debian package prometheus-alertmanager) as the pinger of one; then a missed
 // deadline, the ping that resolves it, and a restart in the middle of a deadline.
-const section = readmeSection('### Heartbeats', '## Callbacks');
+const section = docSection('docs/on-call.md', '## Heartbeats', '## Maintenance windows');
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
 /** The first fenced block after `**<title>**` in the section. */
-const block = (title: string) => readmeBlock(section, title);
+const block = (title: string) => docBlock(section, title);
 
 interface HeartbeatJson {
   id: string;
@@ -30,7 +30,7 @@ let dir: ApplianceDir;
 let app: RunningAppliance;
 let cred: ReturnType<typeof provision>;
 
-/** The README's placeholders made real: host, webhook key, ping URL. */
+/** The docs' placeholders made real: host, webhook key, ping URL. */
 const localise = (text: string, pingUrl: string) =>
   text.replaceAll('http://voice-alert.lan:8080', app.url).replaceAll('vwk_…', cred.webhookKey).replaceAll('/heartbeat/<token>', pingUrl);
 
@@ -85,7 +85,7 @@ describe('CLI', () => {
   });
 });
 
-describe('README endpoint examples', () => {
+describe('docs endpoint examples', () => {
   it('each curl line of "Ping" succeeds against a real ping URL; "List" shows the heartbeat up', async () => {
     const hb = create('curl-examples', 300, 60);
     const lines = block('Ping').trim().split('\n');
@@ -102,7 +102,7 @@ describe('README endpoint examples', () => {
   });
 });
 
-describe('README recipe: cron', () => {
+describe('docs recipe: cron', () => {
   it('the crontab line, run by sh as cron runs it: a failing job sends no ping, a succeeding one does', async () => {
     const hb = create('cron-job', 300, 120);
     const line = block('Heartbeat: cron').trim();
@@ -127,7 +127,7 @@ describe('README recipe: cron', () => {
   });
 });
 
-describe('README recipe: the real Alertmanager Watchdog receiver', () => {
+describe('docs recipe: the real Alertmanager Watchdog receiver', () => {
   let am: ChildProcess | undefined;
   let amDir: string;
   let amUrl: string;
@@ -139,7 +139,7 @@ describe('README recipe: the real Alertmanager Watchdog receiver', () => {
     amDir = mkdtempSync(join(tmpdir(), 'va-am-hb-'));
     const port = await freePort();
     amUrl = `http://127.0.0.1:${port}`;
-    // The README's alertmanager.yml as written; only the Watchdog route's timings are short for a test.
+    // The docs' alertmanager.yml as written; only the Watchdog route's timings are short for a test.
     const config = localise(block('Heartbeat: Alertmanager Watchdog'), hb.ping_url)
       .replace('group_interval: 1m', 'group_interval: 1s')
       .replace('repeat_interval: 1m', 'repeat_interval: 1s');
@@ -184,8 +184,9 @@ describe('deadlines through the binary', () => {
     expect((await fetch(`${app.url}${hb.ping_url}`, { method: 'POST', body: 'x' })).status).toBe(200);
     const pinged = Date.now();
     await until('the missed heartbeat late', async () => (await one('missed')).state === 'late');
-    // README "Heartbeats": deadlines are checked at least every 5 s, so `late` comes no earlier
-    // than interval + grace (2 s) and no later than 5 s after it (+ this loop's 100 ms look).
+    // docs/on-call.md "Heartbeats": deadlines are checked at least every 5 s, so `late` comes no
+    // earlier than interval + grace (2 s) and no later than 5 s after it (+ this loop's 100 ms
+    // look).
     expect(Date.now() - pinged).toBeGreaterThanOrEqual(2000);
     expect(Date.now() - pinged).toBeLessThan(2000 + 5000 + 100);
     await Bun.sleep(2500); // more looks: still one alert

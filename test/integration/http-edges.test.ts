@@ -60,7 +60,8 @@ describe('HTTP edges', () => {
     expect(await r.json()).toEqual({
       status: 'success',
       message: 'ok',
-      // No trunk configured: checks.trunks maps no name (README "SIP trunks: several, in order").
+      // No trunk configured: checks.trunks maps no name (docs/telephony.md "SIP trunks: several, in
+      // order").
       checks: { database: 'up', disk: 'up', trunk: 'none', trunks: {}, queue: 0, oldest_queued_s: null },
     });
   });

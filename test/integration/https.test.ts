@@ -7,11 +7,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { keepAliveLoop } from '../helpers/keep-alive-client';
 import { freePort } from '../helpers/ports';
-import { readmeBlock, readmeSection } from '../helpers/readme';
+import { docBlock, docSection } from '../helpers/docs';
 import { makeTestCa, peerFingerprint, type IssuedCertificate, type TestCa } from '../helpers/test-ca';
 
-// README "HTTPS" against the compiled binary: the self-signed certificate, your own files and
-// their renewal by SIGHUP, and http.plain_listen beside HTTPS.
+// docs/https.md "HTTPS" against the compiled binary: the self-signed certificate, your own files
+// and their renewal by SIGHUP, and http.plain_listen beside HTTPS.
 const running: RunningAppliance[] = [];
 afterEach(async () => {
   for (const a of running.splice(0)) await a.stop();
@@ -53,8 +53,8 @@ const tlsCheck = (dir: ApplianceDir) => {
 describe('http.tls = "self-signed"', () => {
   it('made on the first start (no openssl on PATH) and reused after: curl --cacert with it verifies 127.0.0.1, the key is 0600, the fingerprint is in the start line and in doctor', async () => {
     const dir = applianceDir({ http: { tls: 'self-signed' } });
-    // README "HTTPS": made in the process (WebCrypto), never by running openssl: PATH names a
-    // folder with every program of /usr/bin but openssl.
+    // docs/https.md "HTTPS": made in the process (WebCrypto), never by running openssl: PATH names
+    // a folder with every program of /usr/bin but openssl.
     const noOpenssl = mkdtempSync(join(tmpdir(), 'va-no-openssl-'));
     for (const name of readdirSync('/usr/bin')) if (name !== 'openssl') symlinkSync(join('/usr/bin', name), join(noOpenssl, name));
     const certFile = join(dir.dir, 'data', 'tls', 'cert.pem');
@@ -72,7 +72,8 @@ describe('http.tls = "self-signed"', () => {
     // The fingerprint users pin: in the start line, and what a TLS client sees.
     expect(startLine(first)).toMatchObject({ url: first.url, certificate: certFile, fingerprint: cert.fingerprint256 });
     expect(await peerFingerprint('127.0.0.1', portOf(first.url), readFileSync(certFile, 'utf8'))).toBe(cert.fingerprint256);
-    // Pinned instead of copied (README "HTTPS"): curl checks the logged key pin, and refuses another.
+    // Pinned instead of copied (docs/https.md "HTTPS"): curl checks the logged key pin, and refuses
+    // another.
     const pin = startLine(first).publicKeyPin as string;
     expect(pin).toMatch(/^sha256\/\/[A-Za-z0-9+/]{43}=$/);
     const pinned = spawnSync('curl', ['-sS', '-k', '--pinnedpubkey', pin, '-o', '/dev/null', '-w', '%{http_code}', `${first.url}/healthz`], { encoding: 'utf8' });
@@ -146,7 +147,7 @@ describe('your own certificate (http.tls_cert_file, http.tls_key_file)', () => {
     // Two kinds of client the whole time: keep-alive (like Alertmanager, browsers) and a new
     // connection per request (like curl in a Nagios command). Every request must get a 200.
     const failures: string[] = [];
-    // README "HTTPS": a brand-new connection the old listener accepted but that had sent no
+    // docs/https.md "HTTPS": a brand-new connection the old listener accepted but that had sent no
     // byte yet when it stopped is reset (Bun's stop(false), measured on 1.4.5): at most one
     // such reset per certificate swapped, and nothing else. curl's 35 and 56 are a reset.
     const resets: string[] = [];
@@ -238,8 +239,8 @@ describe('your own certificate (http.tls_cert_file, http.tls_key_file)', () => {
   });
 });
 
-/** README "Tools that post over HTTPS …": the recipe under `**<title>**` there, as written. */
-const tlsRecipe = (title: 'Prometheus Alertmanager' | 'curl') => readmeBlock(readmeSection('### Tools that post over HTTPS', '## Security'), title);
+/** docs/https.md "Tools that post over HTTPS …": the recipe under `**<title>**` there, as written. */
+const tlsRecipe = (title: 'Prometheus Alertmanager' | 'curl') => docBlock(docSection('docs/https.md', '### Tools that post over HTTPS', '## Security'), title);
 
 /** The recipe's placeholders made real: the appliance's address, the webhook key, the CA file. */
 const localised = (text: string, o: { url: string; key: string; caFile: string }) =>
@@ -249,7 +250,7 @@ const localised = (text: string, o: { url: string; key: string; caFile: string }
     .replaceAll('/etc/prometheus/voice-alert-ca.pem', o.caFile)
     .replaceAll('/etc/ssl/voice-alert-ca.pem', o.caFile);
 
-describe('the README recipe for curl with --cacert (Nagios/Icinga commands, cron, CI)', () => {
+describe('the docs recipe for curl with --cacert (Nagios/Icinga commands, cron, CI)', () => {
   it('run by sh as written (the macros filled): a call queued over HTTPS', async () => {
     const ca = makeTestCa();
     const cert = ca.issue('curl-target');
@@ -290,7 +291,8 @@ describe('the real Alertmanager posting to the HTTPS webhook with tls_config.ca_
     const { dir, caFile } = setup();
     const cred = provision(dir);
     const app = await start(dir);
-    // The README's receivers block as written (README "Tools that post over HTTPS …"); a short route for a test.
+    // The docs' receivers block as written (docs/https.md "Tools that post over HTTPS …"); a short
+    // route for a test.
     const receivers = localised(tlsRecipe('Prometheus Alertmanager'), { url: app.url, key: cred.webhookKey, caFile });
     expect(receivers).toContain(`ca_file: ${caFile}`);
     const am = await startAlertmanager(['route:', '  receiver: voice', '  group_wait: 1s', receivers].join('\n'));
@@ -317,7 +319,7 @@ describe('the real Alertmanager posting to the HTTPS webhook with tls_config.ca_
 
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
-/** Debian's Alertmanager (as in readme-recipes.test.ts) on a free port with `config`. */
+/** Debian's Alertmanager (as in integration-recipes.test.ts) on a free port with `config`. */
 async function startAlertmanager(config: string): Promise<{ url: string; stop(): void }> {
   if (spawnSync(ALERTMANAGER, ['--version']).status !== 0) throw new Error(`${ALERTMANAGER} missing: apt-get install prometheus-alertmanager`);
   const amDir = mkdtempSync(join(tmpdir(), 'va-am-tls-'));

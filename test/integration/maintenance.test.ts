@@ -3,7 +3,7 @@ import { applianceDir, provision, type ApplianceDir, type RunningAppliance } fro
 import { post } from '../helpers/http';
 import { until } from '../helpers/until';
 
-// README "Maintenance windows" against the compiled binary: the CLI, the server's starter
+// docs/on-call.md "Maintenance windows" against the compiled binary: the CLI, the server's starter
 // (within 10 s of the start), suppression over real HTTP, and windows across a restart.
 // No SIP trunk: calls stay queued unless something cancels them.
 let dir: ApplianceDir;

@@ -10,7 +10,7 @@ import { parsePromText, sampleValue } from '../helpers/prom-text';
 
 /**
  * GET /metrics of the compiled binary (prom-client bundled into it), scraped by Debian's
- * `prometheus` (scripts/lib/setup.sh installs it) exactly as the README's scrape config
+ * `prometheus` (scripts/lib/setup.sh installs it) exactly as docs/operations.md's scrape config
  * says, and linted by its `promtool check metrics`.
  */
 const TOKEN = 'metrics-token-for-tests-1';
@@ -65,7 +65,7 @@ describe('GET /metrics from the binary', () => {
     expect(lint.status).toBe(0);
   });
 
-  it('Prometheus scrapes it with the README scrape config (bearer token); a wrong token is a target down with 401', async () => {
+  it('Prometheus scrapes it with the docs scrape config (bearer token); a wrong token is a target down with 401', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'va-prometheus-'));
     writeFileSync(join(dir, 'token'), TOKEN);
     writeFileSync(join(dir, 'wrong'), 'not-the-token');

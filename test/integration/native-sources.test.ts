@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { FORM, post } from '../helpers/http';
 
-// README "Integration recipes" (native sources) and "Configuration" (`numbers.accept`),
-// against the compiled binary, with the real payloads in test/fixtures/sources.
+// docs/integrations.md "Integration recipes" (native sources) and "Configuration"
+// (`numbers.accept`), against the compiled binary, with the real payloads in test/fixtures/sources.
 // Resolve and dedupe by key are the alerts work's; here: recognised, spoken, queued.
 let dir: ApplianceDir;
 let app: RunningAppliance;

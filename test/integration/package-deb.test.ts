@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths';
 
-// scripts/package-deb (README "Operations" and "Install on a server"), built ONCE for the
-// whole file: the package holds the ~110 MB binary, so a build takes ~15 s.
+// scripts/package-deb (docs/operations.md "Package", README.md "Install on a server"), built
+// ONCE for the whole file: the package holds the ~110 MB binary, so a build takes ~15 s.
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const ARCH = spawnSync('dpkg', ['--print-architecture'], { encoding: 'utf8' }).stdout.trim();
 const DEB = join(ROOT, 'dist', `voice-alert_${VERSION}_${ARCH}.deb`);
@@ -32,6 +32,10 @@ const FILES = [
   ['-rw-r--r--', 'root/root', './usr/share/doc/voice-alert/changelog.gz'],
   ['-rw-r--r--', 'root/root', './usr/share/doc/voice-alert/copyright'],
   ['-rw-r--r--', 'root/root', './usr/share/lintian/overrides/voice-alert'],
+  // The manual README.md links to (docs/*.md), beside it.
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((n) => n.endsWith('.md'))
+    .map((n) => ['-rw-r--r--', 'root/root', `./usr/share/doc/voice-alert/docs/${n}`]),
 ];
 
 describe('scripts/package-deb', () => {

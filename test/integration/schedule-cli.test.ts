@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applianceDir, provision } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 
-/** README "On-call schedules": the CLI, as an operator runs it. */
+/** docs/on-call.md "On-call schedules": the CLI, as an operator runs it. */
 const LAYERS = [
   {
     participants: [
@@ -104,7 +104,7 @@ describe('the binary serves schedules', () => {
   });
 });
 
-describe('the binary sends oncall.changed (README "On-call schedules", "Callbacks")', () => {
+describe('the binary sends oncall.changed (docs/on-call.md "On-call schedules", "Callbacks")', () => {
   it('an override starting seconds from now (time for two CLI runs): one signed oncall.changed at its start, from the rotation to the override', async () => {
     const a = applianceDir();
     const acc = provision(a);

@@ -7,8 +7,8 @@ import { parsePromText, sampleValue } from '../helpers/prom-text';
 import { startSipp, type SippPeer } from '../helpers/sipp';
 
 /**
- * The voice-path self-test (README "Voice-path self-test") through the compiled binary. The
- * far ends are sipp answering with `answer.xml`: with `-rtp_echo` it sends every RTP packet
+ * The voice-path self-test (docs/telephony.md "Voice-path self-test") through the compiled binary.
+ * The far ends are sipp answering with `answer.xml`: with `-rtp_echo` it sends every RTP packet
  * back to where it came from (an echo test on a PBX); without it, it answers and sends nothing.
  * duration_s = 1 and T1 = 50 ms keep each self-test call near a second.
  */
@@ -126,9 +126,9 @@ describe('voice-path self-test against sipp peers', () => {
     await expect.poll(() => events('trunk.up').map((e) => e.trunk.name), { timeout: 15_000 }).toEqual(['pbx']);
     const newest = dir.cliJson<{ trunk: string; ok: boolean; origin: string }[]>(['self-test', 'list'])[0];
     expect(newest).toMatchObject({ trunk: 'pbx', ok: true, origin: 'schedule' });
-    // README "Voice-path self-test": self-test calls cost no credit and belong to no account.
-    // At least two ran (the failed one and the pass); the alert's call is the only call, and
-    // its credit the only one used.
+    // docs/telephony.md "Voice-path self-test": self-test calls cost no credit and belong to no
+    // account. At least two ran (the failed one and the pass); the alert's call is the only call,
+    // and its credit the only one used.
     expect(dir.cliJson<unknown[]>(['self-test', 'list']).length).toBeGreaterThanOrEqual(2);
     expect(dir.cliJson<{ id: string }[]>(['calls', 'list']).map((c) => c.id)).toEqual([r.json.call_id]);
     expect(dir.cliJson(['credit', 'show', acc.accountId])).toMatchObject({ used: 1 });

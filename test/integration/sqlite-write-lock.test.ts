@@ -16,9 +16,10 @@ async function timedGet(url: string): Promise<{ ms: number; status: number }> {
   return { ms: status === 0 ? 10_000 : performance.now() - t0, status };
 }
 
-// README "High availability" (no database wait blocks the event loop) holds on SQLite too: while another process (this test, as
-// the CLI or an operator's sqlite3 shell would) holds the database's write lock, the appliance
-// waits for it without stopping: README "Configuration", store.busy_timeout_ms.
+// docs/high-availability.md (no database wait blocks the event loop) holds on SQLite too: while
+// another process (this test, as the CLI or an operator's sqlite3 shell would) holds the database's
+// write lock, the appliance waits for it without stopping: docs/operations.md "Configuration",
+// store.busy_timeout_ms.
 describe('SQLite: the write lock held by another process', () => {
   it('/metrics, /healthz and a panel file answer within 100 ms; a webhook answers 503 Database unavailable after store.busy_timeout_ms, or 200 once the lock is free', async () => {
     const dir = applianceDir({ store: { busy_timeout_ms: LOCK_WAIT_MS } });
@@ -42,7 +43,7 @@ describe('SQLite: the write lock held by another process', () => {
       expect(answers.length).toBeGreaterThan(20);
       expect(answers.filter((a) => a.status !== 200)).toEqual([]);
       expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(100);
-      // It takes no write: /healthz says so (README "GET /healthz").
+      // It takes no write: /healthz says so (docs/http-api.md "GET /healthz").
       expect(healthz).toMatchObject({ status: 503, body: { code: 'database_unavailable', checks: { database: 'down' } } });
 
       const r = await refused;

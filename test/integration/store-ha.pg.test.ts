@@ -14,7 +14,7 @@ import { sipOptionsPinger } from '../helpers/sip-options';
 import { startSipp, type SippPeer } from '../helpers/sipp';
 
 // Issue 22's tests: appliances on a PostgreSQL of their own (this file freezes, restarts and
-// cuts it), through the binary. README "High availability".
+// cuts it), through the binary. docs/high-availability.md.
 
 const TIMEOUT_MS = 2_000;
 let cluster: PostgresCluster;
@@ -49,7 +49,7 @@ function nodeDir(url: string, overrides: ConfigOverrides = {}): ApplianceDir {
   return applianceDir({ ...overrides, store: { url, timeout_ms: TIMEOUT_MS, ...overrides.store } });
 }
 
-/** A second appliance on the same database: the same secret.key (README "High availability"). */
+/** A second appliance on the same database: the same secret.key (docs/high-availability.md). */
 function secondNode(first: ApplianceDir, url: string, overrides: ConfigOverrides = {}): ApplianceDir {
   const b = nodeDir(url, overrides);
   mkdirSync(join(b.dir, 'data'), { recursive: true });
@@ -186,8 +186,8 @@ describe('the PostgreSQL store under trouble', () => {
     const call = await post(`${node.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321112233', error_message: message });
     expect(call.status).toBe(200);
     await expect.poll(() => ear.count(), { timeout: 20_000, interval: 50 }).toBeGreaterThan(25);
-    // SIP signalling too: the appliance's own SIP port answers OPTIONS (README "High
-    // availability": nothing that does not need the database waits for it).
+    // SIP signalling too: the appliance's own SIP port answers OPTIONS (docs/high-availability.md
+    // "High availability": nothing that does not need the database waits for it).
     const sipPort = Number(/"port":(\d+),"msg":"sip trunk ready"/.exec(node.output())?.[1]);
     const sip = await sipOptionsPinger(sipPort);
     cleanups.push(() => sip.close());

@@ -164,7 +164,7 @@ describe('telephony through the compiled binary', () => {
     const ringingConfig = await sipConfig(sipp.port);
     const ringing = applianceDir({ ...ringingConfig, calls: { ...ringingConfig.calls, ring_timeout_s: 40 } });
     const talkingConfig = await sipConfig(answering.port);
-    // calls.shutdown_grace_s reaches the dialer (README "Configuration").
+    // calls.shutdown_grace_s reaches the dialer (docs/operations.md "Configuration").
     const talking = applianceDir({ ...talkingConfig, calls: { ...talkingConfig.calls, shutdown_grace_s: 20 } });
     const ringApp = await ringing.start();
     const talkApp = await talking.start();

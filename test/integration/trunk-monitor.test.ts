@@ -10,7 +10,7 @@ afterEach(async () => {
 
 const trunkCheck = async (app: RunningAppliance) => ((await (await fetch(`${app.url}/healthz`)).json()) as { checks: { trunk: string } }).checks.trunk;
 
-describe('trunk monitoring in the running appliance (README "Operations")', () => {
+describe('trunk monitoring in the running appliance (docs/operations.md "Trunk monitoring")', () => {
   it('/healthz checks.trunk follows OPTIONS to kamailio: up while it answers, down (still 200) once it is gone; each change one log line', async () => {
     const pbx: Peer = await startKamailio({ target: '127.0.0.1:9', auth: false, user: 'voice-alert', password: '' });
     let pbxRunning = true;

@@ -13,8 +13,8 @@ import { startSipp } from '../helpers/sipp';
 import { makeTestCa } from '../helpers/test-ca';
 
 /**
- * Several trunks in order, with failover (README "SIP trunks: several, in order"), through
- * the compiled binary: real peers (kamailio, sipp) as the trunks, T1 = 50 ms so that an
+ * Several trunks in order, with failover (docs/telephony.md "SIP trunks: several, in order"),
+ * through the compiled binary: real peers (kamailio, sipp) as the trunks, T1 = 50 ms so that an
  * unanswered INVITE or OPTIONS gives up after 64·T1 = 3.2 s.
  */
 const stops: (() => Promise<unknown>)[] = [];
@@ -153,11 +153,11 @@ describe('several trunks in order, with failover, through the compiled binary', 
   }, 40_000);
 
   it('the first trunk failing its TLS handshake (a certificate from another CA): the call goes out through the second within the one attempt', async () => {
-    // README "SIP trunks: several, in order": a TLS connect failure is a trunk reason. As with
-    // the refused TCP connection above, a TLS PBX the trunk trusts is there when the trunk starts
-    // (it connects then); before the call it is replaced, on the same port, by one presenting a
-    // certificate from another CA (as in telephony-tls-srtp.test.ts's doctor test), so the
-    // trunk's reconnection for the call fails its handshake.
+    // docs/telephony.md "SIP trunks: several, in order": a TLS connect failure is a trunk reason.
+    // As with the refused TCP connection above, a TLS PBX the trunk trusts is there when the trunk
+    // starts (it connects then); before the call it is replaced, on the same port, by one
+    // presenting a certificate from another CA (as in telephony-tls-srtp.test.ts's doctor test), so
+    // the trunk's reconnection for the call fails its handshake.
     const trusted = makeTestCa();
     const stranger = makeTestCa();
     const port = await freePort();
@@ -234,8 +234,8 @@ describe('several trunks in order, with failover, through the compiled binary', 
     expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
     const next = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'second');
     expect(Date.parse(next.time) - Date.parse(moved.time)).toBeLessThan(1000);
-    // README "SIP trunks: several, in order": the move costs no credit (one call, one credit),
-    // and an INVITE's answer never changes a trunk's state: unprobed, both stay `none`.
+    // docs/telephony.md "SIP trunks: several, in order": the move costs no credit (one call, one
+    // credit), and an INVITE's answer never changes a trunk's state: unprobed, both stay `none`.
     expect(dir.cliJson(['credit', 'show', acc.accountId])).toMatchObject({ used: 1 });
     const health = (await (await fetch(`${app.url}/healthz`)).json()) as { checks: { trunks: Record<string, string> } };
     expect(health.checks.trunks).toEqual({ first: 'none', second: 'none' });

@@ -3,7 +3,7 @@ import { sign } from '../../src/signing';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { FORM, form, post, turkishText } from '../helpers/http';
 
-// README "POST /webhook/receive — …": every row of its table, in order, against the
+// docs/http-api.md "POST /webhook/receive — …": every row of its table, in order, against the
 // compiled binary.
 let dir: ApplianceDir;
 let app: RunningAppliance;
@@ -30,7 +30,8 @@ describe('POST /webhook/receive', () => {
   it('row 11: queues one call per number, "<n> call(s) queued" with the ids', async () => {
     const r = await post(hook(), alert({ phone_number: '5321234567, 5321234568' }));
     expect(r.status).toBe(200);
-    // No trunk in this suite: the extra `warning` (README "Operations") says the calls wait.
+    // No trunk in this suite: the extra `warning` (docs/operations.md "No trunk yet") says the calls
+    // wait.
     expect(r.json).toEqual({ status: 'success', message: '2 call(s) queued', call_ids: [expect.any(String), expect.any(String)], warning: 'No SIP trunk configured: calls wait' });
   });
 

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths';
 
 /**
- * README "Development": how the source is laid out, held so it does not drift back. Each
+ * docs/development.md: how the source is laid out, held so it does not drift back. Each
  * folder of src/ is one concept; imports between folders point one way (no cycle), and the
- * leaf folders that everything shares import nothing of ours. Comments cite the README, an
+ * leaf folders that everything shares import nothing of ours. Comments cite the docs, an
  * RFC or the code: never a document that is not in the repository.
  */
 const SRC = join(ROOT, 'src');
@@ -59,7 +59,7 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
-describe('the source layout (README "Development")', () => {
+describe('the source layout (docs/development.md)', () => {
   const edges = unitImports();
 
   it('no two folders of src/ import each other, directly or around a circle', () => {
@@ -81,7 +81,7 @@ describe('the source layout (README "Development")', () => {
     expect(cycles(made)).toEqual([['a', 'b', 'c', 'a']]);
   });
 
-  it('comments cite the README, an RFC or the code, not documents outside the repository', () => {
+  it('comments cite the docs, an RFC or the code, not documents outside the repository', () => {
     const outside = /\b(contract\.md|CONVENTIONS\.md|stack-findings(\.md)?)\b|\bcontract "/;
     const checked = [SRC, join(ROOT, 'test'), join(ROOT, 'scripts')].flatMap((d) => files(d, (n) => !/\.(wav|raw|pcap|db|png)$/.test(n)));
     expect(checked.length).toBeGreaterThan(300);

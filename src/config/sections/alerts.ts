@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Alert identity and dedupe (README "Alerts: dedupe and resolve"). */
+/** Alert identity and dedupe (docs/http-api.md "Alerts: dedupe and resolve"). */
 export const alertsSection = z
   .object({
     /**

@@ -35,7 +35,8 @@ export const callsSection = z
     lease_s: z.number().int().min(1).max(3600).default(30),
     /**
      * On SIGTERM, answered calls may finish for this long before they are hung up (unanswered
-     * ones go back to the queue at once); the process exits within it + 5 s (README "Configuration").
+     * ones go back to the queue at once); the process exits within it + 5 s (docs/operations.md
+     * "Configuration").
      */
     shutdown_grace_s: z.number().int().min(0).max(3600).default(60),
     /** A number is called at most once per this long; alerts waiting meanwhile are bundled. 0: no gap. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '..';
 
-// README "HTTPS": the http.tls* keys, plain_listen and hsts; combinations that cannot mean
+// docs/https.md "HTTPS": the http.tls* keys, plain_listen and hsts; combinations that cannot mean
 // anything stop the start with one line naming the key to change.
 const load = (env: Record<string, string>) => loadConfig({ env, defaultPath: null });
 

@@ -18,9 +18,9 @@ export const httpSection = z
     /** Largest accepted request body. */
     max_body_bytes: z.number().int().min(1024).default(64 * 1024),
     /**
-     * HTTPS on `listen` (README "HTTPS"): `self-signed` makes a certificate on the first start
-     * and keeps it in `<data folder>/tls/`; `off` serves plain HTTP unless the two files below
-     * are given, which are then served.
+     * HTTPS on `listen` (docs/https.md "HTTPS"): `self-signed` makes a certificate on the first
+     * start and keeps it in `<data folder>/tls/`; `off` serves plain HTTP unless the two files
+     * below are given, which are then served.
      */
     tls: z.enum(['off', 'self-signed']).default('off'),
     /** PEM certificate (a chain may follow it in the same file), re-read on SIGHUP. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Native monitoring sources on /webhook/receive (README "Integration recipes"). */
+/** Native monitoring sources on /webhook/receive (docs/integrations.md "Integration recipes"). */
 export const integrationsSection = z
   .object({
     /** GET an SNS SubscribeURL once when it is https on an allowed host; otherwise it is only logged. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** GET /metrics (README "Operations", Metrics): Prometheus text format. */
+/** GET /metrics (docs/operations.md "Metrics"): Prometheus text format. */
 export const metricsSection = z
   .object({
     /**

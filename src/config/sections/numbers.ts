@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { NUMBER_FORMS } from '../../phone';
 
-/** Which phone numbers are called (README "Configuration", `numbers.accept`). */
+/** Which phone numbers are called (docs/operations.md "Configuration", `numbers.accept`). */
 export const numbersSection = z
   .object({
     /**

@@ -4,7 +4,7 @@ import { configErrorOf, loadToml } from '../../../test/helpers/config-toml';
 
 const TRUNKS = `[sip]\n[[sip.trunks]]\nname = "pbx"\nserver = "127.0.0.1:5060"\n[[sip.trunks]]\nname = "carrier"\nserver = "127.0.0.1:5070"\n`;
 
-describe('[self_test] (README "Voice-path self-test")', () => {
+describe('[self_test] (docs/telephony.md "Voice-path self-test")', () => {
   it('defaults: off (no number), hourly, each trunk, 5 s, answer', () => {
     expect(loadToml('').self_test).toEqual({ number: '', interval_s: 3600, trunk: '', duration_s: 5, expect: 'answer' });
   });

@@ -4,8 +4,8 @@ import * as z from 'zod';
 const DIALLABLE = /^\+?[0-9*#]{1,32}$/;
 
 /**
- * The voice-path self-test (README "Voice-path self-test"): a call to a PBX number now and
- * then, through each trunk, that checks the answer, our RTP and, with `expect = "echo"`, our
+ * The voice-path self-test (docs/telephony.md "Voice-path self-test"): a call to a PBX number now
+ * and then, through each trunk, that checks the answer, our RTP and, with `expect = "echo"`, our
  * audio coming back.
  */
 export const selfTestSection = z

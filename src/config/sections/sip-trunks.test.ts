@@ -3,7 +3,7 @@ import { configErrorOf, loadToml } from '../../../test/helpers/config-toml';
 import { sipTrunks, trunkConfigured } from './sip';
 
 
-describe('[[sip.trunks]] (README "SIP trunks: several, in order")', () => {
+describe('[[sip.trunks]] (docs/telephony.md "SIP trunks: several, in order")', () => {
   it('a plain [sip] with server is one trunk named default, as before', () => {
     const c = loadToml('[sip]\nserver = "192.0.2.10:5060"\nusername = "va"\n');
     expect(trunkConfigured(c.sip)).toBe(true);

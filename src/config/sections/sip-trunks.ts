@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { NUMBER_FORMS, type NumberForm } from '../../phone';
 
 /**
- * `[[sip.trunks]]` (README "SIP trunks: several, in order"): trunks in order of preference.
- * Each table holds the `[sip]` keys that describe one trunk; a key a table leaves out is
- * taken from `[sip]` (so shared values such as `username` are written once). The other
+ * `[[sip.trunks]]` (docs/telephony.md "SIP trunks: several, in order"): trunks in order of
+ * preference. Each table holds the `[sip]` keys that describe one trunk; a key a table leaves out
+ * is taken from `[sip]` (so shared values such as `username` are written once). The other
  * `[sip]` keys (ports, timers, probing) stay shared by every trunk.
  */
 export const TRUNK_KEYS = [

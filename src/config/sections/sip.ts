@@ -61,7 +61,7 @@ const sipFields = z
       .default(''),
     /** Dialed before the 10-digit number, e.g. "0". */
     dial_prefix: z.string().regex(/^[0-9*#+]*$/).default(''),
-    /** `tls`: SIP over TLS (README "SIP over TLS and SRTP"), the server usually on port 5061. */
+    /** `tls`: SIP over TLS (docs/telephony.md "SIP over TLS and SRTP"), the server usually on port 5061. */
     transport: z.enum(['udp', 'tcp', 'tls']).default('udp'),
     /** transport = "tls": a PEM file of the CA(s) the PBX's certificate must chain to; empty: the system's CAs. */
     tls_ca_file: z.string().default(''),
@@ -87,8 +87,8 @@ const sipFields = z
     t1_ms: z.number().int().min(10).max(10_000).default(500),
     /**
      * Seconds an INVITE waits for any response at all (a 100 Trying is enough) before its
-     * trunk counts as silent and the call moves to the next trunk (README "SIP trunks: several,
-     * in order"); 0: Timer B (64·T1) or the ring timeout, whichever comes first.
+     * trunk counts as silent and the call moves to the next trunk (docs/telephony.md "SIP trunks:
+     * several, in order"); 0: Timer B (64·T1) or the ring timeout, whichever comes first.
      */
     invite_timeout_s: z.number().int().min(0).max(600).default(0),
     /** RFC 3261 §17.1.2.2: the cap on the non-INVITE retransmission interval. */
@@ -133,7 +133,7 @@ function withoutDefault(t: z.ZodType): z.ZodType {
 
 export const sipSection = sipFields
   .extend({
-    /** Several trunks in order of preference (README "SIP trunks: several, in order"); empty: `[sip]` is the one trunk. */
+    /** Several trunks in order of preference (docs/telephony.md "SIP trunks: several, in order"); empty: `[sip]` is the one trunk. */
     trunks: z.array(trunkTable).default([]),
   })
   .strict()

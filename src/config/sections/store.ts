@@ -5,7 +5,7 @@ export const storeSection = z
     /** SQLite database file; its folder is created and also holds the secret key file. */
     path: z.string().min(1).default('./data/voice-alert.db'),
     /**
-     * PostgreSQL instead of the file (README "High availability"): every appliance
+     * PostgreSQL instead of the file (docs/high-availability.md): every appliance
      * given the same URL shares one store. secret.key (beside `path`) must then be the
      * same file on every appliance. Empty: the SQLite file.
      */
@@ -17,7 +17,7 @@ export const storeSection = z
     busy_timeout_ms: z.number().int().min(0).default(5000),
     /**
      * PostgreSQL: how long a request (or any unit of work) waits for the database in all,
-     * then `503 Database unavailable` (README "High availability"). Also the server's
+     * then `503 Database unavailable` (docs/high-availability.md). Also the server's
      * statement and lock timeouts.
      */
     timeout_ms: z.number().int().min(100).default(5000),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * README "Voice desk": engineers call the appliance on an internal extension to hear,
+ * docs/telephony.md "Voice desk": engineers call the appliance on an internal extension to hear,
  * acknowledge and resolve their account's alerts. Off by default: with it off every INVITE
  * to the appliance is refused as before (603).
  */

@@ -22,7 +22,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * Ready-to-paste requests for both endpoints. The sample number and message are valid
- * (README "HTTP API"), so pasting a fresh example queues a real call.
+ * (docs/http-api.md), so pasting a fresh example queues a real call.
  */
 export function buildExamples({ baseUrl, apiKey, apiSecret, webhookKey }: ExampleInput): Examples {
   const secret = apiSecret ?? '$API_SECRET';

@@ -145,7 +145,8 @@ describe('panel alerts', () => {
     const resolved = await alert(a.id, { key: 'disk/db2' });
     expect(await desk.acknowledge(a.id, acked.alertId)).toMatchObject({ ok: true, changed: true });
     expect(await desk.resolve(a.id, resolved.alertId)).toMatchObject({ ok: true, changed: true });
-    // README "Voice desk": recorded like the API's actions, with `voice-desk` as the actor.
+    // docs/telephony.md "Voice desk": recorded like the API's actions, with `voice-desk` as the
+    // actor.
     const ackPage = await (await ownerA.get(`/panel/a/${a.id}/alerts/${acked.alertId}`)).text();
     expect(ackPage).toContain('data-alert-state="acknowledged"');
     expect(ackPage).toContain(`<dd data-testid="acknowledged-by">${DESK_ACTOR}</dd>`);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
 
-// README "Maintenance windows": the panel page (list, create, delete) and the alert page's suppression line.
+// docs/on-call.md "Maintenance windows": the panel page (list, create, delete) and the alert page's
+// suppression line.
 const PW = 'a-long-password-1';
 
 async function setup() {

@@ -3,7 +3,7 @@ import { manualClock } from '../../../test/helpers/memory-store';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
 import { createSchedulesService } from '../../schedules';
 
-// README "On-call schedules": the panel's schedules page and the overview's on-call part.
+// docs/on-call.md "On-call schedules": the panel's schedules page and the overview's on-call part.
 const PW = 'a-long-password-1';
 const LAYERS = [{ participants: [{ name: 'Ayşe', number: '5321111111' }, { name: 'Bora', number: '5322222222' }], shift: '1d', start: '2026-11-15T09:00' }];
 

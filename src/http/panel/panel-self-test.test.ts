@@ -4,7 +4,7 @@ import { browser, panelApp } from '../../../test/helpers/panel-app';
 
 const PW = 'a-long-password-1';
 
-describe('panel overview: the voice-path self-test (README "Voice-path self-test")', () => {
+describe('panel overview: the voice-path self-test (docs/telephony.md "Voice-path self-test")', () => {
   test("shows each trunk's newest self-test, passed or failed with its reason; nothing before the first", async () => {
     const clock = manualClock('2026-11-25T09:00:00Z');
     const { app, store, users } = await panelApp({}, clock);

@@ -34,7 +34,7 @@ const render = (role: 'admin' | 'owner', language: 'en' | 'tr' = 'en') => {
   );
 };
 
-describe('panel overview: each trunk (README "SIP trunks: several, in order")', () => {
+describe('panel overview: each trunk (docs/telephony.md "SIP trunks: several, in order")', () => {
   test('every trunk with its own state, in order; the administrator also sees its server and last probe', () => {
     const html = render('admin');
     const states = [...html.matchAll(/data-testid="trunk-state-([^"]+)" data-state="([^"]+)"[^>]*>([^<]*)</g)].map((m) => [m[1], m[2], m[3]!.trim()]);

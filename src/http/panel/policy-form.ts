@@ -21,7 +21,7 @@ export function policyFromForm(form: Record<string, string | undefined>): Policy
       const [numbers, wait] = line.split(':');
       const waitS = wait === undefined || wait.trim() === '' ? undefined : Number(wait.trim());
       const targets = (numbers ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-      // `@noc`: an on-call schedule (README "On-call schedules").
+      // `@noc`: an on-call schedule (docs/on-call.md "On-call schedules").
       const schedules = targets.filter((n) => n.startsWith('@')).map((n) => n.slice(1));
       return {
         numbers: targets.filter((n) => !n.startsWith('@')),

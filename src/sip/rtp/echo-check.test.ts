@@ -7,7 +7,7 @@ import { startRtpStream } from './stream';
 
 const frame = (n: number) => new Uint8Array(160).fill(n);
 
-describe('echo check (README "Voice-path self-test")', () => {
+describe('echo check (docs/telephony.md "Voice-path self-test")', () => {
   it('counts our frames received back in order', () => {
     const e = createEchoCheck();
     for (let i = 0; i < 10; i++) e.sent(frame(i));

@@ -1,5 +1,5 @@
 /**
- * What came back of what we sent (README "Voice-path self-test", `expect = "echo"`): the
+ * What came back of what we sent (docs/telephony.md "Voice-path self-test", `expect = "echo"`): the
  * stream notes each played frame's payload as it leaves, and each payload that arrives is
  * looked up among them. A payload counts as returned when it equals one we sent later than
  * the last one counted, so duplicates, and frames that overtook a later one, never count:

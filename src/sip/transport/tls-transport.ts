@@ -24,8 +24,8 @@ export class TlsCertificateError extends Error {
 const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME|DEPTH_ZERO|HOSTNAME/;
 
 /**
- * SIP over TLS (RFC 3261 §26.2, README "SIP over TLS and SRTP"): one connection we open to
- * the PBX (`sip.server`, conventionally port 5061), its certificate checked against the
+ * SIP over TLS (RFC 3261 §26.2, docs/telephony.md "SIP over TLS and SRTP"): one connection we open
+ * to the PBX (`sip.server`, conventionally port 5061), its certificate checked against the
  * system's CAs, or only `tls_ca_file` when set, and against the server's name; with
  * `tls_verify = false` nothing is checked (the operator's choice, logged at start).
  *

@@ -16,9 +16,9 @@ export type PromptEnd = 'played' | 'cut' | 'gone';
 export type TransferResult = { ok: true } | { ok: false; reason: string };
 
 /**
- * A call someone placed to the appliance (README "Voice desk"), answered: what the desk's
- * menu (src/voice-desk) needs of it. Keys arrive by RFC 4733, SIP INFO or tones in the audio,
- * whichever the call uses (the same paths as outbound calls: rtp/stream.ts, rtp/dtmf.ts); a
+ * A call someone placed to the appliance (docs/telephony.md "Voice desk"), answered: what the
+ * desk's menu (src/voice-desk) needs of it. Keys arrive by RFC 4733, SIP INFO or tones in the
+ * audio, whichever the call uses (the same paths as outbound calls: rtp/stream.ts, rtp/dtmf.ts); a
  * key pressed while a prompt plays cuts the prompt short and is kept for nextKey (type-ahead).
  */
 export interface InboundCall {

@@ -16,8 +16,8 @@ export interface InboundOffer {
 }
 
 /**
- * Calls to the appliance (README "Voice desk"), as the SIP side hands them over. sip/ never
- * imports the desk: the appliance passes one of these to every trunk.
+ * Calls to the appliance (docs/telephony.md "Voice desk"), as the SIP side hands them over. sip/
+ * never imports the desk: the appliance passes one of these to every trunk.
  */
 export interface InboundDesk {
   /** 'take': answer it and run(); a refusal is answered 403 (counted by the desk). */

@@ -5,7 +5,7 @@ import { answer, offer, parseRemote, type LocalMedia, type RemoteMedia } from '.
 import { SRTP_MASTER_BYTES } from '../rtp/srtp';
 import type { StreamMedia } from '../rtp/stream';
 
-/** How a trunk protects its media (README "SIP over TLS and SRTP"): plain RTP, or SRTP keyed by SDES. */
+/** How a trunk protects its media (docs/telephony.md "SIP over TLS and SRTP"): plain RTP, or SRTP keyed by SDES. */
 export type SrtpMode = 'off' | 'sdes';
 
 /**

@@ -43,7 +43,7 @@ export interface PlaceCallOptions {
   updates: UpdateServer;
   /** Headers added to the INVITE (P-Asserted-Identity, Privacy: ua/telephone.ts identityHeaders). */
   extraHeaders?: string[];
-  /** The voice-path self-test's look at the media (README "Voice-path self-test"): reported before the attempt resolves. */
+  /** The voice-path self-test's look at the media (docs/telephony.md "Voice-path self-test"): reported before the attempt resolves. */
   mediaCheck?: MediaCheck;
   /** A 3xx's Contact (RFC 3261 §8.1.3.4), most preferred first; the attempt ends SIP_FINAL with the 3xx. */
   onRedirect?: (contacts: URI[]) => void;
@@ -166,8 +166,9 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
     if (first !== 'accepted' && 'silent' in first && first.silent) {
       // Not even a 100 Trying came, so no CANCEL went out (RFC 3261 §9.1): the INVITE's own
       // transaction runs on alone until Timer B (a late 1xx gets our CANCEL, a late 200 sip.js's
-      // ACK and BYE), and the next trunk need not wait for it (README "SIP trunks: several, in order").
-      // Nothing will be played on this attempt: its RTP port goes back now, not after Timer B.
+      // ACK and BYE), and the next trunk need not wait for it (docs/telephony.md "SIP trunks:
+      // several, in order"). Nothing will be played on this attempt: its RTP port goes back now,
+      // not after Timer B.
       media()?.close();
       void terminated.then(guarded(() => void attempt.on('cancel_done', 'the unanswered INVITE gave up')));
       return first;

@@ -6,8 +6,8 @@
  * By 4·T1 a request has gone out three times (at 0, T1 and 3·T1: Timers A and E, RFC 3261
  * §17.1.1.2, §17.1.2.2) and the last copy had a round trip (T1 is its estimate, §17) to be
  * answered. A PBX that answered none of them has gone silent; waiting on for Timer B or F
- * (64·T1, 32 s) would only keep the process alive after it said it stopped (README
- * "Operations"). The floor keeps a T1 tuned down for a LAN PBX from cutting off an answer on
+ * (64·T1, 32 s) would only keep the process alive after it said it stopped (docs/operations.md
+ * "Stopping"). The floor keeps a T1 tuned down for a LAN PBX from cutting off an answer on
  * its way; the ceiling keeps a T1 tuned up for a slow link from stretching the stop.
  */
 export function stopWaitMs(t1Ms: number): number {

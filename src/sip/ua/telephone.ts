@@ -80,7 +80,7 @@ export interface TelephoneDeps {
   rtp?: RtpEngine;
   /** Every REGISTER's outcome (sip.register = true), as a probe's: the trunk's state follows it. */
   onRegisterOutcome?: (r: ProbeResult) => void;
-  /** The voice desk (README "Voice desk"): INVITEs to us are offered to it; absent: refused with 603. */
+  /** The voice desk (docs/telephony.md "Voice desk"): INVITEs to us are offered to it; absent: refused with 603. */
   inbound?: InboundDesk;
 }
 
@@ -109,7 +109,8 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
   /** The Request-URI we dial for a stored number (also the Refer-To of a desk transfer). */
   const dialUri = (number: string) => {
     // An extension is dialled as it is (numbers.accept "extension"): the prefix is for the outside line.
-    // So is a PBX service code with * or # (a self-test's echo test, README "Voice-path self-test").
+    // So is a PBX service code with * or # (a self-test's echo test, docs/telephony.md "Voice-path
+    // self-test").
     const prefix = numberFormOf(number) === 'extension' || /[*#]/.test(number) ? '' : sip.dial_prefix;
     return new URI('sip', `${prefix}${number}`, domain);
   };

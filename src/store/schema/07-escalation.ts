@@ -5,7 +5,7 @@ export const escalationStep: MigrationStep = {
   version: 7,
   name: 'escalation: policies, running escalations, the step of each call',
   sql: `
-    -- Who is called, in which order, how long each step waits for a keypad 1 (README
+    -- Who is called, in which order, how long each step waits for a keypad 1 (docs/on-call.md
     -- "Escalation: call until someone presses 1"). steps: JSON [{"numbers":["5…"],"wait_s":300}, …].
     CREATE TABLE policies (
       id         TEXT PRIMARY KEY,                 -- pol_…

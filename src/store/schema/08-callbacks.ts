@@ -5,7 +5,7 @@ export const callbacksStep: MigrationStep = {
   version: 8,
   name: 'outcome callbacks: per-account target and the outbox',
   sql: `
-    -- Where an account's outcome events go (README "Callbacks"). The secret
+    -- Where an account's outcome events go (docs/on-call.md "Callbacks"). The secret
     -- signs them, so it is kept AES-GCM sealed like the API secret (secret-box.ts).
     ALTER TABLE accounts ADD COLUMN callback_url TEXT;
     ALTER TABLE accounts ADD COLUMN callback_secret_enc BLOB;

@@ -1,6 +1,6 @@
 import type { MigrationStep } from './migration-step';
 
-/** README "Heartbeats": ping URLs with deadlines, checked row by row under a lease. */
+/** docs/on-call.md "Heartbeats": ping URLs with deadlines, checked row by row under a lease. */
 export const heartbeatsStep: MigrationStep = {
   version: 12,
   name: 'heartbeats: ping URLs, deadlines, the appliances that check them',
@@ -32,7 +32,7 @@ export const heartbeatsStep: MigrationStep = {
 
       -- Each appliance that checks deadlines, by node, and when it last did: an appliance
       -- that starts while no other checked recently knows the service was down, and gives
-      -- every heartbeat a full interval from its start (README "Heartbeats").
+      -- every heartbeat a full interval from its start (docs/on-call.md "Heartbeats").
       CREATE TABLE heartbeat_nodes (
         node    TEXT PRIMARY KEY,
         seen_at INTEGER NOT NULL

@@ -1,6 +1,6 @@
 import type { MigrationStep } from './migration-step';
 
-/** README "Maintenance windows": the windows, and what an alert carries to be matched and shown suppressed. */
+/** docs/on-call.md "Maintenance windows": the windows, and what an alert carries to be matched and shown suppressed. */
 export const maintenanceWindowsStep: MigrationStep = {
   version: 13,
   name: 'maintenance windows',

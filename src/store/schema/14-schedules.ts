@@ -1,6 +1,6 @@
 import type { MigrationStep } from './migration-step';
 
-/** On-call schedules and their overrides (README "On-call schedules"). */
+/** On-call schedules and their overrides (docs/on-call.md "On-call schedules"). */
 export const schedulesStep: MigrationStep = {
   version: 14,
   name: 'on-call schedules, overrides, on-call change watch',

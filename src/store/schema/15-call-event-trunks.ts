@@ -1,6 +1,6 @@
 import type { MigrationStep } from './migration-step';
 
-/** README "SIP trunks: several, in order": every call event names the trunk the attempt used. */
+/** docs/telephony.md "SIP trunks: several, in order": every call event names the trunk the attempt used. */
 export const callEventTrunksStep: MigrationStep = {
   version: 15,
   name: 'call events name their trunk',

@@ -1,6 +1,6 @@
 import type { MigrationStep } from './migration-step';
 
-/** README "Voice-path self-test": each run's result, and each trunk's next scheduled run under a lease. */
+/** docs/telephony.md "Voice-path self-test": each run's result, and each trunk's next scheduled run under a lease. */
 export const selfTestsStep: MigrationStep = {
   version: 16,
   name: 'self-tests: voice-path self-test results and their schedule',

@@ -1,6 +1,6 @@
 import type { MigrationStep } from './migration-step';
 
-/** README "Voice desk": each account's desk PIN (hashed) and the policy whose first step `0` connects to. */
+/** docs/telephony.md "Voice desk": each account's desk PIN (hashed) and the policy whose first step `0` connects to. */
 export const voiceDeskStep: MigrationStep = {
   version: 17,
   name: 'voice desk: PINs and desk policies',

@@ -30,7 +30,7 @@ export interface SqlStatement {
 /**
  * What every table group of src/store talks through: one connection, or one transaction
  * on a connection. Asynchronous, so a database that is slow makes a caller wait and never
- * blocks the event loop (README "High availability"). Named `$params` on both stores; SQL
+ * blocks the event loop (docs/high-availability.md). Named `$params` on both stores; SQL
  * that must differ between them asks `dialect` (dialect.ts); everything else is shared.
  */
 export interface SqlConnection {

@@ -21,7 +21,7 @@ export interface SqlDialect {
   insertOrReplace(table: string, columns: string[], key: string[]): string;
   /**
    * The time leases are taken and compared by, in unix ms: on PostgreSQL the database's own
-   * clock, the one clock every appliance sharing it agrees on (README "High availability");
+   * clock, the one clock every appliance sharing it agrees on (docs/high-availability.md);
    * on SQLite, whose one appliance is the only clock, the parameter given (the caller's clock).
    */
   leaseClock(param: string): string;

@@ -1,6 +1,6 @@
 import type { Messages } from '.';
 
-/** The maintenance page's words, and the alert page's suppression line (README "Maintenance windows"). */
+/** The maintenance page's words, and the alert page's suppression line (docs/on-call.md "Maintenance windows"). */
 const en = {
   title: 'Maintenance',
   intro: 'During a maintenance window, matching alerts are stored but nobody is called and no credit is used. When a window starts, the calls it covers that were not answered yet are cancelled.',

@@ -5,7 +5,7 @@ const en = {
   title: 'Overview',
   trunk: 'SIP trunk',
   trunkStates: { up: 'Up', starting: 'Starting', stopped: 'Stopped', not_configured: 'Not configured', unknown: 'Not running in this process' } as Record<string, string>,
-  /** Each trunk's own state (README "SIP trunks: several, in order"). */
+  /** Each trunk's own state (docs/telephony.md "SIP trunks: several, in order"). */
   eachTrunkStates: { up: 'Up', down: 'Down', none: 'Not probed' } as Record<string, string>,
   registered: 'Registered',
   yes: 'yes',

@@ -1,6 +1,6 @@
 import type { Messages } from '.';
 
-/** The schedules page's and the overview's on-call words (README "On-call schedules"). */
+/** The schedules page's and the overview's on-call words (docs/on-call.md "On-call schedules"). */
 const en = {
   title: 'On-call schedules',
   intro: 'Who is on call, from each schedule’s layers and overrides. Create schedules with the CLI (voice-alert schedule create); escalation steps name them as @name.',

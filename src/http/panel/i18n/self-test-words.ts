@@ -1,6 +1,6 @@
 import type { Messages } from '.';
 
-/** The overview's voice-path self-test card (README "Voice-path self-test"). */
+/** The overview's voice-path self-test card (docs/telephony.md "Voice-path self-test"). */
 const en = {
   title: 'Voice-path self-test',
   passed: 'Passed',

@@ -27,7 +27,7 @@ export function alertsRoutes(env: PanelEnv) {
     const path = c.form.back === 'list' ? `/panel/a/${c.account.id}/alerts` : `/panel/a/${c.account.id}/alerts/${r.alert.id}`;
     return redirect(`${path}?${new URLSearchParams({ done, n: String(r.cancelledCallIds.length) })}`);
   };
-  // Recorded on the alert: who in the panel did it (acknowledged_by, README "Web panel").
+  // Recorded on the alert: who in the panel did it (acknowledged_by, docs/panel.md).
   const by = (c: PanelCtx) => `panel:${c.user.login}`;
 
   return new Elysia({ name: 'panel-alerts' })

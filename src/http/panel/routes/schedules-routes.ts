@@ -7,7 +7,7 @@ import { htmlResponse, redirect } from '../html';
 import { scheduleWords } from '../i18n/schedule-words';
 import { SchedulesPage, type SchedulesPageProps } from '../views/schedules-page';
 
-/** How far ahead the page lists shifts (README "On-call schedules"). */
+/** How far ahead the page lists shifts (docs/on-call.md "On-call schedules"). */
 const PANEL_DAYS = 14;
 
 /** An account's on-call schedules: read → service (src/schedules) → render; an owner adds overrides. */

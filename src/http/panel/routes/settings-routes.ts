@@ -41,7 +41,7 @@ export function settingsRoutes(env: PanelEnv) {
     );
 }
 
-/** The trunks in order, as one line (README "SIP trunks: several, in order"); null: none configured. */
+/** The trunks in order, as one line (docs/telephony.md "SIP trunks: several, in order"); null: none configured. */
 function configuredTrunks(sip: SipConfig): SipState['configured'] {
   const trunks = sipTrunks(sip);
   if (trunks.length === 0) return null;

@@ -22,7 +22,7 @@ export interface MaintenancePageProps {
   error?: string;
 }
 
-/** An account's maintenance windows (README "Maintenance windows"): the list, delete, and a form to create one. */
+/** An account's maintenance windows (docs/on-call.md "Maintenance windows"): the list, delete, and a form to create one. */
 export function MaintenancePage(p: MaintenancePageProps) {
   const { t, fmt, csrf, account } = p;
   const w = maintenanceWords(t);

@@ -23,9 +23,9 @@ export interface OverviewData {
   failures: RecentFailure[];
   /** Owners only. */
   credit: { left: number; total: number } | null;
-  /** Who is on call in each schedule, and the open alerts (README "On-call schedules"). */
+  /** Who is on call in each schedule, and the open alerts (docs/on-call.md "On-call schedules"). */
   oncall?: OncallOverviewData;
-  /** Each trunk's newest voice-path self-test (README "Voice-path self-test"). */
+  /** Each trunk's newest voice-path self-test (docs/telephony.md "Voice-path self-test"). */
   selfTests?: SelfTestOverviewData[];
 }
 

@@ -27,7 +27,7 @@ export function inZone(locale: string, timeZone: string, ms: number | null): str
   return new Intl.DateTimeFormat(locale, { timeZone, weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(ms);
 }
 
-/** An account's schedules (README "On-call schedules"): on call now, the next 14 days, the overrides, a form to add one. */
+/** An account's schedules (docs/on-call.md "On-call schedules"): on call now, the next 14 days, the overrides, a form to add one. */
 export function SchedulesPage(p: SchedulesPageProps) {
   const { t, csrf, account } = p;
   const w = scheduleWords(t);

@@ -2,7 +2,7 @@ import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { selfTestWords } from '../i18n/self-test-words';
 
-/** Each trunk's newest voice-path self-test (README "Voice-path self-test"). */
+/** Each trunk's newest voice-path self-test (docs/telephony.md "Voice-path self-test"). */
 export interface SelfTestOverviewData {
   trunk: string;
   ok: boolean;

@@ -20,7 +20,7 @@ export interface PostgresOptions {
   onCommit?: CommitObserver;
 }
 
-/** A unit that keeps losing races is refused after this many runs (README "High availability"). */
+/** A unit that keeps losing races is refused after this many runs (docs/high-availability.md). */
 export const CONFLICT_RUNS = 5;
 
 /**

@@ -5,7 +5,7 @@ import { DatabaseUnavailableError } from '../unavailable';
 import type { SqlDatabase } from '../database';
 import { openPostgres } from './database';
 
-// README "High availability": every connection of the pool has the server end its statements,
+// docs/high-availability.md: every connection of the pool has the server end its statements,
 // lock waits and forgotten transactions by store.timeout_ms, and keeps its socket alive so
 // that a vanished appliance lets go of what it held. Seen from the server's side.
 
@@ -39,7 +39,7 @@ const SETTINGS = `SELECT pg_backend_pid() AS pid,
   inet_server_port() AS port,
   pg_sleep(0.3) IS NULL AS slept`;
 
-describe('the PostgreSQL pool: each connection set as README "High availability" says', () => {
+describe('the PostgreSQL pool: each connection set as docs/high-availability.md says', () => {
   it('every pooled connection (three at once, and the reads) has statement_timeout, lock_timeout, idle_in_transaction_session_timeout and TCP keepalive', async () => {
     const url = testStoreUrl();
     if (!url) throw new Error('a .pg.test runs on the postgres project only');

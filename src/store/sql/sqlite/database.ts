@@ -95,7 +95,7 @@ export const OTHER_PROCESS_STALENESS_MS = 100;
  * A number that moves when a table the intake's lookup cache keeps may have changed
  * (sql/looked-up.ts): at once for a batch of our own writer that wrote one (`lookedUpCommits`),
  * within OTHER_PROCESS_STALENESS_MS for any commit by another connection (the CLI revoking a
- * key in another process; README "Accounts and keys"). Built for the lookup cache, which
+ * key in another process; docs/cli.md "Accounts and keys"). Built for the lookup cache, which
  * asks per request.
  *
  * Another connection's commits come from SQLite's `PRAGMA data_version` on our WRITING

@@ -5,7 +5,7 @@
  * a lock another process holds (the CLI adding a key, an operator's `sqlite3` shell) by
  * sleeping inside the statement: the appliance's only thread, so for up to
  * `store.busy_timeout_ms` nothing else ran, not `/healthz`, not `/metrics`, not the panel's
- * files (README "High availability": no database wait blocks the event loop, on either
+ * files (docs/high-availability.md: no database wait blocks the event loop, on either
  * store). The writing connection therefore has no busy timeout; BEGIN IMMEDIATE answers
  * SQLITE_BUSY at once, and it is tried again after a pause that doubles up to
  * LOCK_RETRY_MAX_MS, the event loop serving in between.

@@ -5,22 +5,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { freePort } from '../helpers/ports';
-import { readmeBlock, readmeSection } from '../helpers/readme';
+import { docBlock, docSection } from '../helpers/docs';
 import { until } from '../helpers/until';
 
-// README "Integration recipes", run as written (only host, key and numbers replaced), so the
-// README cannot drift from what works. The Alertmanager recipe runs the real Alertmanager
+// docs/integrations.md "Integration recipes", run as written (only host, key and numbers
+// replaced), so the docs cannot drift from what works. The Alertmanager recipe runs the real Alertmanager
 // (Debian package prometheus-alertmanager) against the compiled binary.
-const recipes = readmeSection('## Integration recipes', '## Configuration');
+const recipes = docSection('docs/integrations.md', '## Integration recipes', '## PagerDuty and Opsgenie compatible intake');
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
 /** The first fenced block after `**<title>**` in the recipes section. */
-const block = (title: string) => readmeBlock(recipes, title);
+const block = (title: string) => docBlock(recipes, title);
 
 let dir: ApplianceDir;
 let app: RunningAppliance;
 let cred: ReturnType<typeof provision>;
-/** The README's placeholders made real: host, key. */
+/** The docs' placeholders made real: host, key. */
 const localise = (text: string) => text.replaceAll('http://voice-alert.lan:8080', app.url).replaceAll('vwk_…', cred.webhookKey);
 
 async function rows<T>(sql: string, ...params: string[]): Promise<T[]> {
@@ -57,7 +57,7 @@ class HttpRequest {
   }
 }
 
-describe('README recipes', () => {
+describe('integration recipes', () => {
   it('Zabbix: each recipient is called (no replay of another recipient), a retry replays, the recovery is accepted', async () => {
     const script = block('Zabbix');
     const run = (params: Record<string, string>) =>
@@ -135,7 +135,7 @@ describe('README recipes', () => {
   });
 });
 
-describe('the real Alertmanager with the README receiver', () => {
+describe('the real Alertmanager with the docs receiver', () => {
   let am: ChildProcess | undefined;
   let amDir: string;
   let amUrl: string;
@@ -145,7 +145,7 @@ describe('the real Alertmanager with the README receiver', () => {
     amDir = mkdtempSync(join(tmpdir(), 'va-am-'));
     const port = await freePort();
     amUrl = `http://127.0.0.1:${port}`;
-    // The README's receivers block as written; only the route's timings are short for a test.
+    // The docs' receivers block as written; only the route's timings are short for a test.
     const receivers = localise(block('Prometheus Alertmanager')).replace('to=5321234567,5321234568', 'to=5321234569');
     writeFileSync(join(amDir, 'am.yml'), `route:\n  receiver: voice\n  group_by: [job]\n  group_wait: 1s\n  group_interval: 1s\n  repeat_interval: 1h\n${receivers}`);
     am = spawn(ALERTMANAGER, [
