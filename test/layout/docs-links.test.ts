@@ -119,11 +119,12 @@ function codeFiles(dir: string): string[] {
 
 describe('citations of the docs in src/, test/, scripts/ and assets/', () => {
   /**
-   * `docs/x.md "Heading"`, `docs/x.md "A", "B"` or `docs/x.md "A" and "B"`, a name possibly
-   * broken over a comment's lines and shortened with "…": each names the start of a heading of
-   * that file. A bare `docs/x.md` names a file that exists.
+   * `docs/x.md "Heading"`, `docs/x.md "A", "B"` or `docs/x.md "A" and "B"` (README and
+   * BENCHMARKS with or without `.md`, so a stale `README "Heartbeats"` is caught), a name
+   * possibly broken over a comment's lines and shortened with "…": each names the start of a
+   * heading (or a bold paragraph title) of that file. A bare `docs/x.md` names a file that exists.
    */
-  const citation = /\b((?:docs\/[\w-]+|README|BENCHMARKS)\.md)((?:,?\s+(?:(?:\*|\/\/|#|--|;)\s+)?(?:and\s+)?"[^"]{1,100}")*)/g;
+  const citation = /\b(docs\/[\w-]+\.md|README(?:\.md)?|BENCHMARKS(?:\.md)?)((?:,?\s+(?:(?:\*|\/\/|#|--|;)\s+)?(?:and\s+)?"[^"]{1,100}")*)/g;
   const self = join(ROOT, 'test', 'layout', 'docs-links.test.ts');
   const files = ['src', 'test', 'scripts', 'assets'].flatMap((d) => codeFiles(join(ROOT, d))).filter((f) => f !== self);
 
@@ -132,7 +133,8 @@ describe('citations of the docs in src/, test/, scripts/ and assets/', () => {
     let quoted = 0;
     for (const path of files) {
       for (const m of readFileSync(path, 'utf8').matchAll(citation)) {
-        const [, doc, names] = m as unknown as [string, string, string];
+        const [, cited, names] = m as unknown as [string, string, string];
+        const doc = cited.endsWith('.md') ? cited : `${cited}.md`; // README "Try it" is README.md's
         if (!existsSync(join(ROOT, doc))) {
           wrong.push(`${relative(ROOT, path)}: ${doc} (no such file)`);
           continue;
@@ -151,11 +153,12 @@ describe('citations of the docs in src/, test/, scripts/ and assets/', () => {
   });
 
   it('the citation pattern reads a name over a comment line break, and several names', () => {
-    const text = ' * (docs/telephony.md "SIP trunks: several,\n * in order", "Voice desk") and docs/on-call.md "Heartbeats" and "Callbacks"';
+    const text = ' * (docs/telephony.md "SIP trunks: several,\n * in order", "Voice desk") and docs/on-call.md "Heartbeats" and "Callbacks"; README "Try it"';
     const found = [...text.matchAll(citation)].map((m) => [m[1], [...m[2]!.matchAll(/"([^"]+)"/g)].length]);
     expect(found).toEqual([
       ['docs/telephony.md', 2],
       ['docs/on-call.md', 2],
+      ['README', 1],
     ]);
   });
 });
