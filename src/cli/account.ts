@@ -3,7 +3,7 @@ import type { AccountChangeResult, NewAccountResult } from '../accounts';
 import { PLANS } from '../credit';
 import { accountJson, callbackClearedJson, callbackSetJson, newAccountJson } from '../outward';
 import { CliError, print, withServices, withStore } from './context';
-import { refusal as catalogued } from './refusal';
+import { refusal as catalogued, requireAccount } from './refusal';
 import { printList, row } from './text';
 
 type Refusal = Extract<NewAccountResult | AccountChangeResult, { ok: false }>['code'];
@@ -57,7 +57,8 @@ export function accountCommand(): Command {
     .option('--monthly-credit <n>', 'calls per month instead of the plan default')
     .option('--json', 'print JSON')
     .action((id: string, plan: string, opts, c: Command) =>
-      withServices(c, async ({ accounts }) => {
+      withServices(c, async ({ accounts }, store) => {
+        await requireAccount(store, id); // before the plan: an unknown account is the first thing said
         const r = await accounts.setPlan(id, { plan, monthlyCredit: opts.monthlyCredit });
         if (!r.ok) throw refusal(r.code, { id, plan, credit: opts.monthlyCredit });
         const a = r.account;
