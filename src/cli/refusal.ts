@@ -7,8 +7,10 @@ import { CliError } from './context';
  * - exit 1, `voice-alert: <catalogue message>[: <what was given>]`: the command ran and was
  *   refused (an unknown account, a name not found, an invalid policy…). The wording is the error
  *   catalogue's (src/errors), the same the HTTP API answers.
- * - exit 2, `voice-alert: <what is wrong>; see voice-alert <command> --help`: the command line
- *   itself is wrong (src/cli/usage.ts) or the configuration cannot serve the command.
+ * - exit 2: the command line itself is wrong or the configuration cannot serve the command.
+ *   Commander's refusals read `voice-alert: <what>; see voice-alert <command> --help`
+ *   (src/cli/usage.ts); a value an option's parser refuses names the option
+ *   (`voice-alert: --limit must be a whole number >= 0, got "-3"`).
  */
 export function refusal(code: ErrorCode, detail?: string): CliError {
   return new CliError(errorBody(code, detail).message, 1);
