@@ -3,6 +3,8 @@ import type { AccountChangeResult, NewAccountResult } from '../accounts';
 import { PLANS } from '../credit';
 import { accountJson, callbackClearedJson, callbackSetJson, newAccountJson } from '../outward';
 import { CliError, print, withServices, withStore } from './context';
+import { refusal as catalogued, requireAccount } from './refusal';
+import { printList, row } from './text';
 
 type Refusal = Extract<NewAccountResult | AccountChangeResult, { ok: false }>['code'];
 
@@ -10,7 +12,7 @@ type Refusal = Extract<NewAccountResult | AccountChangeResult, { ok: false }>['c
 function refusal(code: Refusal, given: { id?: string; name?: string; plan?: string; credit?: string; email?: string }): CliError {
   switch (code) {
     case 'NO_ACCOUNT':
-      return new CliError(`no account ${given.id}`);
+      return catalogued('account_not_found', given.id);
     case 'NAME_REQUIRED':
       return new CliError('--name must not be empty');
     case 'INVALID_PLAN':
@@ -48,25 +50,29 @@ export function accountCommand(): Command {
       }),
     );
   cmd
-    .command('set-plan <id> <plan>')
+    .command('set-plan')
     .description("change an account's plan")
+    .argument('<account>', 'account id (acc_…)')
+    .argument('<plan>', PLANS.join('|'))
     .option('--monthly-credit <n>', 'calls per month instead of the plan default')
     .option('--json', 'print JSON')
     .action((id: string, plan: string, opts, c: Command) =>
-      withServices(c, async ({ accounts }) => {
+      withServices(c, async ({ accounts }, store) => {
+        await requireAccount(store, id); // before the plan: an unknown account is the first thing said
         const r = await accounts.setPlan(id, { plan, monthlyCredit: opts.monthlyCredit });
         if (!r.ok) throw refusal(r.code, { id, plan, credit: opts.monthlyCredit });
         const a = r.account;
         print(opts.json, accountJson(a), () => `${a.id} is now ${a.plan} (${a.monthlyCredit} calls/month)`);
       }),
     );
-  for (const [name, disabled] of [
-    ['disable', true],
-    ['enable', false],
+  for (const [name, disabled, description] of [
+    ['disable', true, "disable an account: its requests are refused until it is enabled again"],
+    ['enable', false, 'enable a disabled account: its requests are accepted again'],
   ] as const) {
     cmd
-      .command(`${name} <id>`)
-      .description(`${name} an account (a disabled account's requests are refused)`)
+      .command(name)
+      .description(description)
+      .argument('<account>', 'account id (acc_…)')
       .option('--json', 'print JSON')
       .action((id: string, opts, c: Command) =>
         withServices(c, async ({ accounts }) => {
@@ -77,7 +83,8 @@ export function accountCommand(): Command {
       );
   }
   cmd
-    .command('set-callback <id>')
+    .command('set-callback')
+    .argument('<account>', 'account id (acc_…)')
     .description("send the account's outcome events to a URL; prints the new signing secret once")
     .requiredOption('--url <url>', 'http(s) URL that receives the events (POST, JSON, signed)')
     .option('--json', 'print JSON')
@@ -91,7 +98,8 @@ export function accountCommand(): Command {
       }),
     );
   cmd
-    .command('clear-callback <id>')
+    .command('clear-callback')
+    .argument('<account>', 'account id (acc_…)')
     .description("stop sending the account's outcome events (events already written are given up)")
     .option('--json', 'print JSON')
     .action((id: string, opts, c: Command) =>
@@ -107,10 +115,7 @@ export function accountCommand(): Command {
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
       withStore(c, async (store) => {
-        const all = await store.accounts.list();
-        print(opts.json, all.map(accountJson), () =>
-          all.map((a) => `${a.id}\t${a.plan}\t${a.monthlyCredit}\t${a.disabled ? 'disabled' : 'active'}\t${a.name}`).join('\n'),
-        );
+        printList(opts.json, await store.accounts.list(), accountJson, (a) => row(a.id, a.plan, a.monthlyCredit, a.disabled ? 'disabled' : 'active', a.name));
       }),
     );
   return cmd;

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../config';
 import { silentLogger } from '../log';
 import { createStore, storeOptionsFrom, type Store } from '../store';
 
-/** A failure to report on stderr with this exit code (2: configuration, 1: anything else). */
+/** A failure to report on stderr with this exit code (2: usage or configuration, 1: anything else). */
 export class CliError extends Error {
   constructor(
     message: string,
@@ -59,7 +59,8 @@ export function print(json: boolean, value: unknown, human: () => string): void 
 export function positiveInt(name: string) {
   return (v: string): number => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be a whole number >= 0, got "${v}"`);
+    // A value the command line cannot take is a usage error (exit 2), like a missing one.
+    if (!Number.isInteger(n) || n < 0) throw new CliError(`${name} must be a whole number >= 0, got "${v}"`, 2);
     return n;
   };
 }

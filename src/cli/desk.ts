@@ -3,12 +3,12 @@ import { systemClock } from '../clock';
 import { deskPinJson, deskPolicyJson } from '../outward';
 import { createDeskService, type DeskPinResult, type DeskPolicyResult } from '../voice-desk';
 import type { Store } from '../store';
-import { CliError, print, withStore } from './context';
+import { print, withStore } from './context';
+import { refusal, requireAccount } from './refusal';
 
-const WHY = { account_not_found: 'no such account', policy_not_found: 'no such policy in this account' } as const;
-
-function unwrap<T extends DeskPinResult | DeskPolicyResult>(r: T): Extract<T, { ok: true }> {
-  if (!r.ok) throw new CliError(WHY[r.code]);
+/** The catalogue's words, naming what was typed (the account or the policy). */
+function unwrap<T extends DeskPinResult | DeskPolicyResult>(r: T, given: { accountId: string; policy?: string }): Extract<T, { ok: true }> {
+  if (!r.ok) throw refusal(r.code, r.code === 'account_not_found' ? given.accountId : given.policy);
   return r as Extract<T, { ok: true }>;
 }
 
@@ -17,22 +17,27 @@ export function deskCommand(): Command {
   const cmd = new Command('desk').description('voice desk: engineers call the appliance to hear, acknowledge and resolve alerts');
   const service = (store: Store, timeZone: string) => createDeskService({ store, clock: systemClock, timeZone });
   cmd
-    .command('pin <account-id>')
+    .command('pin')
     .description('make a new desk PIN for the account (shown only now; the old one stops working)')
+    .argument('<account>', 'account id (acc_…)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
-        const r = unwrap(await service(store, config.credit.timezone).newPin(accountId));
+        await requireAccount(store, accountId);
+        const r = unwrap(await service(store, config.credit.timezone).newPin(accountId), { accountId });
         print(opts.json, deskPinJson(r), () => `desk PIN for ${r.accountId}: ${r.pin}   (shown only now)`);
       }),
     );
   cmd
-    .command('set-policy <account-id> <policy>')
-    .description('keypad 0 connects to the first step of this escalation policy (id or name)')
+    .command('set-policy')
+    .description('keypad 0 connects to the first step of this escalation policy')
+    .argument('<account>', 'account id (acc_…)')
+    .argument('<policy>', 'policy id (pol_…) or name')
     .option('--json', 'print JSON')
     .action((accountId: string, policy: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
-        const r = unwrap(await service(store, config.credit.timezone).setPolicy(accountId, policy));
+        await requireAccount(store, accountId);
+        const r = unwrap(await service(store, config.credit.timezone).setPolicy(accountId, policy), { accountId, policy });
         print(opts.json, deskPolicyJson(r), () => `desk policy for ${r.accountId}: ${r.policy.name} (${r.policy.id})`);
       }),
     );

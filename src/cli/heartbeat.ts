@@ -4,24 +4,20 @@ import { createHeartbeatService, type HeartbeatService } from '../heartbeats';
 import { heartbeatChangeJson, heartbeatJson, heartbeatState, iso, newHeartbeatJson } from '../outward';
 import type { Heartbeat, Store } from '../store';
 import type { Config } from '../config';
-import { CliError, positiveInt, print, withStore } from './context';
+import { positiveInt, print, withStore } from './context';
+import { refusal, requireAccount } from './refusal';
+import { printList, row } from './text';
 
 type Problem = Exclude<Awaited<ReturnType<HeartbeatService['create']>>, { ok: true }>;
 
-const WHY: Record<Problem['code'], string> = {
-  invalid_heartbeat: 'invalid heartbeat',
-  heartbeat_name_taken: 'a heartbeat of that name exists in this account',
-  heartbeat_not_found: 'no such heartbeat in this account',
-  account_not_found: 'no such account',
-  unknown_policy: 'no such policy in this account',
-};
-
-function fail(r: Problem): never {
-  throw new CliError('problem' in r ? `${WHY[r.code]}: ${r.problem}` : WHY[r.code]);
+/** The catalogue's words; `given` is what was typed (the account, the heartbeat, --policy). */
+function fail(r: Problem, given: { accountId: string; heartbeat?: string; policy?: string }): never {
+  if ('problem' in r) throw refusal(r.code, r.problem);
+  const detail = { account_not_found: given.accountId, heartbeat_not_found: given.heartbeat, heartbeat_name_taken: given.heartbeat, unknown_policy: given.policy }[r.code];
+  throw refusal(r.code, detail);
 }
 
-const human = (h: Heartbeat) =>
-  `${h.id}  ${h.name}  ${heartbeatState(h)}  every ${h.intervalS} s (+${h.graceS} s)  last ping ${iso(h.lastPingAt) ?? 'never'}`;
+const human = (h: Heartbeat) => row(h.id, h.name, heartbeatState(h), `every ${h.intervalS} s (+${h.graceS} s)`, `last ping ${iso(h.lastPingAt) ?? 'never'}`);
 
 const service = (store: Store, config: Config) =>
   createHeartbeatService({ store, clock: systemClock, timeZone: config.credit.timezone, numberForms: config.numbers.accept });
@@ -30,9 +26,10 @@ const service = (store: Store, config: Config) =>
 export function heartbeatCommand(): Command {
   const cmd = new Command('heartbeat').description("dead man's switches: a call when a ping does not come in time");
   cmd
-    .command('create <account-id>')
+    .command('create')
     .description('create a heartbeat; prints its ping URL, shown only now')
-    .requiredOption('--name <name>', 'its name, unique in the account')
+    .argument('<account>', 'account id (acc_…)')
+    .requiredOption('--name <name>', 'its name, unique in the account; letters, digits, spaces, . _ -')
     .requiredOption('--interval-s <n>', 'a ping is expected at least this often (seconds, >= 1)', positiveInt('--interval-s'))
     .option('--grace-s <n>', 'extra seconds before it is late (default 60)', positiveInt('--grace-s'))
     .option('--policy <name>', 'call under this escalation policy')
@@ -41,6 +38,7 @@ export function heartbeatCommand(): Command {
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
+        await requireAccount(store, accountId);
         const to = typeof opts.to === 'string' ? opts.to.split(',').map((n: string) => n.trim()).filter(Boolean) : [];
         const r = await service(store, config).create(accountId, {
           name: opts.name,
@@ -50,45 +48,53 @@ export function heartbeatCommand(): Command {
           to,
           message: opts.message ?? null,
         });
-        if (!r.ok) fail(r);
+        if (!r.ok) fail(r, { accountId, heartbeat: opts.name, policy: opts.policy });
         print(opts.json, newHeartbeatJson(r.heartbeat, r.pingUrl), () => `${human(r.heartbeat)}\nping URL (shown only now): ${r.pingUrl}`);
       }),
     );
   cmd
-    .command('list <account-id>')
+    .command('list')
+    .description("the account's heartbeats with their state and last ping, one line each")
+    .argument('<account>', 'account id (acc_…)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withStore(c, async (store) => {
-        const all = await store.heartbeats.list(accountId);
-        print(opts.json, all.map(heartbeatJson), () => (all.length ? all.map(human).join('\n') : 'no heartbeats'));
+        await requireAccount(store, accountId);
+        printList(opts.json, await store.heartbeats.list(accountId), heartbeatJson, human);
       }),
     );
   cmd
-    .command('show <account-id> <heartbeat>')
-    .description('by id or name')
+    .command('show')
+    .description('one heartbeat with its state and last ping')
+    .argument('<account>', 'account id (acc_…)')
+    .argument('<heartbeat>', 'heartbeat id (hb_…) or name')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store) => {
+        await requireAccount(store, accountId);
         const h = await store.heartbeats.find(accountId, idOrName);
-        if (!h) throw new CliError(WHY.heartbeat_not_found);
+        if (!h) throw refusal('heartbeat_not_found', idOrName);
         print(opts.json, heartbeatJson(h), () => human(h));
       }),
     );
   const act = (name: 'pause' | 'resume' | 'delete', description: string) =>
     cmd
-      .command(`${name} <account-id> <heartbeat>`)
+      .command(name)
       .description(description)
+      .argument('<account>', 'account id (acc_…)')
+      .argument('<heartbeat>', 'heartbeat id (hb_…) or name')
       .option('--json', 'print JSON')
       .action((accountId: string, idOrName: string, opts, c: Command) =>
         withStore(c, async (store, config) => {
+          await requireAccount(store, accountId);
           const s = service(store, config);
           const r = await (name === 'pause' ? s.pause : name === 'resume' ? s.resume : s.remove)(accountId, idOrName);
-          if (!r.ok) fail(r);
+          if (!r.ok) fail(r, { accountId, heartbeat: idOrName });
           print(opts.json, heartbeatChangeJson(r.heartbeat, r.changed, name === 'delete'), () => (name === 'delete' ? `deleted ${r.heartbeat.name}` : human(r.heartbeat)));
         }),
       );
   act('pause', 'stop watching it: a paused heartbeat never fires');
   act('resume', 'watch it again: an up heartbeat gets a full interval + grace from now');
-  act('delete', 'by id or name; an alert it raised that is still open is resolved');
+  act('delete', 'delete a heartbeat; an alert it raised that is still open is resolved');
   return cmd;
 }

@@ -23,14 +23,13 @@ import { selfTestCommand } from './self-test';
 import { sayCommand } from './say';
 import { serveCommand } from './serve';
 import { testCallCommand } from './test-call';
+import { applyUsageRules } from './usage';
 
 export function buildProgram(): Command {
   const program = new Command('voice-alert')
     .description('Turns monitoring alerts into phone calls through your own PBX.')
     .option('--config <path>', 'TOML configuration (else $VOICE_ALERT_CONFIG, else /etc/voice-alert/config.toml)')
-    .version(VERSION, '--version', 'print the version')
-    .exitOverride()
-    .showHelpAfterError();
+    .version(VERSION, '--version', 'print the version');
   program.addCommand(serveCommand());
   program.addCommand(accountCommand());
   program.addCommand(adminCommand());
@@ -57,18 +56,22 @@ export function buildProgram(): Command {
     .action(() => {
       process.stdout.write(`voice-alert ${VERSION}\n`);
     });
-  for (const c of program.commands) c.exitOverride();
-  for (const c of program.commands.flatMap((c) => c.commands)) c.exitOverride();
+  applyUsageRules(program);
   return program;
 }
 
-/** Runs one command; returns the exit code. Errors are one line on stderr. */
+/**
+ * Runs one command; returns the exit code: 0 done (and --help, --version); 1 the command ran
+ * and was refused or failed; 2 a usage error (src/cli/usage.ts) or a configuration that cannot
+ * serve the command. Errors are one line on stderr (docs "CLI conventions").
+ */
 export async function runCli(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode; // commander already printed it
+    // Commander already printed it (src/cli/usage.ts); help asked for is 0, any refusal a usage error.
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     if (e instanceof ConfigError) {
       process.stderr.write(`voice-alert: ${e.message}\n`);
       return 2;

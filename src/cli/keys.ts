@@ -1,19 +1,21 @@
 import { Command } from 'commander';
 import { issuedKeysJson, revokedKeyJson } from '../outward';
-import { CliError, print, withServices } from './context';
+import { print, withServices } from './context';
+import { accountThenId, refusal, requireAccount } from './refusal';
 
 /** `keys`: the administrator's side of the credential rules in src/accounts/credentials.ts. */
 export function keysCommand(): Command {
   const cmd = new Command('keys').description('API credentials (API key, API secret, webhook key)');
   cmd
-    .command('create <account-id>')
+    .command('create')
     .description('create a credential set; the secret and webhook key are shown only now')
+    .argument('<account>', 'account id (acc_…)')
     .option('--require-signature', 'refuse unsigned requests made with these credentials')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withServices(c, async ({ credentials }) => {
         const r = await credentials.create(accountId, { requireSignature: Boolean(opts.requireSignature) });
-        if (!r.ok) throw new CliError(`no account ${accountId}`);
+        if (!r.ok) throw refusal('account_not_found', accountId);
         const k = r.issued;
         print(opts.json, issuedKeysJson(k), () =>
           [`api_key:     ${k.apiKey}`, `api_secret:  ${k.apiSecret}`, `webhook_key: ${k.webhookKey}`, '(the secret and webhook key cannot be shown again)'].join('\n'),
@@ -21,13 +23,18 @@ export function keysCommand(): Command {
       }),
     );
   cmd
-    .command('revoke <api-key>')
+    .command('revoke')
     .description('revoke a credential set (its API key and its webhook key)')
+    .argument('<account>', 'account id (acc_…); the older form gives only the API key')
+    .argument('[api-key]', 'the API key of the set')
+    // `revoke ACCOUNT API_KEY`; the older `revoke API_KEY` (any account's key) still works.
     .option('--json', 'print JSON')
-    .action((apiKey: string, opts, c: Command) =>
-      withServices(c, async ({ credentials }) => {
-        const r = await credentials.revoke({ apiKey });
-        if (!r.ok) throw new CliError(`no active credentials with API key ${apiKey}`);
+    .action((first: string, second: string | undefined, opts, c: Command) =>
+      withServices(c, async ({ credentials }, store) => {
+        const { accountId, id: apiKey } = accountThenId(first, second);
+        if (accountId !== null) await requireAccount(store, accountId);
+        const r = await credentials.revoke(accountId === null ? { apiKey } : { apiKey, accountId });
+        if (!r.ok) throw refusal('credential_not_found', apiKey);
         print(opts.json, revokedKeyJson(apiKey), () => `revoked ${apiKey}`);
       }),
     );

@@ -3,15 +3,18 @@ import { systemClock } from '../clock';
 import { createPoliciesService, type PolicyInput, type PolicyResult } from '../escalation';
 import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
 import type { Policy } from '../store';
-import { CliError, positiveInt, print, withStore } from './context';
+import { positiveInt, print, withStore } from './context';
+import { refusal, requireAccount, UsageError } from './refusal';
+import { part, printList, row } from './text';
 
-const WHY: Record<Exclude<PolicyResult, { ok: true }>['code'], string> = {
-  invalid_policy: 'invalid policy',
-  policy_name_taken: 'a policy of that name exists in this account',
-  policy_not_found: 'no such policy in this account',
-  account_not_found: 'no such account',
-  credential_not_found: 'no active credentials with that API key in this account',
-};
+type Refusal = Exclude<PolicyResult, { ok: true }>;
+
+/** The catalogue's words; `given` is what was typed (the account, the policy, the API key). */
+function refused(r: Refusal, given: { accountId: string; policy?: string; apiKey?: string }): never {
+  if ('problem' in r) throw refusal(r.code, r.problem);
+  const detail = { account_not_found: given.accountId, policy_not_found: given.policy, policy_name_taken: given.policy, credential_not_found: given.apiKey }[r.code];
+  throw refusal(r.code, detail);
+}
 
 /**
  * `--step "@noc,5321111111,5322222222:300"`: numbers (and, with `@`, on-call schedules) called
@@ -19,76 +22,89 @@ const WHY: Record<Exclude<PolicyResult, { ok: true }>['code'], string> = {
  */
 function parseStep(value: string, previous: PolicyInput['steps'] = []): PolicyInput['steps'] {
   const m = /^([^:]+)(?::(\d+))?$/.exec(value.trim());
-  if (!m) throw new CliError(`--step must be NUMBERS[:WAIT_S], got "${value}"`);
+  if (!m) throw new UsageError(`--step must be NUMBERS[:WAIT_S], got "${value}"`);
   const targets = m[1]!.split(',').map((n) => n.trim()).filter(Boolean);
   const numbers = targets.filter((t) => !t.startsWith('@'));
   const schedules = targets.filter((t) => t.startsWith('@')).map((t) => t.slice(1));
   return [...previous, { numbers, ...(schedules.length ? { schedules } : {}), ...(m[2] ? { wait_s: Number(m[2]) } : {}) }];
 }
 
-const human = (p: Policy) =>
-  [`${p.id}  ${p.name}  (${p.rounds} round(s))`, ...p.steps.map((s, i) => `  step ${i + 1}: ${[...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', ')}  then wait ${s.wait_s} s`)].join('\n');
+const line = (p: Policy) => row(p.id, p.name, `${p.rounds} round(s)`, `${p.steps.length} step(s)`);
 
-function unwrap(r: PolicyResult): Policy {
-  if (r.ok) return r.policy;
-  throw new CliError('problem' in r ? `${WHY[r.code]}: ${r.problem}` : WHY[r.code]);
-}
+const human = (p: Policy) =>
+  [line(p), ...p.steps.map((s, i) => part(`step ${i + 1}`, [...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', '), `wait ${s.wait_s} s`))].join('\n');
 
 /** `policy`: escalation policies of an account (docs/on-call.md "Escalation: call until someone presses 1"). */
 export function policyCommand(): Command {
   const cmd = new Command('policy').description('escalation policies: who is called, in which order, until someone presses 1');
   const service = (store: Parameters<typeof createPoliciesService>[0]['store']) => createPoliciesService({ store, clock: systemClock });
   cmd
-    .command('create <account-id>')
+    .command('create')
     .description('create a policy: --step once per step, in order')
-    .requiredOption('--name <name>', 'its name, unique in the account (requests name it with "policy")')
+    .argument('<account>', 'account id (acc_…)')
+    .requiredOption('--name <name>', 'its name, unique in the account (requests name it with "policy"); letters, digits, spaces, . _ -')
     .requiredOption('--step <numbers[:wait_s]>', 'numbers (and @schedule names) called at once, and how long to wait for a 1 (default 300 s)', parseStep)
     .option('--rounds <n>', 'how many times the whole list is called (default 2)', positiveInt('--rounds'))
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withStore(c, async (store) => {
-        const p = unwrap(await service(store).create(accountId, { name: opts.name, steps: opts.step, rounds: opts.rounds }));
-        print(opts.json, policyJson(p), () => human(p));
+        await requireAccount(store, accountId);
+        const r = await service(store).create(accountId, { name: opts.name, steps: opts.step, rounds: opts.rounds });
+        if (!r.ok) refused(r, { accountId, policy: opts.name });
+        print(opts.json, policyJson(r.policy), () => human(r.policy));
       }),
     );
   cmd
-    .command('list <account-id>')
+    .command('list')
+    .description("the account's policies, one line each (show prints the steps)")
+    .argument('<account>', 'account id (acc_…)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withStore(c, async (store) => {
-        const all = await store.policies.list(accountId);
-        print(opts.json, all.map(policyJson), () => (all.length ? all.map(human).join('\n') : 'no policies'));
+        await requireAccount(store, accountId);
+        printList(opts.json, await store.policies.list(accountId), policyJson, line);
       }),
     );
   cmd
-    .command('show <account-id> <policy>')
-    .description('by id or name')
+    .command('show')
+    .description('one policy with its steps')
+    .argument('<account>', 'account id (acc_…)')
+    .argument('<policy>', 'policy id (pol_…) or name')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store) => {
+        await requireAccount(store, accountId);
         const p = await store.policies.find(accountId, idOrName);
-        if (!p) throw new CliError(WHY.policy_not_found);
+        if (!p) throw refusal('policy_not_found', idOrName);
         print(opts.json, policyJson(p), () => human(p));
       }),
     );
   cmd
-    .command('delete <account-id> <policy>')
-    .description('by id or name; alerts already escalating keep their copy of it')
+    .command('delete')
+    .description('delete a policy; alerts already escalating keep their copy of it')
+    .argument('<account>', 'account id (acc_…)')
+    .argument('<policy>', 'policy id (pol_…) or name')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store) => {
-        const p = unwrap(await service(store).remove(accountId, idOrName));
-        print(opts.json, policyDeletedJson(p), () => `deleted ${p.name}`);
+        await requireAccount(store, accountId);
+        const r = await service(store).remove(accountId, idOrName);
+        if (!r.ok) refused(r, { accountId, policy: idOrName });
+        print(opts.json, policyDeletedJson(r.policy), () => `deleted ${r.policy.name}`);
       }),
     );
   cmd
-    .command('set-default <account-id> <api-key> [policy]')
+    .command('set-default')
     .description("the policy a credential's requests follow when they name none (omit it to clear)")
+    .argument('<account>', 'account id (acc_…)')
+    .argument('<api-key>', 'the credential set, by its API key')
+    .argument('[policy]', 'policy id (pol_…) or name; none: clear')
     .option('--json', 'print JSON')
     .action((accountId: string, apiKey: string, idOrName: string | undefined, opts, c: Command) =>
       withStore(c, async (store) => {
+        await requireAccount(store, accountId);
         const r = await service(store).setDefault(accountId, apiKey, idOrName ?? null);
-        if (!r.ok) throw new CliError(WHY[r.code]);
+        if (!r.ok) refused(r, { accountId, policy: idOrName, apiKey });
         print(opts.json, defaultPolicyJson(apiKey, idOrName ?? null), () => (idOrName ? `${apiKey} now follows ${idOrName}` : `${apiKey} follows no policy`));
       }),
     );

@@ -3,40 +3,49 @@ import { systemClock } from '../clock';
 import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from '../outward';
 import { createSchedulesService, icsUrl, parseInstant, type OnCallResult } from '../schedules';
 import type { ScheduleRecord, Store } from '../store';
-import { CliError, print, withStore } from './context';
+import { print, withStore } from './context';
+import { refusal, requireAccount, UsageError } from './refusal';
+import { part, printList, row } from './text';
 
 type Refusal = Extract<OnCallResult, { ok: false }>;
 
-const WHY: Record<Refusal['code'], string> = {
-  invalid_schedule: 'invalid schedule',
-  invalid_override: 'invalid override',
-  schedule_name_taken: 'a schedule of that name exists in this account',
-  schedule_not_found: 'no such schedule in this account',
-  account_not_found: 'no such account',
-};
-
-function unwrap<T extends { ok: true }>(r: T | Refusal): T {
+/** The catalogue's words; `schedule` is the id or name that was typed. */
+function unwrap<T extends { ok: true }>(r: T | Refusal, given: { accountId: string; schedule: string }): T {
   if (r.ok) return r;
-  throw new CliError('problem' in r ? `${WHY[r.code]}: ${r.problem}` : WHY[r.code]);
+  if ('problem' in r) throw refusal(r.code, r.problem);
+  throw refusal(r.code, r.code === 'account_not_found' ? given.accountId : given.schedule);
 }
 
 const isoOrNever = (ms: number | null) => iso(ms) ?? 'never';
 
+const line = (s: ScheduleRecord) => row(s.id, s.name, s.timeZone, `${s.layers.length} layer(s)`);
+
 const human = (s: ScheduleRecord, url: string) =>
   [
-    `${s.id}  ${s.name}  (${s.timeZone})`,
-    ...s.layers.map((l, i) => `  layer ${i + 1}: ${l.participants.map((p) => `${p.name} ${p.number}`).join(', ')}; ${l.shift} from ${l.start}${l.restrictions?.length ? `; only ${l.restrictions.map((r) => `${r.days.join(',')} ${r.from}-${r.to}`).join('; ')}` : ''}`),
-    `  calendar: ${url}`,
+    line(s),
+    ...s.layers.map((l, i) =>
+      part(
+        `layer ${i + 1}`,
+        l.participants.map((p) => `${p.name} ${p.number}`).join(', '),
+        `${l.shift} from ${l.start}`,
+        l.restrictions?.length ? `only ${l.restrictions.map((r) => `${r.days.join(',')} ${r.from}-${r.to}`).join('; ')}` : null,
+      ),
+    ),
+    part('calendar', url),
   ].join('\n');
+
+const ACCOUNT = ['<account>', 'account id (acc_…)'] as const;
+const SCHEDULE = ['<schedule>', 'schedule id (sch_…) or name'] as const;
 
 /** `schedule`: on-call schedules of an account (docs/on-call.md "On-call schedules"). */
 export function scheduleCommand(): Command {
   const cmd = new Command('schedule').description('on-call schedules: rotations, restrictions and overrides, in a time zone');
   const service = (store: Store) => createSchedulesService({ store, clock: systemClock });
   cmd
-    .command('create <account-id>')
+    .command('create')
     .description('create a schedule from its layers (JSON)')
-    .requiredOption('--name <name>', 'its name, unique in the account (escalation steps name it as @name)')
+    .argument(...ACCOUNT)
+    .requiredOption('--name <name>', 'its name, unique in the account (escalation steps name it as @name); letters, digits, spaces, . _ -')
     .requiredOption('--time-zone <tz>', 'IANA time zone the layers\' local times are read in, e.g. Europe/Istanbul')
     .requiredOption('--layers <json>', 'JSON array of layers: participants, shift (Nd or Nh), start (local), restrictions')
     .option('--json', 'print JSON')
@@ -46,52 +55,61 @@ export function scheduleCommand(): Command {
         try {
           layers = JSON.parse(opts.layers);
         } catch {
-          throw new CliError('--layers must be JSON');
+          throw new UsageError('--layers must be JSON');
         }
-        const { schedule } = unwrap(await service(store).create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }));
+        await requireAccount(store, accountId);
+        const { schedule } = unwrap(await service(store).create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }), { accountId, schedule: opts.name });
         const url = icsUrl(config, schedule.icsToken);
         print(opts.json, scheduleJson(schedule, url), () => human(schedule, url));
       }),
     );
   cmd
-    .command('list <account-id>')
+    .command('list')
+    .description("the account's schedules, one line each (show prints the layers)")
+    .argument(...ACCOUNT)
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
-        const all = await store.schedules.list(accountId);
-        print(opts.json, all.map((s) => scheduleJson(s, icsUrl(config, s.icsToken))), () =>
-          all.length ? all.map((s) => human(s, icsUrl(config, s.icsToken))).join('\n') : 'no schedules',
-        );
+        await requireAccount(store, accountId);
+        printList(opts.json, await store.schedules.list(accountId), (s) => scheduleJson(s, icsUrl(config, s.icsToken)), line);
       }),
     );
   cmd
-    .command('show <account-id> <schedule>')
-    .description('by id or name, with its calendar feed URL and overrides still to come')
+    .command('show')
+    .description('one schedule with its layers, calendar feed URL and overrides still to come')
+    .argument(...ACCOUNT)
+    .argument(...SCHEDULE)
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
+        await requireAccount(store, accountId);
         const s = await store.schedules.find(accountId, idOrName);
-        if (!s) throw new CliError(WHY.schedule_not_found);
+        if (!s) throw refusal('schedule_not_found', idOrName);
         const overrides = await store.schedules.overrides(s.id, systemClock());
         const url = icsUrl(config, s.icsToken);
         print(opts.json, scheduleWithOverridesJson(s, url, overrides), () =>
-          [human(s, url), ...overrides.map((o) => `  override: ${isoOrNever(o.startsAt)} – ${isoOrNever(o.endsAt)}  ${o.name ?? ''} ${o.phoneNumber}`)].join('\n'),
+          [human(s, url), ...overrides.map((o) => part('override', isoOrNever(o.startsAt), isoOrNever(o.endsAt), o.name, o.phoneNumber))].join('\n'),
         );
       }),
     );
   cmd
-    .command('delete <account-id> <schedule>')
-    .description('by id or name, with its overrides')
+    .command('delete')
+    .description('delete a schedule with its overrides')
+    .argument(...ACCOUNT)
+    .argument(...SCHEDULE)
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
-        const { schedule } = unwrap(await service(store).remove(accountId, idOrName));
+        await requireAccount(store, accountId);
+        const { schedule } = unwrap(await service(store).remove(accountId, idOrName), { accountId, schedule: idOrName });
         print(opts.json, scheduleDeletedJson(schedule, icsUrl(config, schedule.icsToken)), () => `deleted ${schedule.name}`);
       }),
     );
   cmd
-    .command('override <account-id> <schedule>')
+    .command('override')
     .description('put one person on call from --from to --to, over every layer')
+    .argument(...ACCOUNT)
+    .argument(...SCHEDULE)
     .requiredOption('--from <iso>', 'start, ISO 8601 with a zone, e.g. 2026-12-24T18:00+03:00')
     .requiredOption('--to <iso>', 'end (exclusive)')
     .requiredOption('--number <number>', 'the number called meanwhile')
@@ -99,13 +117,19 @@ export function scheduleCommand(): Command {
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store) => {
-        const { override } = unwrap(await service(store).addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }));
-        print(opts.json, overrideJson(override), () => `${override.id}: ${override.name ?? override.phoneNumber} on call ${isoOrNever(override.startsAt)} – ${isoOrNever(override.endsAt)}`);
+        await requireAccount(store, accountId);
+        const { override } = unwrap(await service(store).addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }), {
+          accountId,
+          schedule: idOrName,
+        });
+        print(opts.json, overrideJson(override), () => row(override.id, isoOrNever(override.startsAt), isoOrNever(override.endsAt), override.name, override.phoneNumber));
       }),
     );
   cmd
-    .command('oncall <account-id> <schedule>')
+    .command('oncall')
     .description('who is on call now (or --at), and until when')
+    .argument(...ACCOUNT)
+    .argument(...SCHEDULE)
     .option('--at <iso>', 'the instant asked about, ISO 8601 with a zone (default: now)')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
@@ -113,11 +137,12 @@ export function scheduleCommand(): Command {
         let at: number | undefined;
         if (opts.at !== undefined) {
           const parsed = parseInstant(opts.at);
-          if (parsed === null) throw new CliError(`--at must be an ISO 8601 instant with a zone, got "${opts.at}"`);
+          if (parsed === null) throw new UsageError(`--at must be an ISO 8601 instant with a zone, got "${opts.at}"`);
           at = parsed;
         }
-        const { oncall } = unwrap(await service(store).oncall(accountId, idOrName, at));
-        print(opts.json, oncallJson(oncall), () => (oncall.number ? `${oncall.name ?? ''} ${oncall.number} until ${isoOrNever(oncall.until)}` : `nobody until ${isoOrNever(oncall.until)}`));
+        await requireAccount(store, accountId);
+        const { oncall } = unwrap(await service(store).oncall(accountId, idOrName, at), { accountId, schedule: idOrName });
+        print(opts.json, oncallJson(oncall), () => row(oncall.name ?? (oncall.number ? null : 'nobody'), oncall.number, `until ${isoOrNever(oncall.until)}`));
       }),
     );
   return cmd;

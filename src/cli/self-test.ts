@@ -7,9 +7,9 @@ import { runSelfTest } from '../self-test';
 import { createTelephone } from '../sip';
 import type { SelfTestRecord } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
+import { printList, row } from './text';
 
-const human = (t: SelfTestRecord) =>
-  `${iso(t.finishedAt)}  ${t.trunk}  ${t.ok ? 'ok    ' : 'FAILED'}  ${t.reason}${t.origin === 'cli' ? '  (self-test run)' : ''}`;
+const human = (t: SelfTestRecord) => row(iso(t.finishedAt), t.trunk, t.ok ? 'ok' : 'FAILED', t.reason, t.origin === 'cli' ? '(self-test run)' : null);
 
 /** `self-test`: the voice-path self-test (docs/telephony.md "Voice-path self-test"). */
 export function selfTestCommand(): Command {
@@ -58,8 +58,7 @@ export function selfTestCommand(): Command {
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
       withStore(c, async (store) => {
-        const all = await store.selfTests.list(opts.limit ?? 50);
-        print(opts.json, all.map(selfTestJson), () => (all.length ? all.map(human).join('\n') : 'no self-tests yet'));
+        printList(opts.json, await store.selfTests.list(opts.limit ?? 50), selfTestJson, human);
       }),
     );
   return cmd;

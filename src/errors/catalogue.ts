@@ -1,5 +1,6 @@
 /**
- * Every error the appliance answers over HTTP, in one list (after ntfy's server/errors.go):
+ * Every error the appliance answers over HTTP or on the command line, in one list (after
+ * ntfy's server/errors.go):
  * a stable machine `code` that clients and the panel may key on, the HTTP status and the
  * message. The docs fix each status and message (docs/http-api.md, docs/operations.md); this list
  * is the one place they live.
@@ -58,6 +59,19 @@ export const ERRORS = [
 
   /** GET|HEAD|POST /heartbeat/{token} with a token no heartbeat has (docs/on-call.md "Heartbeats"). */
   { code: 'heartbeat_not_found', status: 404, message: 'Heartbeat not found' },
+
+  // What the command line refuses (src/cli/refusal.ts prints `voice-alert: <message>[: detail]`,
+  // exit 1); the HTTP API answers an unknown account as invalid credentials instead.
+  { code: 'account_not_found', status: 404, message: 'Account not found' },
+  { code: 'credential_not_found', status: 404, message: 'Credentials not found' },
+  { code: 'policy_not_found', status: 404, message: 'Escalation policy not found' },
+  { code: 'policy_name_taken', status: 409, message: 'Escalation policy name taken' },
+  { code: 'invalid_policy', status: 400, message: 'Invalid escalation policy' },
+  { code: 'heartbeat_name_taken', status: 409, message: 'Heartbeat name taken' },
+  { code: 'invalid_heartbeat', status: 400, message: 'Invalid heartbeat' },
+  { code: 'schedule_name_taken', status: 409, message: 'Schedule name taken' },
+  { code: 'invalid_schedule', status: 400, message: 'Invalid schedule' },
+  { code: 'invalid_override', status: 400, message: 'Invalid override' },
 
   // The panel's test calls (src/accounts/test-calls.ts): what an owner may not do.
   { code: 'no_trunk', status: 503, message: 'No SIP trunk configured' },

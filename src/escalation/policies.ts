@@ -1,11 +1,12 @@
 import * as z from 'zod';
+import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
 import type { Policy, PolicyStep, Store, Tx } from '../store';
 
 /** What a person gives for a policy (CLI, panel); numbers in any form the API accepts. */
 export const policyInput = z.object({
-  name: z.string().trim().min(1).max(60).regex(/^[\w.\- ]+$/, 'letters, digits, spaces, . _ - only'),
+  name: objectName,
   steps: z
     .array(
       z

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { objectName } from '../names';
 import { resolveOpenAlertByKey } from '../alerts';
 import type { Clock } from '../clock';
 import { isMessageTooLong } from '../intake/message';
@@ -16,7 +17,7 @@ export const pingPath = (token: string) => `/heartbeat/${token}`;
 /** What a person gives for a heartbeat (CLI); numbers in any form the API accepts. */
 export const heartbeatInput = z
   .object({
-    name: z.string().trim().min(1).max(60).regex(/^[\w.\- ]+$/, 'letters, digits, spaces, . _ - only'),
+    name: objectName,
     interval_s: z.number().int().min(1).max(31 * 86_400),
     grace_s: z.number().int().min(0).max(31 * 86_400).default(60),
     policy: z.string().trim().min(1).nullish(),

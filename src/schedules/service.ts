@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
 import type { OverrideRecord, ScheduleRecord, Store, Tables } from '../store';
@@ -27,7 +28,8 @@ export type ScheduleResult = { ok: true; schedule: ScheduleRecord } | Refusal;
 export type OverrideResult = { ok: true; override: OverrideRecord } | Refusal;
 export type OnCallResult = { ok: true; oncall: OnCall } | Refusal;
 
-const scheduleName = z.string().trim().min(1).max(60).regex(/^[\w.\-]+$/, 'letters, digits, . _ - only');
+/** Spaces allowed, like policies' and heartbeats' names: the one rule in src/names.ts. */
+const scheduleName = objectName;
 /** Longest override: a year (a longer one is a layer). */
 const MAX_OVERRIDE_MS = 366 * 86_400_000;
 

@@ -42,7 +42,7 @@ describe('outcome callbacks through the compiled binary', () => {
     const hook = rig.receiver(() => secret, (n) => (healthy ? 200 : n === 0 ? 'hang' : 500));
     const refused = dir.cli(['account', 'set-callback', acc.accountId, '--url', 'http://user:pw@127.0.0.1/']);
     expect([refused.status, refused.stderr]).toEqual([1, expect.stringContaining('--url must be an http(s) URL without user:password')]);
-    expect(dir.cli(['account', 'set-callback', 'acc_missing', '--url', hook.url]).stderr).toContain('no account acc_missing');
+    expect(dir.cli(['account', 'set-callback', 'acc_missing', '--url', hook.url]).stderr).toBe('voice-alert: Account not found: acc_missing\n');
     const set = dir.cliJson(['account', 'set-callback', acc.accountId, '--url', hook.url]);
     expect(set).toMatchObject({ id: acc.accountId, callback_url: hook.url, callback_secret: expect.stringMatching(/^vcs_/) });
     secret = set.callback_secret;

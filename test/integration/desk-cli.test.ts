@@ -26,7 +26,7 @@ describe('voice-alert desk', () => {
 
     a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5321111111:300']);
     expect(a.cliJson(['desk', 'set-policy', acc.accountId, 'oncall'])).toEqual({ account_id: acc.accountId, policy_id: expect.stringMatching(/^pol_/), policy: 'oncall' });
-    expect(a.cli(['desk', 'set-policy', acc.accountId, 'nope'])).toMatchObject({ status: 1, stderr: 'voice-alert: no such policy in this account\n' });
-    expect(a.cli(['desk', 'pin', 'acc_missing'])).toMatchObject({ status: 1, stderr: 'voice-alert: no such account\n' });
+    expect(a.cli(['desk', 'set-policy', acc.accountId, 'nope'])).toMatchObject({ status: 1, stderr: 'voice-alert: Escalation policy not found: nope\n' });
+    expect(a.cli(['desk', 'pin', 'acc_missing'])).toMatchObject({ status: 1, stderr: 'voice-alert: Account not found: acc_missing\n' });
   });
 });

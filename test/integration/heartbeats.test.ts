@@ -72,14 +72,14 @@ describe('CLI', () => {
     expect(dir.cliJson(['heartbeat', 'resume', cred.accountId, 'cli'])).toMatchObject({ state: 'new', changed: true });
     expect(dir.cliJson(['heartbeat', 'delete', cred.accountId, 'cli'])).toMatchObject({ id: made.id, deleted: true });
     const gone = dir.cli(['heartbeat', 'show', cred.accountId, 'cli']);
-    expect([gone.status, gone.stderr.trim()]).toEqual([1, 'voice-alert: no such heartbeat in this account']);
+    expect([gone.status, gone.stderr.trim()]).toEqual([1, 'voice-alert: Heartbeat not found: cli']);
     const nobody = dir.cli(['heartbeat', 'create', cred.accountId, '--name', 'x', '--interval-s', '60']);
     expect(nobody.status).toBe(1);
     expect(nobody.stderr).toContain('give --policy or --to');
     const policy = dir.cli(['heartbeat', 'create', cred.accountId, '--name', 'x', '--interval-s', '60', '--policy', 'nope']);
-    expect([policy.status, policy.stderr.trim()]).toEqual([1, 'voice-alert: no such policy in this account']);
+    expect([policy.status, policy.stderr.trim()]).toEqual([1, 'voice-alert: Unknown escalation policy: nope']);
     const negative = dir.cli(['heartbeat', 'create', cred.accountId, '--name', 'x', '--interval-s', '60', '--grace-s', '-1', '--to', '5321234567']);
-    expect(negative.status).toBe(1);
+    expect(negative.status).toBe(2); // a value the option cannot take: a usage error (docs "CLI conventions")
     expect(negative.stderr.trim()).toBe('voice-alert: --grace-s must be a whole number >= 0, got "-1"');
     expect(dir.cliJson(['heartbeat', 'list', cred.accountId]).some((h: HeartbeatJson) => h.name === 'x')).toBe(false);
   });

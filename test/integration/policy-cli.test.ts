@@ -22,8 +22,8 @@ describe('voice-alert policy', () => {
 
     const bad = a.cli(['policy', 'create', acc.accountId, '--name', 'x', '--step', '123']);
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toBe('voice-alert: invalid policy: steps.0.numbers: invalid phone number: 123\n');
-    expect(a.cli(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5321111111']).stderr).toMatch(/a policy of that name exists/);
+    expect(bad.stderr).toBe('voice-alert: Invalid escalation policy: steps.0.numbers: invalid phone number: 123\n');
+    expect(a.cli(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5321111111']).stderr).toBe('voice-alert: Escalation policy name taken: oncall\n');
 
     expect(a.cliJson(['policy', 'delete', acc.accountId, created.id])).toMatchObject({ name: 'oncall', deleted: true });
     expect(a.cliJson(['policy', 'list', acc.accountId])).toEqual([]);
