@@ -1,3 +1,4 @@
+import { withEngine } from '../../test/helpers/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../config';
 import { createLogger } from '../log';
@@ -31,7 +32,7 @@ async function rig(pbxPort: number) {
   const withCallback = await store.transaction((tx) => tx.accounts.create({ name: 'noc', plan: 'starter' }));
   const withoutCallback = await store.transaction((tx) => tx.accounts.create({ name: 'quiet', plan: 'starter' }));
   await store.transaction((tx) => tx.outbox.setTarget(withCallback.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
-  const telephony: Telephony = createTelephony(config, { store, clock: Date.now, log, audio });
+  const telephony = withEngine(createTelephony(config, { store, clock: Date.now, log, audio }));
   telephony.start();
   cleanup.push(async () => {
     await telephony.stop();

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock';
 import { escalationPlan } from '../escalation';
 import { enqueueCalls } from '../intake/enqueue';
-import type { Logger } from '../log';
-import { createPoller } from '../poller';
+import { describeError, type Logger } from '../log';
+import type { LoopSpec } from '../engine';
 import { randomToken } from '../store/ids';
 import type { Heartbeat, Store, Tx } from '../store';
 import { heartbeatAlertKey } from './service';
@@ -50,14 +50,15 @@ export interface HeartbeatCheckerDeps {
  * was down: pingers had nowhere to ping, so every up heartbeat gets interval + grace from
  * now (as if pinged at the start) before it can fire.
  */
-export interface HeartbeatChecker {
-  /** The start-up grace, then a look every CHECK_EVERY_MS. */
-  start(): Promise<void>;
-  /** One look: claims and fires what is due; resolves when done. */
+export interface HeartbeatChecker extends LoopSpec {
+  /** One look every CHECK_EVERY_MS: claims and fires what is due; resolves when done. */
   tick(): Promise<void>;
+  /** The start-up grace (the engine's begin). */
+  begin(): Promise<void>;
   /** The start-up grace alone (tests): how many heartbeats got a fresh deadline. */
   startUp(): Promise<number>;
-  stop(): Promise<void>;
+  /** After the last look: lets go of this checker's leases (another appliance takes them at once). */
+  end(): Promise<void>;
 }
 
 export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecker {
@@ -127,8 +128,6 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
     }
   };
 
-  const poller = createPoller(look, log, 'heartbeat look');
-
   const startUp = async () => {
     const now = d.clock();
     const pushed = await d.store.transaction(async (tx) => {
@@ -142,19 +141,14 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
     return Math.max(0, pushed);
   };
 
-  let stopped = false;
   return {
-    tick: poller.tick,
+    name: 'heartbeats',
+    everyMs: CHECK_EVERY_MS,
+    tick: look,
     startUp,
-    async start() {
-      await startUp();
-      if (stopped) return;
-      poller.start(CHECK_EVERY_MS);
-    },
-    async stop() {
-      stopped = true;
-      await poller.stop();
-      await d.store.transaction((tx) => tx.heartbeats.releaseLeases(lease.owner)).catch((e) => log.warn({ err: e }, 'letting go of heartbeat leases failed'));
+    begin: async () => void (await startUp()),
+    async end() {
+      await d.store.transaction((tx) => tx.heartbeats.releaseLeases(lease.owner)).catch((e) => log.warn({ error: describeError(e) }, 'letting go of heartbeat leases failed'));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import { createPoller } from '../poller';
+import type { LoopSpec } from '../engine';
 import { randomToken } from '../store/ids';
 import type { Store } from '../store';
 import { startWindow } from './start';
@@ -29,11 +29,9 @@ export interface WindowStarterDeps {
  * missed while every appliance was down is done at the next start-up, unless the window
  * already ended meanwhile.
  */
-export interface WindowStarter {
+export interface WindowStarter extends LoopSpec {
   /** One look: claims and carries out the starts that are due; resolves when they committed. */
   tick(): Promise<number>;
-  start(intervalMs?: number): void;
-  stop(): Promise<void>;
 }
 
 export function createWindowStarter(d: WindowStarterDeps): WindowStarter {
@@ -59,10 +57,5 @@ export function createWindowStarter(d: WindowStarterDeps): WindowStarter {
     return started;
   };
 
-  const poller = createPoller(tick, log, 'starting maintenance windows');
-  return {
-    tick: poller.tick,
-    start: (intervalMs = START_POLL_MS) => poller.start(intervalMs),
-    stop: poller.stop,
-  };
+  return { name: 'maintenance', everyMs: START_POLL_MS, tick };
 }

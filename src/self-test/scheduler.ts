@@ -2,7 +2,7 @@ import type { CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import type { SelfTestConfig } from '../config/sections/self-test';
 import { describeError, type Logger } from '../log';
-import { createPoller } from '../poller';
+import type { LoopSpec } from '../engine';
 import type { DialRequest } from '../sip';
 import type { SelfTestRecord, Store } from '../store';
 import { randomToken } from '../store/ids';
@@ -43,14 +43,17 @@ export interface SelfTestSchedulerDeps {
  * one passes (calls/trunk-monitor.ts: an answered OPTIONS does not lift it). After a restart
  * the newest stored result applies again.
  */
-export interface SelfTestScheduler {
-  start(): Promise<void>;
-  /** One look (tests): applies new results, runs what is due and claimable. */
+export interface SelfTestScheduler extends LoopSpec {
+  /** Writes the schedule rows (the engine's begin). */
+  begin(): Promise<void>;
+  /** One look: applies new results, runs what is due and claimable. */
   tick(): Promise<void>;
   /** Each trunk's newest result as this appliance knows it (voice_alert_self_test_ok). */
   results(): { trunk: string; ok: boolean }[];
-  /** Hangs up a run in progress (nothing is stored for it) and lets its lease go. */
-  stop(): Promise<void>;
+  /** Hangs up a run in progress (nothing is stored for it). */
+  halt(): void;
+  /** Halts, and lets its leases go. */
+  end(): Promise<void>;
 }
 
 export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestScheduler {
@@ -86,24 +89,21 @@ export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestSched
     }
   };
 
-  const poller = createPoller(look, log, 'self-test look');
-
   return {
-    tick: poller.tick,
+    name: 'self-test',
+    // Disabled (no number, no trunk): no look at all.
+    everyMs: enabled ? (d.lookEveryMs ?? LOOK_EVERY_MS) : 0,
+    tick: look,
     results: () => [...applied.values()].map((r) => ({ trunk: r.trunk, ok: r.ok })),
-    async start() {
-      if (!enabled) return;
-      if (intervalMs > 0) {
-        await d.store.transaction(async (tx) => {
-          for (const [i, trunk] of tested.entries()) await tx.selfTests.schedule(trunk, Math.floor((i * intervalMs) / tested.length), d.clock());
-        });
-      }
-      if (stopping.signal.aborted) return;
-      poller.start(d.lookEveryMs ?? LOOK_EVERY_MS);
+    async begin() {
+      if (!enabled || intervalMs === 0) return;
+      await d.store.transaction(async (tx) => {
+        for (const [i, trunk] of tested.entries()) await tx.selfTests.schedule(trunk, Math.floor((i * intervalMs) / tested.length), d.clock());
+      });
     },
-    async stop() {
+    halt: () => stopping.abort(),
+    async end() {
       stopping.abort();
-      await poller.stop();
       await d.store.transaction((tx) => tx.selfTests.releaseLeases(lease.owner)).catch((e) => log.warn({ error: describeError(e) }, 'letting go of self-test leases failed'));
     },
   };
