@@ -31,7 +31,7 @@ export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from '
 export interface Telephony {
   /**
    * Its engine loops, in stop order. With trunks: `dialer` (unanswered calls go back to the
-   * queue, answered ones finish), `call-leases`, then `trunks` (its begin starts the trunks,
+   * queue, answered ones finish), `call-leases`, each trunk's `trunk-probe:NAME`, then `trunks` (its begin starts the trunks,
    * then the dialer; a trunk that fails to start is logged, calls stay queued; its end closes
    * them). Without: the no-trunk sweep and marks.
    */
@@ -136,6 +136,8 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
         },
       },
       leaseLoop,
+      // Probes stop before the trunks close: a probe cut short by its socket closing says nothing.
+      ...set.probeLoops(),
       // No tick: it starts the trunks with the others and closes them after the dialer's last call.
       { name: 'trunks', everyMs: 0, tick: async () => undefined, begin: async () => set.start(), end: () => set.stop() },
     ],
