@@ -1,8 +1,7 @@
 import type { Clock } from '../clock';
 import type { LoopSpec } from '../engine';
 import { describeError, type Logger } from '../log';
-import { randomToken } from '../store/ids';
-import type { AttemptRecord, OutboxEvent, Store } from '../store';
+import { newLease, type AttemptRecord, type OutboxEvent, type Store } from '../store';
 import { nextAttemptAt } from './schedule';
 import { callbackHeaders } from './signing';
 
@@ -74,7 +73,7 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
   const perAccount = d.perAccount ?? 2;
   const timeoutMs = d.timeoutMs ?? 10_000;
   const keepMs = d.keepMs ?? 7 * 24 * 3_600_000;
-  const lease = { owner: `sender_${randomToken(16)}`, ms: d.leaseMs ?? 30_000 };
+  const lease = newLease(d.leaseMs ?? 30_000);
   const inFlight = new Map<string, { accountId: string; done: Promise<void> }>();
   const stopping = new AbortController();
   let lastPrune = 0;

@@ -3,8 +3,7 @@ import { escalationPlan } from '../escalation';
 import { enqueueCalls } from '../intake/enqueue';
 import { describeError, type Logger } from '../log';
 import type { LoopSpec } from '../engine';
-import { randomToken } from '../store/ids';
-import type { Heartbeat, Store, Tx } from '../store';
+import { newLease, type Heartbeat, type Store, type Tx } from '../store';
 import { heartbeatAlertKey } from './service';
 import { defaultHeartbeatMessage, minutesSince, type HeartbeatLanguage } from './words';
 
@@ -63,7 +62,7 @@ export interface HeartbeatChecker extends LoopSpec {
 
 export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecker {
   const log = d.log.child({ component: 'heartbeats' });
-  const lease = { owner: `heartbeats_${randomToken(16)}`, ms: d.leaseMs };
+  const lease = newLease(d.leaseMs);
   let lastSeenAt = -Infinity;
 
   /** One heartbeat's miss, in one transaction: the edge up -> late, the alert, its calls. */

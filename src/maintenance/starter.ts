@@ -1,8 +1,7 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { LoopSpec } from '../engine';
-import { randomToken } from '../store/ids';
-import type { Store } from '../store';
+import { newLease, type Store } from '../store';
 import { startWindow } from './start';
 
 /** How often due starts are looked for: README "Maintenance windows" promises a start within 10 s. */
@@ -36,7 +35,7 @@ export interface WindowStarter extends LoopSpec {
 
 export function createWindowStarter(d: WindowStarterDeps): WindowStarter {
   const log = d.log.child({ component: 'maintenance' });
-  const lease = { owner: `mw_${randomToken(16)}`, ms: d.leaseMs };
+  const lease = newLease(d.leaseMs);
 
   const tick = async (): Promise<number> => {
     // A plain read first: most looks find nothing due, and cost no transaction.

@@ -2,8 +2,7 @@ import { emitOncallChanged, type OncallPerson } from '../callbacks/events';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { LoopSpec } from '../engine';
-import type { ScheduleRecord, Store } from '../store';
-import { randomToken } from '../store/ids';
+import { newLease, type ScheduleRecord, type Store } from '../store';
 import { rulesOf } from './service';
 import { onCallAt } from './timeline';
 
@@ -39,7 +38,7 @@ const person = (p: { name: string | null; number: string | null }): OncallPerson
 
 export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
   const log = d.log.child({ component: 'oncall-watch' });
-  const lease = { owner: `ocw_${randomToken(16)}`, ms: d.leaseMs };
+  const lease = newLease(d.leaseMs);
 
   const look = async (s: ScheduleRecord): Promise<number> =>
     d.store.transaction(async (tx) => {

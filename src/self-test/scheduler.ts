@@ -4,8 +4,7 @@ import type { SelfTestConfig } from '../config/sections/self-test';
 import { describeError, type Logger } from '../log';
 import type { LoopSpec } from '../engine';
 import type { DialRequest } from '../sip';
-import type { SelfTestRecord, Store } from '../store';
-import { randomToken } from '../store/ids';
+import { newLease, type SelfTestRecord, type Store } from '../store';
 import { runSelfTest } from './run';
 
 /** How often the scheduler looks: for due runs, and for results written elsewhere. */
@@ -63,7 +62,7 @@ export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestSched
   const intervalMs = d.config.interval_s * 1000;
   // The call may ring, play and hang up within the lease: a lease that ran out mid-call would
   // let another appliance place a second one.
-  const lease = { owner: `selftest_${randomToken(16)}`, ms: (d.ringTimeoutS + d.config.duration_s + 60) * 1000 };
+  const lease = newLease((d.ringTimeoutS + d.config.duration_s + 60) * 1000);
   const applied = new Map<string, SelfTestRecord>();
   const stopping = new AbortController();
 
