@@ -9,7 +9,7 @@ import { silentLogger } from '../log';
 import type { DialRequest } from '../sip';
 import { createStore, type Store } from '../store';
 import { testAudioSource } from '../../test/helpers/test-audio';
-import { createDialer, type Dialer, type DialerDeps } from './dialer';
+import { createDialer, type DialerDeps } from './dialer';
 
 // Deadlines (the attempt limit, the shutdown grace, polling) run on fake timers, so these
 // tests wait for no wall clock. setImmediate stays real: the store's group commit uses it.

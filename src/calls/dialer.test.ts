@@ -12,7 +12,7 @@ import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudioSource } from '../../test/helpers/test-audio';
 import { metrics } from '../metrics';
-import { createDialer, type Dialer } from './dialer';
+import { createDialer } from './dialer';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

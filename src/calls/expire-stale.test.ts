@@ -8,7 +8,7 @@ import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { startSipp } from '../../test/helpers/sipp';
 import { testAudioSource } from '../../test/helpers/test-audio';
 import { createWaitingMarker, NO_TRUNK_REASON, sweepWithoutTrunk } from './expire-stale';
-import { createTelephony, type Telephony } from '.';
+import { createTelephony } from '.';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

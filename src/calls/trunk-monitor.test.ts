@@ -5,7 +5,7 @@ import { createLogger } from '../log';
 import { tempStore } from '../../test/helpers/memory-store';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
-import { createTelephony, type Telephony } from '.';
+import { createTelephony } from '.';
 import { createTrunkMonitor } from './trunk-monitor';
 import type { CallAudioSource } from '../call-model';
 
