@@ -9,6 +9,7 @@ import { createEscalationEngine } from './escalation';
 import { createOncallWatch } from './schedules';
 import { createWindowStarter } from './maintenance';
 import { createCallbackSender } from './callbacks';
+import { createEngine } from './engine';
 import { createHeartbeatChecker } from './heartbeats';
 import { createSelfTestScheduler } from './self-test';
 import { sipTrunks } from './config/sections/sip';
@@ -17,7 +18,7 @@ import type { Logger } from './log';
 import { observeCommit } from './metrics';
 import { createSnsConfirmer } from './sources';
 import { createStore, storeOptionsFrom, type Store } from './store';
-import { startSweeper } from './sweeper';
+import { createSweeper } from './sweeper';
 import { prepareTls, type TlsError } from './tls';
 import { createCallAudioSource, type SpeechSource } from './tts';
 import { languageOf } from './tts/language';
@@ -70,12 +71,11 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   if (tls.value?.created) log.info(certificateFields(tls.value.pair), 'made a self-signed certificate');
   const store = await createStore({ ...storeOptionsFrom(config), clock, log, onCommit: observeCommit });
   const speech = createSpeech(config, log);
-  // docs/telephony.md "Voice desk": calls to the appliance, answered with the same speech as calls
-  // out.
+  // docs/telephony.md "Voice desk": calls to the appliance, answered with the same speech as calls out.
   const desk = createVoiceDesk(config, { store, clock, log, speech });
   const telephony = createTelephony(config, { store, clock, log, audio: speech, ...(desk ? { inbound: desk } : {}) });
-  // The voice-path self-test (docs/telephony.md "Voice-path self-test"): scheduled calls claimed
-  // row by row; every result, wherever it was made, marks its trunk here.
+  // The voice-path self-test (docs/telephony.md "Voice-path self-test"): scheduled calls claimed row by
+  // row; every result, wherever it was made, marks its trunk here.
   const selfTests = createSelfTestScheduler({
     store,
     clock,
@@ -110,21 +110,15 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
 
   const listening = listen(app, { config, log, tls: tls.value });
 
-  telephony.start();
-  await selfTests.start();
   // Escalations follow their durable schedule on the dialer's clock; new step calls wake it.
   const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: () => telephony.wake() });
-  escalation.start();
   // Outcome callbacks: outside intake and dialling, on its own bounded slots (sender.ts).
   const callbacks = createCallbackSender({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
-  callbacks.start();
-  // Maintenance windows (docs/on-call.md "Maintenance windows"): each start, claimed by one
-  // appliance, cancels what the window covers; the dialer then drops its covered calls not yet
-  // answered.
+  // Maintenance windows (docs/on-call.md "Maintenance windows"): each start, claimed by one appliance,
+  // cancels what the window covers; the dialer then drops its covered calls not yet answered.
   const maintenance = createWindowStarter({ store, clock, log, timeZone: config.credit.timezone, leaseMs: config.calls.lease_s * 1000, onStarted: () => telephony.wake() });
-  maintenance.start();
-  // Heartbeat deadlines (docs/on-call.md "Heartbeats"): a late one raises its alert through the
-  // intake. The node is this appliance across restarts (host and data folder), so a restart is told
+  // Heartbeat deadlines (docs/on-call.md "Heartbeats"): a late one raises its alert through the intake.
+  // The node is this appliance across restarts (host and data folder), so a restart is told
   // from another appliance that kept checking while this one was down.
   const heartbeats = createHeartbeatChecker({
     store,
@@ -137,13 +131,26 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     waitReason: intake.waitReason,
     onQueued: () => telephony.wake(),
   });
-  await heartbeats.start();
-  // On-call schedules (docs/on-call.md "On-call schedules"): each change, claimed by one appliance,
-  // is an oncall.changed callback.
+  // On-call schedules (docs/on-call.md "On-call schedules"): each change, claimed by one appliance, is an oncall.changed callback.
   const oncallWatch = createOncallWatch({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
-  oncallWatch.start();
+  const sweeper = createSweeper({ store, rateLimiter, clock, log, config });
 
-  const sweeper = startSweeper({ store, rateLimiter, clock, log, config });
+  // Every background loop (src/engine), in start order; the stop order below.
+  const engine = createEngine({
+    log,
+    loops: [...telephony.loops, selfTests, escalation, callbacks, maintenance, heartbeats, oncallWatch, sweeper],
+    stopOrder: [
+      escalation.name,
+      maintenance.name,
+      heartbeats.name, // a claimed heartbeat not yet fired is another appliance's at once
+      oncallWatch.name,
+      selfTests.name, // a self-test call in progress hangs up; its row stays due
+      ...telephony.loops.map((l) => l.name), // unanswered calls back to the queue, answered ones finish; then the trunks close
+      callbacks.name, // events in flight stay pending: sent again after the restart
+      sweeper.name,
+    ],
+  });
+  await engine.start();
 
   return {
     store,
@@ -153,14 +160,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     reloadTls: () => listening.reloadTls(),
     async stop() {
       await listening.stop(); // requests in flight are answered first
-      await escalation.stop();
-      await maintenance.stop();
-      await heartbeats.stop(); // a claimed heartbeat not yet fired is another appliance's at once
-      await oncallWatch.stop();
-      await selfTests.stop(); // a self-test call in progress hangs up; its row stays due
-      await telephony.stop();
-      await callbacks.stop(); // events in flight stay pending: sent again after the restart
-      await sweeper.stop();
+      await engine.stop();
       await store.close();
       log.info('voice-alert stopped');
     },

@@ -4,7 +4,7 @@ import { configSchema } from './config';
 import { createRateLimiter } from './http';
 import { silentLogger } from './log';
 import type { HistoryEntry, Store } from './store';
-import { startSweeper } from './sweeper';
+import { createSweeper } from './sweeper';
 
 let store: Store;
 afterEach(() => store?.close());
@@ -30,14 +30,14 @@ describe('the appliance sweeper', () => {
       for (let i = 0; i < 5000; i++) await tx.history.record(at(clock() - 8 * DAY_MS, i)); // too old
       for (let i = 0; i < 1500; i++) await tx.history.record(at(clock() - DAY_MS, 5000 + i)); // recent, over the cap
     });
-    const sweeper = startSweeper({ store, rateLimiter: createRateLimiter(60, clock), clock, log: silentLogger(), config });
+    const sweeper = createSweeper({ store, rateLimiter: createRateLimiter(60, clock), clock, log: silentLogger(), config });
     try {
-      await sweeper.sweep();
+      await sweeper.tick();
       const rows = await store.history.list({ limit: 5000 });
       expect(rows).toHaveLength(1000);
       expect(rows.at(-1)!.requestId).toBe('r5500'); // the newest 1000 stay
     } finally {
-      await sweeper.stop();
+      await sweeper.end();
     }
   });
 });

@@ -1,14 +1,17 @@
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { RateLimiter } from './http';
+import type { LoopSpec } from './engine';
 import { describeError, type Logger } from './log';
 import { pruneHistory, type Store } from './store';
 
-export interface Sweeper {
+export interface Sweeper extends LoopSpec {
   /** One round: idle rate-limit entries, expired idempotency keys and signatures, API history past its bounds. */
-  sweep(): Promise<void>;
-  /** No more rounds; a prune in progress ends after its current batch. Resolves when it has. */
-  stop(): Promise<void>;
+  tick(): Promise<void>;
+  /** A prune in progress ends after its current batch. */
+  halt(): void;
+  /** Resolves once a prune in progress ended. */
+  end(): Promise<void>;
 }
 
 export interface SweeperDeps {
@@ -20,11 +23,11 @@ export interface SweeperDeps {
 }
 
 /**
- * The appliance's background housekeeping, every `intervalMs` (60 s). History pruning may
+ * The appliance's background housekeeping, every `everyMs` (60 s). History pruning may
  * take longer than a round when a large backlog goes (it deletes in batches, yielding to
  * intake between them): a round never starts a second prune while one runs.
  */
-export function startSweeper(deps: SweeperDeps, intervalMs = 60_000): Sweeper {
+export function createSweeper(deps: SweeperDeps, everyMs = 60_000): Sweeper {
   const { store, rateLimiter, clock, log, config } = deps;
   let pruning: Promise<void> | null = null;
   let stopped = false;
@@ -45,13 +48,15 @@ export function startSweeper(deps: SweeperDeps, intervalMs = 60_000): Sweeper {
     }
     await Promise.all([idempotency, pruning]);
   };
-  const timer = setInterval(() => void sweep(), intervalMs);
-  timer.unref();
   return {
-    sweep,
-    async stop() {
+    name: 'sweeper',
+    everyMs,
+    // The first round a minute after the start, as before: a start does not wait on a prune.
+    waitFirst: true,
+    tick: sweep,
+    halt: () => void (stopped = true),
+    async end() {
       stopped = true;
-      clearInterval(timer);
       await pruning;
     },
   };

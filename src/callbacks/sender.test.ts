@@ -134,7 +134,7 @@ describe('callback sender', () => {
     void r.sender.pump();
     await expect.poll(async () => (await r.store.outbox.recent(other.id, 1))[0]?.state, { timeout: 2_000, interval: 5 }).toBe('delivered');
     expect(r.sent.filter((s) => s.alert !== fast)).toHaveLength(2);
-    await r.sender.stop();
+    await r.sender.end();
     expect((await r.events()).every((e) => e.state === 'pending' && e.attempts === 0)).toBe(true);
     await r.store.close();
   });
@@ -144,7 +144,7 @@ describe('callback sender', () => {
     await r.target();
     await r.alert(['alert.resolved']);
     void r.sender.pump();
-    await r.sender.stop();
+    await r.sender.end();
     expect((await r.events())[0]).toMatchObject({ state: 'pending', attempts: 0 });
     const next = createCallbackSender({ store: r.store, clock: r.clock, log: silentLogger(), post: async () => 200, pollMs: 3_600_000 });
     await next.pump();

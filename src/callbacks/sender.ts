@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
-import type { Logger } from '../log';
-import { randomToken } from '../store/ids';
-import type { AttemptRecord, OutboxEvent, Store } from '../store';
+import type { LoopSpec } from '../engine';
+import { describeError, type Logger } from '../log';
+import { newLease, type AttemptRecord, type OutboxEvent, type Store } from '../store';
 import { nextAttemptAt } from './schedule';
 import { callbackHeaders } from './signing';
 
@@ -55,14 +55,15 @@ export interface CallbackSenderDeps {
  * leased to it: one that wakes up after another took over neither sends again nor writes
  * over the other's result.
  */
-export interface CallbackSender {
-  start(): void;
-  /** Claims and sends whatever is due now (the poll calls this; tests too); resolves once the claims are made. */
+export interface CallbackSender extends LoopSpec {
+  /** Claims and sends whatever is due now (the engine's tick; tests too); resolves once the claims are made. */
   pump(): Promise<void>;
   /** Resolves when nothing is in flight (nor being claimed). */
   idle(): Promise<void>;
-  /** Stops polling and aborts requests in flight without recording them (they stay pending). */
-  stop(): Promise<void>;
+  /** Aborts requests in flight without recording them (they stay pending). */
+  halt(): void;
+  /** Halts, waits for what was in flight, and lets go of this sender's leases. */
+  end(): Promise<void>;
 }
 
 export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
@@ -72,10 +73,9 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
   const perAccount = d.perAccount ?? 2;
   const timeoutMs = d.timeoutMs ?? 10_000;
   const keepMs = d.keepMs ?? 7 * 24 * 3_600_000;
-  const lease = { owner: `sender_${randomToken(16)}`, ms: d.leaseMs ?? 30_000 };
+  const lease = newLease(d.leaseMs ?? 30_000);
   const inFlight = new Map<string, { accountId: string; done: Promise<void> }>();
   const stopping = new AbortController();
-  let poll: ReturnType<typeof setInterval> | null = null;
   let lastPrune = 0;
 
   const busyAccounts = (accountId: string) => [...inFlight.values()].filter((f) => f.accountId === accountId).length;
@@ -124,7 +124,7 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
 
   const startSending = (event: OutboxEvent) => {
     const done = send(event)
-      .catch((e) => log.error({ err: e, event: event.eventId }, 'recording a callback attempt failed'))
+      .catch((e) => log.error({ error: describeError(e), event: event.eventId }, 'recording a callback attempt failed'))
       .finally(() => {
         inFlight.delete(event.eventId);
         // The alert's next event may be due now that this one is settled.
@@ -138,7 +138,7 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
     const now = d.clock();
     if (now - lastPrune > 3_600_000 && !stopping.signal.aborted) {
       lastPrune = now;
-      d.store.transaction((tx) => tx.outbox.prune(now - keepMs)).catch((e) => log.error({ err: e }, 'pruning the outbox failed'));
+      d.store.transaction((tx) => tx.outbox.prune(now - keepMs)).catch((e) => log.error({ error: describeError(e) }, 'pruning the outbox failed'));
     }
     for (let started = -1; started !== 0; ) {
       const free = concurrency - inFlight.size;
@@ -171,7 +171,7 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
       return pumping;
     }
     pumping = fill()
-      .catch((e) => log.error({ err: e }, 'reading the outbox failed'))
+      .catch((e) => log.error({ error: describeError(e) }, 'reading the outbox failed'))
       .finally(() => {
         pumping = null;
         if (again && !stopping.signal.aborted) {
@@ -183,10 +183,9 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
   };
 
   return {
-    start() {
-      poll = setInterval(() => void pump(), d.pollMs ?? 1000);
-      void pump();
-    },
+    name: 'callbacks',
+    everyMs: d.pollMs ?? 1000,
+    tick: pump,
     pump,
     async idle() {
       while (pumping || inFlight.size > 0) {
@@ -194,14 +193,13 @@ export function createCallbackSender(d: CallbackSenderDeps): CallbackSender {
         await Promise.all([...inFlight.values()].map((f) => f.done));
       }
     },
-    async stop() {
-      if (poll) clearInterval(poll);
-      poll = null;
+    halt: () => stopping.abort(),
+    async end() {
       stopping.abort();
       await pumping;
       await Promise.all([...inFlight.values()].map((f) => f.done));
       // What was aborted stays pending: anyone may send it at once, not only after the lease.
-      await d.store.transaction((tx) => tx.outbox.releaseLeases(lease.owner)).catch((e) => log.warn({ err: e }, 'letting go of callback leases failed'));
+      await d.store.transaction((tx) => tx.outbox.releaseLeases(lease.owner)).catch((e) => log.warn({ error: describeError(e) }, 'letting go of callback leases failed'));
     },
   };
 }

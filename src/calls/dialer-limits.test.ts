@@ -1,3 +1,4 @@
+import { withEngine } from '../../test/helpers/engine';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { silentLogger } from '../log';
 import type { DialRequest } from '../sip';
 import { createStore, type Store } from '../store';
 import { testAudioSource } from '../../test/helpers/test-audio';
-import { createDialer, type Dialer, type DialerDeps } from './dialer';
+import { createDialer, type DialerDeps } from './dialer';
 
 // Deadlines (the attempt limit, the shutdown grace, polling) run on fake timers, so these
 // tests wait for no wall clock. setImmediate stays real: the store's group commit uses it.
@@ -36,7 +37,7 @@ async function advanceUntil(done: () => boolean | Promise<boolean>, limitMs = 10
 async function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: Record<string, unknown> } & Partial<Omit<DialerDeps, 'calls'>> = {}) {
   const { calls, ...deps } = o;
   const store: Store = await createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-limits-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
-  const dialer: Dialer = createDialer({
+  const dialer = withEngine(createDialer({
     store,
     dial,
     audio: testAudioSource(5),
@@ -47,7 +48,7 @@ async function rig(dial: (r: DialRequest) => Promise<CallOutcome>, o: { calls?: 
     leaseMs: 5000,
     pollMs: 50,
     ...deps,
-  });
+  }));
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

@@ -1,6 +1,7 @@
 /**
  * Issue 11 item 7: how PBX answers end up stored (retry policy + dialer + real sipp peer).
  */
+import { withEngine } from '../../test/helpers/engine';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ async function rig(sipp: SippPeer) {
   const store = await createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-pbx-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
   const telephone = createTelephone(config.sip, 50, { log: silentLogger() });
   await telephone.start();
-  const dialer = createDialer({
+  const dialer = withEngine(createDialer({
     store,
     dial: (r) => telephone.dial(r),
     audio: testAudioSource(20),
@@ -40,7 +41,7 @@ async function rig(sipp: SippPeer) {
     timeZone: 'Europe/Istanbul',
     leaseMs: 5000,
     pollMs: 100,
-  });
+  }));
   cleanups.push(async () => {
     await dialer.stop();
     await telephone.stop();

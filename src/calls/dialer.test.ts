@@ -1,3 +1,4 @@
+import { withEngine } from '../../test/helpers/engine';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
 import { testAudioSource } from '../../test/helpers/test-audio';
 import { metrics } from '../metrics';
-import { createDialer, type Dialer } from './dialer';
+import { createDialer } from './dialer';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -30,7 +31,7 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
   const telephone: Telephone = createTelephone(config.sip, 50, { log: silentLogger() });
   const audio = testAudioSource(20);
   await telephone.start();
-  const dialer: Dialer = createDialer({
+  const dialer = withEngine(createDialer({
     store,
     dial: (r) => telephone.dial(r),
     audio,
@@ -40,7 +41,7 @@ async function rig(sipp: SippPeer, calls: Record<string, unknown> = {}) {
     timeZone: 'Europe/Istanbul',
     leaseMs: 5000,
     pollMs: 100,
-  });
+  }));
   cleanups.push(async () => {
     await dialer.stop();
     await telephone.stop();

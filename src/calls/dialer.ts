@@ -1,6 +1,7 @@
 import { isSuppressed, type CallAudioSource, type CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
-import type { Logger } from '../log';
+import type { LoopSpec } from '../engine';
+import { describeError, type Logger } from '../log';
 import type { DialRequest } from '../sip';
 import type { Store } from '../store';
 import { runClaimedCall, type RunConfig, type RunDeps } from './run-claimed-call';
@@ -50,11 +51,18 @@ export interface DialerDeps {
  * answered ones play to the end, or are hung up when the shutdown grace runs out.
  */
 export interface Dialer {
+  /**
+   * Two engine loops (src/engine), in stop order: `dialer` looks for due calls every
+   * `pollMs` (and for calls whose alerts closed); stopping it cancels unanswered calls and
+   * waits for answered ones within the grace. `call-leases` renews the leases of held calls
+   * every third of the lease, until the last of them ended: it MUST stop after `dialer`.
+   */
+  loops: [LoopSpec, LoopSpec];
+  /** A trunk is up: claiming may begin (the loops look for nothing before). */
   start(): void;
   /** New calls were committed: look now, not at the next poll. */
   wake(): void;
   active(): number;
-  stop(): Promise<void>;
 }
 
 export function createDialer(d: DialerDeps): Dialer {
@@ -69,8 +77,6 @@ export function createDialer(d: DialerDeps): Dialer {
   let stopping = false;
   let pumping = false;
   let again = false;
-  let poll: ReturnType<typeof setInterval> | null = null;
-  let heartbeat: ReturnType<typeof setInterval> | null = null;
   const runDeps: RunDeps = { ...d, log, attemptLimitMs, shutdown: shutdown.signal, hangUp: graceOver.signal };
 
   const pump = async (): Promise<void> => {
@@ -99,7 +105,7 @@ export function createDialer(d: DialerDeps): Dialer {
         }
       } while (again && !stopping);
     } catch (e) {
-      log.error({ err: e }, 'claiming calls failed');
+      log.error({ error: describeError(e) }, 'claiming calls failed');
     } finally {
       pumping = false;
     }
@@ -143,41 +149,44 @@ export function createDialer(d: DialerDeps): Dialer {
         await checkClosed();
       } while (checkAgain && !stopping);
     })()
-      .catch((e) => log.error({ err: e }, 'checking the alerts of calls in progress failed'))
+      .catch((e) => log.error({ error: describeError(e) }, 'checking the alerts of calls in progress failed'))
       .finally(() => (checking = null));
   };
 
+  const look = async () => {
+    cancelClosed();
+    await pump();
+  };
+  const renewLeases = async () => {
+    if (held.size === 0) return;
+    const ids = [...held.values()].flatMap((h) => h.leased);
+    await d.store.transaction((tx) => tx.calls.renewLeases(ids, d.leaseMs, d.clock()));
+  };
+  const halt = () => {
+    if (stopping) return;
+    stopping = true;
+    shutdown.abort();
+  };
+  const drain = async () => {
+    halt();
+    const graceMs = d.shutdownGraceMs ?? 60_000;
+    log.info({ active: held.size, graceMs }, 'dialer stopping: unanswered calls go back to the queue, answered ones finish within the grace');
+    const grace = setTimeout(() => graceOver.abort(), graceMs);
+    await Promise.all([...held.values()].map((h) => h.done));
+    await checking;
+    clearTimeout(grace);
+  };
+
   return {
+    loops: [
+      { name: 'dialer', everyMs: d.pollMs ?? 1000, tick: look, halt, end: drain },
+      { name: 'call-leases', everyMs: Math.max(100, Math.floor(d.leaseMs / 3)), tick: renewLeases },
+    ],
     start() {
       started = true;
-      poll = setInterval(() => {
-        cancelClosed();
-        void pump();
-      }, d.pollMs ?? 1000);
-      heartbeat = setInterval(() => {
-        if (held.size === 0) return;
-        const now = d.clock();
-        const ids = [...held.values()].flatMap((h) => h.leased);
-        d.store.transaction((tx) => tx.calls.renewLeases(ids, d.leaseMs, now)).catch((e) => log.error({ err: e }, 'lease renewal failed'));
-      }, Math.max(100, Math.floor(d.leaseMs / 3)));
       void pump();
     },
-    wake: () => {
-      cancelClosed();
-      void pump();
-    },
+    wake: () => void look(),
     active: () => held.size,
-    async stop() {
-      stopping = true;
-      if (poll) clearInterval(poll);
-      shutdown.abort();
-      const graceMs = d.shutdownGraceMs ?? 60_000;
-      log.info({ active: held.size, graceMs }, 'dialer stopping: unanswered calls go back to the queue, answered ones finish within the grace');
-      const grace = setTimeout(() => graceOver.abort(), graceMs);
-      await Promise.all([...held.values()].map((h) => h.done));
-      await checking;
-      clearTimeout(grace);
-      if (heartbeat) clearInterval(heartbeat);
-    },
   };
 }

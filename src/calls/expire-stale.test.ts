@@ -1,3 +1,4 @@
+import { withEngine } from '../../test/helpers/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../config';
 import { silentLogger } from '../log';
@@ -7,7 +8,7 @@ import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { startSipp } from '../../test/helpers/sipp';
 import { testAudioSource } from '../../test/helpers/test-audio';
 import { createWaitingMarker, NO_TRUNK_REASON, sweepWithoutTrunk } from './expire-stale';
-import { createTelephony, type Telephony } from '.';
+import { createTelephony } from '.';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -88,7 +89,7 @@ describe('no trunk: queued calls expire after calls.max_age_s (issue 10 item 7)'
     const store = await tempStore(clock);
     const { callId } = await seed(store, clock());
     clock.advance(MAX_AGE_S * 1000 + 1);
-    const telephony = createTelephony(configSchema.parse({ calls: { max_age_s: MAX_AGE_S } }), { store, clock, log: silentLogger(), audio: testAudioSource(20) });
+    const telephony = withEngine(createTelephony(configSchema.parse({ calls: { max_age_s: MAX_AGE_S } }), { store, clock, log: silentLogger(), audio: testAudioSource(20) }));
     cleanups.push(async () => {
       await telephony.stop();
       await store.close();
@@ -115,7 +116,7 @@ describe('no trunk: queued calls expire after calls.max_age_s (issue 10 item 7)'
       sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 10}`, t1_ms: 50, options_interval_s: 0 },
       calls: { max_age_s: MAX_AGE_S, per_number_gap_s: 0 },
     });
-    const telephony: Telephony = createTelephony(config, { store, clock, log: silentLogger(), audio: testAudioSource(20) });
+    const telephony = withEngine(createTelephony(config, { store, clock, log: silentLogger(), audio: testAudioSource(20) }));
     cleanups.push(async () => {
       await telephony.stop();
       await sipp.stop();

@@ -1,6 +1,7 @@
 import { settleAlerts } from '../alerts';
 import { transition } from '../call-model';
 import type { Clock } from '../clock';
+import type { LoopSpec } from '../engine';
 import type { Logger } from '../log';
 import type { Store } from '../store';
 
@@ -63,50 +64,32 @@ export function createWaitingMarker(store: Store): () => Promise<void> {
 }
 
 export interface NoTrunkSweeper {
-  start(): void;
+  /**
+   * Two engine loops: `no-trunk-sweep` runs sweepWithoutTrunk every `intervalMs` (default
+   * 30 s), then marks; `no-trunk-mark` marks newly queued calls every `markDelayMs` (default
+   * 1 s) when some were queued since: a mark per wake cost a quarter of the ingest
+   * throughput under load (an extra write in every group commit), one a second costs nothing
+   * measurable. Its end marks the last ones before the database closes.
+   */
+  loops: [LoopSpec, LoopSpec];
   /** New calls were queued: say why they wait within `markDelayMs`. */
   wake(): void;
-  stop(): Promise<void>;
 }
 
-/**
- * Runs sweepWithoutTrunk every `intervalMs` (default 30 s) until stopped, and marks newly
- * queued calls at most once per `markDelayMs` (default 1 s): a mark per wake cost a quarter
- * of the ingest throughput under load (an extra write in every group commit), one a second
- * costs nothing measurable.
- */
 export function createNoTrunkSweeper(d: NoTrunkSweepDeps, intervalMs = 30_000, markDelayMs = 1000): NoTrunkSweeper {
-  let timer: ReturnType<typeof setInterval> | null = null;
-  let pendingMark: ReturnType<typeof setTimeout> | null = null;
-  let running: Promise<unknown> = Promise.resolve();
   const mark = createWaitingMarker(d.store);
-  const sweep = () => {
-    running = sweepWithoutTrunk(d)
-      .then(mark)
-      .catch((e) => d.log.error({ err: e }, 'expiring queued calls failed'));
+  let queued = false;
+  const markQueued = async () => {
+    if (!queued) return;
+    queued = false;
+    await mark();
   };
   return {
-    start() {
-      sweep();
-      timer = setInterval(sweep, intervalMs);
-    },
-    wake() {
-      if (pendingMark || !timer) return;
-      pendingMark = setTimeout(() => {
-        pendingMark = null;
-        running = Promise.all([running, mark().catch((e) => d.log.error({ err: e }, 'marking queued calls failed'))]);
-      }, markDelayMs);
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
+    loops: [
+      { name: 'no-trunk-sweep', everyMs: intervalMs, tick: () => sweepWithoutTrunk(d).then(mark) },
       // Calls queued in the last second still get their reason before the database closes.
-      if (pendingMark) {
-        clearTimeout(pendingMark);
-        pendingMark = null;
-        running = Promise.all([running, mark().catch((e) => d.log.error({ err: e }, 'marking queued calls failed'))]);
-      }
-      await running;
-    },
+      { name: 'no-trunk-mark', everyMs: markDelayMs, tick: markQueued, end: markQueued },
+    ],
+    wake: () => void (queued = true),
   };
 }

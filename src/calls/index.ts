@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import type { LoopSpec } from '../engine';
 import type { Logger } from '../log';
 import type { CallOutcome } from '../call-model';
 import { sipTrunks } from '../config/sections/sip';
@@ -28,12 +29,15 @@ export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from '
  * dials a stale backlog).
  */
 export interface Telephony {
-  /** Starts the trunk, then the dialer; a trunk that fails to start is logged, calls stay queued. */
-  start(): void;
-  /** Intake's onQueued hook. */
+  /**
+   * Its engine loops, in stop order. With trunks: `dialer` (unanswered calls go back to the
+   * queue, answered ones finish), `call-leases`, each trunk's `trunk-probe:NAME`, then `trunks` (its begin starts the trunks,
+   * then the dialer; a trunk that fails to start is logged, calls stay queued; its end closes
+   * them). Without: the no-trunk sweep and marks.
+   */
+  loops: LoopSpec[];
+  /** Intake's onQueued hook: the dialer looks now. */
   wake(): void;
-  /** Unanswered calls go back to the queue, answered ones finish; then the trunk closes. */
-  stop(): Promise<void>;
   /** For people (the panel) and /healthz: is the trunk there, up, registered, answering OPTIONS. */
   status(): TrunkStatus;
   /** RTP packets sent and late pacer ticks since start; zero without a trunk. */
@@ -77,16 +81,15 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       maxAgeS: config.calls.max_age_s,
       timeZone: config.credit.timezone,
     });
+    const [sweep, mark] = sweeper.loops;
+    const warn = async () =>
+      void deps.log.warn(
+        { maxAgeS: config.calls.max_age_s },
+        'sip.server is not set: calls are accepted and stay queued until a SIP trunk is configured; those older than calls.max_age_s expire',
+      );
     return {
-      start: () => {
-        deps.log.warn(
-          { maxAgeS: config.calls.max_age_s },
-          'sip.server is not set: calls are accepted and stay queued until a SIP trunk is configured; those older than calls.max_age_s expire',
-        );
-        sweeper.start();
-      },
+      loops: [{ ...sweep, begin: warn }, mark],
       wake: () => sweeper.wake(),
-      stop: () => sweeper.stop(),
       status: () => ({ state: 'not_configured', registered: null, lastError: null, ...noProbe() }),
       mediaCounts: () => ({ packetsSent: 0, lateTicks: 0 }),
       trunkConfigured: () => false,
@@ -119,8 +122,25 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     dialing = true;
     dialer.start();
   });
+  const [dialerLoop, leaseLoop] = dialer.loops;
   return {
-    start: () => set.start(),
+    loops: [
+      {
+        ...dialerLoop,
+        halt: () => {
+          stopping = true;
+          dialerLoop.halt?.();
+        },
+        end: async () => {
+          if (dialing) await dialerLoop.end?.();
+        },
+      },
+      leaseLoop,
+      // Probes stop before the trunks close: a probe cut short by its socket closing says nothing.
+      ...set.probeLoops(),
+      // No tick: it starts the trunks with the others and closes them after the dialer's last call.
+      { name: 'trunks', everyMs: 0, tick: async () => undefined, begin: async () => set.start(), end: () => set.stop() },
+    ],
     wake: () => {
       if (dialing) dialer.wake();
     },
@@ -129,10 +149,5 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     status: () => aggregateStatus(set.statuses(), stopping),
     markTrunk: (name, up, reason) => set.mark(name, up, reason),
     dialOn: (name, request) => set.dialOn(name, request),
-    async stop() {
-      stopping = true;
-      if (dialing) await dialer.stop();
-      await set.stop();
-    },
   };
 }

@@ -1,3 +1,4 @@
+import { withEngine } from '../../test/helpers/engine';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +46,7 @@ async function rig(calls: Record<string, unknown>, o: { talkMs?: number; ackFrom
   const store: Store = await createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-pacing-')), 'db.sqlite'), busyTimeoutMs: 1000, clock: Date.now });
   const dialled: Dialled[] = [];
   const audio = testAudioSource(5);
-  const dialer = createDialer({
+  const dialer = withEngine(createDialer({
     store,
     audio,
     clock: Date.now,
@@ -68,7 +69,7 @@ async function rig(calls: Record<string, unknown>, o: { talkMs?: number; ackFrom
         ? { code: 'ACKNOWLEDGED', status: 200, reason: 'acknowledged by keypad 1' }
         : { code: 'COMPLETED', status: 200, reason: 'message played', remoteHangup: false };
     },
-  });
+  }));
   cleanups.push(async () => {
     await dialer.stop();
     await store.close();

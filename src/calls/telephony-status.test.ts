@@ -1,3 +1,4 @@
+import { withEngine } from '../../test/helpers/engine';
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../config';
@@ -17,7 +18,7 @@ const audio: CallAudioSource = {
 describe('trunk status (shown on the panel settings page)', () => {
   it('says not_configured without sip.server', async () => {
     const config = configSchema.parse({});
-    const t = createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
+    const t = withEngine(createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio }));
     expect(t.status()).toEqual({ state: 'not_configured', registered: null, lastError: null, ...noProbe() });
   });
 
@@ -26,7 +27,7 @@ describe('trunk status (shown on the panel settings page)', () => {
     const config = configSchema.parse({
       sip: { server: `127.0.0.1:${pbx}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 10}` },
     });
-    const t = createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
+    const t = withEngine(createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio }));
     expect(t.status().state).toBe('starting');
     t.start();
     await expect.poll(() => t.status().state, { timeout: 5000 }).toBe('up');
@@ -41,7 +42,7 @@ describe('trunk status (shown on the panel settings page)', () => {
     const config = configSchema.parse({
       sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 10}`, register: true, register_expires_s: 60 },
     });
-    const t = createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
+    const t = withEngine(createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio }));
     t.start();
     await expect.poll(() => t.status().state, { timeout: 5000 }).toBe('up');
     expect(t.status()).toMatchObject({ state: 'up', registered: false, lastError: '423 Interval Too Brief loop (Min-Expires 3600)' });
@@ -64,7 +65,7 @@ describe('trunk status (shown on the panel settings page)', () => {
     const config = configSchema.parse({
       sip: { server: `127.0.0.1:${silent}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 10}`, register: true, t1_ms: 20, t2_ms: 100 },
     });
-    const t = createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log, audio });
+    const t = withEngine(createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log, audio }));
     t.start();
     await expect.poll(() => t.status().state, { timeout: 5000 }).toBe('up');
     expect(t.status()).toMatchObject({ state: 'up', registered: false, lastError: '408 Request Timeout' });
@@ -84,7 +85,7 @@ describe('trunk status (shown on the panel settings page)', () => {
     const config = configSchema.parse({
       sip: { server: `127.0.0.1:${registrar.address().port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 10}`, register: true },
     });
-    const t = createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio });
+    const t = withEngine(createTelephony(config, { store: await tempStore(Date.now), clock: Date.now, log: silentLogger(), audio }));
     const t0 = Date.now();
     t.start();
     await expect.poll(() => t.status().state, { timeout: 6000 }).toBe('up');

@@ -1,10 +1,11 @@
+import { withEngine } from '../../test/helpers/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../config';
 import { createLogger } from '../log';
 import { tempStore } from '../../test/helpers/memory-store';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
-import { createTelephony, type Telephony } from '.';
+import { createTelephony } from '.';
 import { createTrunkMonitor } from './trunk-monitor';
 import type { CallAudioSource } from '../call-model';
 
@@ -31,7 +32,7 @@ async function rig(pbxPort: number) {
   const withCallback = await store.transaction((tx) => tx.accounts.create({ name: 'noc', plan: 'starter' }));
   const withoutCallback = await store.transaction((tx) => tx.accounts.create({ name: 'quiet', plan: 'starter' }));
   await store.transaction((tx) => tx.outbox.setTarget(withCallback.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
-  const telephony: Telephony = createTelephony(config, { store, clock: Date.now, log, audio });
+  const telephony = withEngine(createTelephony(config, { store, clock: Date.now, log, audio }));
   telephony.start();
   cleanup.push(async () => {
     await telephony.stop();

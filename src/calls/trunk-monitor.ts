@@ -1,5 +1,6 @@
 import { emitTrunkEvent, type TrunkEventType } from '../callbacks';
 import type { Clock } from '../clock';
+import type { LoopSpec } from '../engine';
 import { describeError, type Logger } from '../log';
 import { describeProbe, type ProbeResult } from '../sip';
 import type { Store } from '../store';
@@ -21,7 +22,8 @@ import { until } from '../until';
  * Every edge is one log line. unknown → up is the trunk coming up as expected: logged,
  * nothing else. Every other edge (… → down, down → up) is counted and written as a
  * callback event (`trunk.down` / `trunk.up`) to every account with a callback_url, in the
- * same transaction. Probes never overlap: the next is timed from the end of the last.
+ * same transaction. Probes never overlap: the next is timed from the end of the last (the
+ * engine's loop `trunk-probe:NAME`, src/engine).
  * With sip.options_interval_s = 0 nothing is sent and the state stays `unknown` (shown as
  * `none`: tried in its turn) until a self-test marks it.
  */
@@ -50,9 +52,14 @@ export interface TrunkProbeStatus {
 }
 
 export interface TrunkMonitor {
-  /** First probe now, then every interval, until stop(). */
+  /**
+   * Its engine loop: a probe every interval once started (none with an interval of 0); at
+   * stop, a probe in flight is waited for at most 2 s (a silent PBX takes 64·T1).
+   */
+  loop: LoopSpec;
+  /** The trunk is up: the first probe now (synchronously sent), then the loop's. */
   start(): void;
-  /** Ends the schedule; waits for a probe in flight for at most 2 s (a silent PBX takes 64·T1). */
+  /** No more probes; waits for a probe in flight for at most 2 s. */
   stop(): Promise<void>;
   status(): TrunkProbeStatus;
   /** up / down / none (never probed nor marked). */
@@ -84,8 +91,8 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
   let state: Reachability = 'unknown';
   let last: { at: number; result: ProbeResult } | null = null;
   const changes = { down: 0, up: 0 };
-  let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
+  let started = false;
   let stopped = false;
   /** A failed self-test holds the trunk down until one passes (docs/telephony.md "Voice-path self-test"). */
   let checkFailed = false;
@@ -120,27 +127,25 @@ export function createTrunkMonitor(deps: TrunkMonitorDeps): TrunkMonitor {
     }
   };
 
-  const tick = () => {
-    timer = null;
-    running = deps
+  /** One probe, or the one in flight; nothing before start() or after stop(). */
+  const probeOnce = (): Promise<void> => {
+    if (!started || stopped || deps.intervalMs === 0) return Promise.resolve();
+    return (running ??= deps
       .probe()
       .then((r) => record(r))
       .catch((e) => log.error({ error: describeError(e) }, 'trunk probe failed'))
-      .finally(() => {
-        running = null;
-        if (!stopped) timer = setTimeout(tick, deps.intervalMs);
-      });
+      .finally(() => (running = null)));
   };
+  const halt = () => void (stopped = true);
 
   return {
+    loop: { name: `trunk-probe:${name}`, everyMs: deps.intervalMs, tick: probeOnce, halt, stopWaitMs: 2000 },
     start() {
-      if (deps.intervalMs === 0 || stopped || timer || running) return;
-      tick();
+      started = true;
+      void probeOnce();
     },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
+      halt();
       await until(running ?? undefined, 2000);
     },
     status: () => ({

@@ -1,3 +1,4 @@
+import type { LoopSpec } from '../engine';
 import type { CallAudio, CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import { rtpPortRange, type SipConfig, type TrunkConfig } from '../config/sections/sip';
@@ -45,6 +46,8 @@ export interface TrunkSet {
   names(): string[];
   statuses(): TrunkEntryStatus[];
   mediaCounts(): MediaCounts;
+  /** Each trunk's OPTIONS probe loop (trunk-monitor.ts), for the engine. */
+  probeLoops(): LoopSpec[];
   stop(): Promise<void>;
 }
 
@@ -191,6 +194,7 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
         ...m.monitor.status(),
       })),
     mediaCounts: () => rtp.counts(),
+    probeLoops: () => members.map((m) => m.monitor.loop),
     async stop() {
       stopping = true;
       for (const m of members) if (m.retry) clearTimeout(m.retry);

@@ -4,7 +4,7 @@ import { isFinal } from '../call-model';
 import type { Clock } from '../clock';
 import { periodOf } from '../credit';
 import type { Logger } from '../log';
-import { createPoller } from '../poller';
+import type { LoopSpec } from '../engine';
 import { ordinalOf, type CallSource, type Escalation, type Store, type Tx } from '../store';
 import { stepNumbers } from '../schedules/step-numbers';
 
@@ -20,6 +20,8 @@ export interface EscalationEngineDeps {
   timeZone: string;
   /** New calls were queued: wake the dialer. */
   onQueued?: (callIds: string[]) => void;
+  /** How often the engine looks (default 1 s). */
+  everyMs?: number;
 }
 
 /**
@@ -38,12 +40,9 @@ export interface EscalationEngineDeps {
  *   after the last step of the last round, or no credit for the next ──> alert unacknowledged
  *   alert acknowledged or resolved (keypad 1, API, panel) ──> done
  */
-export interface EscalationEngine {
+export interface EscalationEngine extends LoopSpec {
   /** Looks at every escalation that is due; resolves once its transaction committed. */
   tick(): Promise<void>;
-  start(intervalMs?: number): void;
-  /** No more looks; resolves once a look under way committed. */
-  stop(): Promise<void>;
 }
 
 export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngine {
@@ -127,10 +126,5 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     if (queued.length > 0) d.onQueued?.(queued);
   };
 
-  const poller = createPoller(tick, log, 'escalation look');
-  return {
-    tick: poller.tick,
-    start: (intervalMs = 1000) => poller.start(intervalMs),
-    stop: poller.stop,
-  };
+  return { name: 'escalation', everyMs: d.everyMs ?? 1000, tick };
 }

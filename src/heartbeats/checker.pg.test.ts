@@ -14,7 +14,7 @@ const TZ = 'Europe/Istanbul';
 const stores: Store[] = [];
 const checkers: HeartbeatChecker[] = [];
 afterEach(async () => {
-  for (const c of checkers.splice(0)) await c.stop();
+  for (const c of checkers.splice(0)) await c.end();
   for (const s of stores.splice(0)) await s.close();
 });
 

@@ -1,10 +1,9 @@
 import type { Clock } from '../clock';
 import { escalationPlan } from '../escalation';
 import { enqueueCalls } from '../intake/enqueue';
-import type { Logger } from '../log';
-import { createPoller } from '../poller';
-import { randomToken } from '../store/ids';
-import type { Heartbeat, Store, Tx } from '../store';
+import { describeError, type Logger } from '../log';
+import type { LoopSpec } from '../engine';
+import { newLease, type Heartbeat, type Store, type Tx } from '../store';
 import { heartbeatAlertKey } from './service';
 import { defaultHeartbeatMessage, minutesSince, type HeartbeatLanguage } from './words';
 
@@ -50,19 +49,20 @@ export interface HeartbeatCheckerDeps {
  * was down: pingers had nowhere to ping, so every up heartbeat gets interval + grace from
  * now (as if pinged at the start) before it can fire.
  */
-export interface HeartbeatChecker {
-  /** The start-up grace, then a look every CHECK_EVERY_MS. */
-  start(): Promise<void>;
-  /** One look: claims and fires what is due; resolves when done. */
+export interface HeartbeatChecker extends LoopSpec {
+  /** One look every CHECK_EVERY_MS: claims and fires what is due; resolves when done. */
   tick(): Promise<void>;
+  /** The start-up grace (the engine's begin). */
+  begin(): Promise<void>;
   /** The start-up grace alone (tests): how many heartbeats got a fresh deadline. */
   startUp(): Promise<number>;
-  stop(): Promise<void>;
+  /** After the last look: lets go of this checker's leases (another appliance takes them at once). */
+  end(): Promise<void>;
 }
 
 export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecker {
   const log = d.log.child({ component: 'heartbeats' });
-  const lease = { owner: `heartbeats_${randomToken(16)}`, ms: d.leaseMs };
+  const lease = newLease(d.leaseMs);
   let lastSeenAt = -Infinity;
 
   /** One heartbeat's miss, in one transaction: the edge up -> late, the alert, its calls. */
@@ -127,8 +127,6 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
     }
   };
 
-  const poller = createPoller(look, log, 'heartbeat look');
-
   const startUp = async () => {
     const now = d.clock();
     const pushed = await d.store.transaction(async (tx) => {
@@ -142,19 +140,14 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
     return Math.max(0, pushed);
   };
 
-  let stopped = false;
   return {
-    tick: poller.tick,
+    name: 'heartbeats',
+    everyMs: CHECK_EVERY_MS,
+    tick: look,
     startUp,
-    async start() {
-      await startUp();
-      if (stopped) return;
-      poller.start(CHECK_EVERY_MS);
-    },
-    async stop() {
-      stopped = true;
-      await poller.stop();
-      await d.store.transaction((tx) => tx.heartbeats.releaseLeases(lease.owner)).catch((e) => log.warn({ err: e }, 'letting go of heartbeat leases failed'));
+    begin: async () => void (await startUp()),
+    async end() {
+      await d.store.transaction((tx) => tx.heartbeats.releaseLeases(lease.owner)).catch((e) => log.warn({ error: describeError(e) }, 'letting go of heartbeat leases failed'));
     },
   };
 }

@@ -25,7 +25,7 @@ beforeEach(async () => {
   accountId = (await store.transaction((tx) => tx.accounts.create({ name: 'a', plan: 'starter', monthlyCredit: 100 }))).id;
 });
 afterEach(async () => {
-  for (const c of checkers.splice(0)) await c.stop();
+  for (const c of checkers.splice(0)) await c.end();
   await store.close();
 });
 
@@ -252,7 +252,7 @@ describe('heartbeats: one appliance fires, restarts give a full interval', () =>
     await service().ping(token(hb.pingUrl));
     clock.advance(2 * MIN);
     await before.tick();
-    await before.stop();
+    await before.end();
     clock.advance(10 * MIN); // down for 10 minutes: the deadline passed meanwhile
 
     const after = checker();
@@ -275,7 +275,7 @@ describe('heartbeats: one appliance fires, restarts give a full interval', () =>
     await service().ping(token(hb.pingUrl));
     clock.advance(4 * MIN);
     await before.tick();
-    await before.stop();
+    await before.end();
     clock.advance(2_000); // a quick restart of the same appliance (same node)
     const after = checker();
     expect(await after.startUp()).toBe(1);

@@ -93,7 +93,7 @@ describe('ping URL', () => {
     if (store.dialect === 'postgres') await Bun.sleep(1100);
     else clock.advance(1000);
     await checker.tick();
-    await checker.stop();
+    await checker.end();
     const listed = await listWith({ 'x-webhook-key': acc.webhookKey });
     expect(listed.json.heartbeats.map((h) => h.state)).toEqual(['late']);
     const alert = (await store.alerts.findOpen(acc.id, `heartbeat:${hb.heartbeat.id}`))!;

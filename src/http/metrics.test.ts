@@ -69,6 +69,7 @@ describe('GET /metrics', () => {
       'voice_alert_speech_cache_lookups_total',
       'voice_alert_group_commit_batch_writes',
       'voice_alert_group_commit_seconds',
+      'voice_alert_loop_tick_seconds',
       'voice_alert_outbox_backlog',
       'voice_alert_rtp_packets_sent_total',
       'voice_alert_rtp_late_ticks_total',

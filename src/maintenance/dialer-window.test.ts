@@ -1,3 +1,4 @@
+import { withEngine } from '../../test/helpers/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { testAudioSource } from '../../test/helpers/test-audio';
@@ -30,7 +31,7 @@ describe('a window starting while its call rings', () => {
         r.progress.ringing(180, 'Ringing');
         r.signal!.addEventListener('abort', () => resolve({ code: 'ABORTED', status: null, reason: 'cancelled' }));
       });
-    const dialer = createDialer({
+    const dialer = withEngine(createDialer({
       store,
       dial,
       audio: testAudioSource(5),
@@ -40,7 +41,7 @@ describe('a window starting while its call rings', () => {
       timeZone: 'Europe/Istanbul',
       leaseMs: 5000,
       pollMs: 50,
-    });
+    }));
     cleanup = async () => {
       await dialer.stop();
       await store.close();

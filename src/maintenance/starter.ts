@@ -1,8 +1,7 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import { createPoller } from '../poller';
-import { randomToken } from '../store/ids';
-import type { Store } from '../store';
+import type { LoopSpec } from '../engine';
+import { newLease, type Store } from '../store';
 import { startWindow } from './start';
 
 /** How often due starts are looked for: docs/on-call.md "Maintenance windows" promises a start within 10 s. */
@@ -29,16 +28,14 @@ export interface WindowStarterDeps {
  * missed while every appliance was down is done at the next start-up, unless the window
  * already ended meanwhile.
  */
-export interface WindowStarter {
+export interface WindowStarter extends LoopSpec {
   /** One look: claims and carries out the starts that are due; resolves when they committed. */
   tick(): Promise<number>;
-  start(intervalMs?: number): void;
-  stop(): Promise<void>;
 }
 
 export function createWindowStarter(d: WindowStarterDeps): WindowStarter {
   const log = d.log.child({ component: 'maintenance' });
-  const lease = { owner: `mw_${randomToken(16)}`, ms: d.leaseMs };
+  const lease = newLease(d.leaseMs);
 
   const tick = async (): Promise<number> => {
     // A plain read first: most looks find nothing due, and cost no transaction.
@@ -59,10 +56,5 @@ export function createWindowStarter(d: WindowStarterDeps): WindowStarter {
     return started;
   };
 
-  const poller = createPoller(tick, log, 'starting maintenance windows');
-  return {
-    tick: poller.tick,
-    start: (intervalMs = START_POLL_MS) => poller.start(intervalMs),
-    stop: poller.stop,
-  };
+  return { name: 'maintenance', everyMs: START_POLL_MS, tick };
 }

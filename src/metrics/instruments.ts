@@ -61,6 +61,14 @@ export const metrics = {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers,
   }),
+  /** One observation per tick of each background loop (src/engine): a loop slower than its interval shows here first. */
+  loopTickSeconds: new Histogram({
+    name: 'voice_alert_loop_tick_seconds',
+    help: 'Time one tick of a background loop took, by loop',
+    labelNames: ['loop'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+    registers,
+  }),
 };
 
 /** What the store tells of each commit (store.onCommit), as the two histograms above. */

@@ -1,9 +1,8 @@
 import { emitOncallChanged, type OncallPerson } from '../callbacks/events';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import { createPoller } from '../poller';
-import type { ScheduleRecord, Store } from '../store';
-import { randomToken } from '../store/ids';
+import type { LoopSpec } from '../engine';
+import { newLease, type ScheduleRecord, type Store } from '../store';
 import { rulesOf } from './service';
 import { onCallAt } from './timeline';
 
@@ -30,18 +29,16 @@ export interface OncallWatchDeps {
  * PostgreSQL), then one transaction checks the lease is still this watch's, records who is
  * on call now and the next change, and writes the events to the outbox beside it.
  */
-export interface OncallWatch {
+export interface OncallWatch extends LoopSpec {
   /** One look: resolves with how many events were written, once they committed. */
   tick(): Promise<number>;
-  start(intervalMs?: number): void;
-  stop(): Promise<void>;
 }
 
 const person = (p: { name: string | null; number: string | null }): OncallPerson | null => (p.number === null ? null : { name: p.name, number: p.number });
 
 export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
   const log = d.log.child({ component: 'oncall-watch' });
-  const lease = { owner: `ocw_${randomToken(16)}`, ms: d.leaseMs };
+  const lease = newLease(d.leaseMs);
 
   const look = async (s: ScheduleRecord): Promise<number> =>
     d.store.transaction(async (tx) => {
@@ -78,10 +75,5 @@ export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
     return written;
   };
 
-  const poller = createPoller(tick, log, 'watching on-call schedules');
-  return {
-    tick: poller.tick,
-    start: (intervalMs = WATCH_POLL_MS) => poller.start(intervalMs),
-    stop: poller.stop,
-  };
+  return { name: 'oncall-watch', everyMs: WATCH_POLL_MS, tick };
 }

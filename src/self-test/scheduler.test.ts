@@ -12,7 +12,7 @@ import { createSelfTestScheduler, runSelfTest, type SelfTestScheduler } from '.'
 const stores: Store[] = [];
 const schedulers: SelfTestScheduler[] = [];
 afterEach(async () => {
-  for (const s of schedulers.splice(0)) await s.stop();
+  for (const s of schedulers.splice(0)) await s.end();
   for (const s of stores.splice(0)) await s.close();
 });
 
@@ -71,8 +71,8 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
     const { clock, store, far, scheduler } = await setup();
     const a = scheduler();
     const b = scheduler();
-    await a.start();
-    await b.start(); // its schedule rows exist already: nothing moves
+    await a.begin();
+    await b.begin(); // its schedule rows exist already: nothing moves
     await Promise.all([a.tick(), b.tick()]);
     // Trunk 0 is due at once, trunk 1 of 2 half an interval later.
     expect(far.dials).toEqual([{ trunk: 'pbx', number: '600' }]);
@@ -96,7 +96,7 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
   it('a claim held by an appliance that died is run by another once its lease ran out', async () => {
     const { clock, store, far, scheduler } = await setup({ trunks: ['pbx'] });
     const a = scheduler();
-    await a.start();
+    await a.begin();
     // Another appliance claimed it and died mid-call (ring 5 s + 1 s + 60 s of lease).
     expect(await store.transaction((tx) => tx.selfTests.claim('pbx', clock(), { owner: 'dead', ms: 66_000 }))).toBe(true);
     await a.tick();
@@ -110,7 +110,7 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
     let started = false;
     const { far, scheduler } = await setup({ config: { trunk: 'carrier' }, started: () => started });
     const a = scheduler();
-    await a.start();
+    await a.begin();
     await a.tick();
     expect(far.dials).toHaveLength(0);
     started = true;
@@ -121,12 +121,12 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
   it('interval_s = 0 schedules nothing, and an empty number turns the self-test off', async () => {
     const off = await setup({ config: { interval_s: 0 } });
     const a = off.scheduler();
-    await a.start();
+    await a.begin();
     await a.tick();
     expect(off.far.dials).toHaveLength(0);
     const none = await setup({ config: { number: '' } });
     const b = none.scheduler();
-    await b.start();
+    await b.begin();
     await b.tick(); // tick() itself is for tests; start() set nothing up
     expect(await none.store.transaction((tx) => tx.selfTests.claim('pbx', none.clock(), { owner: 'x', ms: 1000 }))).toBe(false);
   });
@@ -136,7 +136,7 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
     const account = await store.transaction((tx) => tx.accounts.create({ name: 'noc', plan: 'starter' }));
     await store.transaction((tx) => tx.outbox.setTarget(account.id, { url: 'http://127.0.0.1:1/cb', secret: 's' }));
     const a = scheduler();
-    await a.start();
+    await a.begin();
     far.echo(0);
     await a.tick();
     expect(marks).toEqual([['pbx', false, 'self-test failed: no echo: no RTP at all came back (50 frames sent)']]);
@@ -161,7 +161,7 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
   it("a result written elsewhere (another appliance, `self-test run`) marks the trunk on this appliance's next look", async () => {
     const { clock, store, far, marks, scheduler } = await setup({ trunks: ['pbx'], config: { interval_s: 0 } });
     const a = scheduler();
-    await a.start();
+    await a.begin();
     await a.tick();
     expect(marks).toEqual([]);
     far.echo(10);
@@ -173,7 +173,7 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
     expect(a.results()).toEqual([{ trunk: 'pbx', ok: false }]);
     // A restarted appliance applies the newest stored result again: the trunk stays down.
     const b = scheduler();
-    await b.start();
+    await b.begin();
     await b.tick();
     expect(marks).toHaveLength(2);
     expect(marks[1]!.slice(0, 2)).toEqual(['pbx', false]);
@@ -184,10 +184,10 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
     let release = () => {};
     far.holdUntil(new Promise<void>((r) => (release = r)));
     const a = scheduler();
-    await a.start();
+    await a.begin();
     const look = a.tick();
     await expect.poll(() => far.dials.length).toBe(1);
-    const stopped = a.stop();
+    const stopped = a.end();
     release();
     await look;
     await stopped;

@@ -2,10 +2,9 @@ import type { CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import type { SelfTestConfig } from '../config/sections/self-test';
 import { describeError, type Logger } from '../log';
-import { createPoller } from '../poller';
+import type { LoopSpec } from '../engine';
 import type { DialRequest } from '../sip';
-import type { SelfTestRecord, Store } from '../store';
-import { randomToken } from '../store/ids';
+import { newLease, type SelfTestRecord, type Store } from '../store';
 import { runSelfTest } from './run';
 
 /** How often the scheduler looks: for due runs, and for results written elsewhere. */
@@ -43,14 +42,17 @@ export interface SelfTestSchedulerDeps {
  * one passes (calls/trunk-monitor.ts: an answered OPTIONS does not lift it). After a restart
  * the newest stored result applies again.
  */
-export interface SelfTestScheduler {
-  start(): Promise<void>;
-  /** One look (tests): applies new results, runs what is due and claimable. */
+export interface SelfTestScheduler extends LoopSpec {
+  /** Writes the schedule rows (the engine's begin). */
+  begin(): Promise<void>;
+  /** One look: applies new results, runs what is due and claimable. */
   tick(): Promise<void>;
   /** Each trunk's newest result as this appliance knows it (voice_alert_self_test_ok). */
   results(): { trunk: string; ok: boolean }[];
-  /** Hangs up a run in progress (nothing is stored for it) and lets its lease go. */
-  stop(): Promise<void>;
+  /** Hangs up a run in progress (nothing is stored for it). */
+  halt(): void;
+  /** Halts, and lets its leases go. */
+  end(): Promise<void>;
 }
 
 export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestScheduler {
@@ -60,7 +62,7 @@ export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestSched
   const intervalMs = d.config.interval_s * 1000;
   // The call may ring, play and hang up within the lease: a lease that ran out mid-call would
   // let another appliance place a second one.
-  const lease = { owner: `selftest_${randomToken(16)}`, ms: (d.ringTimeoutS + d.config.duration_s + 60) * 1000 };
+  const lease = newLease((d.ringTimeoutS + d.config.duration_s + 60) * 1000);
   const applied = new Map<string, SelfTestRecord>();
   const stopping = new AbortController();
 
@@ -86,24 +88,21 @@ export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestSched
     }
   };
 
-  const poller = createPoller(look, log, 'self-test look');
-
   return {
-    tick: poller.tick,
+    name: 'self-test',
+    // Disabled (no number, no trunk): no look at all.
+    everyMs: enabled ? (d.lookEveryMs ?? LOOK_EVERY_MS) : 0,
+    tick: look,
     results: () => [...applied.values()].map((r) => ({ trunk: r.trunk, ok: r.ok })),
-    async start() {
-      if (!enabled) return;
-      if (intervalMs > 0) {
-        await d.store.transaction(async (tx) => {
-          for (const [i, trunk] of tested.entries()) await tx.selfTests.schedule(trunk, Math.floor((i * intervalMs) / tested.length), d.clock());
-        });
-      }
-      if (stopping.signal.aborted) return;
-      poller.start(d.lookEveryMs ?? LOOK_EVERY_MS);
+    async begin() {
+      if (!enabled || intervalMs === 0) return;
+      await d.store.transaction(async (tx) => {
+        for (const [i, trunk] of tested.entries()) await tx.selfTests.schedule(trunk, Math.floor((i * intervalMs) / tested.length), d.clock());
+      });
     },
-    async stop() {
+    halt: () => stopping.abort(),
+    async end() {
       stopping.abort();
-      await poller.stop();
       await d.store.transaction((tx) => tx.selfTests.releaseLeases(lease.owner)).catch((e) => log.warn({ error: describeError(e) }, 'letting go of self-test leases failed'));
     },
   };

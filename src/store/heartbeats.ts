@@ -1,4 +1,5 @@
 import { newId } from './ids';
+import { claimParams, leasedRows, type Lease } from './lease';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 
@@ -40,10 +41,6 @@ export interface NewHeartbeat {
   message: string | null;
 }
 
-export interface HeartbeatLease {
-  owner: string;
-  ms: number;
-}
 
 interface HeartbeatRow {
   id: string;
@@ -111,7 +108,7 @@ export interface HeartbeatsStore {
    * whose lease still runs) to `lease.owner` for `lease.ms`; FOR UPDATE SKIP LOCKED on
    * PostgreSQL, like the outbox's claim (outbox.ts), so two appliances never take the same one.
    */
-  claimDue(now: number, limit: number, lease: HeartbeatLease): Promise<Heartbeat[]>;
+  claimDue(now: number, limit: number, lease: Lease): Promise<Heartbeat[]>;
   /**
    * The one edge up -> late, guarded: only while still leased to `owner`, up, not paused and
    * past its deadline (a ping since the claim moved the deadline). Null when the guard failed.
@@ -134,18 +131,11 @@ export function createHeartbeatsStore(db: SqlConnection): HeartbeatsStore {
   const pingSet = `state = 'up', last_ping_at = ${ln}, deadline_at = ${ln} + ${window}, updated_at = $now`;
   const pingFast = db.query(`UPDATE heartbeats SET ${pingSet} WHERE token_hash = $hash AND state <> 'late' RETURNING *`);
   const pingLate = db.query(`UPDATE heartbeats SET ${pingSet} WHERE token_hash = $hash AND state = 'late' RETURNING *`);
-  const dueWhere = `state = 'up' AND paused = 0 AND deadline_at <= ${ln} AND (lease_until IS NULL OR lease_until < ${ln})`;
-  const anyDueQuery = db.query(`SELECT 1 AS due FROM heartbeats WHERE ${dueWhere} LIMIT 1`);
-  const claimQuery = db.query(
-    `UPDATE heartbeats SET lease_until = ${ln} + $leaseMs, lease_owner = $owner
-     WHERE id IN (SELECT id FROM heartbeats WHERE ${dueWhere} ORDER BY deadline_at LIMIT $limit${sql.skipLocked})
-     RETURNING *`,
-  );
-  const markLateQuery = db.query(
-    `UPDATE heartbeats SET state = 'late', lease_until = NULL, lease_owner = NULL, updated_at = $now
-     WHERE id = $id AND lease_owner = $owner AND state = 'up' AND paused = 0 AND deadline_at <= ${ln}
-     RETURNING *`,
-  );
+  const leases = leasedRows(db, { table: 'heartbeats', key: 'id' });
+  const dueWhere = `state = 'up' AND paused = 0 AND deadline_at <= ${ln}`;
+  const anyDueQuery = db.query(`SELECT 1 AS due FROM heartbeats WHERE ${dueWhere} AND ${leases.sql.free()} LIMIT 1`);
+  const claimQuery = db.query(leases.sql.claim({ due: dueWhere, order: 'deadline_at' }));
+  const markLateQuery = db.query(leases.sql.finish({ set: `state = 'late', updated_at = $now`, where: dueWhere, returning: '*' }));
   return {
     async create(h, now) {
       const id = newId('hb', now);
@@ -207,17 +197,17 @@ export function createHeartbeatsStore(db: SqlConnection): HeartbeatsStore {
       return (await anyDueQuery.get({ now })) !== null;
     },
     async claimDue(now, limit, lease) {
-      return ((await claimQuery.all({ now, limit, leaseMs: lease.ms, owner: lease.owner })) as HeartbeatRow[]).map(toHeartbeat);
+      return ((await claimQuery.all(claimParams(now, limit, lease))) as HeartbeatRow[]).map(toHeartbeat);
     },
     async markLate(id, owner, now) {
-      const row = (await markLateQuery.get({ id, owner, now })) as HeartbeatRow | null;
+      const row = (await markLateQuery.get({ key: id, owner, now })) as HeartbeatRow | null;
       return row ? toHeartbeat(row) : null;
     },
     async setAlert(id, alertId) {
       await db.query('UPDATE heartbeats SET alert_id = $alertId WHERE id = $id').run({ id, alertId });
     },
     async releaseLeases(owner) {
-      return (await db.query(`UPDATE heartbeats SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $owner`).run({ owner })).changes;
+      return leases.release(owner);
     },
     async seen(node, now) {
       await db

@@ -1,7 +1,7 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
+import { claimParams, leasedRows, type Lease } from './lease';
 import { newId } from './ids';
 import type { SqlConnection } from './sql/connection';
-import { dialectOf } from './sql/dialect';
 
 /** A maintenance window (docs/on-call.md "Maintenance windows"): times in unix ms, matches as their text. */
 export interface MaintenanceWindow {
@@ -47,11 +47,6 @@ const toWindow = (r: WindowRow): MaintenanceWindow => ({
   startedAt: r.started_at === null ? null : Number(r.started_at),
 });
 
-export interface StartLease {
-  owner: string;
-  ms: number;
-}
-
 /**
  * Maintenance windows and the marks they leave on alerts. Writes run inside the caller's
  * transaction. A window's start (cancelling what it covers) is a per-row job: `claimStarts`
@@ -70,7 +65,7 @@ export interface MaintenanceStore {
   /** Whether any window's start has come and was not carried out yet: a plain read before a claim. */
   anyStartDue(now: number): Promise<boolean>;
   /** Leases windows whose start has come and was not carried out yet (nor leased to anyone else). */
-  claimStarts(now: number, limit: number, lease: StartLease): Promise<MaintenanceWindow[]>;
+  claimStarts(now: number, limit: number, lease: Lease): Promise<MaintenanceWindow[]>;
   /**
    * Records the start as done by `owner`; false when its lease was lost or someone else did
    * it. `owner` null: the transaction that creates an already started window does it at once.
@@ -85,8 +80,8 @@ export interface MaintenanceStore {
 }
 
 export function createMaintenanceStore(db: SqlConnection): MaintenanceStore {
-  const sql = dialectOf(db.dialect);
-  const leaseNow = sql.leaseClock('$now');
+  const leases = leasedRows(db, { table: 'maintenance_windows', key: 'id' });
+  const startDue = `started_at IS NULL AND starts_at <= ${leases.sql.now}`;
   const insert = db.query(
     `INSERT INTO maintenance_windows (id, account_id, starts_at, ends_at, reason, matches, created_at)
      VALUES ($id, $account, $starts, $ends, $reason, $matches, $now)`,
@@ -96,19 +91,10 @@ export function createMaintenanceStore(db: SqlConnection): MaintenanceStore {
     `SELECT * FROM maintenance_windows WHERE account_id = $account AND ends_at > $after ORDER BY starts_at DESC, id LIMIT $limit`,
   );
   const notEndedQuery = db.query(`SELECT * FROM maintenance_windows WHERE account_id = $account AND ends_at > $now ORDER BY starts_at, id`);
-  const claimQuery = db.query(
-    `UPDATE maintenance_windows SET lease_until = ${leaseNow} + $leaseMs, lease_owner = $owner
-     WHERE id IN (SELECT id FROM maintenance_windows
-                  WHERE started_at IS NULL AND starts_at <= ${leaseNow}
-                    AND (lease_until IS NULL OR lease_until < ${leaseNow})
-                  ORDER BY starts_at LIMIT $limit${sql.skipLocked})
-     RETURNING *`,
-  );
-  const startedQuery = db.query(
-    `UPDATE maintenance_windows SET started_at = $now, lease_until = NULL, lease_owner = NULL
-     WHERE id = $id AND started_at IS NULL AND lease_owner = $owner AND lease_until >= ${leaseNow}`,
-  );
-  const dueQuery = db.query(`SELECT 1 AS due FROM maintenance_windows WHERE started_at IS NULL AND starts_at <= ${leaseNow} LIMIT 1`);
+  const claimQuery = db.query(leases.sql.claim({ due: startDue, order: 'starts_at' }));
+  // Only while the lease runs: a starter that hung past it leaves the start to whoever claims it next.
+  const startedQuery = db.query(leases.sql.finish({ set: 'started_at = $now', where: 'started_at IS NULL', running: true }));
+  const dueQuery = db.query(`SELECT 1 AS due FROM maintenance_windows WHERE ${startDue} LIMIT 1`);
   const startedAtCreation = db.query('UPDATE maintenance_windows SET started_at = $now WHERE id = $id AND started_at IS NULL');
   return {
     async create(w, now) {
@@ -133,10 +119,10 @@ export function createMaintenanceStore(db: SqlConnection): MaintenanceStore {
       return (await dueQuery.get({ now })) !== null;
     },
     async claimStarts(now, limit, lease) {
-      return ((await claimQuery.all({ now, limit, leaseMs: lease.ms, owner: lease.owner })) as WindowRow[]).map(toWindow);
+      return ((await claimQuery.all(claimParams(now, limit, lease))) as WindowRow[]).map(toWindow);
     },
     async markStarted(id, owner, now) {
-      return (await (owner === null ? startedAtCreation.run({ id, now }) : startedQuery.run({ id, owner, now }))).changes === 1;
+      return (await (owner === null ? startedAtCreation.run({ id, now }) : startedQuery.run({ key: id, owner, now }))).changes === 1;
     },
     async suppressAlert(alertId, windowId, until) {
       await db.query('UPDATE alerts SET suppressed_by = $window, suppressed_until = $until WHERE id = $id').run({ id: alertId, window: windowId, until });

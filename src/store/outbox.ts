@@ -1,4 +1,5 @@
 import type { SqlConnection } from './sql/connection';
+import { claimParams, leasedRows, type Lease } from './lease';
 import { dialectOf } from './sql/dialect';
 import type { SecretBox } from './secret-box';
 
@@ -107,7 +108,7 @@ export interface OutboxStore {
    * other appliance's sender takes them until it runs out (the owner hung or died). Inside a
    * transaction. In no particular order; the sender sends them all at once anyway.
    */
-  claim(now: number, limit: number, skipAccounts: readonly string[], lease: OutboxLease): Promise<OutboxEvent[]>;
+  claim(now: number, limit: number, skipAccounts: readonly string[], lease: Lease): Promise<OutboxEvent[]>;
   /** True while the event is pending and leased to `owner`, the lease not run out: checked just before sending. */
   leasedTo(eventId: string, owner: string, now: number): Promise<boolean>;
   /** Gives up `owner`'s leases of events still pending (all, or those named): they may be sent at once by anyone. */
@@ -125,55 +126,31 @@ export interface OutboxStore {
   prune(before: number): Promise<number>;
 }
 
-export interface OutboxLease {
-  owner: string;
-  ms: number;
-}
-
 export function createOutboxStore(db: SqlConnection, box: SecretBox): OutboxStore {
   const sql = dialectOf(db.dialect);
-  const leaseNow = sql.leaseClock('$now');
+  // Keyed by event_id (unique): the sender names events by it.
+  const leases = leasedRows(db, { table: 'callback_outbox', key: 'event_id' });
   const insert = db.query(
     `INSERT INTO callback_outbox (event_id, account_id, order_key, type, body, state, created_at, next_attempt_at)
      VALUES ($eventId, $accountId, $orderKey, $type, $body, 'pending', $at, $at)`,
   );
   const urlQuery = db.query('SELECT callback_url AS url FROM accounts WHERE id = $id');
-  const dueQuery = db.query(
-    `SELECT * FROM callback_outbox o
-     WHERE o.state = 'pending' AND o.next_attempt_at <= $now
-       AND (o.lease_until IS NULL OR o.lease_until < ${leaseNow})
-       AND o.account_id NOT IN (SELECT value FROM ${dialectOf(db.dialect).jsonTexts('$skip')})
+  // The retry schedule (next_attempt_at) is written on the appliance's clock (sender.ts,
+  // schedule.ts), so it is compared with the caller's `$now`; the leases with the database's.
+  const dueWhere = `o.state = 'pending' AND o.next_attempt_at <= $now
+       AND o.account_id NOT IN (SELECT value FROM ${sql.jsonTexts('$skip')})
        AND NOT EXISTS (SELECT 1 FROM callback_outbox p
-                       WHERE p.order_key = o.order_key AND p.state = 'pending' AND p.id < o.id)
-     ORDER BY o.next_attempt_at, o.id LIMIT $limit`,
-  );
+                       WHERE p.order_key = o.order_key AND p.state = 'pending' AND p.id < o.id)`;
+  const dueQuery = db.query(`SELECT * FROM callback_outbox o WHERE ${dueWhere} AND ${leases.sql.free('o')} ORDER BY o.next_attempt_at, o.id LIMIT $limit`);
   // The first pending event of its order key, as `due`; one leased to someone else is
   // passed over but still holds back the events after it (in order per alert).
-  const claimQuery = db.query(
-    `UPDATE callback_outbox SET lease_until = ${leaseNow} + $leaseMs, lease_owner = $owner
-     WHERE id IN (SELECT o.id FROM callback_outbox o
-                  WHERE o.state = 'pending' AND o.next_attempt_at <= $now
-                    AND (o.lease_until IS NULL OR o.lease_until < ${leaseNow})
-                    AND o.account_id NOT IN (SELECT value FROM ${sql.jsonTexts('$skip')})
-                    AND NOT EXISTS (SELECT 1 FROM callback_outbox p
-                                    WHERE p.order_key = o.order_key AND p.state = 'pending' AND p.id < o.id)
-                  ORDER BY o.next_attempt_at, o.id LIMIT $limit${sql.skipLocked})
-     RETURNING *`,
-  );
-  const leasedQuery = db.query(
-    `SELECT 1 AS leased FROM callback_outbox
-     WHERE event_id = $eventId AND state = 'pending' AND lease_owner = $owner AND lease_until >= ${leaseNow}`,
-  );
-  const releaseQuery = db.query(`UPDATE callback_outbox SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $owner AND state = 'pending'`);
-  const releaseSome = db.query(
-    `UPDATE callback_outbox SET lease_until = NULL, lease_owner = NULL
-     WHERE lease_owner = $owner AND state = 'pending' AND event_id IN (SELECT value FROM ${sql.jsonTexts('$ids')})`,
-  );
+  const claimQuery = db.query(leases.sql.claim({ due: dueWhere, alias: 'o', order: 'o.next_attempt_at, o.id' }));
+  const leasedQuery = db.query(`SELECT 1 AS leased FROM callback_outbox WHERE event_id = $eventId AND state = 'pending' AND ${leases.sql.running()}`);
   const attemptSet = `attempts = attempts + 1, last_attempt_at = $at, last_status = $status,
        last_error = $error, state = $state, next_attempt_at = $next,
-       finished_at = CASE WHEN $state = 'pending' THEN NULL ELSE $at END, lease_until = NULL, lease_owner = NULL`;
-  const attempt = db.query(`UPDATE callback_outbox SET ${attemptSet} WHERE event_id = $eventId AND state = 'pending'`);
-  const attemptLeased = db.query(`UPDATE callback_outbox SET ${attemptSet} WHERE event_id = $eventId AND state = 'pending' AND lease_owner = $owner`);
+       finished_at = CASE WHEN $state = 'pending' THEN NULL ELSE $at END`;
+  const attempt = db.query(`UPDATE callback_outbox SET ${attemptSet}, ${leases.sql.clear} WHERE event_id = $eventId AND state = 'pending'`);
+  const attemptLeased = db.query(leases.sql.finish({ set: attemptSet, where: `state = 'pending'` }));
   const byEventId = db.query('SELECT * FROM callback_outbox WHERE event_id = $eventId');
   const recentQuery = db.query('SELECT * FROM callback_outbox WHERE account_id = $accountId ORDER BY id DESC LIMIT $limit');
   return {
@@ -204,20 +181,22 @@ export function createOutboxStore(db: SqlConnection, box: SecretBox): OutboxStor
       return ((await dueQuery.all({ now, limit, skip: JSON.stringify(skipAccounts) })) as OutboxRow[]).map(toEvent);
     },
     async claim(now, limit, skipAccounts, lease) {
-      const rows = (await claimQuery.all({ now, limit, skip: JSON.stringify(skipAccounts), leaseMs: lease.ms, owner: lease.owner })) as OutboxRow[];
+      const rows = (await claimQuery.all({ ...claimParams(now, limit, lease), skip: JSON.stringify(skipAccounts) })) as OutboxRow[];
       return rows.map(toEvent);
     },
     async leasedTo(eventId, owner, now) {
       return (await leasedQuery.get({ eventId, owner, now })) !== null;
     },
     async releaseLeases(owner, eventIds) {
-      return (await (eventIds ? releaseSome.run({ owner, ids: JSON.stringify(eventIds) }) : releaseQuery.run({ owner }))).changes;
+      return eventIds
+        ? leases.release(owner, `state = 'pending' AND event_id IN (SELECT value FROM ${sql.jsonTexts('$ids')})`, { ids: JSON.stringify(eventIds) })
+        : leases.release(owner, `state = 'pending'`);
     },
     async recordAttempt(eventId, a, owner) {
       const state: OutboxState = a.outcome === 'retry' ? 'pending' : a.outcome;
       const next = a.outcome === 'retry' ? a.nextAttemptAt : a.at;
       const params = { eventId, at: a.at, status: a.status, error: a.error, state, next };
-      const r = owner === undefined ? await attempt.run(params) : await attemptLeased.run({ ...params, owner });
+      const r = owner === undefined ? await attempt.run(params) : await attemptLeased.run({ ...params, key: eventId, owner });
       return r.changes === 1;
     },
     async get(eventId) {

@@ -1,4 +1,5 @@
 import { newId, randomToken } from './ids';
+import { claimParams, leasedRows, type Lease } from './lease';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 
@@ -98,11 +99,6 @@ export interface NewSchedule {
   watchAt: number;
 }
 
-export interface WatchLease {
-  owner: string;
-  ms: number;
-}
-
 export interface SchedulesStore {
   create(s: NewSchedule, now: number): Promise<ScheduleRecord>;
   get(id: string): Promise<ScheduleRecord | null>;
@@ -119,14 +115,15 @@ export interface SchedulesStore {
   overrides(scheduleId: string, after: number): Promise<OverrideRecord[]>;
   /** Asks the watch to look at the schedule again at `at` at the latest. */
   watchNoLaterThan(id: string, at: number): Promise<void>;
-  /** Whether any schedule's watch time has come (a plain read before claiming). */
+  /** Whether any schedule's watch time has come by the database's clock (a plain read before claiming). */
   anyWatchDue(now: number): Promise<boolean>;
   /**
    * Leases up to `limit` schedules whose watch time has come (and that nobody else holds a
-   * lease on, measured by the lease clock: dialect.ts `leaseClock`) to `lease.owner`.
-   * Inside a transaction; on PostgreSQL rows another appliance is claiming are passed over.
+   * lease on), both by the database's clock (lease.ts), to `lease.owner`: an appliance whose
+   * clock runs ahead claims no hand-off early. Inside a transaction; on PostgreSQL rows
+   * another appliance is claiming are passed over.
    */
-  claimWatch(now: number, limit: number, lease: WatchLease): Promise<ScheduleRecord[]>;
+  claimWatch(now: number, limit: number, lease: Lease): Promise<ScheduleRecord[]>;
   /**
    * Records what the watch saw and when to look next, and ends the lease; false when the
    * lease is no longer `owner`'s (it ran out and another appliance took the row).
@@ -136,7 +133,10 @@ export interface SchedulesStore {
 
 export function createSchedulesStore(db: SqlConnection): SchedulesStore {
   const sql = dialectOf(db.dialect);
-  const leaseNow = sql.leaseClock('$now');
+  const leases = leasedRows(db, { table: 'schedules', key: 'id', until: 'watch_lease_until', owner: 'watch_lease_owner' });
+  const watchDue = `watch_at <= ${leases.sql.now}`;
+  const claimQuery = db.query(leases.sql.claim({ due: watchDue, order: 'watch_at' }));
+  const finishQuery = db.query(leases.sql.finish({ set: 'watched_name = $name, watched_number = $number, watch_at = $next' }));
   return {
     async create(s, now) {
       const id = newId('sch', now);
@@ -195,28 +195,13 @@ export function createSchedulesStore(db: SqlConnection): SchedulesStore {
       await db.query(`UPDATE schedules SET watch_at = ${sql.least('watch_at', '$at')} WHERE id = $id`).run({ id, at });
     },
     async anyWatchDue(now) {
-      return (await db.query('SELECT 1 AS due FROM schedules WHERE watch_at <= $now LIMIT 1').get({ now })) !== null;
+      return (await db.query(`SELECT 1 AS due FROM schedules WHERE ${watchDue} LIMIT 1`).get({ now })) !== null;
     },
     async claimWatch(now, limit, lease) {
-      const rows = (await db
-        .query(
-          `UPDATE schedules SET watch_lease_until = ${leaseNow} + $ms, watch_lease_owner = $owner
-           WHERE id IN (SELECT id FROM schedules
-                        WHERE watch_at <= $now AND (watch_lease_until IS NULL OR watch_lease_until < ${leaseNow})
-                        ORDER BY watch_at LIMIT $limit${sql.skipLocked})
-           RETURNING *`,
-        )
-        .all({ now, limit, ms: lease.ms, owner: lease.owner })) as ScheduleRow[];
-      return rows.map(toSchedule);
+      return ((await claimQuery.all(claimParams(now, limit, lease))) as ScheduleRow[]).map(toSchedule);
     },
     async finishWatch(id, owner, seen) {
-      const { changes } = await db
-        .query(
-          `UPDATE schedules SET watched_name = $name, watched_number = $number, watch_at = $next,
-             watch_lease_until = NULL, watch_lease_owner = NULL
-           WHERE id = $id AND watch_lease_owner = $owner`,
-        )
-        .run({ id, owner, name: seen.name, number: seen.number, next: seen.nextAt });
+      const { changes } = await finishQuery.run({ key: id, owner, name: seen.name, number: seen.number, next: seen.nextAt });
       return changes === 1;
     },
   };

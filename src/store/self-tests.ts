@@ -1,6 +1,6 @@
 import { newId } from './ids';
+import { claimParams, leasedRows, type Lease } from './lease';
 import type { SqlConnection } from './sql/connection';
-import { dialectOf } from './sql/dialect';
 
 /** One voice-path self-test (docs/telephony.md "Voice-path self-test"). */
 export interface SelfTestRecord {
@@ -19,11 +19,6 @@ export interface SelfTestRecord {
 }
 
 export type NewSelfTest = Omit<SelfTestRecord, 'id'>;
-
-export interface SelfTestLease {
-  owner: string;
-  ms: number;
-}
 
 interface Row {
   id: string;
@@ -69,21 +64,17 @@ export interface SelfTestsStore {
   /** A schedule row for the trunk, first due `firstInMs` from now, unless it has one. */
   schedule(trunk: string, firstInMs: number, now: number): Promise<void>;
   /** Leases the trunk's row when it is due and not leased to anyone else; false otherwise. */
-  claim(trunk: string, now: number, lease: SelfTestLease): Promise<boolean>;
+  claim(trunk: string, now: number, lease: Lease): Promise<boolean>;
   /** Done: due again `intervalMs` from now, lease let go. False when the lease was not ours any more. */
   finish(trunk: string, owner: string, intervalMs: number, now: number): Promise<boolean>;
   releaseLeases(owner: string): Promise<number>;
 }
 
 export function createSelfTestsStore(db: SqlConnection): SelfTestsStore {
-  const sql = dialectOf(db.dialect);
-  const ln = sql.leaseClock('$now');
-  const claimQuery = db.query(
-    `UPDATE self_test_schedule SET lease_until = ${ln} + $leaseMs, lease_owner = $owner
-     WHERE trunk IN (SELECT trunk FROM self_test_schedule
-                     WHERE trunk = $trunk AND next_run_at <= ${ln} AND (lease_until IS NULL OR lease_until < ${ln})${sql.skipLocked})
-     RETURNING trunk`,
-  );
+  const leases = leasedRows(db, { table: 'self_test_schedule', key: 'trunk' });
+  const ln = leases.sql.now;
+  const claimQuery = db.query(leases.sql.claim({ due: `trunk = $trunk AND next_run_at <= ${ln}`, order: 'trunk', returning: 'trunk' }));
+  const finishQuery = db.query(leases.sql.finish({ set: `next_run_at = ${ln} + $interval` }));
   return {
     async add(t) {
       const id = newId('st', t.startedAt);
@@ -129,16 +120,13 @@ export function createSelfTestsStore(db: SqlConnection): SelfTestsStore {
         .run({ trunk, first: firstInMs, now });
     },
     async claim(trunk, now, lease) {
-      return (await claimQuery.all({ trunk, now, leaseMs: lease.ms, owner: lease.owner })).length === 1;
+      return (await claimQuery.all({ ...claimParams(now, 1, lease), trunk })).length === 1;
     },
     async finish(trunk, owner, intervalMs, now) {
-      const r = await db
-        .query(`UPDATE self_test_schedule SET next_run_at = ${ln} + $interval, lease_until = NULL, lease_owner = NULL WHERE trunk = $trunk AND lease_owner = $owner`)
-        .run({ trunk, owner, interval: intervalMs, now });
-      return r.changes === 1;
+      return (await finishQuery.run({ key: trunk, owner, interval: intervalMs, now })).changes === 1;
     },
     async releaseLeases(owner) {
-      return (await db.query('UPDATE self_test_schedule SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $owner').run({ owner })).changes;
+      return leases.release(owner);
     },
   };
 }

@@ -58,6 +58,10 @@ describe('GET /metrics from the binary', () => {
     expect(sampleValue(f, 'voice_alert_alerts', { state: 'open' })).toBe(1);
     // The webhook's transaction went through the group commit, and was observed.
     expect(sampleValue(f, 'voice_alert_group_commit_seconds_count')).toBeGreaterThanOrEqual(1);
+    // Every background loop is timed by the engine (src/engine): the first ticks ran at start.
+    for (const loop of ['escalation', 'heartbeats', 'callbacks', 'no-trunk-sweep']) {
+      expect(sampleValue(f, 'voice_alert_loop_tick_seconds_count', { loop }), loop).toBeGreaterThanOrEqual(1);
+    }
 
     const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(lint.error).toBeUndefined();
