@@ -57,13 +57,11 @@ export interface EnqueueOptions {
  */
 export async function enqueueCalls(
   // Only its unit of work is used: a caller already in a transaction passes one that runs in it.
-  store: Pick<Store, 'transaction' | 'queueAtOnce'>,
+  store: Pick<Store, 'transaction'>,
   clock: Clock,
   options: EnqueueOptions,
   req: EnqueueRequest,
 ): Promise<{ outcome: Outcome; replayed: boolean }> {
-  const atOnce = await queuePlainAtOnce(store, clock, options, req);
-  if (atOnce) return atOnce;
   return store.transaction(async (tx) => {
     const now = clock();
     // Copies on other appliances wait here, before the reads below (see idempotencyLock).
@@ -133,7 +131,19 @@ export async function enqueueCalls(
     if (window) outcome.suppressed = window.id;
     if (req.idempotencyKey && req.credentialId) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
-  });
+  }, { savepoint: !isPlain(req) });
+}
+
+/**
+ * A plain request (no alert key, policy, Idempotency-Key or signature) makes an alert and its
+ * calls and charges them, nothing else: its unit's statements fail only when the database
+ * itself does (new ids; accounts are never deleted; a charge without room writes nothing), so
+ * on SQLite it runs without a savepoint of its own (UnitOptions.savepoint; BENCHMARKS.md
+ * "Pages a group commit writes; the savepoint a plain request paid for"). The unit is the
+ * same either way: there is one way to write an accepted request.
+ */
+function isPlain(req: EnqueueRequest): boolean {
+  return !req.alertKey && !req.escalation && !req.idempotencyKey && !req.signedOnce;
 }
 
 /** Who raised the alert: a native source's name, the appliance itself (`heartbeat`), or the endpoint. */
@@ -147,41 +157,6 @@ function alertSourceOf(req: EnqueueRequest): string {
  */
 function callSourceOf(req: EnqueueRequest): CallSource {
   return req.source ?? (req.endpoint === 'api' ? 'api' : 'webhook');
-}
-
-/**
- * A plain request (no alert key, policy, Idempotency-Key or signature, and no maintenance
- * window matching it) makes a new alert and its calls and charges them, nothing else:
- * store.queueAtOnce, on PostgreSQL one statement while a usage shard has room, on SQLite a
- * unit of the group commit without a savepoint of its own. Null when it is not plain, or
- * when the charge needs the full unit above (which then decides everything, credit included).
- */
-async function queuePlainAtOnce(
-  store: Pick<Store, 'queueAtOnce'>,
-  clock: Clock,
-  options: EnqueueOptions,
-  req: EnqueueRequest,
-): Promise<{ outcome: Outcome; replayed: boolean } | null> {
-  if (!store.queueAtOnce || req.alertKey || req.escalation || req.idempotencyKey || req.signedOnce || !req.windows || req.phoneNumbers.length === 0) return null;
-  const now = clock();
-  const alertSource = alertSourceOf(req);
-  const labels = req.origin?.labels ?? null;
-  if (suppressingWindow(req.windows, { key: null, source: alertSource, labels }, now)) return null;
-  const queued = await store.queueAtOnce({
-    accountId: req.accountId,
-    credentialId: req.credentialId,
-    alertSource,
-    labels,
-    callSource: callSourceOf(req),
-    message: req.message,
-    phoneNumbers: req.phoneNumbers,
-    period: periodOf(now, options.timeZone),
-    credit: req.monthlyCredit,
-    lastReason: options.waitReason ?? null,
-    now,
-  });
-  if (!queued) return null;
-  return { outcome: { code: 'QUEUED', callIds: queued.callIds, endpoint: req.endpoint, alertId: queued.alertId }, replayed: false };
 }
 
 /** A signed request seen before (here or on another appliance): refused as `Invalid signature`. */

@@ -5,15 +5,14 @@ import type { Logger } from '../log';
 import { assertKeyOpensDatabase } from './key-check';
 import { createHistoryWriter } from './history-writer';
 import type { HistoryEntry } from './history';
-import { createQueueAtOnce, type QueueAtOnceFn } from './queue-at-once';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import type { SqlConnection } from './sql/connection';
-import type { CommitObserver, SqlDatabase, TransactionStats } from './sql/database';
+import type { CommitObserver, SqlDatabase, TransactionStats, UnitOptions } from './sql/database';
 import { openMigratedPostgres } from './sql/postgres/database';
 import { openSqlite } from './sql/sqlite/database';
 import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
 
-export type { QueueAtOnce, QueueAtOnceFn } from './queue-at-once';
+export type { UnitOptions } from './sql/database';
 export type { AccountScope } from './account-scope';
 export type { Tables, Tx } from './tables';
 export type { AccountsStore } from './accounts';
@@ -55,14 +54,10 @@ export interface Store extends Tables {
    * transaction; resolves with its result once committed. `work` MUST touch only `tx`: it
    * may run again as a whole (sql/database.ts), so side effects come after it resolves.
    * Rejects with DatabaseUnavailableError when the database was away for `store.timeout_ms`.
+   * This is the one way anything is written that a caller waits for; `background` and
+   * `recordHistory` below are bookkeeping nobody waits for.
    */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  /**
-   * A plain request's charge, alert and calls (queue-at-once.ts): on PostgreSQL one statement,
-   * its own transaction; on SQLite a unit of the group commit without a savepoint of its own.
-   * Null when the charge found no room (run the full unit, which decides why).
-   */
-  queueAtOnce?: QueueAtOnceFn;
+  transaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>;
   /** A single-statement bookkeeping write nobody waits for; a failure goes to `onError`. */
   background(work: (tx: Tx) => Promise<void>, onError: (e: unknown) => void): void;
   /** An API history row, written in the background with the others of its batch in one insert (history-writer.ts). */
@@ -136,8 +131,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const background: Store['background'] = (work, onError) => db.background((conn) => work(viewOf(conn)), onError);
   const store = {
     dialect: db.dialect,
-    transaction: (work) => db.transaction((conn) => work(viewOf(conn))),
-    queueAtOnce: createQueueAtOnce(db, viewOf) ?? undefined,
+    transaction: (work, unit) => db.transaction((conn) => work(viewOf(conn)), unit),
     background,
     recordHistory: createHistoryWriter(background),
     flush: () => db.flush(),
