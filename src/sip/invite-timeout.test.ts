@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/ports';
-import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
+import { dialTest, recorder, stoppedAfterEach, testPhone } from '../../test/helpers/test-phone';
 
 /**
  * sip.invite_timeout_s (README "SIP trunks: several, in order"): an INVITE that hears nothing

@@ -40,6 +40,19 @@ function unitImports(): Map<string, Set<string>> {
   return edges;
 }
 
+/** Production files of src/ (tests and test helpers aside). */
+const productionFiles = () => files(SRC, (n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n));
+
+/** Where each relative import of `file` points (static, re-exports, side-effect and dynamic imports), resolved to a path without extension. */
+function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const specs = [
+    ...text.matchAll(/^\s*(?:import|export)\b[^'";]*?from\s+['"](\.{1,2}\/[^'"]*)['"]/gm),
+    ...text.matchAll(/^\s*import\s+['"](\.{1,2}\/[^'"]*)['"]/gm),
+    ...text.matchAll(/\bimport\(\s*['"](\.{1,2}\/[^'"]*)['"]\s*\)/g),
+  ];
+  return specs.map((m) => resolve(dirname(file), m[1]!));
+}
+
 /** Every cycle's units, as found by a depth-first walk (empty: the imports form a DAG). */
 function cycles(edges: Map<string, Set<string>>): string[][] {
   const found: string[][] = [];
@@ -88,5 +101,25 @@ describe('the source layout (README "Development")', () => {
     const self = join(ROOT, 'test', 'layout', 'source-layout.test.ts');
     const citing = checked.filter((f) => f !== self && outside.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
     expect(citing).toEqual([]);
+  });
+});
+
+describe('what production code may import (issue 44)', () => {
+  it('no production file imports from test/: test helpers live in test/helpers, beside nothing the binary ships', () => {
+    const TEST = join(ROOT, 'test');
+    const found = productionFiles().flatMap((f) => importsOf(f).filter((t) => t === TEST || t.startsWith(TEST + '/')).map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`));
+    expect(productionFiles().length).toBeGreaterThan(300);
+    expect(found).toEqual([]);
+  });
+
+  it('the import walk sees every kind of relative import', () => {
+    const text = [
+      "import { a } from '../a';",
+      "export type { B } from './b';",
+      "import '../../test/helpers/c';",
+      'const d = () => import("../d/index");',
+      "import { e } from 'elysia';",
+    ].join('\n');
+    expect(importsOf(join(SRC, 'calls', 'x.ts'), text).map((t) => relative(ROOT, t))).toEqual(['src/a', 'src/calls/b', 'test/helpers/c', 'src/d/index']);
   });
 });
