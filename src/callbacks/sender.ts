@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 import type { AttemptRecord, OutboxEvent, Store } from '../store';
 import { nextAttemptAt } from './schedule';
 import { callbackHeaders } from './signing';

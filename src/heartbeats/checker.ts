@@ -3,7 +3,7 @@ import { escalationPlan } from '../escalation';
 import { enqueueCalls } from '../intake/enqueue';
 import type { Logger } from '../log';
 import { createPoller } from '../poller';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 import type { Heartbeat, Store, Tx } from '../store';
 import { heartbeatAlertKey } from './service';
 import { defaultHeartbeatMessage, minutesSince, type HeartbeatLanguage } from './words';

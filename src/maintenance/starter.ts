@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { createPoller } from '../poller';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 import type { Store } from '../store';
 import { startWindow } from './start';
 

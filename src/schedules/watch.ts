@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { createPoller } from '../poller';
 import type { ScheduleRecord, Store } from '../store';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 import { rulesOf } from './service';
 import { onCallAt } from './timeline';
 

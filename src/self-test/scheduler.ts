@@ -5,7 +5,7 @@ import { describeError, type Logger } from '../log';
 import { createPoller } from '../poller';
 import type { DialRequest } from '../sip';
 import type { SelfTestRecord, Store } from '../store';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 import { runSelfTest } from './run';
 
 /** How often the scheduler looks: for due runs, and for results written elsewhere. */

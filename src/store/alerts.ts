@@ -2,7 +2,7 @@ import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import { FINAL_STATES, type AlertState } from '../call-model';
-import { newId } from './ids';
+import { newId } from '../ids';
 import { sqlList } from './sql-list';
 
 /** The states a call ends in, as SQL (from the call model, never retyped). */

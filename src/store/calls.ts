@@ -2,7 +2,7 @@ import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import type { CallState } from '../call-model';
-import { newId } from './ids';
+import { newId } from '../ids';
 import { IN_PROGRESS_SQL, toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
 import { createCallClaim } from './call-claim';
 

@@ -1,5 +1,5 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
-import { newId } from './ids';
+import { newId } from '../ids';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 

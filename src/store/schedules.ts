@@ -1,4 +1,4 @@
-import { newId, randomToken } from './ids';
+import { newId, randomToken } from '../ids';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 

@@ -1,4 +1,4 @@
-import { newId } from './ids';
+import { newId } from '../ids';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 
