@@ -6,7 +6,7 @@ import { dialTest, recorder, stoppedAfterEach, testPhone } from '../../test/help
 /**
  * sip.invite_timeout_s (README "SIP trunks: several, in order"): an INVITE that hears nothing
  * at all, not even a 100 Trying, by then ends its attempt as silent (a trunk failure:
- * calls/trunk-route.ts), without waiting for Timer B. The peer is a bare UDP socket that
+ * trunks/trunk-route.ts), without waiting for Timer B. The peer is a bare UDP socket that
  * answers only when a test tells it to: a PBX that drops packets.
  */
 const { phones } = stoppedAfterEach();

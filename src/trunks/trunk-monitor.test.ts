@@ -4,7 +4,7 @@ import { createLogger } from '../log';
 import { tempStore } from '../../test/helpers/memory-store';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
-import { createTelephony, type Telephony } from '.';
+import { createTelephony, type Telephony } from '../calls';
 import { createTrunkMonitor } from './trunk-monitor';
 import type { CallAudioSource } from '../call-model';
 
