@@ -2,19 +2,9 @@ import { Elysia } from 'elysia';
 import { errorFor } from '../errors';
 import { authenticate, lookupsFor } from '../intake';
 import { acceptCompat, type CompatAction } from '../intake/compat-intake';
-import {
-  isAlertActionName,
-  opsgenieAnswer,
-  opsgenieJson,
-  readAlertAction,
-  readCreateAlert,
-  readGenieKey,
-  requestStatus,
-  unprocessable,
-  type AlertActionName,
-  type OpsgenieAnswer,
-} from '../intake/opsgenie';
-import { invalidEvent, pagerDutyAnswer, readPagerDutyEvent, type PagerDutyAnswer } from '../intake/pagerduty';
+import { isAlertActionName, readAlertAction, readCreateAlert, readGenieKey, type AlertActionName } from '../intake/opsgenie';
+import { readPagerDutyEvent } from '../intake/pagerduty';
+import { invalidEvent, opsgenieAnswer, opsgenieJson, pagerDutyAnswer, requestStatus, unprocessable, type OpsgenieAnswer, type PagerDutyAnswer } from '../outward';
 import { compatEdge, type CompatEdge } from './compat-edge';
 import type { HttpDeps } from './deps';
 import { JSON_TYPE, errorResponse, requestIdFor } from './respond';
