@@ -57,11 +57,13 @@ export interface EnqueueOptions {
  */
 export async function enqueueCalls(
   // Only its unit of work is used: a caller already in a transaction passes one that runs in it.
-  store: Pick<Store, 'transaction'>,
+  store: Pick<Store, 'transaction' | 'queueAtOnce'>,
   clock: Clock,
   options: EnqueueOptions,
   req: EnqueueRequest,
 ): Promise<{ outcome: Outcome; replayed: boolean }> {
+  const atOnce = await queuePlainAtOnce(store, clock, options, req);
+  if (atOnce) return atOnce;
   return store.transaction(async (tx) => {
     const now = clock();
     // Copies on other appliances wait here, before the reads below (see idempotencyLock).
@@ -139,11 +141,44 @@ export async function enqueueCalls(
  * calls and charges them, nothing else: its unit's statements fail only when the database
  * itself does (new ids; accounts are never deleted; a charge without room writes nothing), so
  * on SQLite it runs without a savepoint of its own (UnitOptions.savepoint; BENCHMARKS.md
- * "Pages a group commit writes; the savepoint a plain request paid for"). The unit is the
- * same either way: there is one way to write an accepted request.
+ * "Pages a group commit writes; the savepoint a plain request paid for").
  */
 function isPlain(req: EnqueueRequest): boolean {
   return !req.alertKey && !req.escalation && !req.idempotencyKey && !req.signedOnce;
+}
+
+/**
+ * On PostgreSQL, a plain request with its maintenance windows known and none matching: the
+ * unit's three writes as one statement of its own (store.queueAtOnce, chained from the same
+ * table groups' texts). Null when it is not that, or when the charge needs the unit above
+ * (which then decides everything, credit included).
+ */
+async function queuePlainAtOnce(
+  store: Pick<Store, 'queueAtOnce'>,
+  clock: Clock,
+  options: EnqueueOptions,
+  req: EnqueueRequest,
+): Promise<{ outcome: Outcome; replayed: boolean } | null> {
+  if (!store.queueAtOnce || !isPlain(req) || !req.windows || req.phoneNumbers.length === 0) return null;
+  const now = clock();
+  const alertSource = alertSourceOf(req);
+  const labels = req.origin?.labels ?? null;
+  if (suppressingWindow(req.windows, { key: null, source: alertSource, labels }, now)) return null;
+  const queued = await store.queueAtOnce({
+    accountId: req.accountId,
+    credentialId: req.credentialId,
+    alertSource,
+    labels,
+    callSource: callSourceOf(req),
+    message: req.message,
+    phoneNumbers: req.phoneNumbers,
+    period: periodOf(now, options.timeZone),
+    credit: req.monthlyCredit,
+    lastReason: options.waitReason ?? null,
+    now,
+  });
+  if (!queued) return null;
+  return { outcome: { code: 'QUEUED', callIds: queued.callIds, endpoint: req.endpoint, alertId: queued.alertId }, replayed: false };
 }
 
 /** Who raised the alert: a native source's name, the appliance itself (`heartbeat`), or the endpoint. */

@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import { assertKeyOpensDatabase } from './key-check';
 import { createHistoryWriter } from './history-writer';
 import type { HistoryEntry } from './history';
+import { createQueueAtOnce, type QueueAtOnceFn } from './queue-at-once';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import type { SqlConnection } from './sql/connection';
 import type { CommitObserver, SqlDatabase, TransactionStats, UnitOptions } from './sql/database';
@@ -13,6 +14,7 @@ import { openSqlite } from './sql/sqlite/database';
 import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
 
 export type { UnitOptions } from './sql/database';
+export type { QueueAtOnce, QueueAtOnceFn } from './queue-at-once';
 export type { AccountScope } from './account-scope';
 export type { Tables, Tx } from './tables';
 export type { AccountsStore } from './accounts';
@@ -58,6 +60,12 @@ export interface Store extends Tables {
    * `recordHistory` below are bookkeeping nobody waits for.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>;
+  /**
+   * PostgreSQL only: a plain request's writes as one statement, its own transaction
+   * (queue-at-once.ts, made of the table groups' own texts). Null when the charge found no
+   * room (run the unit, which decides why).
+   */
+  queueAtOnce?: QueueAtOnceFn;
   /** A single-statement bookkeeping write nobody waits for; a failure goes to `onError`. */
   background(work: (tx: Tx) => Promise<void>, onError: (e: unknown) => void): void;
   /** An API history row, written in the background with the others of its batch in one insert (history-writer.ts). */
@@ -132,6 +140,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const store = {
     dialect: db.dialect,
     transaction: (work, unit) => db.transaction((conn) => work(viewOf(conn)), unit),
+    queueAtOnce: createQueueAtOnce(db) ?? undefined,
     background,
     recordHistory: createHistoryWriter(background),
     flush: () => db.flush(),

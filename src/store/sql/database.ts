@@ -16,6 +16,15 @@ export interface SqlDatabase {
   /** Runs `work` in one transaction; resolves with its result once COMMIT returned. */
   transaction<T>(work: (db: SqlConnection) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
+   * PostgreSQL only (absent on SQLite, whose group commit already shares one fsync among many
+   * units): a unit of work that is ONE statement, run as its own transaction (no BEGIN, no
+   * COMMIT: one round trip instead of three or more). Resolves with its rows. A statement the
+   * server refused changed nothing; after a lost connection or a lost race it runs again, so
+   * it MUST be safe to run twice: it inserts rows under ids its caller chose, and a second run
+   * after a first that committed fails on their primary key (the caller then finds them).
+   */
+  alone?(text: string, params: SqlParams): Promise<unknown[]>;
+  /**
    * Runs a single-statement bookkeeping write (the API history) with nobody waiting for
    * it, in the next batch of such writes; a failure goes to `onError`.
    */
@@ -63,6 +72,8 @@ export interface TransactionStats {
   writes: number;
   /** Units run again as a whole: a lost race (40001/40P01) or a connection that broke before COMMIT. */
   runAgain: number;
+  /** Of the transactions, those that were one statement on its own (SqlDatabase.alone; PostgreSQL). */
+  alone?: number;
   /** Of the units committed, those that ran without a savepoint of their own (UnitOptions.savepoint false; SQLite). */
   unguarded?: number;
 }

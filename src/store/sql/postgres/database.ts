@@ -1,7 +1,7 @@
 import { SQL, type ReservedSQL } from 'bun';
 import type { Logger } from '../../../log';
 import { migratePostgres } from '../../migrations';
-import type { SqlConnection } from '../connection';
+import type { SqlConnection, SqlParams } from '../connection';
 import type { CommitObserver, SqlDatabase } from '../database';
 import { DatabaseUnavailableError } from '../unavailable';
 import { createBackgroundBatcher } from './background-batcher';
@@ -76,6 +76,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     },
   });
   let batches = 0;
+  let alones = 0;
   let runAgain = 0;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -163,8 +164,8 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
   /**
    * Runs a unit (`once`, given the deadline) until it resolves: again after a lost race (at
    * most CONFLICT_RUNS runs) or a lost connection (after a pause: a restart takes a moment;
-   * runOnce asks for that only when the unit surely did not commit), everything within
-   * store.timeout_ms.
+   * runOnce asks for that only when the unit surely did not commit, aloneOnce always, its
+   * statement being safe to run twice), everything within store.timeout_ms.
    */
   const retried = async <T>(once: (deadline: number) => Promise<T>): Promise<T> => {
     if (closed) throw new Error('store is closing');
@@ -192,6 +193,38 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
   };
   const transaction = <T>(work: (db: SqlConnection) => Promise<T>): Promise<T> => retried((deadline) => runOnce(work, deadline));
 
+  // A one-statement unit (SqlDatabase.alone): autocommit on a connection of its own, which is
+  // closed when the time is up (a frozen server must not answer it after we gave up).
+  const aloneOnce = async (text: string, params: SqlParams, deadline: number): Promise<unknown[]> => {
+    const conn = await reserve(sql, deadline);
+    const expire = setTimeout(() => void conn.close().catch(() => undefined), Math.max(0, deadline - performance.now()));
+    const slot = slotFor(conn);
+    try {
+      const rows = await slot.connection.query(text).all(params);
+      clearTimeout(expire);
+      if (slot.lookedUp) counted(); // autocommit: answered means committed
+      release(slot);
+      void conn.release();
+      return rows;
+    } catch (e) {
+      clearTimeout(expire);
+      release(slot);
+      if (isConnectionLost(e) || performance.now() >= deadline) {
+        void conn.close().catch(() => undefined);
+        throw new RunAgain(e);
+      }
+      void conn.release();
+      if (isConflict(e)) throw new RunAgain(e);
+      throw e;
+    }
+  };
+
+  const alone = async (text: string, params: SqlParams): Promise<unknown[]> => {
+    const rows = await retried((deadline) => aloneOnce(text, params, deadline));
+    alones++;
+    return rows;
+  };
+
   const tracked = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
     const done = () => inFlight.delete(p);
@@ -205,6 +238,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
     dialect: 'postgres',
     reader,
     transaction: (work) => tracked(transaction(work)),
+    alone: (text, params) => tracked(alone(text, params)),
     background: (work, onError) => background.add(work, onError),
     async flush() {
       await background.flush();
@@ -219,7 +253,7 @@ export async function openPostgres(o: PostgresOptions): Promise<SqlDatabase> {
       }
       return marker.value;
     },
-    stats: () => ({ batches, writes: batches, runAgain }),
+    stats: () => ({ batches, writes: batches, runAgain, alone: alones }),
     async close() {
       closed = true;
       await Promise.allSettled([...inFlight]);

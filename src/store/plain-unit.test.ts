@@ -1,12 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { manualClock } from '../../test/helpers/memory-store';
 import { counted, plainRequester } from '../../test/helpers/plain-requests';
-import type { Store } from '../store';
-import { enqueueCalls, type EnqueueRequest } from './enqueue';
+import { createStore, type Store } from '.';
+import { enqueueCalls, type EnqueueRequest } from '../intake/enqueue';
 
-// One way to write an accepted request (issue 44 §5): every request is one `store.transaction`
-// of enqueueCalls' unit; a plain one only runs without a savepoint of its own on SQLite
-// (UnitOptions.savepoint). Runs on both stores (vitest.config.ts POSTGRES_SUITES).
+// On SQLite an accepted request is one unit of the group commit, enqueueCalls' own; a plain
+// one (intake/enqueue.ts isPlain) runs without a savepoint of its own (UnitOptions.savepoint).
+// On SQLite whatever the project's store (this file runs in main only);
+// intake/queue-at-once.pg.test.ts holds PostgreSQL's one statement.
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -17,7 +21,7 @@ const clock = manualClock('2026-11-27T09:00:00Z');
 const options = { timeZone: 'Europe/Istanbul', dedupeWindowMs: 0, waitReason: 'No SIP trunk is configured' };
 
 async function opened() {
-  const store = await tempStore(clock);
+  const store = await createStore({ path: join(mkdtempSync(join(tmpdir(), 'va-plain-unit-')), 'voice-alert.db'), busyTimeoutMs: 1000, clock });
   cleanups.push(() => store.close());
   return { store, ...(await plainRequester(store)) };
 }
@@ -29,14 +33,11 @@ const units = <T>(store: Store, work: () => Promise<T>) =>
     return { units: s.writes, unguarded: s.unguarded ?? 0 };
   }, work);
 
-/** SQLite runs a plain unit without its savepoint; PostgreSQL has none to leave out. */
-const unguardedIf = (store: Store, plain: boolean) => (store.dialect === 'sqlite' && plain ? 1 : 0);
-
-describe('an accepted request is one unit of work', () => {
-  it('plain: one unit (on SQLite without a savepoint) writing the alert, its calls in order and the charge', async () => {
+describe('an accepted request on SQLite is one unit of work', () => {
+  it('plain: one unit without a savepoint, from the period\'s first charge on, writing the alert, its calls in order and the charge', async () => {
     const { store, account, request } = await opened();
     const queued = await units(store, () => enqueueCalls(store, clock, options, request(['5321234567', '5327654321'])));
-    expect(queued.ran).toEqual({ units: 1, unguarded: unguardedIf(store, true) });
+    expect(queued.ran).toEqual({ units: 1, unguarded: 1 });
     const outcome = queued.outcome;
     if (outcome.code !== 'QUEUED') throw new Error(`not queued: ${outcome.code}`);
     expect(outcome).toEqual({ code: 'QUEUED', endpoint: 'webhook', alertId: expect.stringMatching(/^alt_/), callIds: [expect.stringMatching(/^call_/), expect.stringMatching(/^call_/)] });
@@ -61,7 +62,7 @@ describe('an accepted request is one unit of work', () => {
     const window = { id: 'mw_1', accountId: account.id, startsAt: clock() - 1000, endsAt: clock() + 60_000, reason: 'r', matches: ['source=alertmanager'], createdAt: clock(), startedAt: null };
     const suppressed = await units(store, () => enqueueCalls(store, clock, options, request(['5321111111'], { windows: [window] })));
     expect(suppressed.outcome).toMatchObject({ code: 'QUEUED', callIds: [], suppressed: 'mw_1' });
-    expect(suppressed.ran).toEqual({ units: 1, unguarded: unguardedIf(store, true) });
+    expect(suppressed.ran).toEqual({ units: 1, unguarded: 1 });
     expect(await store.usage.usedIn(account.id, '2026-11')).toBe(0);
   });
 
@@ -73,7 +74,7 @@ describe('an accepted request is one unit of work', () => {
     expect((await enqueueCalls(store, clock, options, smallRequest())).outcome.code).toBe('QUEUED');
     const refused = await units(store, () => enqueueCalls(store, clock, options, smallRequest()));
     expect(refused.outcome).toEqual({ code: 'insufficient_credit' });
-    expect(refused.ran).toEqual({ units: 1, unguarded: unguardedIf(store, true) });
+    expect(refused.ran).toEqual({ units: 1, unguarded: 1 });
     expect(await store.usage.usedIn(small.id, '2026-11')).toBe(2);
     expect(await store.alerts.list({ accountId: small.id })).toHaveLength(1);
   });
