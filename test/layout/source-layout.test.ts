@@ -123,3 +123,61 @@ describe('what production code may import (issue 44)', () => {
     expect(importsOf(join(SRC, 'calls', 'x.ts'), text).map((t) => relative(ROOT, t))).toEqual(['src/a', 'src/calls/b', 'test/helpers/c', 'src/d/index']);
   });
 });
+
+/**
+ * How an error is named in a log line's fields: `error: describeError(e)` (src/log/describe-error.ts:
+ * its type and message, no stack), so one query finds every failure. Any other name for it
+ * (`err`, `cause`, `exception`, or another field holding describeError's text) is a finding.
+ */
+function errorFieldFindings(text: string): string[] {
+  const found: string[] = [];
+  for (const call of text.matchAll(/\.(?:error|warn)\(\s*\{([^{}]*)\}/g)) {
+    const fields = call[1]!;
+    for (const key of fields.matchAll(/(?:^|,)\s*(\w+)\s*(?=[:,]|$)/g)) if (['err', 'cause', 'exception', 'e'].includes(key[1]!)) found.push(key[1]!);
+    for (const key of fields.matchAll(/(\w+)\s*:\s*describeError\(/g)) if (key[1] !== 'error') found.push(key[1]!);
+  }
+  return found;
+}
+
+/**
+ * Files that still log an error under another name, with how many times: those other helpers
+ * of issue 44 rewrite this round (the loops moving onto the engine, the SIP user agent), left
+ * to them so the merges stay easy. The list may only shrink.
+ */
+const ERROR_FIELD_LEFT: Record<string, number> = {
+  'src/callbacks/sender.ts': 4,
+  'src/calls/dialer.ts': 4,
+  'src/calls/expire-stale.ts': 3,
+  'src/cli/serve.ts': 1,
+  'src/heartbeats/checker.ts': 1,
+  'src/sip/ua/answer-call.ts': 1,
+  'src/sip/ua/inbound.ts': 1,
+  'src/sip/ua/message-player.ts': 1,
+  'src/sip/ua/place-call.ts': 2,
+  'src/sip/ua/registration.ts': 1,
+  'src/sip/ua/telephone.ts': 1,
+  'src/sip/ua/update-server.ts': 1,
+};
+
+describe('one name for an error in a log line (issue 44)', () => {
+  it('every log.error / log.warn names its error `error`, outside the files still left', () => {
+    const found: Record<string, number> = {};
+    for (const f of productionFiles()) {
+      const n = errorFieldFindings(readFileSync(f, 'utf8')).length;
+      if (n > 0) found[relative(ROOT, f)] = n;
+    }
+    expect(found).toEqual(ERROR_FIELD_LEFT);
+  });
+
+  it('the check finds the other names and passes `error`', () => {
+    const text = [
+      "log.error({ err: e }, 'x');",
+      "d.log.warn({ call: id, err }, 'x');",
+      "log.warn({ reason: describeError(e) }, 'x');",
+      "log.error({ error: describeError(e), requestId }, 'x');",
+      "log.warn({ reason: 'no trunk' }, 'x');",
+    ].join('\n');
+    expect(errorFieldFindings(text)).toEqual(['err', 'err', 'reason']);
+  });
+});
+
