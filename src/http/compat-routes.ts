@@ -1,9 +1,17 @@
 import { Elysia } from 'elysia';
 import { errorFor } from '../errors';
-import { authenticate, lookupsFor } from '../intake';
-import { acceptCompat, type CompatAction } from '../intake/compat-intake';
-import { isAlertActionName, readAlertAction, readCreateAlert, readGenieKey, type AlertActionName } from '../intake/opsgenie';
-import { readPagerDutyEvent } from '../intake/pagerduty';
+import {
+  acceptCompat,
+  authenticate,
+  isAlertActionName,
+  lookupsFor,
+  readAlertAction,
+  readCreateAlert,
+  readGenieKey,
+  readPagerDutyEvent,
+  type AlertActionName,
+  type CompatAction,
+} from '../intake';
 import { invalidEvent, opsgenieAnswer, opsgenieJson, pagerDutyAnswer, requestStatus, unprocessable, type OpsgenieAnswer, type PagerDutyAnswer } from '../outward';
 import { compatEdge, type CompatEdge } from './compat-edge';
 import type { HttpDeps } from './deps';
