@@ -58,8 +58,9 @@ export interface Store extends Tables {
    * transaction; resolves with its result once committed. `work` MUST touch only `tx`: it
    * may run again as a whole (sql/database.ts), so side effects come after it resolves.
    * Rejects with DatabaseUnavailableError when the database was away for `store.timeout_ms`.
-   * This is the one way anything is written that a caller waits for; `background` and
-   * `recordHistory` below are bookkeeping nobody waits for.
+   * Every unit a caller waits for is written here, but for `queueAtOnce` below (PostgreSQL: a
+   * plain request's writes as one statement, made of the same table groups' texts);
+   * `background` and `recordHistory` are bookkeeping nobody waits for.
    */
   transaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
