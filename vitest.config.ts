@@ -19,7 +19,7 @@ const PEER_SUITES = [
   'test/integration/escalation.test.ts',
   'test/integration/alert-restart.test.ts',
   'test/integration/operations.test.ts',
-  'src/calls/trunk-monitor.test.ts',
+  'src/trunks/trunk-monitor.test.ts',
   'src/calls/dialer-pbx.test.ts',
   'test/integration/doctor.test.ts',
   'test/integration/trunk-monitor.test.ts',

@@ -1,6 +1,6 @@
 // What one accepted webhook request costs in SQLite alone, without HTTP: the statements
 // the intake runs (check-and-charge, alert row, call insert, history row, with no savepoint
-// of the request's own: src/store/queue-at-once.ts; `--savepoint` puts one back, as before; the
+// of the request's own: src/intake/enqueue.ts isPlain; `--savepoint` puts one back, as before; the
 // lookup cache's change marker is read at most every 100 ms, sql/sqlite/database.ts) in
 // group commits of BATCH requests with synchronous=FULL, as the server does, each step timed
 // apart (SQLite answers synchronously: a step's wall time is its work, the

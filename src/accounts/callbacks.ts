@@ -1,5 +1,5 @@
 import type { OutboxEvent, Store } from '../store';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 
 export type SetCallbackResult = { ok: true; url: string; secret: string } | { ok: false; code: 'NO_ACCOUNT' | 'INVALID_CALLBACK_URL' };
 export type ClearCallbackResult = { ok: true } | { ok: false; code: 'NO_ACCOUNT' };

@@ -39,7 +39,7 @@ export function createAlertActions(d: AlertActionsDeps): AlertActions {
     });
   return {
     acknowledge: (accountId, alertId, by) => act(accountId, alertId, (tx, a, now) => acknowledgeAlert(lifecycle(tx), a, by, now)),
-    resolve: (accountId, alertId, by) => act(accountId, alertId, (tx, a, now) => resolveAlert(lifecycle(tx), a, now, by)),
+    resolve: (accountId, alertId, by) => act(accountId, alertId, (tx, a, now) => resolveAlert(lifecycle(tx), a, by, now)),
     resolveByKey: (accountId, key, by) => d.store.transaction((tx) => resolveOpenAlertByKey(lifecycle(tx), accountId, key, d.clock(), by)),
   };
 }
@@ -58,6 +58,6 @@ export async function resolveOpenAlertByKey(
 ): Promise<{ alert: AlertRecord | null; cancelledCallIds: string[] }> {
   const alert = await d.store.alerts.findOpen(accountId, key);
   if (!alert) return { alert: null, cancelledCallIds: [] };
-  const r = await resolveAlert(d, alert, now, by);
+  const r = await resolveAlert(d, alert, by, now);
   return { alert: r.alert, cancelledCallIds: r.cancelledCallIds };
 }

@@ -82,8 +82,8 @@ export async function acknowledgeAlert(d: AlertLifecycleDeps, alert: AlertRecord
   return { closed, alert: (await d.store.alerts.get(alert.id))!, cancelledCallIds };
 }
 
-/** `status: resolved`, the API or the panel: no call is placed for it any more. */
-export async function resolveAlert(d: AlertLifecycleDeps, alert: AlertRecord, now: number, by = 'resolve request'): Promise<CloseResult> {
+/** `status: resolved`, the API or the panel: no call is placed for it any more. Arguments in acknowledgeAlert's order. */
+export async function resolveAlert(d: AlertLifecycleDeps, alert: AlertRecord, by: string, now: number): Promise<CloseResult> {
   const closed = await close(d, alert, 'resolved', now, { reason: `resolved by ${by}` });
   const cancelledCallIds = closed ? await cancelWaitingCalls(d, alert.id, now, 'alert resolved') : [];
   return { closed, alert: (await d.store.alerts.get(alert.id))!, cancelledCallIds };

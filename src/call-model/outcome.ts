@@ -21,7 +21,7 @@ export type CallOutcome =
    * A final non-2xx to the INVITE: the far end's or the PBX's answer, or a local 408 timeout.
    * `retryAfterS`: the response's Retry-After in seconds (RFC 3261 §20.33), when it had one.
    * `local`: made up on our side, nothing came from the trunk (Timer B's 408, a transport
-   * error's 503): a trunk failure (src/calls/trunk-route.ts).
+   * error's 503): a trunk failure (src/trunks/trunk-route.ts).
    */
   | { code: 'SIP_FINAL'; status: number; reason: string; retryAfterS?: number; local?: true }
   /**

@@ -1,6 +1,6 @@
 import { FAILED_STATES, type CallState } from '../call-model';
 import { callbackAlertJson, callbackBody, callbackCallJson, selfTestJson } from '../outward';
-import { newId } from '../store/ids';
+import { newId } from '../ids';
 import type { AlertRecord, CallRecord, SelfTestRecord, Tx } from '../store';
 
 /**

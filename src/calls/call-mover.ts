@@ -2,7 +2,7 @@ import { acknowledgeAlert, settleAlerts } from '../alerts';
 import { callEventFor, emitCallEvents } from '../callbacks';
 import { IllegalTransitionError, isFinal, isInProgress, isSuppressed, transition, type CallState } from '../call-model';
 import type { Clock } from '../clock';
-import type { Logger } from '../log';
+import { describeError, type Logger } from '../log';
 import { metrics } from '../metrics/instruments';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 
@@ -131,7 +131,7 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
       return write(to, details);
     },
     async failLoudly(error) {
-      d.log.error({ call: call.id, attempt: call.attempts, state, err: error }, 'bug: illegal transition; the call ends failed');
+      d.log.error({ call: call.id, attempt: call.attempts, state, error: describeError(error) }, 'bug: illegal transition; the call ends failed');
       // Every state a worker holds may end `failed` (the call model draws that edge), so
       // this write is itself legal; a call no longer held is left to whoever holds it.
       if (isInProgress(state)) await write('failed', { reason: `internal error: ${error.message}` });

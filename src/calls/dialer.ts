@@ -95,7 +95,7 @@ export function createDialer(d: DialerDeps): Dialer {
           if (!call) break;
           log.info({ call: call.id, attempt: call.attempts, from: call.from, bundled: call.bundled.map((b) => b.id) }, 'call claimed');
           const cancel = new AbortController();
-          const done = runClaimedCall(runDeps, call, cancel.signal).catch((e) => log.error({ err: e, call: call.id }, 'call handling failed'));
+          const done = runClaimedCall(runDeps, call, cancel.signal).catch((e) => log.error({ error: describeError(e), call: call.id }, 'call handling failed'));
           const alertIds = [call, ...call.bundled].map((c) => c.alertId).filter((a): a is string => a !== null);
           held.set(call.id, { leased: [call.id, ...call.bundled.map((b) => b.id)], alertIds, cancel, done });
           void done.finally(() => {

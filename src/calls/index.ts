@@ -9,17 +9,12 @@ import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
 import { createNoTrunkSweeper } from './expire-stale';
-import type { TrunkProbeStatus } from './trunk-monitor';
-import { aggregateStatus, type TrunkStatus } from './trunk-status';
-import { createTrunkSet, type TrunkEntryStatus } from './trunk-set';
+import { aggregateStatus, createTrunkSet, type TrunkEntryStatus, type TrunkProbeStatus, type TrunkStatus } from '../trunks';
 
 export { createDialer, type Dialer } from './dialer';
 export { decide, classify } from './retry-policy';
 export { NO_TRUNK_REASON, NO_TRUNK_WARNING } from './expire-stale';
-export type { TrunkProbeStatus, TrunkState } from './trunk-monitor';
-export type { TrunkEntryStatus } from './trunk-set';
-export { isTrunkFailure, trunkOrder } from './trunk-route';
-export { checkTrunkStates, type TrunkStatus } from './trunk-status';
+export { isTrunkFailure, trunkOrder, checkTrunkStates, type TrunkProbeStatus, type TrunkState, type TrunkEntryStatus, type TrunkStatus } from '../trunks';
 export { transition, CALL_STATES, FINAL_STATES, isFinal, type CallState } from '../call-model';
 
 /**

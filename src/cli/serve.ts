@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { createAccountServices } from '../accounts';
 import { startAppliance, TlsSetupError, type Appliance } from '../appliance';
 import { systemClock } from '../clock';
-import { createLogger } from '../log';
+import { createLogger, describeError } from '../log';
 import { checkSpeechEngine, SpeechError } from '../tts';
 import { CliError, configFrom } from './context';
 import { createDemoAccountIfEmpty } from './demo-account';
@@ -61,7 +61,7 @@ export function serveCommand(): Command {
           stopping = true;
           log.info({ signal }, 'stopping: no new requests, finishing those in flight');
           appliance.stop().then(resolve, (e) => {
-            log.error({ err: e }, 'stop failed');
+            log.error({ error: describeError(e) }, 'stop failed');
             process.exit(1);
           });
         };

@@ -4,7 +4,7 @@ import { resolveOpenAlertByKey } from '../alerts';
 import type { Clock } from '../clock';
 import { isMessageTooLong } from '../intake/message';
 import { normalizePhoneNumber, type NumberForm } from '../phone';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 import { digest } from '../digest';
 import type { Heartbeat, Store, Tx } from '../store';
 

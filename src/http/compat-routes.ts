@@ -1,20 +1,18 @@
 import { Elysia } from 'elysia';
 import { errorFor } from '../errors';
-import { authenticate, lookupsFor } from '../intake';
-import { acceptCompat, type CompatAction } from '../intake/compat-intake';
 import {
+  acceptCompat,
+  authenticate,
   isAlertActionName,
-  opsgenieAnswer,
-  opsgenieJson,
+  lookupsFor,
   readAlertAction,
   readCreateAlert,
   readGenieKey,
-  requestStatus,
-  unprocessable,
+  readPagerDutyEvent,
   type AlertActionName,
-  type OpsgenieAnswer,
-} from '../intake/opsgenie';
-import { invalidEvent, pagerDutyAnswer, readPagerDutyEvent, type PagerDutyAnswer } from '../intake/pagerduty';
+  type CompatAction,
+} from '../intake';
+import { invalidEvent, opsgenieAnswer, opsgenieJson, pagerDutyAnswer, requestStatus, unprocessable, type OpsgenieAnswer, type PagerDutyAnswer } from '../outward';
 import { compatEdge, type CompatEdge } from './compat-edge';
 import type { HttpDeps } from './deps';
 import { JSON_TYPE, errorResponse, requestIdFor } from './respond';

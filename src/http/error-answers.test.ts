@@ -137,8 +137,8 @@ describe('every JSON error answer carries its code', () => {
     const c = await account();
     const gaveUp = () => Promise.reject(new DatabaseUnavailableError('no answer in time'));
     const unavailable = { status: 503, json: { status: 'error', message: 'Database unavailable', code: 'database_unavailable' } };
-    // The request's unit of work (queue the call: a plain request's at once, or the full one) gives up: both alert endpoints.
-    const writes = appOn({ ...store, transaction: gaveUp, queueAtOnce: gaveUp }, manualClock());
+    // The request's unit of work (queue the call) gives up: both alert endpoints.
+    const writes = appOn({ ...store, transaction: gaveUp }, manualClock());
     expect(await postJson(writes, '/api/call', apiBody(c))).toEqual(unavailable);
     expect(await postJson(writes, `/webhook/receive?key=${c.webhookKey}`, alert())).toEqual(unavailable);
     // A read gives up (the lookups' change marker): the read-and-act API answers alike.

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { decodeBody } from '../intake/decode-body';
+import { decodeBody } from '../intake';
 import { createMaintenanceService, type WindowResult } from '../maintenance';
 import { maintenanceJson } from '../outward';
 import { authenticateApiRequest } from './api-auth';

@@ -135,29 +135,25 @@ export async function enqueueCalls(
     if (window) outcome.suppressed = window.id;
     if (req.idempotencyKey && req.credentialId) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
-  });
-}
-
-/** Who raised the alert: a native source's name, the appliance itself (`heartbeat`), or the endpoint. */
-function alertSourceOf(req: EnqueueRequest): string {
-  return req.origin?.source ?? req.source ?? req.endpoint;
+  }, { savepoint: !isPlain(req) });
 }
 
 /**
- * The calls' source. The compatible APIs come with the webhook key: their calls count as
- * webhook calls, their alert names the API (docs/integrations.md "PagerDuty and Opsgenie compatible
- * intake").
+ * A plain request (no alert key, policy, Idempotency-Key or signature) makes an alert and its
+ * calls and charges them, nothing else: its unit's statements fail only when the database
+ * itself does (new ids; accounts are never deleted; a charge without room writes nothing), so
+ * on SQLite it runs without a savepoint of its own (UnitOptions.savepoint; BENCHMARKS.md
+ * "Pages a group commit writes; the savepoint a plain request paid for").
  */
-function callSourceOf(req: EnqueueRequest): CallSource {
-  return req.source ?? (req.endpoint === 'api' ? 'api' : 'webhook');
+function isPlain(req: EnqueueRequest): boolean {
+  return !req.alertKey && !req.escalation && !req.idempotencyKey && !req.signedOnce;
 }
 
 /**
- * A plain request (no alert key, policy, Idempotency-Key or signature, and no maintenance
- * window matching it) makes a new alert and its calls and charges them, nothing else:
- * store.queueAtOnce, on PostgreSQL one statement while a usage shard has room, on SQLite a
- * unit of the group commit without a savepoint of its own. Null when it is not plain, or
- * when the charge needs the full unit above (which then decides everything, credit included).
+ * On PostgreSQL, a plain request with its maintenance windows known and none matching: the
+ * unit's three writes as one statement of its own (store.queueAtOnce, chained from the same
+ * table groups' texts). Null when it is not that, or when the charge needs the unit above
+ * (which then decides everything, credit included).
  */
 async function queuePlainAtOnce(
   store: Pick<Store, 'queueAtOnce'>,
@@ -165,7 +161,7 @@ async function queuePlainAtOnce(
   options: EnqueueOptions,
   req: EnqueueRequest,
 ): Promise<{ outcome: Outcome; replayed: boolean } | null> {
-  if (!store.queueAtOnce || req.alertKey || req.escalation || req.idempotencyKey || req.signedOnce || !req.windows || req.phoneNumbers.length === 0) return null;
+  if (!store.queueAtOnce || !isPlain(req) || !req.windows || req.phoneNumbers.length === 0) return null;
   const now = clock();
   const alertSource = alertSourceOf(req);
   const labels = req.origin?.labels ?? null;
@@ -185,6 +181,19 @@ async function queuePlainAtOnce(
   });
   if (!queued) return null;
   return { outcome: { code: 'QUEUED', callIds: queued.callIds, endpoint: req.endpoint, alertId: queued.alertId }, replayed: false };
+}
+
+/** Who raised the alert: a native source's name, the appliance itself (`heartbeat`), or the endpoint. */
+function alertSourceOf(req: EnqueueRequest): string {
+  return req.origin?.source ?? req.source ?? req.endpoint;
+}
+
+/**
+ * The calls' source. The compatible APIs come with the webhook key: their calls count as
+ * webhook calls, their alert names the API (docs/integrations.md "PagerDuty and Opsgenie compatible intake").
+ */
+function callSourceOf(req: EnqueueRequest): CallSource {
+  return req.source ?? (req.endpoint === 'api' ? 'api' : 'webhook');
 }
 
 /** A signed request seen before (here or on another appliance): refused as `Invalid signature`. */

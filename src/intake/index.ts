@@ -6,3 +6,7 @@ export type { IntakeDeps, IntakeRequest } from './deps';
 export { lookupsFor } from './lookup-cache';
 export type { Outcome, IntakeResult, IntakeEndpoint, IntakeRefusal } from './outcome';
 export { MAX_MESSAGE_CODE_POINTS } from './message';
+export { acceptCompat, type CompatAction } from './compat-intake';
+export { isAlertActionName, readAlertAction, readCreateAlert, readGenieKey, type AlertActionName } from './opsgenie';
+export { readPagerDutyEvent } from './pagerduty';
+export { decodeBody } from './decode-body';

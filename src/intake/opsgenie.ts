@@ -1,13 +1,11 @@
-import { errorFor } from '../errors';
 import { cutForSpeech, record, sentences, str } from '../sources/speech';
-import { textLabels, type AlertRef, type CompatAction, type CompatOutcome } from './compat-intake';
-import { iso } from '../outward';
+import { textLabels, type AlertRef, type CompatAction } from './compat-intake';
 
 /**
- * The Opsgenie Alert API as read by the appliance (docs/integrations.md "PagerDuty and Opsgenie
- * compatible intake"): `POST /v2/alerts`, `POST /v2/alerts/{identifier}/close|acknowledge`, the
- * `GenieKey` header and Opsgenie's answers, so a tool written for Opsgenie needs only its
- * API URL changed.
+ * The Opsgenie Alert API as read by the appliance (docs/integrations.md "PagerDuty and Opsgenie compatible
+ * intake"): `POST /v2/alerts`, `POST /v2/alerts/{identifier}/close|acknowledge`, the
+ * `GenieKey` header, so a tool written for Opsgenie needs only its API URL changed. Opsgenie's
+ * answers are outward/opsgenie-json.ts.
  */
 
 /** The account's webhook key as `vwk_` + letters and digits (src/store/credentials.ts). */
@@ -101,72 +99,4 @@ function jsonObject(body: Uint8Array, optional: boolean): { ok: true; value: Rec
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, errors: { body: 'Request body should be a JSON object' } };
   return { ok: true, value: record(value) };
-}
-
-export interface OpsgenieAnswer {
-  status: number;
-  /** The body without `took` and `requestId`, which the edge adds last (opsgenieJson). */
-  body: Record<string, unknown>;
-}
-
-export const ACCEPTED: OpsgenieAnswer = { status: 202, body: { result: 'Request will be processed' } };
-
-export function unprocessable(errors: Record<string, string>): OpsgenieAnswer {
-  return { status: 422, body: { message: 'Request body is not processable. Please check the errors.', errors } };
-}
-
-/**
- * The answer to a processed request: `202 Request will be processed`. Refusals: a key we do
- * not know is 401 `Could not authenticate`; a 400 of the catalogue (numbers or policy of the
- * URL) is Opsgenie's 422 naming the query field; the rest (402 credit, 403 plan, …) keep the
- * catalogue's status and message, in Opsgenie's shape.
- */
-export function opsgenieAnswer(outcome: CompatOutcome): OpsgenieAnswer {
-  if (outcome.ok) return ACCEPTED;
-  if (outcome.code === 'invalid_webhook_key') return { status: 401, body: { message: 'Could not authenticate' } };
-  const { status, message } = errorFor(outcome.code);
-  if (status === 400) {
-    const field = outcome.code === 'unknown_policy' ? 'policy' : 'to';
-    return unprocessable({ [field]: outcome.value === undefined ? message : `${message}: ${outcome.value}` });
-  }
-  return { status, body: { message, code: outcome.code } };
-}
-
-/**
- * Opsgenie's JSON: the fields, then `took` (seconds, always with a decimal point, as
- * Opsgenie writes `0.0`) and `requestId`.
- */
-export function opsgenieJson(body: Record<string, unknown>, tookSeconds: number, requestId: string): string {
-  const rounded = Math.round(tookSeconds * 1000) / 1000;
-  const took = Number.isInteger(rounded) ? rounded.toFixed(1) : String(rounded);
-  const fields = JSON.stringify(body);
-  return `${fields.slice(0, -1)}${fields.length > 2 ? ',' : ''}"took":${took},"requestId":${JSON.stringify(requestId)}}`;
-}
-
-/** What `GET /v2/alerts/requests/{requestId}` tells of a processed request (Opsgenie's `data`). */
-export interface RequestStatus {
-  success: boolean;
-  action: 'Create' | 'Close' | 'Acknowledge' | 'AddNote' | 'UnAcknowledge';
-  processedAt: string;
-  isSuccess: boolean;
-  status: string;
-  alertId: string | null;
-  alias: string | null;
-}
-
-const STATUS_WORDS: Record<CompatAction['kind'], { action: RequestStatus['action']; status: string }> = {
-  trigger: { action: 'Create', status: 'Created alert' },
-  resolve: { action: 'Close', status: 'Closed alert' },
-  acknowledge: { action: 'Acknowledge', status: 'Acknowledged alert' },
-  ignore: { action: 'AddNote', status: 'Request accepted' },
-};
-
-/**
- * A processed request's status. Always a success: a close or acknowledgement of an alert
- * that is already closed is a normal late repeat here (docs/http-api.md "Alerts: dedupe and
- * resolve"), and Zabbix's Opsgenie script fails its action on `success: false`.
- */
-export function requestStatus(kind: CompatAction['kind'], alertId: string | null, alias: string | null, at: number, noteAction?: AlertActionName): RequestStatus {
-  const words = kind === 'ignore' && noteAction === 'unacknowledge' ? { action: 'UnAcknowledge' as const, status: 'Request accepted' } : STATUS_WORDS[kind];
-  return { success: true, action: words.action, processedAt: iso(at), isSuccess: true, status: words.status, alertId, alias };
 }

@@ -1,11 +1,10 @@
-import { errorBody, errorFor } from '../errors';
 import { cutForSpeech, record, sentences, str } from '../sources/speech';
-import { generatedKey, textLabels, type CompatAction, type CompatOutcome } from './compat-intake';
+import { generatedKey, textLabels, type CompatAction } from './compat-intake';
 
 /**
- * PagerDuty Events API v2 (`POST /v2/enqueue`) as read by the appliance (docs/integrations.md
- * "PagerDuty and Opsgenie compatible intake"): the event's fields, and the answers PagerDuty gives,
- * so a tool written for PagerDuty needs only its URL changed.
+ * PagerDuty Events API v2 (`POST /v2/enqueue`) as read by the appliance (docs/integrations.md "PagerDuty and
+ * Opsgenie compatible intake"): the event's fields, so a tool written for PagerDuty needs only
+ * its URL changed. PagerDuty's answers are outward/pagerduty-json.ts.
  */
 
 /** `payload.severity` as PagerDuty allows it. */
@@ -56,29 +55,4 @@ export function readPagerDutyEvent(body: Uint8Array): PagerDutyEvent {
   if (errors.length > 0) return { ok: false, errors };
   const by = { key: dedupKey! };
   return { ok: true, routingKey: routingKey!, dedupKey: dedupKey!, action: action === 'resolve' ? { kind: 'resolve', by } : { kind: 'acknowledge', by } };
-}
-
-export interface PagerDutyAnswer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** PagerDuty's 400 body: `{"status":"invalid event","message":"Event object is invalid","errors":[…]}`. */
-export function invalidEvent(errors: string[]): PagerDutyAnswer {
-  return { status: 400, body: { status: 'invalid event', message: 'Event object is invalid', errors } };
-}
-
-/**
- * The answer to a read event: `202 {"status":"success","message":"Event processed","dedup_key":…}`
- * once it is committed. Refusals: an unknown routing key is PagerDuty's `400 … ["Invalid routing
- * key"]`; any other 400 of the catalogue is an invalid event naming it; the rest (402 credit,
- * 403 plan, …) are the catalogue's own answers.
- */
-export function pagerDutyAnswer(outcome: CompatOutcome, dedupKey: string): PagerDutyAnswer {
-  if (outcome.ok) return { status: 202, body: { status: 'success', message: 'Event processed', dedup_key: dedupKey } };
-  if (outcome.code === 'invalid_webhook_key') return invalidEvent(['Invalid routing key']);
-  const { status } = errorFor(outcome.code);
-  const body = errorBody(outcome.code, outcome.value);
-  if (status === 400) return invalidEvent([outcome.code === 'missing_fields' ? `${body.message}: to (the numbers to call, or policy=, in the URL)` : body.message]);
-  return { status, body };
 }

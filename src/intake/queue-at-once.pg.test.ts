@@ -10,7 +10,8 @@ import { createStore, type Store } from '../store';
 import { enqueueCalls, type EnqueueRequest } from './enqueue';
 
 // A plain request on PostgreSQL: its alert, calls and charge in one statement, its own
-// transaction (store/queue-at-once.ts), with the same rows as the full unit of work makes.
+// transaction (store/queue-at-once.ts, chained from the table groups' own texts), with the
+// same rows as the unit of work makes.
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import type { CopySummary } from '../store/backup';
+import type { CopySummary } from '../store';
 
 /** `backup --json`: the folder written and what it holds. Fields may be added, never renamed. */
 export function backupJson(path: string, summary: CopySummary, seconds: number) {

@@ -1,6 +1,5 @@
 import type { Store } from '../store';
-import type { CallRecord } from '../store/call-record';
-import type { CallEvent } from '../store/calls';
+import type { CallEvent, CallRecord } from '../store';
 import { iso } from './iso';
 
 /**

@@ -1,4 +1,4 @@
-import type { CopiedTable } from '../store/copy-to-postgres';
+import type { CopiedTable } from '../store';
 
 /**
  * `migrate-to-postgres --json`: what was copied, how long it took, and the secret.key every

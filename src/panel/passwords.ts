@@ -1,4 +1,4 @@
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 
 /** Shortest password accepted for a panel user. */
 export const MIN_PASSWORD_LENGTH = 10;

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { PanelSession, PanelUser, Store } from '../store';
-import { randomToken } from '../store/ids';
+import { randomToken } from '../ids';
 
 export interface SessionOptions {
   idleMs: number;

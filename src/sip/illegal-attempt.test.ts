@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSipp } from '../../test/helpers/sipp';
 import { IllegalTransitionError, type CallOutcome } from '../call-model';
 import type { AttemptEvent } from './ua/attempt';
-import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
+import { dialTest, recorder, stoppedAfterEach, testPhone } from '../../test/helpers/test-phone';
 
 /**
  * ua/place-call.ts: an illegal edge of the attempt (ua/attempt.ts) is a bug, never carried on

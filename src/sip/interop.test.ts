@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testAudio } from '../../test/helpers/test-audio';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
-import { dialTest, header, recorder, testPhone, type TestPhone } from './test-phone';
+import { dialTest, header, recorder, testPhone, type TestPhone } from '../../test/helpers/test-phone';
 
 let peers: SippPeer[] = [];
 let phones: TestPhone[] = [];

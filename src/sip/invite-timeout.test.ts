@@ -1,12 +1,12 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/ports';
-import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
+import { dialTest, recorder, stoppedAfterEach, testPhone } from '../../test/helpers/test-phone';
 
 /**
- * sip.invite_timeout_s (docs/telephony.md "SIP trunks: several, in order"): an INVITE that hears
- * nothing at all, not even a 100 Trying, by then ends its attempt as silent (a trunk failure:
- * calls/trunk-route.ts), without waiting for Timer B. The peer is a bare UDP socket that
+ * sip.invite_timeout_s (docs/telephony.md "SIP trunks: several, in order"): an INVITE that hears nothing
+ * at all, not even a 100 Trying, by then ends its attempt as silent (a trunk failure:
+ * trunks/trunk-route.ts), without waiting for Timer B. The peer is a bare UDP socket that
  * answers only when a test tells it to: a PBX that drops packets.
  */
 const { phones } = stoppedAfterEach();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
-import { header, testPhone, type TestPhone } from './test-phone';
+import { header, testPhone, type TestPhone } from '../../test/helpers/test-phone';
 
 let peers: SippPeer[] = [];
 let phones: TestPhone[] = [];

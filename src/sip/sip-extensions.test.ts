@@ -5,7 +5,7 @@ import { freePort } from '../../test/helpers/ports';
 import { startSipp } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import { createTelephone, type Telephone } from '.';
-import { stoppedAfterEach } from './test-phone';
+import { stoppedAfterEach } from '../../test/helpers/test-phone';
 
 /**
  * The SIP extensions a PBX may insist on (issue 11 items 3 and 4): 100rel (RFC 3262) and

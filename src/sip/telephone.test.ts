@@ -7,7 +7,7 @@ import { startSipp } from '../../test/helpers/sipp';
 import { testAudio } from '../../test/helpers/test-audio';
 import type { CallProgress } from '../call-model';
 import { createTelephone, type DialRequest, type Telephone } from '.';
-import { dialTest, recorder, stoppedAfterEach, testPhone } from './test-phone';
+import { dialTest, recorder, stoppedAfterEach, testPhone } from '../../test/helpers/test-phone';
 
 const { peers, phones } = stoppedAfterEach();
 

@@ -1,3 +1,5 @@
+import { describeError } from '../log';
+
 /**
  * Confirms an SNS subscription by GETting its SubscribeURL once (docs "Confirm your
  * subscription"), only over https and only to a host the configuration allows, so a forged
@@ -39,7 +41,7 @@ export function createSnsConfirmer(options: SnsConfirmerOptions): SnsConfirmer {
           if (res.ok) options.log.info({ topicArn, status: res.status }, 'sns subscription confirmed');
           else options.log.warn({ topicArn, subscribeUrl, status: res.status }, 'sns subscription confirmation refused');
         })
-        .catch((err: unknown) => options.log.warn({ topicArn, subscribeUrl, err: String(err) }, 'sns subscription confirmation failed'));
+        .catch((e: unknown) => options.log.warn({ topicArn, subscribeUrl, error: describeError(e) }, 'sns subscription confirmation failed'));
       return { decision, done };
     },
   };

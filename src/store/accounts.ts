@@ -1,7 +1,7 @@
 import type { SqlConnection } from './sql/connection';
 import type { Clock } from '../clock';
 import { PLAN_MONTHLY_CREDIT, type Plan } from '../credit';
-import { newId } from './ids';
+import { newId } from '../ids';
 
 export interface Account {
   id: string;

@@ -2,7 +2,7 @@ import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import { FINAL_STATES, type AlertState } from '../call-model';
-import { newId } from './ids';
+import { newId } from '../ids';
 import { sqlList } from './sql-list';
 
 /** The states a call ends in, as SQL (from the call model, never retyped). */
@@ -132,11 +132,18 @@ export const ALERT_BY_KEY_SQL = {
 /** Whether the account has any alert of the key: one seek in alerts_key, no ORDER BY. */
 export const ANY_BY_KEY_SQL = 'SELECT 1 AS found FROM alerts WHERE account_id = $account AND alert_key = $key LIMIT 1';
 
+/**
+ * A new alert's row, the one text that writes it: `create` below, and a plain request's one
+ * statement on PostgreSQL (queue-at-once.ts), which inserts it `SELECT`ed from its charge.
+ * Parameters: $id $account $cred $key $source $message $now $labels (JSON text or null).
+ */
+export const NEW_ALERT_ROW = {
+  columns: 'id, account_id, credential_id, alert_key, source, message, state, created_at, updated_at, labels',
+  values: "$id, $account, $cred, $key, $source, $message, 'open', $now, $now, $labels",
+};
+
 export function createAlertsStore(db: SqlConnection): AlertsStore {
-  const insert = db.query(
-    `INSERT INTO alerts (id, account_id, credential_id, alert_key, source, message, state, created_at, updated_at, labels)
-     VALUES ($id, $account, $cred, $key, $source, $message, 'open', $now, $now, $labels)`,
-  );
+  const insert = db.query(`INSERT INTO alerts (${NEW_ALERT_ROW.columns}) VALUES (${NEW_ALERT_ROW.values})`);
   const byId = db.query('SELECT * FROM alerts WHERE id = $id');
   const byIdInAccount = db.query(`SELECT * FROM alerts WHERE id = $id AND ${IN_ACCOUNT}`);
   const openByKey = db.query(ALERT_BY_KEY_SQL.open);

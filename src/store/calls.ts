@@ -2,7 +2,7 @@ import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import type { CallState } from '../call-model';
-import { newId } from './ids';
+import { newId } from '../ids';
 import { IN_PROGRESS_SQL, toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
 import { createCallClaim } from './call-claim';
 
@@ -135,6 +135,24 @@ export interface CallEvent {
   trunk: string | null;
 }
 
+/**
+ * A queued call's row, the one text that writes it: `enqueue` below, and a plain request's one
+ * statement on PostgreSQL (queue-at-once.ts), which takes each call's id and number from a
+ * JSON list and its alert from the alert it inserts (`from`). Parameters: $id $phone $alert
+ * $source (unless given) and $account $cred $source $message $now $charged $ordinal $reason.
+ */
+export const QUEUED_CALL_ROW = {
+  columns: `id, account_id, credential_id, source, phone_number, message, state, attempts,
+            run_after, created_at, updated_at, alert_id, charged, escalation_ordinal, last_reason`,
+};
+
+export function queuedCallValues(from: { id?: string; phone?: string; alert?: string; source?: string } = {}): string {
+  const { id = '$id', phone = '$phone', alert = '$alert', source = '$source' } = from;
+  return `${id}, $account, $cred, ${source}, ${phone}, $message, 'queued', 0, $now, $now, $now, ${alert}, $charged, $ordinal, $reason`;
+}
+
+const INSERT_QUEUED_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}) VALUES (${queuedCallValues()})`;
+
 export function createCallsStore(db: SqlConnection): CallsStore {
   const sql = dialectOf(db.dialect);
   // SQLite's `+state` walks the rowid range, not the state index (every queued call).
@@ -198,11 +216,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
   };
   return {
     async enqueue(calls, now) {
-      const insert = db.query(
-        `INSERT INTO calls (id, account_id, credential_id, source, phone_number, message, state, attempts,
-                            run_after, created_at, updated_at, alert_id, charged, escalation_ordinal, last_reason)
-         VALUES ($id, $account, $cred, $source, $phone, $message, 'queued', 0, $now, $now, $now, $alert, $charged, $ordinal, $reason)`,
-      );
+      const insert = db.query(INSERT_QUEUED_CALL);
       const ids: string[] = [];
       for (const c of calls) {
         const id = newId('call');

@@ -1,7 +1,7 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import type { Clock } from '../clock';
-import { newId, randomToken } from './ids';
+import { newId, randomToken } from '../ids';
 import { digest } from '../digest';
 import type { SecretBox } from './secret-box';
 

@@ -8,11 +8,12 @@ import type { HistoryEntry } from './history';
 import { createQueueAtOnce, type QueueAtOnceFn } from './queue-at-once';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import type { SqlConnection } from './sql/connection';
-import type { CommitObserver, SqlDatabase, TransactionStats } from './sql/database';
+import type { CommitObserver, SqlDatabase, TransactionStats, UnitOptions } from './sql/database';
 import { openMigratedPostgres } from './sql/postgres/database';
 import { openSqlite } from './sql/sqlite/database';
 import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
 
+export type { UnitOptions } from './sql/database';
 export type { QueueAtOnce, QueueAtOnceFn } from './queue-at-once';
 export type { AccountScope } from './account-scope';
 export type { Tables, Tx } from './tables';
@@ -30,7 +31,9 @@ export type { Escalation, EscalationPlan } from './escalations';
 export { ordinalOf } from './escalations';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, CallSource } from './call-record';
-export type { NewCall, CallChange, ClaimedCall, Pacing } from './calls';
+export type { NewCall, CallChange, CallEvent, ClaimedCall, Pacing } from './calls';
+export type { CopySummary } from './backup';
+export type { CopiedTable } from './copy-to-postgres';
 export type { HistoryEntry, HistoryRow } from './history';
 export { pruneHistory } from './history-retention';
 export type { CallbackTarget, OutboxEvent, OutboxState, AttemptRecord, NewOutboxEvent } from './outbox';
@@ -56,12 +59,15 @@ export interface Store extends Tables {
    * transaction; resolves with its result once committed. `work` MUST touch only `tx`: it
    * may run again as a whole (sql/database.ts), so side effects come after it resolves.
    * Rejects with DatabaseUnavailableError when the database was away for `store.timeout_ms`.
+   * Every unit a caller waits for is written here, but for `queueAtOnce` below (PostgreSQL: a
+   * plain request's writes as one statement, made of the same table groups' texts);
+   * `background` and `recordHistory` are bookkeeping nobody waits for.
    */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Tx) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
-   * A plain request's charge, alert and calls (queue-at-once.ts): on PostgreSQL one statement,
-   * its own transaction; on SQLite a unit of the group commit without a savepoint of its own.
-   * Null when the charge found no room (run the full unit, which decides why).
+   * PostgreSQL only: a plain request's writes as one statement, its own transaction
+   * (queue-at-once.ts, made of the table groups' own texts). Null when the charge found no
+   * room (run the unit, which decides why).
    */
   queueAtOnce?: QueueAtOnceFn;
   /** A single-statement bookkeeping write nobody waits for; a failure goes to `onError`. */
@@ -137,8 +143,8 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const background: Store['background'] = (work, onError) => db.background((conn) => work(viewOf(conn)), onError);
   const store = {
     dialect: db.dialect,
-    transaction: (work) => db.transaction((conn) => work(viewOf(conn))),
-    queueAtOnce: createQueueAtOnce(db, viewOf) ?? undefined,
+    transaction: (work, unit) => db.transaction((conn) => work(viewOf(conn)), unit),
+    queueAtOnce: createQueueAtOnce(db) ?? undefined,
     background,
     recordHistory: createHistoryWriter(background),
     flush: () => db.flush(),

@@ -1,6 +1,6 @@
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
-import { randomToken } from './ids';
+import { randomToken } from '../ids';
 
 /**
  * One holder's lease on rows of a table: work one appliance must do alone (a heartbeat's

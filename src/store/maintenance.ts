@@ -1,6 +1,6 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import { claimParams, leasedRows, type Lease } from './lease';
-import { newId } from './ids';
+import { newId } from '../ids';
 import type { SqlConnection } from './sql/connection';
 
 /** A maintenance window (docs/on-call.md "Maintenance windows"): times in unix ms, matches as their text. */

@@ -2,7 +2,7 @@ import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 import type { Clock } from '../clock';
-import { randomToken } from './ids';
+import { randomToken } from '../ids';
 
 export type PanelRole = 'admin' | 'owner';
 

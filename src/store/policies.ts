@@ -1,5 +1,5 @@
 import type { SqlConnection } from './sql/connection';
-import { newId } from './ids';
+import { newId } from '../ids';
 
 export interface PolicyStep {
   /** Stored (normalised) numbers, called at once. */

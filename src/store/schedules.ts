@@ -1,4 +1,4 @@
-import { newId, randomToken } from './ids';
+import { newId, randomToken } from '../ids';
 import { claimParams, leasedRows, type Lease } from './lease';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSpeechEngine } from './engine-check';
-import { ttsConfig } from './test-support';
+import { ttsConfig } from '../../test/helpers/tts-support';
 
 describe('checkSpeechEngine', () => {
   it('passes with the Debian packages installed and the default Turkish voice', () => {

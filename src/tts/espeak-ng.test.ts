@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEspeakRenderer } from './espeak-ng';
 import { resampleToTelephone, TELEPHONE_RATE } from './resample';
-import { peak, rmsAboveDb, rmsDb, TURKISH_500 } from './test-support';
+import { peak, rmsAboveDb, rmsDb, TURKISH_500 } from '../../test/helpers/tts-support';
 
 // Real espeak-ng and sox (Debian packages), as production runs them.
 const espeak = (voice: string) => createEspeakRenderer({ binary: 'espeak-ng', voice, speedWpm: 150, pitch: 50, gapMs: 10 });

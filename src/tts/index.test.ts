@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../log';
 import { createCallAudioSource } from './index';
-import { tempDir, ttsConfig } from './test-support';
+import { tempDir, ttsConfig } from '../../test/helpers/tts-support';
 
 /** A wrapper around the real espeak-ng that counts its starts (still real speech). */
 function countingEspeak(dir: string): { binary: string; starts: () => number } {

@@ -6,7 +6,7 @@ import { createCallAudioSource } from './index';
 import { createPiperRenderer, piperArgs } from './piper';
 import { createRenderCache } from './render-cache';
 import { createCachedSpeaker } from './speaker';
-import { tempDir, ttsConfig } from './test-support';
+import { tempDir, ttsConfig } from '../../test/helpers/tts-support';
 
 /**
  * No piper voice model can be downloaded here, so these tests run a STAND-IN for the piper

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../log';
 import { cacheKey, createRenderCache } from './render-cache';
-import { tempDir } from './test-support';
+import { tempDir } from '../../test/helpers/tts-support';
 
 const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill);
 const log = silentLogger();

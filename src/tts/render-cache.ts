@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../log';
+import { describeError, type Logger } from '../log';
 
 export interface RenderCacheOptions {
   /** `<data folder>/tts-cache`; created when missing. */
@@ -94,7 +94,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       await rename(tmp, file(key)); // readers never see half a file
     } catch (e) {
       // A full disk must not fail the call: the audio is in hand, only the cache misses out.
-      log.warn({ err: e, dir }, 'tts cache: cannot write entry');
+      log.warn({ error: describeError(e), dir }, 'tts cache: cannot write entry');
       await rm(tmp, { force: true });
       return;
     }

@@ -5,7 +5,7 @@ import { metrics } from '../metrics';
 import { createRenderCache } from './render-cache';
 import type { Renderer } from './renderer';
 import { createCachedSpeaker } from './speaker';
-import { tempDir } from './test-support';
+import { tempDir } from '../../test/helpers/tts-support';
 
 /** A renderer that "speaks" 100 ms of a 22,050 Hz ramp, counting its renders. */
 function fakeRenderer(): Renderer & { renders: number } {

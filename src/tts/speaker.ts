@@ -1,4 +1,4 @@
-import type { Logger } from '../log';
+import { describeError, type Logger } from '../log';
 import { metrics } from '../metrics/instruments';
 import { cacheKey, type RenderCache } from './render-cache';
 import type { Renderer } from './renderer';
@@ -49,7 +49,7 @@ export function createFallbackSpeaker(primary: TelephoneSpeaker, fallback: Telep
         return await primary.speak(text);
       } catch (e) {
         count++;
-        log.warn({ err: e, fallbacks: count, chars: text.length }, 'tts: piper failed, speaking with espeak-ng instead');
+        log.warn({ error: describeError(e), fallbacks: count, chars: text.length }, 'tts: piper failed, speaking with espeak-ng instead');
         return fallback.speak(text);
       }
     },

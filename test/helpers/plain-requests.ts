@@ -4,9 +4,8 @@ import type { Outcome } from '../../src/intake/outcome';
 import type { Store } from '../../src/store';
 
 /**
- * A plain request queued at once (store/queue-at-once.ts) set beside the full unit of work:
- * shared by the PostgreSQL and SQLite suites (src/intake/queue-at-once.pg.test.ts,
- * src/store/queue-at-once.test.ts).
+ * Plain requests (intake/enqueue.ts isPlain) and the units they ran: shared by the PostgreSQL
+ * and SQLite suites (src/intake/queue-at-once.pg.test.ts, src/store/plain-unit.test.ts).
  */
 
 /** An account with a credit of 1000 and a key on `store`, and plain requests from it. */

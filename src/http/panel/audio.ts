@@ -1,5 +1,5 @@
 import type { CallAudioSource } from '../../call-model';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { decodeUlaw } from '../../g711';
 import { SpeechError, TELEPHONE_RATE, writeWav } from '../../tts';
 
@@ -15,7 +15,7 @@ export async function wavOf(speech: CallAudioSource, text: string, log: Logger):
     return new Response(new Uint8Array(wav), { headers: { 'content-type': 'audio/wav', 'cache-control': 'private, max-age=300', 'x-content-type-options': 'nosniff' } });
   } catch (e) {
     if (e instanceof SpeechError && e.code === 'EMPTY_TEXT') return new Response('nothing to speak', { status: 422 });
-    log.error({ err: e }, 'panel: speech rendering failed');
+    log.error({ error: describeError(e) }, 'panel: speech rendering failed');
     return new Response('speech unavailable', { status: 503 });
   }
 }

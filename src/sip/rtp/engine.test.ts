@@ -115,7 +115,7 @@ describe('RTP engine (media in a worker thread)', () => {
     expect(await late.play(new Uint8Array(160), 'PCMU')).toBe('failed');
     await first.release(); // must not release the new call's port
     await next.release(); // this one does reach the new worker: proof the channel works
-    const releasesSeen = () => errors.filter((l) => JSON.parse(l).reason === 'release of 40000 reached this worker').length;
+    const releasesSeen = () => errors.filter((l) => JSON.parse(l).error === 'release of 40000 reached this worker').length;
     await expect.poll(releasesSeen).toBe(1);
   });
 });

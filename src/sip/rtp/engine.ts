@@ -117,7 +117,7 @@ export function createRtpEngine(o: {
         waiting.releases.delete(m.port);
         return;
       case 'error':
-        o.log.error({ reason: m.message }, 'rtp worker error');
+        o.log.error({ error: m.message }, 'rtp worker error');
         return;
     }
   };

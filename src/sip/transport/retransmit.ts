@@ -53,7 +53,7 @@ interface ClientTx {
 
 const key = (p: Peek) => `${p.branch} ${p.method}`;
 
-/** The reason phrase of our own 408: how the UA tells it from a PBX's (calls/trunk-route.ts: a trunk failure). */
+/** The reason phrase of our own 408: how the UA tells it from a PBX's (trunks/trunk-route.ts: a trunk failure). */
 export const LOCAL_TIMEOUT_REASON = 'Request Timeout (no response)';
 
 /** The 408 a UAC core must assume when a transaction times out (RFC 3261 §8.1.3.1). */

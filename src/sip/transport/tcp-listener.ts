@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { createStreamFramer } from './stream-framer';
 
 /**
@@ -11,7 +11,7 @@ export function readSipMessages(socket: Socket, log: Logger, handle: (message: s
   socket.on('data', (chunk: Buffer) => {
     for (const m of framer.push(chunk)) handle(m);
     if (framer.error()) {
-      log.warn({ reason: framer.error(), peer: `${socket.remoteAddress}:${socket.remotePort}` }, 'sip tcp stream broken; closing it');
+      log.warn({ error: framer.error(), peer: `${socket.remoteAddress}:${socket.remotePort}` }, 'sip tcp stream broken; closing it');
       socket.destroy();
     }
   });
@@ -57,7 +57,7 @@ export function listenTcp(o: TcpListenerOptions): Promise<TcpListener> {
     socket.setNoDelay(true);
     // A PBX that vanished without a FIN would otherwise hold this socket for ever.
     socket.setKeepAlive(true, 60_000);
-    socket.on('error', (e) => o.log.warn({ err: e }, 'sip tcp accepted connection error'));
+    socket.on('error', (e) => o.log.warn({ error: describeError(e) }, 'sip tcp accepted connection error'));
     socket.on('close', () => {
       accepted.delete(socket);
       o.onClosed(socket);
@@ -68,7 +68,7 @@ export function listenTcp(o: TcpListenerOptions): Promise<TcpListener> {
     server.once('error', reject);
     server.listen({ host: o.host, port: o.port, exclusive: true }, () => {
       server.off('error', reject);
-      server.on('error', (e) => o.log.warn({ err: e }, 'sip tcp listener error'));
+      server.on('error', (e) => o.log.warn({ error: describeError(e) }, 'sip tcp listener error'));
       const port = (server.address() as { port: number }).port;
       resolve({
         port: () => port,

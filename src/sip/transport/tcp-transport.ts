@@ -5,6 +5,7 @@ import { createResponseRoutes } from './response-routes';
 import { listenTcp, readSipMessages, type TcpListener } from './tcp-listener';
 import { TransportState } from './sip-js';
 import { SipTransportBase } from './transport-base';
+import { describeError } from '../../log';
 
 /**
  * SIP over TCP (RFC 3261 §18): requests go on one connection we open to the PBX, framed by
@@ -54,7 +55,7 @@ export class TcpTransport extends SipTransportBase {
     try {
       this.socket = await this.dial();
     } catch (e) {
-      this.opts.log.warn({ err: e, server: this.opts.server }, 'sip tcp connect failed');
+      this.opts.log.warn({ error: describeError(e), server: this.opts.server }, 'sip tcp connect failed');
       // A trunk that never came up must not keep the port: the next start binds it again.
       // A reconnect keeps it, since Contact (sent in every dialog) names it.
       if (firstOpen) await this.closeListener();
@@ -73,7 +74,7 @@ export class TcpTransport extends SipTransportBase {
       socket.once('connect', () => {
         socket.off('error', reject);
         socket.setNoDelay(true);
-        socket.on('error', (e) => this.opts.log.warn({ err: e }, 'sip tcp socket error'));
+        socket.on('error', (e) => this.opts.log.warn({ error: describeError(e) }, 'sip tcp socket error'));
         readSipMessages(socket, this.opts.log, (m) => {
           this.routes.requestArrived(m, socket);
           this.receive(markReceived(m, { address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 }));

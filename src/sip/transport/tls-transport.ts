@@ -6,6 +6,7 @@ import { markReceived } from './received-param';
 import { readSipMessages } from './tcp-listener';
 import { TransportState } from './sip-js';
 import { SipTransportBase } from './transport-base';
+import { describeError } from '../../log';
 
 /** The PBX's certificate was refused (untrusted issuer, wrong name, expired …): never retried into success. */
 export class TlsCertificateError extends Error {
@@ -62,7 +63,7 @@ export class TlsTransport extends SipTransportBase {
         throw e;
       });
     } catch (e) {
-      this.opts.log.warn({ err: e, server: this.opts.server }, 'sip tls connect failed');
+      this.opts.log.warn({ error: describeError(e), server: this.opts.server }, 'sip tls connect failed');
       throw e;
     }
     this.port = this.socket.localPort ?? 0;
@@ -98,7 +99,7 @@ export class TlsTransport extends SipTransportBase {
       socket.once('secureConnect', () => {
         socket.off('error', failed);
         socket.setNoDelay(true);
-        socket.on('error', (e) => this.opts.log.warn({ err: e }, 'sip tls socket error'));
+        socket.on('error', (e) => this.opts.log.warn({ error: describeError(e) }, 'sip tls socket error'));
         readSipMessages(socket, this.opts.log, (m) => this.receive(markReceived(m, { address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 })));
         socket.on('close', () => {
           if (this.socket !== socket) return;

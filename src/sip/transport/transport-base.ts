@@ -1,4 +1,4 @@
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { addViaPort, dropContactOb, dropOutboundTag, peek, stripViaPort } from './message-peek';
 import { sipOnlyRedirectContacts } from './redirect-contacts';
 import { createRetransmitter, type Retransmitter } from './retransmit';
@@ -47,7 +47,7 @@ export abstract class SipTransportBase implements Transport {
       t2Ms: options.t2Ms,
       reliable: this.reliable(),
       resend: (m) => {
-        this.write(m).catch((e) => options.log.warn({ err: e }, 'sip retransmission failed'));
+        this.write(m).catch((e) => options.log.warn({ error: describeError(e) }, 'sip retransmission failed'));
       },
       timedOut: (response) => this.deliver(response),
     });
@@ -146,7 +146,7 @@ export abstract class SipTransportBase implements Transport {
     try {
       this.onMessage?.(sipOnlyRedirectContacts(stripViaPort(message)));
     } catch (e) {
-      this.opts.log.error({ err: e }, 'sip.js failed on an incoming message');
+      this.opts.log.error({ error: describeError(e) }, 'sip.js failed on an incoming message');
     }
   }
 }

@@ -3,6 +3,7 @@ import { createResponseRoutes } from './response-routes';
 import { SipTransportBase } from './transport-base';
 import { markReceived } from './received-param';
 import { viaReturnAddress } from './via-return';
+import { describeError } from '../../log';
 
 type Address = { host: string; port: number };
 
@@ -36,7 +37,7 @@ export class UdpTransport extends SipTransportBase {
       socket.bind(this.opts.localPort, this.opts.localAddress, () => {
         socket.off('error', reject);
         // An ICMP error or similar on a datagram socket is no reason to stop: log it.
-        socket.on('error', (e) => this.opts.log.warn({ err: e }, 'sip udp socket error'));
+        socket.on('error', (e) => this.opts.log.warn({ error: describeError(e) }, 'sip udp socket error'));
         this.socket = socket;
         resolve();
       });

@@ -14,7 +14,7 @@ export interface SqlDatabase {
   /** Reads outside any transaction: they never wait for a commit (SQLite: a second connection; PostgreSQL: the pool). */
   readonly reader: SqlConnection;
   /** Runs `work` in one transaction; resolves with its result once COMMIT returned. */
-  transaction<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
+  transaction<T>(work: (db: SqlConnection) => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
    * PostgreSQL only (absent on SQLite, whose group commit already shares one fsync among many
    * units): a unit of work that is ONE statement, run as its own transaction (no BEGIN, no
@@ -24,14 +24,6 @@ export interface SqlDatabase {
    * after a first that committed fails on their primary key (the caller then finds them).
    */
   alone?(text: string, params: SqlParams): Promise<unknown[]>;
-  /**
-   * SQLite only (absent on PostgreSQL): a unit of work in the group commit without the
-   * SAVEPOINT that lets one unit be rolled back alone (sqlite/group-commit.ts); a throw rolls
-   * back its whole batch and rejects every unit in it. Only for a unit whose statements fail
-   * only when the database itself does: a plain request's charge, alert and calls
-   * (queue-at-once.ts), in which nothing but its statements can throw.
-   */
-  unguarded?<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
   /**
    * Runs a single-statement bookkeeping write (the API history) with nobody waiting for
    * it, in the next batch of such writes; a failure goes to `onError`.
@@ -52,6 +44,20 @@ export interface SqlDatabase {
   close(): Promise<void>;
 }
 
+/** How a unit of work is run; every unit is a `transaction`, these only tune it. */
+export interface UnitOptions {
+  /**
+   * SQLite (ignored on PostgreSQL, whose units each have a transaction of their own): false
+   * runs the unit in the group commit without the SAVEPOINT that lets it be rolled back alone
+   * (sqlite/group-commit.ts), saving the ~5 µs SQLite spends copying the pages it first
+   * touches; a throw then rolls back its whole batch and rejects every unit in it. Only for a
+   * unit whose statements fail only when the database itself does: a plain request's charge,
+   * alert and calls (intake/enqueue.ts), in which nothing but its statements can throw.
+   * Default true.
+   */
+  savepoint?: boolean;
+}
+
 /**
  * Told of every committed transaction: the units of work it carried and the seconds from
  * BEGIN to COMMIT. The appliance hands the store its metrics this way (appliance.ts), so
@@ -68,6 +74,6 @@ export interface TransactionStats {
   runAgain: number;
   /** Of the transactions, those that were one statement on its own (SqlDatabase.alone; PostgreSQL). */
   alone?: number;
-  /** Of the units committed, those that ran without a savepoint of their own (SqlDatabase.unguarded; SQLite). */
+  /** Of the units committed, those that ran without a savepoint of their own (UnitOptions.savepoint false; SQLite). */
   unguarded?: number;
 }

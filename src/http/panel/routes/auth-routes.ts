@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { randomToken } from '../../../store/ids';
+import { randomToken } from '../../../ids';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie, wantsSecureCookie } from '../cookies';
 import type { PanelEnv } from '../env';
 import { bodyProblemOf } from '../body';

@@ -74,8 +74,7 @@ export function openSqlite(options: OpenDatabaseOptions): SqlDatabase {
   return {
     dialect: 'sqlite',
     reader,
-    transaction: (work) => writes.run(work),
-    unguarded: (work) => writes.unguarded(work),
+    transaction: (work, unit) => (unit?.savepoint === false ? writes.unguarded(work) : writes.run(work)),
     background: (work, onError) => writes.runDetached(work, onError),
     flush: () => writes.flush(),
     changeMarker: changeMarkerOf(raw, () => lookedUpCommits),

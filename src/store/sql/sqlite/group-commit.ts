@@ -33,7 +33,7 @@ export interface GroupCommitter {
   run<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
   /**
    * Like `run`, without the unit's own SAVEPOINT; a throw rolls back the whole batch. Only
-   * for a unit whose statements fail only when the database itself does (SqlDatabase.unguarded).
+   * for a unit whose statements fail only when the database itself does (UnitOptions.savepoint).
    */
   unguarded<T>(work: (db: SqlConnection) => Promise<T>): Promise<T>;
   /** A single-statement write nobody waits for; SQLite undoes a failed statement alone, so it needs no savepoint. */

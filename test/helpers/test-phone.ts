@@ -3,13 +3,13 @@
  * every SIP message it sends or receives kept whole, and a CallProgress that records.
  */
 import { afterEach } from 'vitest';
-import { sipSection } from '../config/sections/sip';
-import { silentLogger, type Logger } from '../log';
-import { freePort } from '../../test/helpers/ports';
-import type { SippPeer } from '../../test/helpers/sipp';
-import { testAudio } from '../../test/helpers/test-audio';
-import type { CallProgress } from '../call-model';
-import { createTelephone, type DialRequest, type Telephone } from '.';
+import { sipSection } from '../../src/config/sections/sip';
+import { silentLogger, type Logger } from '../../src/log';
+import { freePort } from './ports';
+import type { SippPeer } from './sipp';
+import { testAudio } from './test-audio';
+import type { CallProgress } from '../../src/call-model';
+import { createTelephone, type DialRequest, type Telephone } from '../../src/sip';
 
 export interface TestPhone {
   phone: Telephone;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, randomToken } from './ids';
+import { newId, randomToken } from '.';
 
 describe('ids', () => {
   it('keep their shape: prefix, 20 base62 characters', () => {

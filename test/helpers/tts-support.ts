@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configSchema, type Config } from '../config';
+import { configSchema, type Config } from '../../src/config';
 
 /** Test helpers for src/tts (not imported by production code). */
 

@@ -5,7 +5,7 @@ import { createLogger } from '../log';
 import { tempStore } from '../../test/helpers/memory-store';
 import { freePort } from '../../test/helpers/ports';
 import { startSipp, type SippPeer } from '../../test/helpers/sipp';
-import { createTelephony } from '.';
+import { createTelephony, type Telephony } from '../calls';
 import { createTrunkMonitor } from './trunk-monitor';
 import type { CallAudioSource } from '../call-model';
 

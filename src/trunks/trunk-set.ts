@@ -2,7 +2,7 @@ import type { LoopSpec } from '../engine';
 import type { CallAudio, CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import { rtpPortRange, type SipConfig, type TrunkConfig } from '../config/sections/sip';
-import type { Logger } from '../log';
+import { describeError, type Logger } from '../log';
 import { createRtpEngine, createTelephone, type DialRequest, type InboundDesk, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
 import type { Store } from '../store';
 import { isTrunkFailure, trunkOrder } from './trunk-route';
@@ -115,7 +115,7 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
         m.lastError = e instanceof Error ? e.message : String(e);
         const others = members.some((x) => x.started);
         log.error(
-          { err: e, trunk: m.config.name, server: m.config.server, retryInS: delayS },
+          { error: describeError(e), trunk: m.config.name, server: m.config.server, retryInS: delayS },
           others ? 'sip trunk failed to start: the other trunks carry the calls' : 'sip trunk failed to start: calls stay queued',
         );
         if (!stopping) m.retry = setTimeout(() => startOne(m, Math.min(delayS * 2, 60)), delayS * 1000);

@@ -1,5 +1,11 @@
 import { randomFillSync } from 'node:crypto';
 
+/**
+ * Ids (`acc_…`, `call_…`, `alt_…`) and random tokens (keys, session ids, lease owners): a leaf
+ * every folder may import (test/layout/source-layout.test.ts), since the store makes ids and
+ * so do the loops that claim leases and the panel's sessions. Imports nothing of ours.
+ */
+
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 // In byte order, so that text comparison (SQLite BINARY) sorts time prefixes by time.
 const SORTABLE = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
