@@ -4,6 +4,7 @@ import { createPoliciesService, type PolicyInput, type PolicyResult } from '../e
 import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
 import type { Policy } from '../store';
 import { CliError, positiveInt, print, withStore } from './context';
+import { inUseError } from './in-use';
 
 const WHY: Record<Exclude<PolicyResult, { ok: true }>['code'], string> = {
   invalid_policy: 'invalid policy',
@@ -77,7 +78,9 @@ export function policyCommand(): Command {
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store) => {
-        const p = unwrap(await service(store).remove(accountId, idOrName));
+        const r = await service(store).remove(accountId, idOrName);
+        if (!r.ok && r.code === 'policy_in_use') throw inUseError(r);
+        const p = unwrap(r);
         print(opts.json, policyDeletedJson(p), () => `deleted ${p.name}`);
       }),
     );

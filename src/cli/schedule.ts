@@ -4,6 +4,7 @@ import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, sched
 import { createSchedulesService, icsUrl, parseInstant, type OnCallResult } from '../schedules';
 import type { ScheduleRecord, Store } from '../store';
 import { CliError, print, withStore } from './context';
+import { inUseError } from './in-use';
 
 type Refusal = Extract<OnCallResult, { ok: false }>;
 
@@ -85,7 +86,9 @@ export function scheduleCommand(): Command {
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
-        const { schedule } = unwrap(await service(store).remove(accountId, idOrName));
+        const r = await service(store).remove(accountId, idOrName);
+        if (!r.ok && r.code === 'schedule_in_use') throw inUseError(r);
+        const { schedule } = unwrap(r);
         print(opts.json, scheduleDeletedJson(schedule, icsUrl(config, schedule.icsToken)), () => `deleted ${schedule.name}`);
       }),
     );

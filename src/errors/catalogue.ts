@@ -47,6 +47,12 @@ export const ERRORS = [
   { code: 'alert_not_found', status: 404, message: 'Alert not found' },
   /** GET /api/schedules/{name}/oncall: another account's schedule answers like a missing one (README "On-call schedules"). */
   { code: 'schedule_not_found', status: 404, message: 'Schedule not found' },
+  /** DELETE /api/policies/{name}: another account's policy answers like a missing one. */
+  { code: 'policy_not_found', status: 404, message: 'Policy not found' },
+  // Deleting what another object uses (contract "Nothing silently calls nobody"): the answer
+  // adds `used_by` ([{kind, id, name}]); the CLI and the panel name the same users.
+  { code: 'schedule_in_use', status: 409, message: 'Schedule in use' },
+  { code: 'policy_in_use', status: 409, message: 'Policy in use' },
 
   // Maintenance windows (README "Maintenance windows"); the detail after ": " names the field.
   { code: 'maintenance_bad_time', status: 400, message: 'Invalid time (ISO 8601 with a zone, e.g. 2026-11-25T22:00:00Z)' },

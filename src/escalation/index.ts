@@ -4,5 +4,5 @@
  * the store.
  */
 export { createEscalationEngine, type EscalationEngine, type EscalationEngineDeps } from './engine';
-export { createPoliciesService, policyInput, type PoliciesService, type PolicyInput, type PolicyResult } from './policies';
+export { createPoliciesService, policyInput, type PoliciesService, type PolicyInput, type PolicyInUse, type PolicyResult } from './policies';
 export { beginEscalation, escalationPlan, FIRST_STEP_ORDINAL } from './start';

@@ -27,6 +27,7 @@ export type { ScheduleRecord, OverrideRecord, NewSchedule, StoredLayer } from '.
 export type { DeskSetup, VoiceDeskStore } from './voice-desk';
 export type { Escalation, EscalationPlan } from './escalations';
 export { ordinalOf } from './escalations';
+export { claimUse, describeUsers, whoUses, type UsedBy, type UsedKind } from './usage-of';
 export type { Credential, IssuedCredential } from './credentials';
 export type { CallRecord, CallSource } from './call-record';
 export type { NewCall, CallChange, ClaimedCall, Pacing } from './calls';

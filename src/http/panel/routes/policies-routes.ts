@@ -1,9 +1,14 @@
 import { Elysia } from 'elysia';
-import type { PolicyResult } from '../../../escalation';
+import type { PolicyInUse, PolicyResult } from '../../../escalation';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
 import { policyFromForm } from '../policy-form';
+import type { Policy, UsedBy } from '../../../store';
+import { fill } from '../i18n';
+import { inUseWords } from '../i18n/in-use-words';
+import { confirmed } from '../views/confirm-page';
+import { deletePage } from '../views/delete-page';
 import { PoliciesPage, type PoliciesPageProps } from '../views/policies-page';
 
 /** Escalation policies of one account: read → service (src/escalation) → render. */
@@ -26,8 +31,20 @@ export function policiesRoutes(env: PanelEnv) {
       status,
     );
   };
-  const problem = (c: PanelCtx, r: Exclude<PolicyResult, { ok: true }>) =>
+  const problem = (c: PanelCtx, r: Exclude<PolicyResult, { ok: true }> | PolicyInUse) =>
     r.code === 'invalid_policy' ? `${c.t.policies.invalid} ${r.problem}` : (c.t.policies.errors[r.code] ?? c.t.notFound);
+  const askDelete = (c: PanelCtx, policy: Policy, usedBy: UsedBy[], status: number) =>
+    deletePage({
+      t: c.t,
+      user: c.user,
+      csrf: c.csrf,
+      title: fill(inUseWords(c.t).deletePolicy, { name: policy.name }),
+      lines: policy.steps.map((s, i) => `${i + 1}. ${[...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', ')} — ${fill(c.t.policies.waitThen, { s: s.wait_s })}`),
+      usedBy,
+      action: `/panel/a/${c.account.id}/policies/${encodeURIComponent(policy.id)}/delete`,
+      cancelHref: `/panel/a/${c.account.id}/policies`,
+      status,
+    });
   const done = (c: PanelCtx) => redirect(`/panel/a/${c.account.id}/policies?ok`);
   const draft = (c: PanelCtx, id?: string) => ({ id, name: c.form.name ?? '', steps: c.form.steps ?? '', rounds: c.form.rounds ?? '' });
 
@@ -58,8 +75,18 @@ export function policiesRoutes(env: PanelEnv) {
     .post(
       `${path}/:policyId/delete`,
       guarded(env, { account: true }, async (c) => {
-        const r = await policies.remove(c.account.id, c.params.policyId ?? '');
-        return r.ok ? done(c) : render(c, 404, { error: problem(c, r) });
+        const id = c.params.policyId ?? '';
+        // The button asks first: what goes, and who uses it (then no delete at all).
+        const ask = async (status: number) => {
+          const found = await policies.usersOf(c.account.id, id);
+          return found ? askDelete(c, found.policy, found.usedBy, status) : render(c, 404, { error: c.t.policies.errors.policy_not_found ?? c.t.notFound });
+        };
+        if (!confirmed(c.form)) return ask(200);
+        const r = await policies.remove(c.account.id, id);
+        if (r.ok) return done(c);
+        // Something started using it since the page asked: shown again, with its users.
+        if (r.code === 'policy_in_use') return ask(409);
+        return render(c, 404, { error: problem(c, r) });
       }),
     );
 }
