@@ -102,6 +102,8 @@ function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
   const dedup = o.deduplicatedCallIds ?? [];
   // README "Maintenance windows": accepted, stored, nobody called; the answer names the window and the alert.
   const suppressed = o.suppressed ? { alert_id: o.alertId, suppressed: o.suppressed } : {};
+  // Contract "Nothing silently calls nobody": accepted as usual, plus why nobody is called.
+  const warning = o.warning ? { alert_id: o.alertId, warning: o.warning } : {};
   if (o.endpoint === 'api') {
     // One number: either its new call, or the existing call that stands in for it (none when suppressed).
     const callId = o.callIds[0] ?? dedup[0] ?? null;
@@ -111,6 +113,7 @@ function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
       call_id: callId,
       ...(keyed ? { alert_id: o.alertId, deduplicated: o.suppressed ? dedup.length > 0 : o.callIds.length === 0 } : {}),
       ...suppressed,
+      ...warning,
     };
   }
   return {
@@ -119,6 +122,7 @@ function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
     call_ids: o.callIds,
     ...(keyed ? { alert_id: o.alertId, deduplicated_call_ids: dedup } : {}),
     ...suppressed,
+    ...warning,
   };
 }
 

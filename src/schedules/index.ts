@@ -9,5 +9,5 @@ export { onCallAt, segments, shiftsBetween, type OnCall, type Override, type Sch
 export { createSchedulesService, parseInstant, rulesOf, type OnCallResult, type OverrideInput, type OverrideResult, type ScheduleInput, type ScheduleInUse, type ScheduleResult, type SchedulesService, type ScheduleView } from './service';
 export { icsPath, icsUrl } from './ics-url';
 export { scheduleCalendar } from './ics';
-export { stepNumbers } from './step-numbers';
+export { stepNumbers, stepTargets, type StepTargets } from './step-numbers';
 export { createOncallWatch, WATCH_POLL_MS, type OncallWatch, type OncallWatchDeps } from './watch';

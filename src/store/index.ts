@@ -25,6 +25,7 @@ export type { Heartbeat, HeartbeatState, NewHeartbeat } from './heartbeats';
 export type { SelfTestRecord, NewSelfTest, SelfTestLease } from './self-tests';
 export type { ScheduleRecord, OverrideRecord, NewSchedule, StoredLayer } from './schedules';
 export type { DeskSetup, VoiceDeskStore } from './voice-desk';
+export type { Fallback, FallbacksStore } from './fallbacks';
 export type { Escalation, EscalationPlan } from './escalations';
 export { ordinalOf } from './escalations';
 export { claimUse, describeUsers, whoUses, type UsedBy, type UsedKind } from './usage-of';
