@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { AccountChangeResult, NewAccountResult } from '../accounts';
 import { PLANS } from '../credit';
-import { accountJson, callbackClearedJson, callbackSetJson, newAccountJson } from '../outward';
+import { accountJson, callbackClearedJson, callbackSetJson, fallbackJson, newAccountJson } from '../outward';
+import { addFallbackCommands } from './account-fallback';
 import { CliError, print, withServices, withStore } from './context';
 
 type Refusal = Extract<NewAccountResult | AccountChangeResult, { ok: false }>['code'];
@@ -108,10 +109,12 @@ export function accountCommand(): Command {
     .action((opts, c: Command) =>
       withStore(c, async (store) => {
         const all = await store.accounts.list();
-        print(opts.json, all.map(accountJson), () =>
+        const fallbacks = await Promise.all(all.map((a) => store.fallbacks.get(a.id)));
+        print(opts.json, all.map((a, i) => ({ ...accountJson(a), fallback: fallbackJson(fallbacks[i]!) })), () =>
           all.map((a) => `${a.id}\t${a.plan}\t${a.monthlyCredit}\t${a.disabled ? 'disabled' : 'active'}\t${a.name}`).join('\n'),
         );
       }),
     );
+  addFallbackCommands(cmd);
   return cmd;
 }

@@ -54,7 +54,11 @@ export async function handleAlert(
   });
   const { status, body: answer } = answerFor(result.outcome);
   // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now (README "Operations").
-  if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') answer.warning = NO_TRUNK_WARNING;
+  if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') {
+    // "Nobody to call" stays the warning (contract "Nothing silently calls nobody"); `warnings` lists both.
+    if (typeof answer.warning === 'string') answer.warnings = [answer.warning, NO_TRUNK_WARNING];
+    else answer.warning = NO_TRUNK_WARNING;
+  }
   const o = result.outcome;
   // An SNS SubscribeURL not confirmed automatically is kept in the history for an operator to open.
   const recorded = o.code === 'SNS_CONFIRMATION' ? `${answer.message}: ${o.subscribeUrl}` : answer.message;
