@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { createFallbackService } from '../../../accounts';
 import type { PolicyInUse, PolicyResult } from '../../../escalation';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
@@ -7,6 +8,8 @@ import { policyFromForm } from '../policy-form';
 import type { Policy, UsedBy } from '../../../store';
 import { fill } from '../i18n';
 import { inUseWords } from '../i18n/in-use-words';
+import { unroutableWords } from '../i18n/unroutable-words';
+import { fallbackProblem } from '../views/fallback-card';
 import { confirmed } from '../views/confirm-page';
 import { deletePage } from '../views/delete-page';
 import { PoliciesPage, type PoliciesPageProps } from '../views/policies-page';
@@ -15,8 +18,10 @@ import { PoliciesPage, type PoliciesPageProps } from '../views/policies-page';
 export function policiesRoutes(env: PanelEnv) {
   const { policies } = env;
   const path = '/panel/a/:accountId/policies';
+  const fallbacks = createFallbackService({ store: env.deps.store, clock: env.deps.clock, numberForms: env.deps.config.numbers.accept });
   const render = async (c: PanelCtx, status: number, extra: Partial<PoliciesPageProps> = {}) => {
     const { list, keys: credentials } = await env.reads.policies(c.account.id);
+    const current = await fallbacks.get(c.account.id);
     return htmlResponse(
       PoliciesPage({
         t: c.t,
@@ -26,6 +31,7 @@ export function policiesRoutes(env: PanelEnv) {
         account: c.account,
         policies: list,
         credentials,
+        fallback: { current: current.ok ? current.fallback : null },
         ...extra,
       }),
       status,
@@ -49,12 +55,28 @@ export function policiesRoutes(env: PanelEnv) {
   const draft = (c: PanelCtx, id?: string) => ({ id, name: c.form.name ?? '', steps: c.form.steps ?? '', rounds: c.form.rounds ?? '' });
 
   return new Elysia({ name: 'panel-policies' })
-    .get(path, guarded(env, { account: true }, (c) => render(c, 200, { notice: c.query.ok !== undefined ? c.t.policies.saved : undefined })))
+    .get(
+      path,
+      guarded(env, { account: true }, (c) =>
+        render(c, 200, { notice: c.query.fallback !== undefined ? unroutableWords(c.t).fallbackSaved : c.query.ok !== undefined ? c.t.policies.saved : undefined }),
+      ),
+    )
     .post(
       path,
       guarded(env, { account: true }, async (c) => {
         const r = await policies.create(c.account.id, policyFromForm(c.form));
         return r.ok ? done(c) : render(c, 400, { error: problem(c, r), draft: draft(c) });
+      }),
+    )
+    .post(
+      '/panel/a/:accountId/fallback',
+      guarded(env, { account: true }, async (c) => {
+        const phone = (c.form.phone ?? '').trim();
+        const r = await fallbacks.set(c.account.id, { phone: phone || null });
+        if (r.ok) return redirect(`/panel/a/${c.account.id}/policies?fallback#fallback`);
+        const current = await fallbacks.get(c.account.id);
+        const error = r.code === 'invalid_phone_number' ? fallbackProblem(c.t, r.value) : c.t.notFound;
+        return render(c, 400, { error, fallback: { current: current.ok ? current.fallback : null, draft: phone } });
       }),
     )
     .post(
