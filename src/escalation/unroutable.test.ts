@@ -3,7 +3,6 @@ import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { createFallbackService } from '../accounts';
 import { settleAlerts } from '../alerts';
-import { createHeartbeatChecker, createHeartbeatService } from '../heartbeats';
 import { silentLogger } from '../log';
 import { metrics } from '../metrics';
 import { createSchedulesService } from '../schedules';
@@ -15,7 +14,8 @@ import { createEscalationEngine, createPoliciesService } from '.';
  * resolves to nobody (a schedule not started yet, a gap in the rota) is stored and answered as
  * usual plus `warning`, counted, called back (`alert.unroutable`), its reason says who could
  * not be found, and the account's fallback is called. Through the real intake (POST /api/call,
- * /webhook/receive), the escalation engine and the heartbeat checker, on an injected clock.
+ * /webhook/receive) and the escalation engine, on an injected clock (the heartbeat checker:
+ * src/heartbeats/unroutable.test.ts).
  */
 const TZ = 'Europe/Istanbul';
 const AYSE = '5321111111';
@@ -161,27 +161,5 @@ describe('an escalation step that resolves to nobody', () => {
     expect((await store.calls.ofAlert(alertId)).map((c) => [c.phoneNumber, c.escalationOrdinal])).toEqual([[AYSE, 1], [OTHER, 3]]);
     expect(await r.events('alert.escalated')).toEqual([expect.objectContaining({ escalation: expect.objectContaining({ round: 1, step: 3, numbers: [OTHER] }) })]);
     expect((await store.alerts.get(alertId))!.unroutable).toBeNull();
-  });
-});
-
-describe('a heartbeat whose policy resolves to nobody', () => {
-  it('raises its alert with the warning, counts it, calls back and calls the fallback', async () => {
-    const r = await rig();
-    await r.setFallback(FALLBACK);
-    await r.policies.create(r.acc.id, { name: 'evening', steps: [{ schedules: ['backup'], wait_s: 300 }] });
-    const hb = await createHeartbeatService({ store, clock, timeZone: TZ }).create(r.acc.id, { name: 'nightly', interval_s: 60, grace_s: 0, policy: 'evening' });
-    if (!hb.ok) throw new Error(JSON.stringify(hb));
-    const checker = createHeartbeatChecker({ store, clock, log: silentLogger(), node: 'n', leaseMs: 30_000, language: 'en', timeZone: TZ });
-    await checker.startUp();
-    await createHeartbeatService({ store, clock, timeZone: TZ }).ping(hb.pingUrl.replace('/heartbeat/', ''));
-    clock.set('2026-11-20T15:05:00Z'); // 18:05 local: late, and nobody on call in backup
-    const before = await unroutableCount();
-    await checker.tick();
-    await checker.stop();
-    const alert = (await store.alerts.findOpen(r.acc.id, `heartbeat:${hb.heartbeat.id}`))!;
-    expect(alert).toMatchObject({ source: 'heartbeat', unroutable: GAP });
-    expect((await store.calls.ofAlert(alert.id)).map((c) => [c.phoneNumber, c.escalationOrdinal])).toEqual([[FALLBACK, 0]]);
-    expect(await unroutableCount()).toBe(before + 1);
-    expect(await r.events('alert.unroutable')).toEqual([expect.objectContaining({ reason: GAP, alert: expect.objectContaining({ id: alert.id }) })]);
   });
 });
