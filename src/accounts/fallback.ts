@@ -6,11 +6,11 @@ export type FallbackResult =
   | { ok: true; fallback: Fallback | null }
   | { ok: false; code: 'account_not_found' }
   | { ok: false; code: 'invalid_phone_number'; value: string }
-  /** `--person`: people (contract "People") do not exist yet; the fallback takes a number until they do. */
+  /** `--person`: people (README "People") do not exist yet; the fallback takes a number until they do. */
   | { ok: false; code: 'people_not_available' };
 
 /**
- * Who an account calls when nothing else resolves (contract "Nothing silently calls nobody":
+ * Who an account calls when nothing else resolves (README "Nothing silently calls nobody":
  * `account set-fallback`, the panel's settings page): the rule lives here once.
  */
 export interface FallbackService {

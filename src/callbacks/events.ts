@@ -17,7 +17,7 @@ import type { AlertRecord, CallRecord, SelfTestRecord, Tx } from '../store';
  * still shows `open`, and its `alert.acknowledged` follows it.
  * An emitter may add its own fields (alert.escalated: the step), never overwriting these.
  */
-/** `alert.unroutable`: nobody could be called for it (contract "Nothing silently calls nobody"): `reason`, and the `fallback` called (null: none). */
+/** `alert.unroutable`: nobody could be called for it (README "Nothing silently calls nobody"): `reason`, and the `fallback` called (null: none). */
 export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged' | 'alert.unroutable';
 export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed';
 export type TrunkEventType = 'trunk.down' | 'trunk.up';

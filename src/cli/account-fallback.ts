@@ -25,7 +25,7 @@ const fail = (message: string): never => {
 
 /**
  * `account set-fallback|clear-fallback|show`: who is called when nothing else resolves
- * (contract "Nothing silently calls nobody"). Added to `account` (src/cli/account.ts).
+ * (README "Nothing silently calls nobody"). Added to `account` (src/cli/account.ts).
  */
 export function addFallbackCommands(cmd: Command): void {
   const service = (store: Parameters<typeof createFallbackService>[0]['store'], forms: Parameters<typeof createFallbackService>[0]['numberForms']) =>

@@ -3,7 +3,7 @@ import { describeUsers, type UsedBy } from '../store';
 import { CliError } from './context';
 
 /**
- * A delete refused because something uses what it deletes (contract "Nothing silently calls
+ * A delete refused because something uses what it deletes (README "Nothing silently calls
  * nobody"): the catalogue's message, then the users, exit 1.
  * `Policy in use: used by heartbeat nightly (hb_…), key ak_… (cred_…); remove those uses first`
  */

@@ -49,7 +49,7 @@ export const ERRORS = [
   { code: 'schedule_not_found', status: 404, message: 'Schedule not found' },
   /** DELETE /api/policies/{name}: another account's policy answers like a missing one. */
   { code: 'policy_not_found', status: 404, message: 'Policy not found' },
-  // Deleting what another object uses (contract "Nothing silently calls nobody"): the answer
+  // Deleting what another object uses (README "Nothing silently calls nobody"): the answer
   // adds `used_by` ([{kind, id, name}]); the CLI and the panel name the same users.
   { code: 'schedule_in_use', status: 409, message: 'Schedule in use' },
   { code: 'policy_in_use', status: 409, message: 'Policy in use' },

@@ -83,7 +83,7 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       step = 0;
     }
     // A step that reaches nobody (an empty schedule, a gap in the rota) moves on at once
-    // (contract "Nothing silently calls nobody"); a whole pass reaching nobody is unroutable.
+    // (README "Nothing silently calls nobody"); a whole pass reaching nobody is unroutable.
     const route = await routeFrom(tx, e.accountId, e.plan, { round, step }, now);
     if (route.kind === 'out_of_rounds') {
       const reason = `every step called ${e.plan.rounds} time(s), nobody pressed 1`;

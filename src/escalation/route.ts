@@ -2,7 +2,7 @@ import { stepTargets } from '../schedules/step-numbers';
 import type { EscalationPlan, Tx } from '../store';
 
 /**
- * Where an escalation goes from a position of its plan at an instant (contract "Nothing
+ * Where an escalation goes from a position of its plan at an instant (README "Nothing
  * silently calls nobody": a step that resolves to nobody moves on at once):
  * - `step`: the first step, from `from` on (rounds wrapping), that reaches someone;
  * - `out_of_rounds`: the rounds ran out first (after calls of earlier steps: unacknowledged);

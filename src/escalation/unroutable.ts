@@ -2,12 +2,12 @@ import { markUnacknowledged } from '../alerts';
 import { emitAlertEvent } from '../callbacks';
 import type { AlertRecord, Tx } from '../store';
 
-/** The answer's `warning` for an alert that reached nobody (contract "Nothing silently calls nobody"). */
+/** The answer's `warning` for an alert that reached nobody (README "Nothing silently calls nobody"). */
 export const nobodyWarning = (why: string) => `Nobody to call: ${why}`;
 
 /**
  * The number called when nothing else resolves (`account set-fallback`), or null. A person
- * (contract "People") will resolve to their first phone here.
+ * (README "People") will resolve to their first phone here.
  */
 export async function fallbackNumber(tx: Pick<Tx, 'fallbacks'>, accountId: string): Promise<string | null> {
   return (await tx.fallbacks.get(accountId))?.phoneNumber ?? null;

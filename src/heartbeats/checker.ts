@@ -124,7 +124,7 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
         continue;
       }
       log.warn({ heartbeat: r.h.id, account: r.h.accountId, alert: r.alertId, calls: r.callIds, ...(r.warning ? { warning: r.warning } : {}) }, 'heartbeat late: alert raised');
-      // Its policy reached nobody (contract "Nothing silently calls nobody"): counted once committed.
+      // Its policy reached nobody (README "Nothing silently calls nobody"): counted once committed.
       if (r.warning) metrics.alertsUnroutable.inc();
       if (r.callIds.length > 0) d.onQueued?.(r.callIds);
     }

@@ -55,7 +55,7 @@ export async function handleAlert(
   const { status, body: answer } = answerFor(result.outcome);
   // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now (README "Operations").
   if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') {
-    // "Nobody to call" stays the warning (contract "Nothing silently calls nobody"); `warnings` lists both.
+    // "Nobody to call" stays the warning (README "Nothing silently calls nobody"); `warnings` lists both.
     if (typeof answer.warning === 'string') answer.warnings = [answer.warning, NO_TRUNK_WARNING];
     else answer.warning = NO_TRUNK_WARNING;
   }

@@ -8,7 +8,7 @@ import type { HttpDeps } from './deps';
 import { errorResponse, jsonResponse } from './respond';
 
 /**
- * Deleting what others use, over HTTP (contract "Nothing silently calls nobody"),
+ * Deleting what others use, over HTTP (README "Nothing silently calls nobody"),
  * authenticated with the API key only (its secret, or a signature over the path), as
  * DELETE /api/maintenance/{id}: the webhook key monitoring tools hold cannot delete.
  * - DELETE /api/schedules/:name  a schedule (by name or id) and its overrides

@@ -231,7 +231,7 @@ export async function queueAccepted(
     windows: await lookups.windowsOf(account.id, deps.clock()),
   });
   if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.callIds.length > 0) deps.onQueued?.(r.outcome.callIds);
-  // Counted once committed (contract "Nothing silently calls nobody"); a replay is not a new alert.
+  // Counted once committed (README "Nothing silently calls nobody"); a replay is not a new alert.
   if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.warning) metrics.alertsUnroutable.inc();
   return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
 }

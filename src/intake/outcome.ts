@@ -46,7 +46,7 @@ export type Outcome =
       deduplicatedCallIds?: string[];
       /** The maintenance window (mw_…) under which nobody was called (README "Maintenance windows"). */
       suppressed?: string;
-      /** `Nobody to call: <why>`: nobody could be called (contract "Nothing silently calls nobody"); the fallback, when set, was. */
+      /** `Nobody to call: <why>`: nobody could be called (README "Nothing silently calls nobody"); the fallback, when set, was. */
       warning?: string;
     }
   /** `status: resolved` with a key: the open alert it closed (null when none) and the calls that ended. */

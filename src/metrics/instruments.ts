@@ -36,7 +36,7 @@ export const metrics = {
     labelNames: ['sip_code'] as const,
     registers,
   }),
-  /** Alerts that found nobody to call (contract "Nothing silently calls nobody"), counted once their transaction committed. */
+  /** Alerts that found nobody to call (README "Nothing silently calls nobody"), counted once their transaction committed. */
   alertsUnroutable: new Counter({
     name: 'voice_alert_alerts_unroutable_total',
     help: 'Alerts for which nobody could be called (an empty schedule, a gap in the rota), fallback or not',

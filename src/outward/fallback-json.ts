@@ -1,7 +1,7 @@
 import type { Fallback } from '../store';
 
 /**
- * An account's fallback (contract "Nothing silently calls nobody"): `account set-fallback|show
+ * An account's fallback (README "Nothing silently calls nobody"): `account set-fallback|show
  * --json` and `account list --json`'s `fallback`; null when none is set. `person` stays null
  * until people exist. Fields may be added, never renamed.
  */

@@ -14,7 +14,7 @@ export interface StepTargets {
  * its own numbers, then whoever is on call at that instant in each schedule it names, each
  * number once. A schedule with nobody on call then (no participants, a gap in the rota), or
  * deleted since (a running escalation keeps its own copy of the steps), adds nobody, and says
- * so in `nobody` (contract "Nothing silently calls nobody").
+ * so in `nobody` (README "Nothing silently calls nobody").
  */
 export async function stepTargets(t: Pick<Tables, 'schedules'>, accountId: string, step: PolicyStep, at: number): Promise<StepTargets> {
   const numbers = [...step.numbers];

@@ -119,7 +119,7 @@ export interface AlertsStore {
    * running escalation: the ones settleAlerts may close as unacknowledged (src/alerts/lifecycle.ts).
    */
   allCallsEnded(ids: readonly string[]): Promise<AlertRecord[]>;
-  /** Records why nobody could be called (contract "Nothing silently calls nobody"). */
+  /** Records why nobody could be called (README "Nothing silently calls nobody"). */
   markUnroutable(id: string, why: string): Promise<void>;
 }
 

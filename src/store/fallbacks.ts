@@ -1,9 +1,9 @@
 import type { SqlConnection } from './sql/connection';
 
 /**
- * Who an account calls when nothing else resolves (contract "Nothing silently calls nobody":
+ * Who an account calls when nothing else resolves (README "Nothing silently calls nobody":
  * `account set-fallback`). A number now; `personId` is kept for people, who are not there yet
- * (contract "People"): a fallback names one or the other.
+ * (README "People"): a fallback names one or the other.
  */
 export interface Fallback {
   accountId: string;

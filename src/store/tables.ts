@@ -60,7 +60,7 @@ export interface Tables {
   schedules: SchedulesStore;
   /** Voice desk PINs and policies (README "Voice desk"). */
   voiceDesk: VoiceDeskStore;
-  /** Who each account calls when nothing else resolves (contract "Nothing silently calls nobody"). */
+  /** Who each account calls when nothing else resolves (README "Nothing silently calls nobody"). */
   fallbacks: FallbacksStore;
 }
 

@@ -1,7 +1,7 @@
 import type { Tx } from './tables';
 
 /**
- * What may not be deleted while something else names it (contract "Nothing silently calls
+ * What may not be deleted while something else names it (README "Nothing silently calls
  * nobody"): a schedule that a policy's step names, a policy that a heartbeat, a key's default
  * or the voice desk follows. Deleting it anyway left the user calling nobody (issue 49: a
  * webhook answered `0 call(s) queued`, a heartbeat went late and raised nothing).

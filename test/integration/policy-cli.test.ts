@@ -25,7 +25,7 @@ describe('voice-alert policy', () => {
     expect(bad.stderr).toBe('voice-alert: invalid policy: steps.0.numbers: invalid phone number: 123\n');
     expect(a.cli(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5321111111']).stderr).toMatch(/a policy of that name exists/);
 
-    // The key's default uses it: refused, naming the key (contract "Nothing silently calls nobody"), until cleared.
+    // The key's default uses it: refused, naming the key (README "Nothing silently calls nobody"), until cleared.
     const refused = a.cli(['policy', 'delete', acc.accountId, created.id, '--json']);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(new RegExp(`^voice-alert: Policy in use: used by key ${acc.apiKey} \\(cred_\\w+\\); remove those uses first\n$`));

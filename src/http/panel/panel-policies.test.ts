@@ -37,7 +37,7 @@ describe('panel: escalation policies', () => {
     expect(badHtml).toContain('Geçersiz politika: steps.0.numbers: invalid phone number: 12345');
     expect(badHtml).toContain('>12345</textarea>');
 
-    // The delete button asks first (contract "Nothing silently calls nobody"): what goes, and a confirmed POST deletes.
+    // The delete button asks first (README "Nothing silently calls nobody"): what goes, and a confirmed POST deletes.
     const asked = await owner.post(`${page}/${policy!.id}/delete`, { _csrf: csrf });
     expect(asked.status).toBe(200);
     const askedHtml = await asked.text();

@@ -12,7 +12,7 @@ export const unroutableStep: MigrationStep = {
       -- an alert that reached someone. The panel's Overview shows these in red.
       ALTER TABLE alerts ADD COLUMN unroutable TEXT;
       -- Who is called when nothing else resolves, per account: a number now; person_id is
-      -- kept for people (contract "People"), so a person can take the place of the number.
+      -- kept for people (README "People"), so a person can take the place of the number.
       CREATE TABLE account_fallbacks (
         account_id    TEXT PRIMARY KEY REFERENCES accounts(id),
         phone_number  TEXT,

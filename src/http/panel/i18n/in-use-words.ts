@@ -1,6 +1,6 @@
 import type { Messages } from '.';
 
-/** The delete confirmation page's words (contract "Nothing silently calls nobody"). */
+/** The delete confirmation page's words (README "Nothing silently calls nobody"). */
 const en = {
   deletePolicy: 'Delete the policy {name}?',
   deleteSchedule: 'Delete the schedule {name}?',

@@ -1,6 +1,6 @@
 import type { Messages } from '.';
 
-/** The Overview's "nobody to call" line and the fallback card (contract "Nothing silently calls nobody"). */
+/** The Overview's "nobody to call" line and the fallback card (README "Nothing silently calls nobody"). */
 const en = {
   nobodyToCall: 'Nobody to call: {why}',
   fallbackTitle: 'Fallback',

@@ -23,7 +23,7 @@ export interface DeletePageProps {
 }
 
 /**
- * The delete button of a thing others may use leads here (contract "Nothing silently calls
+ * The delete button of a thing others may use leads here (README "Nothing silently calls
  * nobody"): the page shows what would be deleted and, when something uses it, who, with no
  * delete button, only the way back. A page, not a script dialog (the CSP forbids inline
  * script), like confirm-page.tsx.

@@ -4,7 +4,7 @@ import { unroutableWords } from '../i18n/unroutable-words';
 import { CsrfField } from './parts';
 
 /**
- * The account's fallback (contract "Nothing silently calls nobody"), on the policies page:
+ * The account's fallback (README "Nothing silently calls nobody"), on the policies page:
  * who is called when nothing else resolves. An empty number clears it. `draft`: the number
  * as typed, shown again when it was refused.
  */
