@@ -108,6 +108,7 @@ const POSTGRES_SUITES = [
   'test/integration/policy-cli.test.ts',
   'test/integration/schedule-cli.test.ts',
   'test/integration/desk-cli.test.ts',
+  'test/integration/fallback-cli.test.ts',
   'test/integration/webhook.test.ts',
   'test/integration/metrics.test.ts',
 ];

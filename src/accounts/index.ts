@@ -10,6 +10,7 @@ import { createTestCallsService, type TestCallsOptions, type TestCallsService } 
 export { parseMonthlyCredit, parsePlan, type AccountChangeResult, type AccountsService, type NewAccountInput, type NewAccountResult } from './accounts';
 export { type CredentialRef, type CredentialResult, type CredentialsService, type IssueResult, type RotateResult } from './credentials';
 export { parseCallbackUrl, type CallbacksService, type ClearCallbackResult, type SetCallbackResult } from './callbacks';
+export { createFallbackService, type FallbackResult, type FallbackService } from './fallback';
 export { type TestCallInput, type TestCallRefusal, type TestCallResult, type TestCallsOptions, type TestCallsService } from './test-calls';
 
 /**

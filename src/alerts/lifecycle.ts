@@ -98,7 +98,12 @@ export async function resolveAlert(d: AlertLifecycleDeps, alert: AlertRecord, by
  */
 export async function settleAlerts(d: AlertLifecycleDeps, alertIds: readonly string[], now: number): Promise<void> {
   const ended = (await d.store.alerts.allCallsEnded(alertIds)).filter((alert) => !isSuppressed(alert, now));
-  await closeAll(d, ended, 'unacknowledged', now, { reason: 'every call ended without an acknowledgement' });
+  // An alert that reached nobody had only its fallback's call: its reason keeps saying why
+  // (docs/on-call.md "Nothing silently calls nobody"), never that its people were called.
+  await closeAll(d, ended.filter((a) => !a.unroutable), 'unacknowledged', now, { reason: 'every call ended without an acknowledgement' });
+  for (const a of ended.filter((x) => x.unroutable)) {
+    await closeAll(d, [a], 'unacknowledged', now, { reason: `${a.unroutable}; the fallback was called, nobody pressed 1` });
+  }
 }
 
 /** The escalation ran out of steps (or of credit): nobody acknowledged the alert. */

@@ -17,7 +17,8 @@ import type { AlertRecord, CallRecord, SelfTestRecord, Tx } from '../store';
  * still shows `open`, and its `alert.acknowledged` follows it.
  * An emitter may add its own fields (alert.escalated: the step), never overwriting these.
  */
-export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged';
+/** `alert.unroutable`: nobody could be called for it (docs/on-call.md "Nothing silently calls nobody"): `reason`, and the `fallback` called (null: none). */
+export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged' | 'alert.unroutable';
 export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed';
 export type TrunkEventType = 'trunk.down' | 'trunk.up';
 /** docs/on-call.md "On-call schedules": the on-call person of a schedule changed. */

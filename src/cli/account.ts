@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { AccountChangeResult, NewAccountResult } from '../accounts';
 import { PLANS } from '../credit';
-import { accountJson, callbackClearedJson, callbackSetJson, newAccountJson } from '../outward';
+import { accountJson, callbackClearedJson, callbackSetJson, fallbackJson, newAccountJson } from '../outward';
+import { addFallbackCommands } from './account-fallback';
 import { CliError, print, withServices, withStore } from './context';
 import { refusal as catalogued, requireAccount } from './refusal';
 import { printList, row } from './text';
@@ -115,8 +116,14 @@ export function accountCommand(): Command {
     .option('--json', 'print JSON')
     .action((opts, c: Command) =>
       withStore(c, async (store) => {
-        printList(opts.json, await store.accounts.list(), accountJson, (a) => row(a.id, a.plan, a.monthlyCredit, a.disabled ? 'disabled' : 'active', a.name));
+        const all = await store.accounts.list();
+        const fallbacks = await Promise.all(all.map((a) => store.fallbacks.get(a.id)));
+        const items = all.map((a, i) => ({ a, fallback: fallbacks[i]! }));
+        printList(opts.json, items, ({ a, fallback }) => ({ ...accountJson(a), fallback: fallbackJson(fallback) }), ({ a }) =>
+          row(a.id, a.plan, a.monthlyCredit, a.disabled ? 'disabled' : 'active', a.name),
+        );
       }),
     );
+  addFallbackCommands(cmd);
   return cmd;
 }

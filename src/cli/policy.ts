@@ -4,6 +4,7 @@ import { createPoliciesService, type PolicyInput, type PolicyResult } from '../e
 import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
 import type { Policy } from '../store';
 import { positiveInt, print, withStore } from './context';
+import { inUseError } from './in-use';
 import { refusal, requireAccount, UsageError } from './refusal';
 import { part, printList, row } from './text';
 
@@ -89,6 +90,7 @@ export function policyCommand(): Command {
       withStore(c, async (store) => {
         await requireAccount(store, accountId);
         const r = await service(store).remove(accountId, idOrName);
+        if (!r.ok && r.code === 'policy_in_use') throw inUseError(r);
         if (!r.ok) refused(r, { accountId, policy: idOrName });
         print(opts.json, policyDeletedJson(r.policy), () => `deleted ${r.policy.name}`);
       }),

@@ -4,6 +4,7 @@ import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, sched
 import { createSchedulesService, icsUrl, parseInstant, type OnCallResult } from '../schedules';
 import type { ScheduleRecord, Store } from '../store';
 import { print, withStore } from './context';
+import { inUseError } from './in-use';
 import { refusal, requireAccount, UsageError } from './refusal';
 import { part, printList, row } from './text';
 
@@ -101,7 +102,9 @@ export function scheduleCommand(): Command {
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withStore(c, async (store, config) => {
         await requireAccount(store, accountId);
-        const { schedule } = unwrap(await service(store).remove(accountId, idOrName), { accountId, schedule: idOrName });
+        const r = await service(store).remove(accountId, idOrName);
+        if (!r.ok && r.code === 'schedule_in_use') throw inUseError(r);
+        const { schedule } = unwrap(r, { accountId, schedule: idOrName });
         print(opts.json, scheduleDeletedJson(schedule, icsUrl(config, schedule.icsToken)), () => `deleted ${schedule.name}`);
       }),
     );

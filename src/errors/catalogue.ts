@@ -48,6 +48,11 @@ export const ERRORS = [
   { code: 'alert_not_found', status: 404, message: 'Alert not found' },
   /** GET /api/schedules/{name}/oncall: another account's schedule answers like a missing one (docs/on-call.md "On-call schedules"). */
   { code: 'schedule_not_found', status: 404, message: 'Schedule not found' },
+  /** DELETE /api/policies/{name}: another account's policy answers like a missing one. */
+  // Deleting what another object uses (docs/on-call.md "Nothing silently calls nobody"): the answer
+  // adds `used_by` ([{kind, id, name}]); the CLI and the panel name the same users.
+  { code: 'schedule_in_use', status: 409, message: 'Schedule in use' },
+  { code: 'policy_in_use', status: 409, message: 'Policy in use' },
 
   // Maintenance windows (docs/on-call.md "Maintenance windows"); the detail after ": " names the
   // field.

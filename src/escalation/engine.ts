@@ -5,8 +5,14 @@ import type { Clock } from '../clock';
 import { periodOf } from '../credit';
 import type { Logger } from '../log';
 import type { LoopSpec } from '../engine';
-import { ordinalOf, type CallSource, type Escalation, type Store, type Tx } from '../store';
-import { stepNumbers } from '../schedules/step-numbers';
+import { ordinalOf, type AlertRecord, type CallSource, type Escalation, type Store, type Tx } from '../store';
+
+/** The calls' source: the alert's, where it is one a call may have. */
+const callSourceOf = (alert: AlertRecord): CallSource =>
+  alert.source === 'api' || alert.source === 'test' || alert.source === 'heartbeat' ? alert.source : 'webhook';
+import { metrics } from '../metrics';
+import { routeFrom } from './route';
+import { fallbackNumber, recordUnroutable } from './unroutable';
 
 /** A step whose calls are still going on is looked at again at least this often. */
 const SAFETY_LOOK_MS = 60_000;
@@ -37,6 +43,8 @@ export interface EscalationEngineDeps {
  *
  *   step n running ──every call of step n ended, no keypad 1,
  *                    and wait_s since step n began (or keypad 3)──> step n+1 (next round after the last)
+ *   a step that reaches nobody ──at once──> the step after it
+ *   every step reaches nobody ──> the account's fallback is called (none: alert unacknowledged, with why)
  *   after the last step of the last round, or no credit for the next ──> alert unacknowledged
  *   alert acknowledged or resolved (keypad 1, API, panel) ──> done
  */
@@ -73,17 +81,21 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       round += 1;
       step = 0;
     }
-    if (round > e.plan.rounds) {
+    // A step that reaches nobody (an empty schedule, a gap in the rota) moves on at once
+    // (docs/on-call.md "Nothing silently calls nobody"); a whole pass reaching nobody is unroutable.
+    const route = await routeFrom(tx, e.accountId, e.plan, { round, step }, now);
+    if (route.kind === 'out_of_rounds') {
       const reason = `every step called ${e.plan.rounds} time(s), nobody pressed 1`;
       if (await tx.escalations.finish(e.alertId, reason)) await markUnacknowledged({ store: tx, timeZone: d.timeZone }, alert, now, reason);
-      say.push(() => log.info({ alert: e.alertId }, reason));
+      say.push(() => log.info({ alert: e.alertId, skipped: route.skipped }, reason));
       return [];
     }
+    if (route.kind === 'nobody') return reachNobody(tx, e, alert, route.why, now, say);
+    ({ round, step } = route);
     const next = e.plan.steps[step]!;
     if (!(await tx.escalations.advance(e.alertId, e, { round, step, startedAt: now, nextAt: now + next.wait_s * 1000 }))) return [];
-    // Whoever is on call in the step's schedules as it starts (docs/on-call.md "On-call
-    // schedules").
-    const numbers = await stepNumbers(tx, e.accountId, next, now);
+    // Whoever is on call in the step's schedules as it starts (docs/on-call.md "On-call schedules").
+    const numbers = route.numbers;
     const account = await tx.accounts.get(e.accountId);
     if (!account || !(await tx.usage.tryCharge(account.id, periodOf(now, d.timeZone), numbers.length, account.monthlyCredit))) {
       const reason = 'Insufficient call credit';
@@ -92,12 +104,11 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       say.push(() => log.warn({ alert: e.alertId, round, step }, 'escalation stopped: insufficient call credit'));
       return [];
     }
-    const source: CallSource = alert.source === 'api' || alert.source === 'test' || alert.source === 'heartbeat' ? alert.source : 'webhook';
     const callIds = await tx.calls.enqueue(
       numbers.map((phoneNumber) => ({
         accountId: e.accountId,
         credentialId: e.credentialId,
-        source,
+        source: callSourceOf(alert),
         phoneNumber,
         message: e.message,
         alertId: e.alertId,
@@ -107,7 +118,31 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     );
     // The outcome callback `alert.escalated`, in this transaction (at least once, in order).
     await emitAlertEvent(tx, 'alert.escalated', alert, now, { escalation: { round, step: step + 1, numbers, call_ids: callIds } });
-    say.push(() => log.info({ alert: e.alertId, round, step, calls: callIds }, 'escalated to the next step'));
+    say.push(() => log.info({ alert: e.alertId, round, step, calls: callIds, skipped: route.skipped }, 'escalated to the next step'));
+    return callIds;
+  };
+
+  /**
+   * Every step of the plan reaches nobody now: the escalation ends with why, and the
+   * account's fallback is called as a plain call of the alert (it settles like one); with no
+   * fallback (or no credit for it) the alert ends unacknowledged with why (unroutable.ts).
+   */
+  const reachNobody = async (tx: Tx, e: Escalation, alert: AlertRecord, why: string, now: number, say: (() => void)[]): Promise<string[]> => {
+    if (!(await tx.escalations.finish(e.alertId, why))) return [];
+    const number = await fallbackNumber(tx, e.accountId);
+    const account = number ? await tx.accounts.get(e.accountId) : null;
+    const charged = number !== null && account !== null && (await tx.usage.tryCharge(account.id, periodOf(now, d.timeZone), 1, account.monthlyCredit));
+    const callIds = charged
+      ? await tx.calls.enqueue(
+          [{ accountId: e.accountId, credentialId: e.credentialId, source: callSourceOf(alert), phoneNumber: number, message: e.message, alertId: e.alertId, escalationOrdinal: 0 }],
+          now,
+        )
+      : [];
+    await recordUnroutable(tx, alert, why, now, { timeZone: d.timeZone, fallback: number ? { number, callIds } : null });
+    say.push(() => {
+      metrics.alertsUnroutable.inc();
+      log.warn({ alert: e.alertId, why, fallback: number, calls: callIds }, 'nobody to call');
+    });
     return callIds;
   };
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
-import type { Policy, PolicyStep, Store, Tx } from '../store';
+import { claimUse, whoUses, type Policy, type PolicyStep, type Store, type Tx, type UsedBy } from '../store';
 
 /** What a person gives for a policy (CLI, panel); numbers in any form the API accepts. */
 export const policyInput = z.object({
@@ -24,6 +24,9 @@ export const policyInput = z.object({
 });
 export type PolicyInput = z.input<typeof policyInput>;
 
+/** A delete refused: what still uses the policy (src/store/usage-of.ts). */
+export type PolicyInUse = { ok: false; code: 'policy_in_use'; usedBy: UsedBy[] };
+
 export type PolicyResult =
   | { ok: true; policy: Policy }
   | { ok: false; code: 'invalid_policy'; problem: string }
@@ -36,7 +39,10 @@ export type PolicyResult =
 export interface PoliciesService {
   create(accountId: string, input: PolicyInput): Promise<PolicyResult>;
   update(accountId: string, idOrName: string, input: PolicyInput): Promise<PolicyResult>;
-  remove(accountId: string, idOrName: string): Promise<PolicyResult>;
+  /** Refused (policy_in_use) while a heartbeat, an active key's default or the voice desk uses it. */
+  remove(accountId: string, idOrName: string): Promise<PolicyResult | PolicyInUse>;
+  /** The policy and who uses it now (the panel's delete page asks before it deletes); null: no such policy. */
+  usersOf(accountId: string, idOrName: string): Promise<{ policy: Policy; usedBy: UsedBy[] } | null>;
   /** The policy a credential's requests use when they name none (null clears it). */
   setDefault(accountId: string, apiKey: string, idOrName: string | null): Promise<{ ok: true } | Extract<PolicyResult, { ok: false }>>;
 }
@@ -88,6 +94,7 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
         await tx.serializeOn(policiesLock(accountId));
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
         if (await tx.policies.find(accountId, v.value.name)) return { ok: false, code: 'policy_name_taken' };
+        await claimUse(tx, accountId, 'schedule');
         const missing = await missingSchedule(tx, accountId, v.value.steps);
         if (missing) return missing;
         return { ok: true, policy: await tx.policies.create({ accountId, ...v.value }, clock()) };
@@ -101,18 +108,26 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
         if (!p) return { ok: false, code: 'policy_not_found' };
         const clash = await tx.policies.find(accountId, v.value.name);
         if (clash && clash.id !== p.id) return { ok: false, code: 'policy_name_taken' };
+        await claimUse(tx, accountId, 'schedule');
         const missing = await missingSchedule(tx, accountId, v.value.steps);
         if (missing) return missing;
         await tx.policies.update(p.id, v.value, clock());
         return { ok: true, policy: (await tx.policies.get(p.id))! };
       }),
     remove: (accountId, idOrName) =>
-      store.transaction(async (tx): Promise<PolicyResult> => {
+      store.transaction(async (tx): Promise<PolicyResult | PolicyInUse> => {
         await tx.serializeOn(policiesLock(accountId));
         const p = await tx.policies.find(accountId, idOrName);
         if (!p) return { ok: false, code: 'policy_not_found' };
+        const usedBy = await whoUses(tx, accountId, { kind: 'policy', id: p.id, name: p.name });
+        if (usedBy.length > 0) return { ok: false, code: 'policy_in_use', usedBy };
         await tx.policies.delete(p.id);
         return { ok: true, policy: p };
+      }),
+    usersOf: (accountId, idOrName) =>
+      store.transaction(async (tx) => {
+        const policy = await tx.policies.find(accountId, idOrName);
+        return policy ? { policy, usedBy: await whoUses(tx, accountId, { kind: 'policy', id: policy.id, name: policy.name }) } : null;
       }),
     setDefault: (accountId, apiKey, idOrName) =>
       store.transaction(async (tx) => {
@@ -121,6 +136,7 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
         if (!cred) return { ok: false as const, code: 'credential_not_found' as const };
         let policyId: string | null = null;
         if (idOrName !== null) {
+          await claimUse(tx, accountId, 'policy');
           const p = await tx.policies.find(accountId, idOrName);
           if (!p) return { ok: false as const, code: 'policy_not_found' as const };
           policyId = p.id;

@@ -15,12 +15,14 @@ export const FIRST_STEP_ORDINAL = 1;
 
 /**
  * Records the schedule of an alert whose first step's calls the intake just queued (with
- * FIRST_STEP_ORDINAL), inside the same transaction (`store.transaction`, with its `tx`).
+ * FIRST_STEP_ORDINAL, or the ordinal of `step` when earlier steps reached nobody), inside the same transaction (`store.transaction`, with its `tx`).
  */
 export async function beginEscalation(
   tx: Tx,
-  e: { alertId: string; accountId: string; credentialId: string | null; policy: Policy; plan: EscalationPlan; message: string; now: number },
+  e: { alertId: string; accountId: string; credentialId: string | null; policy: Policy; plan: EscalationPlan; message: string; now: number; step?: number },
 ): Promise<void> {
+  // The first step that reaches someone (route.ts): earlier ones reached nobody and were passed over.
+  const step = e.step ?? 0;
   await tx.escalations.start({
     alertId: e.alertId,
     accountId: e.accountId,
@@ -29,8 +31,8 @@ export async function beginEscalation(
     plan: e.plan,
     message: e.message,
     round: 1,
-    step: 0,
+    step,
     stepStartedAt: e.now,
-    nextAt: e.now + e.plan.steps[0]!.wait_s * 1000,
+    nextAt: e.now + e.plan.steps[step]!.wait_s * 1000,
   });
 }

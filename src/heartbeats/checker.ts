@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import { escalationPlan } from '../escalation';
+import { metrics } from '../metrics';
 import { enqueueCalls } from '../intake/enqueue';
 import { describeError, type Logger } from '../log';
 import type { LoopSpec } from '../engine';
@@ -103,7 +104,7 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
       );
       if (r.outcome.code !== 'QUEUED') return { h, skipped: r.outcome.code };
       if (r.outcome.alertId) await tx.heartbeats.setAlert(h.id, r.outcome.alertId);
-      return { h, alertId: r.outcome.alertId ?? null, callIds: r.outcome.callIds };
+      return { h, alertId: r.outcome.alertId ?? null, callIds: r.outcome.callIds, warning: r.outcome.warning ?? null };
     });
 
   const look = async () => {
@@ -122,7 +123,9 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
         log.warn({ heartbeat: r.h.id, account: r.h.accountId, reason: r.skipped }, 'heartbeat late: nobody called');
         continue;
       }
-      log.warn({ heartbeat: r.h.id, account: r.h.accountId, alert: r.alertId, calls: r.callIds }, 'heartbeat late: alert raised');
+      log.warn({ heartbeat: r.h.id, account: r.h.accountId, alert: r.alertId, calls: r.callIds, ...(r.warning ? { warning: r.warning } : {}) }, 'heartbeat late: alert raised');
+      // Its policy reached nobody (docs/on-call.md "Nothing silently calls nobody"): counted once committed.
+      if (r.warning) metrics.alertsUnroutable.inc();
       if (r.callIds.length > 0) d.onQueued?.(r.callIds);
     }
   };

@@ -6,7 +6,7 @@ import { isMessageTooLong } from '../intake/message';
 import { normalizePhoneNumber, type NumberForm } from '../phone';
 import { randomToken } from '../ids';
 import { digest } from '../digest';
-import type { Heartbeat, Store, Tx } from '../store';
+import { claimUse, type Heartbeat, type Store, type Tx } from '../store';
 
 /** The alert a late heartbeat raises, and its next ping resolves (docs/on-call.md "Heartbeats"). */
 export const heartbeatAlertKey = (id: string) => `heartbeat:${id}`;
@@ -99,6 +99,8 @@ export function createHeartbeatService(d: HeartbeatServiceDeps): HeartbeatServic
       const token = randomToken(32);
       return d.store.transaction(async (tx): Promise<Created> => {
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
+        // The policy may not be deleted while this heartbeat is being created (src/store/usage-of.ts).
+        if (v.policy) await claimUse(tx, accountId, 'policy');
         const policy = v.policy ? await tx.policies.find(accountId, v.policy) : null;
         if (v.policy && !policy) return { ok: false, code: 'unknown_policy' };
         if (await tx.heartbeats.find(accountId, v.name)) return { ok: false, code: 'heartbeat_name_taken' };

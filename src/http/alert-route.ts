@@ -53,9 +53,12 @@ export async function handleAlert(
     headers: request.headers,
   });
   const { status, body: answer } = answerFor(result.outcome);
-  // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now
-  // (docs/operations.md "No trunk yet").
-  if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') answer.warning = NO_TRUNK_WARNING;
+  // Accepted with nobody to dial it yet: say so, so a tool's operator learns it now (docs/operations.md "Operations").
+  if (result.outcome.code === 'QUEUED' && deps.trunkStatus?.().state === 'not_configured') {
+    // "Nobody to call" stays the warning (docs/on-call.md "Nothing silently calls nobody"); `warnings` lists both.
+    if (typeof answer.warning === 'string') answer.warnings = [answer.warning, NO_TRUNK_WARNING];
+    else answer.warning = NO_TRUNK_WARNING;
+  }
   const o = result.outcome;
   // An SNS SubscribeURL not confirmed automatically is kept in the history for an operator to open.
   const recorded = o.code === 'SNS_CONFIRMATION' ? `${answer.message}: ${o.subscribeUrl}` : answer.message;
@@ -105,6 +108,8 @@ function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
   // docs/on-call.md "Maintenance windows": accepted, stored, nobody called; the answer names the
   // window and the alert.
   const suppressed = o.suppressed ? { alert_id: o.alertId, suppressed: o.suppressed } : {};
+  // Contract "Nothing silently calls nobody": accepted as usual, plus why nobody is called.
+  const warning = o.warning ? { alert_id: o.alertId, warning: o.warning } : {};
   if (o.endpoint === 'api') {
     // One number: either its new call, or the existing call that stands in for it (none when suppressed).
     const callId = o.callIds[0] ?? dedup[0] ?? null;
@@ -114,6 +119,7 @@ function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
       call_id: callId,
       ...(keyed ? { alert_id: o.alertId, deduplicated: o.suppressed ? dedup.length > 0 : o.callIds.length === 0 } : {}),
       ...suppressed,
+      ...warning,
     };
   }
   return {
@@ -122,6 +128,7 @@ function queuedAnswer(o: Extract<Outcome, { code: 'QUEUED' }>) {
     call_ids: o.callIds,
     ...(keyed ? { alert_id: o.alertId, deduplicated_call_ids: dedup } : {}),
     ...suppressed,
+    ...warning,
   };
 }
 

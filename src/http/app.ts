@@ -3,6 +3,7 @@ import { alertRoutes } from './alerts';
 import { callRoutes } from './call';
 import { callStatusRoutes } from './call-status';
 import { compatRoutes } from './compat-routes';
+import { deleteRoutes } from './deletes';
 import type { HttpDeps } from './deps';
 import { healthRoutes } from './health';
 import { maintenanceRoutes } from './maintenance';
@@ -81,6 +82,7 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     .use(maintenanceRoutes(deps))
     .use(heartbeatRoutes(deps))
     .use(scheduleRoutes(deps))
+    .use(deleteRoutes(deps))
     .use(webhookRoutes(deps))
     .use(compatRoutes(deps));
   for (const f of features) app.use(f);

@@ -2,10 +2,10 @@ import { resolveOpenAlertByKey } from '../alerts';
 import type { Clock } from '../clock';
 import { alertsSection } from '../config/sections/alerts';
 import { periodOf } from '../credit';
-import { beginEscalation, FIRST_STEP_ORDINAL } from '../escalation';
-import type { Account, CallSource, EscalationPlan, MaintenanceWindow, Policy, Store, Tx } from '../store';
+import { beginEscalation, fallbackNumber, nobodyWarning, recordUnroutable, routeFrom } from '../escalation';
+import { metrics } from '../metrics';
+import { ordinalOf, type Account, type CallSource, type EscalationPlan, type MaintenanceWindow, type Policy, type Store, type Tx } from '../store';
 import { suppressingWindow } from '../maintenance/suppress';
-import { stepNumbers } from '../schedules/step-numbers';
 import { decideDedupe } from './dedupe';
 import type { AlertOrigin } from './native-source';
 import type { SignedOnce } from './authorize';
@@ -77,9 +77,9 @@ export async function enqueueCalls(
     if (req.signedOnce && req.credentialId && !(await tx.signedRequests.firstUse(req.credentialId, req.signedOnce.signature, req.signedOnce.expiresAt, now))) {
       return { outcome: REPLAYED_SIGNATURE, replayed: false };
     }
-    // The first step calls whoever is on call in its schedules now (docs/on-call.md "On-call
-    // schedules").
-    const numbers = req.escalation ? await stepNumbers(tx, req.accountId, req.escalation.plan.steps[0]!, now) : req.phoneNumbers;
+    // The first step calls whoever is on call in its schedules now (docs/on-call.md "On-call schedules").
+    const route = req.escalation ? await firstRoute(tx, req.accountId, req.escalation.plan, now) : null;
+    const numbers = route ? route.numbers : req.phoneNumbers;
     // The key's open alert and its newest one, asked together (one round trip on PostgreSQL).
     const [open, latest] = req.alertKey
       ? await Promise.all([tx.alerts.findOpen(req.accountId, req.alertKey), tx.alerts.latestByKey(req.accountId, req.alertKey)])
@@ -121,21 +121,45 @@ export async function enqueueCalls(
         phoneNumber,
         message: req.message,
         alertId,
-        escalationOrdinal: req.escalation && !escalating ? FIRST_STEP_ORDINAL : 0,
+        escalationOrdinal: req.escalation && !escalating && !route?.unroutable ? ordinalOf({ plan: req.escalation.plan, round: 1, step: route!.step }) : 0,
         lastReason: options.waitReason ?? null,
       })),
       now,
     );
-    if (req.escalation && !escalating && !window && !(await tx.escalations.get(alertId))) {
-      await beginEscalation(tx, { alertId, accountId: req.accountId, credentialId: req.credentialId, ...req.escalation, message: req.message, now });
+    if (req.escalation && !escalating && !window && !route?.unroutable && !(await tx.escalations.get(alertId))) {
+      await beginEscalation(tx, { alertId, accountId: req.accountId, credentialId: req.credentialId, ...req.escalation, message: req.message, now, step: route!.step });
     }
+    // Contract "Nothing silently calls nobody": stored and answered as usual, plus why; the
+    // fallback (when set) was called above as this alert's plain call.
+    const unroutable = route?.unroutable && !escalating && !window ? route.unroutable : null;
+    if (unroutable) await recordUnroutableOnce(tx, alertId, unroutable, now, options.timeZone, { number: route!.numbers[0] ?? null, callIds });
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
+    if (unroutable) outcome.warning = nobodyWarning(unroutable);
     // Keyed or escalated requests name their alert (and what was deduplicated); plain ones do not.
     if (req.alertKey || req.escalation) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
     if (window) outcome.suppressed = window.id;
     if (req.idempotencyKey && req.credentialId) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
     return { outcome, replayed: false };
   }, { savepoint: !isPlain(req) });
+}
+
+/**
+ * Where a request under a policy goes first (route.ts): the first step that reaches someone
+ * now (earlier steps reaching nobody are passed over at once). When none does, the alert is
+ * unroutable (`unroutable` says why) and the account's fallback number, if any, is its one call.
+ */
+async function firstRoute(tx: Tx, accountId: string, plan: EscalationPlan, now: number): Promise<{ numbers: string[]; step: number; unroutable: string | null }> {
+  const route = await routeFrom(tx, accountId, plan, { round: 1, step: 0 }, now);
+  if (route.kind === 'step') return { numbers: route.numbers, step: route.step, unroutable: null };
+  const fallback = await fallbackNumber(tx, accountId);
+  return { numbers: fallback ? [fallback] : [], step: 0, unroutable: route.kind === 'nobody' ? route.why : route.skipped.join('; ') };
+}
+
+/** recordUnroutable (src/escalation/unroutable.ts) once per alert and why: a repeat joining it says nothing new. */
+async function recordUnroutableOnce(tx: Tx, alertId: string, why: string, now: number, timeZone: string, fallback: { number: string | null; callIds: string[] }): Promise<void> {
+  const alert = (await tx.alerts.get(alertId))!;
+  if (alert.unroutable === why) return;
+  await recordUnroutable(tx, alert, why, now, { timeZone, fallback: fallback.number ? { number: fallback.number, callIds: fallback.callIds } : null });
 }
 
 /**
@@ -218,6 +242,8 @@ export async function queueAccepted(
     windows: await lookups.windowsOf(account.id, deps.clock()),
   });
   if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.callIds.length > 0) deps.onQueued?.(r.outcome.callIds);
+  // Counted once committed (docs/on-call.md "Nothing silently calls nobody"); a replay is not a new alert.
+  if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.warning) metrics.alertsUnroutable.inc();
   return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
 }
 

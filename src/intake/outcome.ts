@@ -46,6 +46,8 @@ export type Outcome =
       deduplicatedCallIds?: string[];
       /** The maintenance window (mw_…) under which nobody was called (docs/on-call.md "Maintenance windows"). */
       suppressed?: string;
+      /** `Nobody to call: <why>`: nobody could be called (docs/on-call.md "Nothing silently calls nobody"); the fallback, when set, was. */
+      warning?: string;
     }
   /** `status: resolved` with a key: the open alert it closed (null when none) and the calls that ended. */
   | { code: 'RESOLVED'; alertId: string | null; cancelledCallIds: string[] };

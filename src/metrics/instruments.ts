@@ -36,6 +36,12 @@ export const metrics = {
     labelNames: ['sip_code'] as const,
     registers,
   }),
+  /** Alerts that found nobody to call (docs/on-call.md "Nothing silently calls nobody"), counted once their transaction committed. */
+  alertsUnroutable: new Counter({
+    name: 'voice_alert_alerts_unroutable_total',
+    help: 'Alerts for which nobody could be called (an empty schedule, a gap in the rota), fallback or not',
+    registers,
+  }),
   speechRenderSeconds: new Histogram({
     name: 'voice_alert_speech_render_seconds',
     help: 'Time to render one utterance to telephone audio (cache misses only)',

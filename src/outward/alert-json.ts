@@ -28,6 +28,8 @@ export async function alertJson(store: Store, a: AlertRecord) {
     suppressed_by: a.suppressedBy,
     suppressed_until: iso(a.suppressedUntil),
     labels: a.labels,
+    // Contract "Nothing silently calls nobody": why nobody could be called (null: someone was).
+    unroutable: a.unroutable,
     calls: calls.map((c, i) => callStatusJson(c, events[i]!)),
   };
 }

@@ -14,6 +14,7 @@ export { selfTestJson } from './self-test-json';
 export { oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from './schedule-json';
 export { alertActionJson } from './alert-action-json';
 export { accountJson, newAccountJson } from './account-json';
+export { fallbackJson } from './fallback-json';
 export { callbackClearedJson, callbackSetJson } from './account-callback-json';
 export { issuedKeysJson, revokedKeyJson } from './keys-json';
 export { creditJson } from './credit-json';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
-import type { OverrideRecord, ScheduleRecord, Store, Tables } from '../store';
+import { whoUses, type OverrideRecord, type ScheduleRecord, type Store, type Tables, type UsedBy } from '../store';
 import { compileLayers, isIanaTimeZone, validateLayers } from './layers';
 import { onCallAt, shiftsBetween, type OnCall, type ScheduleRules, type Shift } from './timeline';
 
@@ -25,6 +25,8 @@ type Refusal =
   | { ok: false; code: 'invalid_schedule' | 'invalid_override'; problem: string }
   | { ok: false; code: 'schedule_name_taken' | 'schedule_not_found' | 'account_not_found' };
 export type ScheduleResult = { ok: true; schedule: ScheduleRecord } | Refusal;
+/** A delete refused: the policies whose steps name the schedule (src/store/usage-of.ts). */
+export type ScheduleInUse = { ok: false; code: 'schedule_in_use'; usedBy: UsedBy[] };
 export type OverrideResult = { ok: true; override: OverrideRecord } | Refusal;
 export type OnCallResult = { ok: true; oncall: OnCall } | Refusal;
 
@@ -56,7 +58,10 @@ export async function rulesOf(t: Pick<Tables, 'schedules'>, s: ScheduleRecord, a
  */
 export interface SchedulesService {
   create(accountId: string, input: ScheduleInput): Promise<ScheduleResult>;
-  remove(accountId: string, idOrName: string): Promise<ScheduleResult>;
+  /** Refused (schedule_in_use) while a policy's step names it. */
+  remove(accountId: string, idOrName: string): Promise<ScheduleResult | ScheduleInUse>;
+  /** The schedule and who uses it now (the panel's delete page asks before it deletes); null: no such schedule. */
+  usersOf(accountId: string, idOrName: string): Promise<{ schedule: ScheduleRecord; usedBy: UsedBy[] } | null>;
   addOverride(accountId: string, idOrName: string, input: OverrideInput): Promise<OverrideResult>;
   /** Who is on call at `at` (default: now). */
   oncall(accountId: string, idOrName: string, at?: number): Promise<OnCallResult>;
@@ -96,12 +101,19 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         return { ok: true, schedule };
       }),
     remove: (accountId, idOrName) =>
-      store.transaction(async (tx): Promise<ScheduleResult> => {
+      store.transaction(async (tx): Promise<ScheduleResult | ScheduleInUse> => {
         await tx.serializeOn(schedulesLock(accountId));
         const s = await tx.schedules.find(accountId, idOrName);
         if (!s) return { ok: false, code: 'schedule_not_found' };
+        const usedBy = await whoUses(tx, accountId, { kind: 'schedule', id: s.id, name: s.name });
+        if (usedBy.length > 0) return { ok: false, code: 'schedule_in_use', usedBy };
         await tx.schedules.delete(s.id);
         return { ok: true, schedule: s };
+      }),
+    usersOf: (accountId, idOrName) =>
+      store.transaction(async (tx) => {
+        const schedule = await tx.schedules.find(accountId, idOrName);
+        return schedule ? { schedule, usedBy: await whoUses(tx, accountId, { kind: 'schedule', id: schedule.id, name: schedule.name }) } : null;
       }),
     addOverride: (accountId, idOrName, input) =>
       store.transaction(async (tx): Promise<OverrideResult> => {

@@ -28,6 +28,8 @@ export interface AlertRecord {
   /** The maintenance window that suppressed it (mw_…), and until when its calls are not placed. */
   suppressedBy: string | null;
   suppressedUntil: number | null;
+  /** Why nobody could be called ("step 1: schedule backup has nobody on call"); null: it reached someone. */
+  unroutable: string | null;
 }
 
 /** An `alerts` row as SQLite returns it (`SELECT *`). */
@@ -48,6 +50,7 @@ export interface AlertRow {
   labels: string | null;
   suppressed_by: string | null;
   suppressed_until: number | null;
+  unroutable?: string | null;
 }
 
 /** The one mapping from a row to an AlertRecord (panel-queries reads alerts too). */
@@ -68,6 +71,7 @@ export const toAlert = (r: AlertRow): AlertRecord => ({
   labels: r.labels ? (JSON.parse(r.labels) as Record<string, string>) : null,
   suppressedBy: r.suppressed_by ?? null,
   suppressedUntil: r.suppressed_until ?? null,
+  unroutable: r.unroutable ?? null,
 });
 
 export interface NewAlert {
@@ -116,6 +120,8 @@ export interface AlertsStore {
    * running escalation: the ones settleAlerts may close as unacknowledged (src/alerts/lifecycle.ts).
    */
   allCallsEnded(ids: readonly string[]): Promise<AlertRecord[]>;
+  /** Records why nobody could be called (docs/on-call.md "Nothing silently calls nobody"). */
+  markUnroutable(id: string, why: string): Promise<void>;
 }
 
 /**
@@ -219,6 +225,9 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
     },
     async allCallsEnded(ids) {
       return ids.length === 0 ? [] : ((await ended.all({ ids: JSON.stringify(ids) })) as AlertRow[]).map(toAlert);
+    },
+    async markUnroutable(id, why) {
+      await db.query('UPDATE alerts SET unroutable = $why WHERE id = $id').run({ id, why });
     },
   };
 }

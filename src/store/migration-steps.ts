@@ -17,6 +17,7 @@ import { selfTestsStep } from './schema/16-self-tests';
 import { voiceDeskStep } from './schema/17-voice-desk';
 import { alertsByKeyStep } from './schema/18-alerts-by-key';
 import { keyedAlertsIndexStep } from './schema/19-keyed-alerts-index';
+import { unroutableStep } from './schema/20-unroutable-and-fallback';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   voiceDeskStep,
   alertsByKeyStep,
   keyedAlertsIndexStep,
+  unroutableStep,
 ];
 
 /** The schema version this program writes. */

@@ -24,6 +24,7 @@ import { createSignedRequestsStore, type SignedRequestsStore } from './signed-re
 import type { SqlConnection } from './sql/connection';
 import { createUsageStore, type UsageStore } from './usage';
 import { createVoiceDeskStore, type VoiceDeskStore } from './voice-desk';
+import { createFallbacksStore, type FallbacksStore } from './fallbacks';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -59,6 +60,8 @@ export interface Tables {
   schedules: SchedulesStore;
   /** Voice desk PINs and policies (docs/telephony.md "Voice desk"). */
   voiceDesk: VoiceDeskStore;
+  /** Who each account calls when nothing else resolves (docs/on-call.md "Nothing silently calls nobody"). */
+  fallbacks: FallbacksStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -96,6 +99,7 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   selfTests: (db) => createSelfTestsStore(db),
   schedules: (db) => createSchedulesStore(db),
   voiceDesk: (db) => createVoiceDeskStore(db),
+  fallbacks: (db) => createFallbacksStore(db),
 };
 
 /** The names of the table groups. */

@@ -1,7 +1,7 @@
 import { createAlertActions, type AlertActionResult } from '../alerts';
 import type { Clock } from '../clock';
 import { stepNumbers } from '../schedules';
-import type { AlertRecord, Policy, Store } from '../store';
+import { claimUse, type AlertRecord, type Policy, type Store } from '../store';
 import { hashPin, newPin, pinMatches } from './pin';
 
 /** Who acts when the desk acknowledges or resolves (the alert's `acknowledged_by`, events, history). */
@@ -58,6 +58,7 @@ export function createDeskService(d: DeskServiceDeps): DeskService {
     async setPolicy(accountId, name) {
       return d.store.transaction(async (tx): Promise<DeskPolicyResult> => {
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
+        await claimUse(tx, accountId, 'policy');
         const policy = await tx.policies.find(accountId, name);
         if (!policy) return { ok: false, code: 'policy_not_found' };
         await tx.voiceDesk.setPolicy(accountId, policy.id, d.clock());

@@ -25,6 +25,12 @@ describe('voice-alert policy', () => {
     expect(bad.stderr).toBe('voice-alert: Invalid escalation policy: steps.0.numbers: invalid phone number: 123\n');
     expect(a.cli(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5321111111']).stderr).toBe('voice-alert: Escalation policy name taken: oncall\n');
 
+    // The key's default uses it: refused, naming the key (docs/on-call.md "Nothing silently calls nobody"), until cleared.
+    const refused = a.cli(['policy', 'delete', acc.accountId, created.id, '--json']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^voice-alert: Policy in use: used by key ${acc.apiKey} \\(cred_\\w+\\); remove those uses first\n$`));
+    expect(a.cliJson(['policy', 'show', acc.accountId, 'oncall'])).toEqual(created);
+    a.cliJson(['policy', 'set-default', acc.accountId, acc.apiKey]);
     expect(a.cliJson(['policy', 'delete', acc.accountId, created.id])).toMatchObject({ name: 'oncall', deleted: true });
     expect(a.cliJson(['policy', 'list', acc.accountId])).toEqual([]);
     expect(a.cli(['policy', 'show', acc.accountId, 'oncall']).status).toBe(1);

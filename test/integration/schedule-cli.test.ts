@@ -62,6 +62,10 @@ describe('voice-alert schedule', () => {
       ],
     });
     expect(a.cli(['policy', 'create', acc.accountId, '--name', 'q', '--step', '@nope']).stderr).toBe('voice-alert: Invalid escalation policy: steps.0.schedules: no such schedule: nope\n');
+    // Named by policy p: the schedule cannot be deleted, and the CLI names the policy.
+    const refused = a.cli(['schedule', 'delete', acc.accountId, 'noc']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^voice-alert: Schedule in use: used by policy p \(pol_\w+\); remove those uses first\n$/);
     a.cliJson(['policy', 'delete', acc.accountId, 'p']);
 
     const badZone = a.cli(['schedule', 'create', acc.accountId, '--name', 'x', '--time-zone', 'Mars/Olympus', '--layers', JSON.stringify(LAYERS)]);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { createHeartbeatService } from '../../heartbeats';
 
 const PW = 'a-long-password-1';
 
@@ -36,8 +37,34 @@ describe('panel: escalation policies', () => {
     expect(badHtml).toContain('Geçersiz politika: steps.0.numbers: invalid phone number: 12345');
     expect(badHtml).toContain('>12345</textarea>');
 
-    expect((await owner.post(`${page}/${policy!.id}/delete`, { _csrf: csrf })).status).toBe(303);
+    // The delete button asks first (docs/on-call.md "Nothing silently calls nobody"): what goes, and a confirmed POST deletes.
+    const asked = await owner.post(`${page}/${policy!.id}/delete`, { _csrf: csrf });
+    expect(asked.status).toBe(200);
+    const askedHtml = await asked.text();
+    expect(askedHtml).toContain('5322222222');
+    expect(askedHtml).toContain('name="confirm" value="1"');
+    expect(askedHtml).not.toContain('data-used-by');
+    expect(await store.policies.list(a.id)).toHaveLength(1);
+    expect((await owner.post(`${page}/${policy!.id}/delete`, { _csrf: csrf, confirm: '1' })).status).toBe(303);
     expect(await store.policies.list(a.id)).toEqual([]);
+  });
+
+  test('a policy in use: the confirmation page names its users and offers no delete; a forced POST is 409', async () => {
+    const { store, a, owner, page, deps } = await setup();
+    const mine = await store.transaction((tx) => tx.policies.create({ accountId: a.id, name: 'mine', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));
+    const hb = await createHeartbeatService({ store, clock: deps.clock, timeZone: 'Europe/Istanbul' }).create(a.id, { name: 'nightly-backup', interval_s: 3600, policy: 'mine' });
+    expect(hb.ok).toBe(true);
+    const csrf = await owner.csrf(page);
+    const asked = await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf });
+    expect(asked.status).toBe(200);
+    const html = await asked.text();
+    expect(html).toContain('data-used-by');
+    expect(html).toContain('nightly-backup');
+    expect(html).not.toContain('name="confirm" value="1"');
+    const forced = await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf, confirm: '1' });
+    expect(forced.status).toBe(409);
+    expect(await forced.text()).toContain('nightly-backup');
+    expect(await store.policies.get(mine.id)).not.toBeNull();
   });
 
   test("sets a key's default policy; another account's policy or key is not found", async () => {

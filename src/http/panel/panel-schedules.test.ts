@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { manualClock } from '../../../test/helpers/memory-store';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { createPoliciesService } from '../../escalation';
 import { createSchedulesService } from '../../schedules';
 
 // docs/on-call.md "On-call schedules": the panel's schedules page and the overview's on-call part.
@@ -102,5 +103,33 @@ describe('panel overview: on call now and open alerts', () => {
     const adminHtml = await (await admin.get('/panel/overview')).text();
     expect(adminHtml).toContain('data-schedule="theirs"');
     expect([...adminHtml.matchAll(/<tr data-alert="([^"]+)">/g)].map((m) => m[1])).toEqual([other, newer, older]);
+  });
+
+  test('delete asks first; while a policy names the schedule the page names it, offers no delete, and a forced POST is 409', async () => {
+    const { owner, page, mine, theirs, store, clock, a } = await setup();
+    const policies = createPoliciesService({ store, clock });
+    const p = await policies.create(a.id, { name: 'escalate', steps: [{ schedules: ['noc'], wait_s: 60 }] });
+    if (!p.ok) throw new Error('policy');
+    const csrf = await owner.csrf(page);
+    const asked = await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf });
+    expect(asked.status).toBe(200);
+    const html = await asked.text();
+    expect(html).toContain('Delete the schedule noc?');
+    expect(html).toContain('Ayşe 5321111111');
+    expect(html).toMatch(new RegExp(`data-kind="policy" data-id="${p.policy.id}"[^>]*>[^<]*<span>escalate</span>`));
+    expect(html).not.toContain('name="confirm" value="1"');
+    expect((await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf, confirm: '1' })).status).toBe(409);
+    expect(await store.schedules.get(mine.id)).not.toBeNull();
+
+    // With the policy gone: the page offers the delete, and the confirmed POST deletes.
+    expect((await policies.remove(a.id, 'escalate')).ok).toBe(true);
+    const again = await (await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf })).text();
+    expect(again).toContain('name="confirm" value="1"');
+    expect(again).not.toContain('data-used-by');
+    expect((await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf, confirm: '1' })).status).toBe(303);
+    expect(await store.schedules.get(mine.id)).toBeNull();
+    // Another account's schedule is not found, and stays.
+    expect((await owner.post(`${page}/${theirs.id}/delete`, { _csrf: csrf, confirm: '1' })).status).toBe(404);
+    expect(await store.schedules.get(theirs.id)).not.toBeNull();
   });
 });

@@ -4,7 +4,11 @@ import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor } from '../examples';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
+import { fill } from '../i18n';
+import { inUseWords } from '../i18n/in-use-words';
 import { scheduleWords } from '../i18n/schedule-words';
+import { confirmed } from '../views/confirm-page';
+import { deletePage } from '../views/delete-page';
 import { SchedulesPage, type SchedulesPageProps } from '../views/schedules-page';
 
 /** How far ahead the page lists shifts (docs/on-call.md "On-call schedules"). */
@@ -26,7 +30,39 @@ export function schedulesRoutes(env: PanelEnv) {
     return 'problem' in r ? `${w.invalid} ${r.problem}` : w.notFound;
   };
 
+  // docs/on-call.md "Nothing silently calls nobody": the delete button asks first, showing the layers
+  // and, while a policy names the schedule, the policies and no delete.
+  const askDelete = async (c: PanelCtx, status: number) => {
+    const found = await schedules.usersOf(c.account.id, c.params.scheduleId ?? '');
+    if (!found) return render(c, 404, { error: scheduleWords(c.t).notFound });
+    const s = found.schedule;
+    return deletePage({
+      t: c.t,
+      user: c.user,
+      csrf: c.csrf,
+      title: fill(inUseWords(c.t).deleteSchedule, { name: s.name }),
+      lines: [
+        ...s.layers.map((l, i) => `${i + 1}. ${l.participants.map((p) => `${p.name} ${p.number}`).join(', ')} — ${l.shift}, ${l.start} (${s.timeZone})`),
+        scheduleWords(c.t).overrides,
+      ],
+      usedBy: found.usedBy,
+      action: `/panel/a/${c.account.id}/schedules/${encodeURIComponent(s.id)}/delete`,
+      cancelHref: `/panel/a/${c.account.id}/schedules`,
+      status,
+    });
+  };
+
   return new Elysia({ name: 'panel-schedules' })
+    .post(
+      `${path}/:scheduleId/delete`,
+      guarded(env, { account: true }, async (c) => {
+        if (!confirmed(c.form)) return askDelete(c, 200);
+        const r = await schedules.remove(c.account.id, c.params.scheduleId ?? '');
+        if (r.ok) return redirect(`/panel/a/${c.account.id}/schedules`);
+        // A policy started naming it since the page asked: shown again, with its users.
+        return r.code === 'schedule_in_use' ? askDelete(c, 409) : render(c, 404, { error: scheduleWords(c.t).notFound });
+      }),
+    )
     .get(path, guarded(env, { account: true }, (c) => render(c, 200, { notice: c.query.ok !== undefined ? scheduleWords(c.t).added : undefined })))
     .post(
       `${path}/:scheduleId/overrides`,

@@ -2,6 +2,7 @@ import type { AlertRecord } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { scheduleWords } from '../i18n/schedule-words';
+import { unroutableWords } from '../i18n/unroutable-words';
 import { StateBadge } from './parts';
 import { inZone } from './schedules-page';
 
@@ -56,8 +57,16 @@ export function OncallOverview({ t, fmt, data }: { t: Messages; fmt: Formatter; 
                   <td data-label={w.created}>
                     <a href={`/panel/a/${a.accountId}/alerts/${a.id}`}>{fmt.dateTime(a.createdAt)}</a>
                   </td>
-                  <td data-label={w.alert} safe>
-                    {a.message}
+                  <td data-label={w.alert}>
+                    <span safe>{a.message}</span>
+                    {a.unroutable ? (
+                      // Contract "Nothing silently calls nobody": who could not be reached, in red.
+                      <p class="notice error" role="alert" data-unroutable safe>
+                        {fill(unroutableWords(t).nobodyToCall, { why: a.unroutable })}
+                      </p>
+                    ) : (
+                      ''
+                    )}
                   </td>
                   <td data-label={t.state}>
                     <StateBadge t={t} state={a.state} />

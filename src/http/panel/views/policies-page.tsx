@@ -1,4 +1,5 @@
-import type { Account, Credential, PanelUser, Policy } from '../../../store';
+import type { Account, Credential, Fallback, PanelUser, Policy } from '../../../store';
+import { FallbackCard } from './fallback-card';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { stepsToText } from '../policy-form';
@@ -17,6 +18,8 @@ export interface PoliciesPageProps {
   draft?: { id?: string; name: string; steps: string; rounds: string };
   notice?: string;
   error?: string;
+  /** The account's fallback (fallback-card.tsx); absent: the card is not shown. */
+  fallback?: { current: Fallback | null; draft?: string };
 }
 
 function PolicyForm({ t, csrf, action, values, submit }: { t: Messages; csrf: string; action: string; values: { name: string; steps: string; rounds: string }; submit: string }) {
@@ -110,6 +113,7 @@ export function PoliciesPage(p: PoliciesPageProps) {
       ) : (
         ''
       )}
+      {p.fallback ? <FallbackCard t={t} csrf={csrf} accountId={account.id} fallback={p.fallback.current} draft={p.fallback.draft} /> : ''}
     </Layout>
   );
 }

@@ -2,6 +2,7 @@ import type { ScheduleView } from '../../../schedules';
 import type { Account, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
+import { inUseWords } from '../i18n/in-use-words';
 import { scheduleWords } from '../i18n/schedule-words';
 import { Layout } from './layout';
 import { CopyValue, CsrfField, Notice } from './parts';
@@ -121,6 +122,11 @@ export function SchedulesPage(p: SchedulesPageProps) {
                 <button type="submit">{w.add}</button>
               </form>
             </details>
+            {/* Asks first, and refuses while a policy names it (delete-page.tsx). */}
+            <form class="inline" method="post" action={`${base}/${s.id}/delete`}>
+              <CsrfField csrf={csrf} />
+              <button type="submit" class="danger">{inUseWords(t).deleteButton}</button>
+            </form>
           </section>
         );
       })}

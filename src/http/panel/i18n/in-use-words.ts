@@ -1,0 +1,33 @@
+import type { Messages } from '.';
+
+/** The delete confirmation page's words (docs/on-call.md "Nothing silently calls nobody"). */
+const en = {
+  deletePolicy: 'Delete the policy {name}?',
+  deleteSchedule: 'Delete the schedule {name}?',
+  deletes: 'This deletes:',
+  inUse: 'It cannot be deleted while these use it: change or delete them first.',
+  inUseTitle: 'In use',
+  kinds: { policy: 'policy', heartbeat: 'heartbeat', key: 'API key (default policy)', voice_desk: 'voice desk' },
+  deleteButton: 'Delete',
+  back: 'Back',
+  deleted: 'Deleted.',
+};
+
+const tr: typeof en = {
+  deletePolicy: '{name} politikası silinsin mi?',
+  deleteSchedule: '{name} çizelgesi silinsin mi?',
+  deletes: 'Silinecek olan:',
+  inUse: 'Bunlar kullandığı sürece silinemez: önce onları değiştirin ya da silin.',
+  inUseTitle: 'Kullanımda',
+  kinds: { policy: 'politika', heartbeat: 'heartbeat', key: 'API anahtarı (varsayılan politika)', voice_desk: 'sesli masa' },
+  deleteButton: 'Sil',
+  back: 'Geri',
+  deleted: 'Silindi.',
+};
+
+export type InUseWords = typeof en;
+
+/** By the page's language (its `locale`), as scheduleWords. */
+export function inUseWords(t: Messages): InUseWords {
+  return t.locale.startsWith('tr') ? tr : en;
+}
