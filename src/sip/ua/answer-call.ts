@@ -1,10 +1,11 @@
 import { SessionState, type Invitation, type URI } from 'sip.js';
-import { IllegalTransitionError, type CallAudio } from '../../call-model';
+import type { CallAudio } from '../../call-model';
 import type { Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
 import { parseRemote } from '../rtp/sdp';
 import type { RtpStreamHandle } from '../rtp/engine';
+import { edgeGuard } from './edge-guard';
 import { createInboundCallMachine } from './inbound-call';
 import type { MediaHandler, SrtpMode } from './media-handler';
 import { keepSessionAlive } from './session-upkeep';
@@ -75,22 +76,14 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   let hangingUp: Promise<void> | null = null;
   const gone = () => m.state === 'ended';
 
-  /**
-   * Runs a callback from sip.js or the stream: an illegal edge there (the machine logged it)
-   * must not throw into sip.js; the call is given up instead, best effort.
-   */
-  const guarded =
-    <A extends unknown[]>(fn: (...a: A) => void) =>
-    (...a: A) => {
-      try {
-        fn(...a);
-      } catch (e) {
-        if (!(e instanceof IllegalTransitionError)) throw e;
-        if (invitation.state === SessionState.Established) invitation.bye().catch(() => undefined);
-        else if (invitation.state === SessionState.Initial) invitation.reject({ statusCode: 500 }).catch(() => undefined);
-        (invitation.sessionDescriptionHandler as MediaHandler | undefined)?.close();
-      }
-    };
+  // An illegal edge in a callback from sip.js or the stream (the machine logged it) gives the
+  // call up, best effort, instead of throwing into them.
+  const { guarded, failed } = edgeGuard();
+  failed.catch(() => {
+    if (invitation.state === SessionState.Established) invitation.bye().catch(() => undefined);
+    else if (invitation.state === SessionState.Initial) invitation.reject({ statusCode: 500 }).catch(() => undefined);
+    (invitation.sessionDescriptionHandler as MediaHandler | undefined)?.close();
+  });
 
   const terminated = new Promise<void>((resolve) =>
     invitation.stateChange.addListener(

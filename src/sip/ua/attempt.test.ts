@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { IllegalTransitionError } from '../../call-model';
-import { ATTEMPT_EDGES, ATTEMPT_EVENTS, ATTEMPT_REACTIONS, ATTEMPT_STATES, attemptEdge, attemptGuard, createAttempt, type AttemptEvent, type AttemptState } from './attempt';
+import { ATTEMPT_EDGES, ATTEMPT_EVENTS, ATTEMPT_REACTIONS, ATTEMPT_STATES, attemptEdge, createAttempt, type AttemptEvent, type AttemptState } from './attempt';
 
 /** An attempt brought to `state` by events, as place-call.ts feeds them (every state is reachable from inviting). */
 function attemptIn(state: AttemptState, lines: Record<string, unknown>[] = []) {
@@ -109,27 +109,5 @@ describe('events fed to the attempt (what sip.js, timers and place-call.ts repor
     expect(() => a.on(event, 'a bug')).toThrow(IllegalTransitionError);
     expect(a.state).toBe(from);
     expect(lines).toEqual([]);
-  });
-});
-
-describe("the attempt's guard (callbacks from sip.js, timers and signals)", () => {
-  it('runs the callback; an illegal edge inside it rejects `failed` instead of throwing into the caller', async () => {
-    const { guarded, failed } = attemptGuard();
-    const a = attemptIn('ended');
-    const seen: string[] = [];
-    guarded((s: string) => void seen.push(s))('180');
-    expect(seen).toEqual(['180']);
-    expect(() => guarded(() => void a.on('accepted', 'a late 200'))()).not.toThrow();
-    await expect(failed).rejects.toMatchObject({ machine: 'attempt', from: 'ended', to: 'accepted' });
-  });
-
-  it('other errors are thrown as they were', () => {
-    const { guarded, failed } = attemptGuard();
-    failed.catch(() => undefined);
-    expect(() =>
-      guarded(() => {
-        throw new TypeError('not an edge');
-      })(),
-    ).toThrow(TypeError);
   });
 });

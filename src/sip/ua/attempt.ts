@@ -119,28 +119,3 @@ export function createAttempt(log: Logger): Attempt {
     },
   };
 }
-
-/** Wraps a callback so that an illegal edge inside it fails the attempt (attemptGuard). */
-export type Guard = <A extends unknown[]>(fn: (...a: A) => void) => (...a: A) => void;
-
-/**
- * An illegal edge met in a callback from sip.js, a timer or a signal must not throw into
- * them: `guarded` callbacks turn an IllegalTransitionError into the rejection of `failed`
- * (place-call.ts races the attempt against it, then gives the call up). Anything else they
- * throw goes on as it was.
- */
-export function attemptGuard(): { guarded: Guard; failed: Promise<never> } {
-  let fail: (e: IllegalTransitionError) => void = () => {};
-  const failed = new Promise<never>((_, reject) => (fail = reject));
-  const guarded: Guard =
-    (fn) =>
-    (...a) => {
-      try {
-        fn(...a);
-      } catch (e) {
-        if (!(e instanceof IllegalTransitionError)) throw e;
-        fail(e);
-      }
-    };
-  return { guarded, failed };
-}

@@ -2,7 +2,8 @@ import { Inviter, type InviterOptions, type URI, type UserAgent } from 'sip.js';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { sendFailure } from '../transport';
 import { LOCAL_TIMEOUT_REASON } from '../transport/retransmit';
-import type { Attempt, Guard } from './attempt';
+import type { Attempt } from './attempt';
+import type { Guard } from './edge-guard';
 import { inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
 import { audioFailure } from './message-player';
 import { redirectContacts } from './redirect-targets';
@@ -32,7 +33,7 @@ export interface InviteTransactionOptions {
   stopWaitMs: number;
   t1Ms: number;
   progress: CallProgress;
-  /** The attempt's guard (attempt.ts attemptGuard): an illegal attempt edge in a callback fails the attempt. */
+  /** The attempt's guard (ua/edge-guard.ts): an illegal attempt edge in a callback fails the attempt. */
   guarded: Guard;
   /** The Inviter's session is over (sip.js SessionState.Terminated). */
   terminated: Promise<void>;

@@ -3,7 +3,8 @@ import { IllegalTransitionError, type CallAudio, type CallOutcome, type CallProg
 import type { Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
-import { attemptGuard, createAttempt } from './attempt';
+import { createAttempt } from './attempt';
+import { edgeGuard } from './edge-guard';
 import { firstInvite, type InviteExtensions } from './invite-extensions';
 import { inviteTransaction, newInviter, type InviteAgain } from './invite-transaction';
 import type { MediaHandler } from './media-handler';
@@ -77,7 +78,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   const callId = inviter.request.callId;
   const log = o.log.child({ callId, target: target.user });
   const attempt = createAttempt(log);
-  const { guarded, failed } = attemptGuard();
+  const { guarded, failed } = edgeGuard();
   let audioPromise: Promise<CallAudio> | null = null;
   let player: MessagePlayer | null = null;
   let answer: { getHeader(name: string): string | undefined } = { getHeader: () => undefined };
