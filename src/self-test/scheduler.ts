@@ -39,7 +39,7 @@ export interface SelfTestSchedulerDeps {
  * Results: every look also reads each trunk's newest result, whoever wrote it (this appliance,
  * another one, `voice-alert self-test run`), and marks the trunk on this appliance: down
  * after a failure, up after a pass. A trunk stays down after a failed self-test until a later
- * one passes (calls/trunk-monitor.ts: an answered OPTIONS does not lift it). After a restart
+ * one passes (trunks/trunk-monitor.ts: an answered OPTIONS does not lift it). After a restart
  * the newest stored result applies again.
  */
 export interface SelfTestScheduler extends LoopSpec {

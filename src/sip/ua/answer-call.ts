@@ -1,10 +1,12 @@
 import { SessionState, type Invitation, type URI } from 'sip.js';
 import type { CallAudio } from '../../call-model';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
 import { parseRemote } from '../rtp/sdp';
 import type { RtpStreamHandle } from '../rtp/engine';
+import { edgeGuard } from './edge-guard';
+import { createInboundCallMachine } from './inbound-call';
 import type { MediaHandler, SrtpMode } from './media-handler';
 import { keepSessionAlive } from './session-upkeep';
 import { parseSessionExpires } from './session-timer';
@@ -60,61 +62,64 @@ export interface AnswerCallOptions {
  * pieces as an outbound call: the media handler (ua/media-handler.ts answers the offer: its
  * codec, payload types, telephone-event, SRTP on a trunk with srtp = "sdes"), the RTP worker's
  * stream, session timers and the PBX's re-INVITEs and UPDATEs (ua/session-upkeep.ts).
+ * Its states and their edges are ua/inbound-call.ts: sip.js's callbacks, the stream's keys and
+ * the desk's calls only ask the machine to move, and act when it did.
  * Resolves null when the call could not be answered (no usable offer: sip.js answered 488).
  */
 export async function answerCall(invitation: Invitation, o: AnswerCallOptions): Promise<InboundCall | null> {
   const callId = invitation.request.callId;
   const log = o.log.child({ callId, inbound: true });
+  const m = createInboundCallMachine(log);
   const keys: string[] = [];
   let waiter: ((key: string | null) => void) | null = null;
   let stream: RtpStreamHandle | null = null;
-  let playing = false;
-  let cut = false;
-  let ended = false;
-  /** The first word on why it ended (endReason). */
-  let endedBy: string | null = null;
-  let upkeep = { stop() {} };
   let hangingUp: Promise<void> | null = null;
+  const gone = () => m.state === 'ended';
+
+  // An illegal edge in a callback from sip.js or the stream (the machine logged it) gives the
+  // call up, best effort, instead of throwing into them.
+  const { guarded, failed } = edgeGuard();
+  failed.catch(() => {
+    if (invitation.state === SessionState.Established) invitation.bye().catch(() => undefined);
+    else if (invitation.state === SessionState.Initial) invitation.reject({ statusCode: 500 }).catch(() => undefined);
+    (invitation.sessionDescriptionHandler as MediaHandler | undefined)?.close();
+  });
 
   const terminated = new Promise<void>((resolve) =>
-    invitation.stateChange.addListener((s) => {
-      if (s === SessionState.Terminated) {
-        // Set before anyone waiting hears of the end: neither their BYE nor our hang-up came first.
-        endedBy ??= 'ended by the appliance';
-        ended = true;
+    invitation.stateChange.addListener(
+      guarded((s: SessionState) => {
+        if (s !== SessionState.Terminated) return;
+        // Moved before anyone waiting hears of the end: neither their BYE nor our hang-up came first.
+        m.on('terminated', 'ended by the appliance');
         waiter?.(null);
         stream?.interrupt();
         resolve();
-      }
-    }),
+      }),
+    ),
   );
 
-  const onDigit = (digit: string) => {
+  const onDigit = guarded((digit: string) => {
     log.info({ digit }, 'keypad');
     keys.push(digit);
-    if (playing) {
-      // Barge-in: the key cuts the prompt short and stays queued for the menu.
-      cut = true;
-      stream?.interrupt();
-    }
+    // Barge-in: a key while a prompt plays cuts it short and stays queued for the menu.
+    if (m.on('key', digit)) stream?.interrupt();
     const w = waiter;
     if (w) {
       waiter = null;
       w(keys.shift()!);
     }
-  };
+  });
 
   invitation.delegate = {
-    onBye: (bye) => {
+    onBye: guarded((bye) => {
       void bye.accept().catch(() => undefined);
-      endedBy ??= 'caller hung up';
-      ended = true;
-    },
-    onInfo: (info) => {
+      m.on('far_end_bye', 'caller hung up');
+    }),
+    onInfo: guarded((info) => {
       void info.accept().catch(() => undefined);
       const d = infoDigit(info.request.getHeader('content-type') ?? '', info.request.body ?? '');
       if (d) onDigit(d);
-    },
+    }),
   };
 
   // RFC 4028 §9: a 2xx to an INVITE that asked for a session timer names the interval and who
@@ -126,28 +131,37 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
   const offer = invitation.request.body ?? '';
   const parsed = offer ? parseRemote(offer) : null;
   if (parsed && ('code' in parsed || (o.srtp === 'sdes') !== Boolean(parsed.srtp))) {
-    log.warn({ reason: 'code' in parsed ? parsed.reason : o.srtp === 'sdes' ? 'plain RTP on a trunk with srtp = "sdes"' : 'SRTP on a trunk without srtp' }, 'inbound call offers no media we can take: 488');
+    const reason = 'code' in parsed ? parsed.reason : o.srtp === 'sdes' ? 'plain RTP on a trunk with srtp = "sdes"' : 'SRTP on a trunk without srtp';
+    log.warn({ reason }, 'inbound call offers no media we can take: 488');
+    m.on('refused', '488');
     await invitation.reject({ statusCode: 488 }).catch(() => undefined);
     return null;
   }
   try {
     await invitation.accept({ extraHeaders: timerHeaders });
   } catch (e) {
-    log.warn({ err: e }, 'inbound call could not be answered');
+    log.warn({ error: describeError(e) }, 'inbound call could not be answered');
+    m.on('refused', 'the 200 could not be sent');
     return null;
   }
+  m.on('accepted', '200 sent');
   const handler = invitation.sessionDescriptionHandler as MediaHandler | undefined;
-  // An INVITE without SDP got our offer in the 200; its answer comes with the ACK (RFC 3264 §2).
-  for (const end = Date.now() + 64 * o.t1Ms; !offer && handler && !handler.remoteMedia() && !ended && Date.now() < end; ) {
-    await new Promise((r) => setTimeout(r, 20));
+  // An INVITE without SDP got our offer in the 200; its answer comes with the ACK (RFC 3264 §2),
+  // which sip.js hands to the handler (remoteKnown). sip.js ends the session instead when no ACK
+  // comes by 64·T1 (Invitation.onAckTimeout) or its answer cannot be used (a BYE with 488).
+  if (!offer && handler && !handler.remoteMedia() && !gone()) {
+    await until(Promise.race([handler.remoteKnown(), terminated]), 64 * o.t1Ms);
   }
-  if (!handler?.remoteMedia()) {
+  const remote = handler?.remoteMedia();
+  if (!handler || !remote) {
+    m.on('no_media', 'no usable media by the ACK');
     log.warn('inbound call without usable media: hanging up');
     if (invitation.state === SessionState.Established) await invitation.bye().catch(() => undefined);
     handler?.close();
     return null;
   }
-  upkeep = keepSessionAlive({
+  m.on('media_up', remote.codec);
+  const upkeep = keepSessionAlive({
     inviter: invitation,
     handler,
     callId,
@@ -161,27 +175,46 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
       void call.hangUp(why);
     },
   });
-  stream = handler.startStream({ onDigit });
+  const live = handler.startStream({ onDigit });
+  stream = live;
+
+  /** Our REFER's first final word: its refusal, or a NOTIFY's status line (RFC 3515 §2.4.5: message/sipfrag of the new call). */
+  const refer = (target: URI) =>
+    new Promise<TransferResult>((resolve) => {
+      invitation
+        .refer(target, {
+          requestDelegate: {
+            onReject: (r) => resolve({ ok: false, reason: `REFER answered ${r.message.statusCode ?? 500} ${r.message.reasonPhrase ?? ''}`.trim() }),
+          },
+          onNotify: (n) => {
+            void n.accept().catch(() => undefined);
+            const status = Number(/^SIP\/2\.0\s+(\d{3})/.exec((n.request.body ?? '').trim())?.[1] ?? 0);
+            if (status >= 200 && status < 300) resolve({ ok: true });
+            else if (status >= 300) resolve({ ok: false, reason: `the transfer failed: NOTIFY ${status}` });
+          },
+        })
+        .catch((e: Error) => resolve({ ok: false, reason: `REFER not sent: ${e.message}` }));
+    });
 
   const call: InboundCall = {
     callId,
-    gone: () => ended,
-    endReason: () => (ended ? endedBy : null),
+    gone,
+    endReason: () => (gone() ? m.endedBy : null),
     async play(audio) {
-      if (ended || !stream) return 'gone';
+      if (gone()) return 'gone';
       // Type-ahead: a key already waiting skips the prompt.
       if (keys.length > 0) return 'cut';
-      playing = true;
-      cut = false;
-      const law = stream.codec;
-      const r = await stream.play(law === 'PCMU' ? audio.pcmu : audio.pcma, law);
-      playing = false;
-      if (ended || r === 'failed') return 'gone';
+      if (!m.on('prompt', 'prompt')) return 'gone'; // we are hanging up
+      const law = live.codec;
+      const r = await live.play(law === 'PCMU' ? audio.pcmu : audio.pcma, law);
+      const cut = m.state === 'cut';
+      m.on('prompt_end', r);
+      if (gone() || r === 'failed') return 'gone';
       return cut ? 'cut' : 'played';
     },
     nextKey(ms) {
       if (keys.length > 0) return Promise.resolve(keys.shift()!);
-      if (ended) return Promise.resolve(null);
+      if (gone()) return Promise.resolve(null);
       return new Promise<string | null>((resolve) => {
         const timer = setTimeout(() => {
           waiter = null;
@@ -195,48 +228,32 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
       });
     },
     clearKeys: () => void (keys.length = 0),
-    transfer(target, waitMs) {
-      if (ended) return Promise.resolve({ ok: false, reason: 'the caller hung up' });
-      return new Promise<TransferResult>((resolve) => {
-        let settled = false;
-        const finish = (r: TransferResult) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          log.info({ target: target.toString(), ...r }, 'transfer outcome');
-          resolve(r);
-        };
-        const timer = setTimeout(() => finish({ ok: false, reason: 'no final NOTIFY about the transfer' }), waitMs);
-        void terminated.then(() => finish({ ok: false, reason: 'the call ended during the transfer' }));
-        invitation
-          .refer(target, {
-            requestDelegate: {
-              onReject: (r) => finish({ ok: false, reason: `REFER answered ${r.message.statusCode ?? 500} ${r.message.reasonPhrase ?? ''}`.trim() }),
-            },
-            // RFC 3515 §2.4.5: each NOTIFY carries a message/sipfrag status line of the new call.
-            onNotify: (n) => {
-              void n.accept().catch(() => undefined);
-              const status = Number(/^SIP\/2\.0\s+(\d{3})/.exec((n.request.body ?? '').trim())?.[1] ?? 0);
-              if (status >= 200 && status < 300) finish({ ok: true });
-              else if (status >= 300) finish({ ok: false, reason: `the transfer failed: NOTIFY ${status}` });
-            },
-          })
-          .catch((e: Error) => finish({ ok: false, reason: `REFER not sent: ${e.message}` }));
-      });
+    async transfer(target, waitMs) {
+      if (!m.on('refer', target.toString())) return { ok: false, reason: 'the caller hung up' };
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const r = await Promise.race<TransferResult>([
+        refer(target),
+        new Promise((resolve) => (timer = setTimeout(() => resolve({ ok: false, reason: 'no final NOTIFY about the transfer' }), waitMs))),
+        terminated.then(() => ({ ok: false, reason: 'the call ended during the transfer' })),
+      ]);
+      clearTimeout(timer);
+      log.info({ target: target.toString(), ...r }, 'transfer outcome');
+      m.on('transfer_done', r.ok ? 'transferred' : r.reason);
+      return r;
     },
     hangUp(why) {
-      endedBy ??= why;
       hangingUp ??= (async () => {
+        m.on('hang_up', why);
         upkeep.stop();
-        stream?.interrupt();
-        if (!ended && invitation.state === SessionState.Established) {
+        live.interrupt();
+        if (m.state === 'hanging_up' && invitation.state === SessionState.Established) {
           log.info({ why }, 'hanging up the inbound call');
           const answered = new Promise<void>((done) => {
             invitation.bye({ requestDelegate: { onAccept: () => done(), onReject: () => done() } }).catch(() => done());
           });
           await until(answered, 64 * o.t1Ms + 100);
         }
-        ended = true;
+        m.on('bye_done', 'BYE done');
         await until(terminated, 1000);
         handler.close();
         await until(handler.released(), 1000);
@@ -245,8 +262,7 @@ export async function answerCall(invitation: Invitation, o: AnswerCallOptions): 
     },
   };
   // The far end's BYE, or sip.js ending the session itself: the media port is let go as when
-  // we hang up.
-  // `endedBy` is set by then (the listener above sets it before `terminated` resolves).
-  void terminated.then(() => call.hangUp(endedBy!));
+  // we hang up (the machine has ended by then: the why is not used).
+  void terminated.then(() => call.hangUp('the session ended'));
   return call;
 }

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { SessionState, type Core, type Invitation, type URI, type UserAgent } from 'sip.js';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { requestSource } from '../transport/received-param';
 import { answerCall, type AnswerCallOptions, type InboundCall } from './answer-call';
 
@@ -84,7 +84,7 @@ export function inboundInvites(o: InboundOptions): (invitation: Invitation) => v
       }
     })().catch((e) => {
       // A bug in one desk call (an illegal menu edge, a store error) ends that call, never the process.
-      o.log.error({ err: e, callId: invitation.request.callId }, 'voice desk call failed');
+      o.log.error({ error: describeError(e), callId: invitation.request.callId }, 'voice desk call failed');
       if (invitation.state === SessionState.Initial) void invitation.reject({ statusCode: 500 }).catch(() => undefined);
     });
   };

@@ -1,11 +1,13 @@
-import type { Inviter, UserAgent } from 'sip.js';
+import { Inviter, type InviterOptions, type URI, type UserAgent } from 'sip.js';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
 import { sendFailure } from '../transport';
 import { LOCAL_TIMEOUT_REASON } from '../transport/retransmit';
 import type { Attempt } from './attempt';
-import { retryAfter, type InviteExtensions } from './invite-extensions';
+import type { Guard } from './edge-guard';
+import { inviteHeaders, retryAfter, withOurAllow, type InviteExtensions } from './invite-extensions';
 import { audioFailure } from './message-player';
 import { redirectContacts } from './redirect-targets';
+import { endedOrStopped } from './stop-wait';
 
 /** A 421/422 asked for another INVITE (ua/invite-extensions.ts): same Call-ID, next CSeq. */
 export interface InviteAgain {
@@ -24,13 +26,19 @@ export interface InviteTransactionOptions {
   callId: string;
   extensions: InviteExtensions;
   ringTimeoutMs: number;
-  /** sip.invite_timeout_s in ms: not even a 100 Trying by then ends the attempt as silent; 0: no such bound. */
-  inviteTimeoutMs: number;
-  /** The dialer's shutdown signal: before the answer it CANCELs. */
+  /** sip.invite_timeout_s in ms: not even a 100 Trying by then ends the attempt as silent; 0 or none: no such bound. */
+  inviteTimeoutMs?: number;
+  /** The dialer's shutdown signal: before the answer it CANCELs, and waits for the CANCEL at most `stopWaitMs` more. */
   signal?: AbortSignal;
+  stopWaitMs: number;
+  t1Ms: number;
   progress: CallProgress;
-  /** place-call.ts's guard: an illegal attempt edge in a callback fails the attempt. */
-  guarded: <A extends unknown[]>(fn: (...a: A) => void) => (...a: A) => void;
+  /** The attempt's guard (ua/edge-guard.ts): an illegal attempt edge in a callback fails the attempt. */
+  guarded: Guard;
+  /** The Inviter's session is over (sip.js SessionState.Terminated). */
+  terminated: Promise<void>;
+  /** Lets the attempt's RTP port go (nothing will be played on it). */
+  closeMedia(): void;
   /** The 200 came and moved the attempt: its headers are the answer's (session timer). */
   accepted(answer: { getHeader(name: string): string | undefined }): void;
   /** Called once the INVITE is on the wire: the speech renders while it rings; a failure CANCELs. */
@@ -39,19 +47,35 @@ export interface InviteTransactionOptions {
 }
 
 export interface InviteTransaction {
+  /** Settles once answered; an outcome before the answer once the CANCEL is over too (cancel_done). */
   result: Promise<InviteResult>;
   /** The timers and the shutdown listener go (once settled, or after a bug). */
   dispose(): void;
 }
 
 /**
+ * The Inviter of one INVITE of an attempt: our extensions' headers (ua/invite-extensions.ts)
+ * and the caller's, UPDATE and PRACK in Allow. A retry after 421/422 keeps the Call-ID with the
+ * next CSeq (sip.js takes them from params at run time).
+ */
+export function newInviter(ua: UserAgent, target: URI, x: InviteExtensions, extraHeaders: string[], previous: { callId: string; cseq: number } | null): Inviter {
+  const params = previous ? ({ callId: previous.callId, cseq: previous.cseq + 1 } as InviterOptions['params']) : undefined;
+  const inviter = new Inviter(ua, target, { earlyMedia: false, extraHeaders: [...inviteHeaders(x), ...extraHeaders], params });
+  const allow = inviter.request.extraHeaders.findIndex((h) => /^Allow:/i.test(h));
+  if (allow >= 0) inviter.request.extraHeaders[allow] = `Allow: ${withOurAllow(inviter.request.extraHeaders[allow]!.slice(6))}`;
+  return inviter;
+}
+
+/**
  * The INVITE transaction of one attempt (ua/place-call.ts): sends the Inviter's INVITE and
  * feeds each answer, the ring timer, the shutdown signal and the audio's failure to the
  * attempt (ua/attempt.ts) as events; an answer acts only when its event moved the attempt.
- * Settles with 'accepted', a 421/422's request for another INVITE, or the outcome.
+ * Settles with 'accepted', a 421/422's request for another INVITE, or the outcome; before
+ * any answer the attempt ends with its CANCEL (cancel_done).
  */
 export function inviteTransaction(o: InviteTransactionOptions): InviteTransaction {
   const { attempt, inviter, guarded } = o;
+  const inviteTimeoutMs = o.inviteTimeoutMs ?? 0;
   let ringTimer: ReturnType<typeof setTimeout> | undefined;
   let silenceTimer: ReturnType<typeof setTimeout> | undefined;
   let detachAbort = () => {};
@@ -60,7 +84,7 @@ export function inviteTransaction(o: InviteTransactionOptions): InviteTransactio
     clearTimeout(silenceTimer);
     detachAbort();
   };
-  const result = new Promise<InviteResult>((resolve) => {
+  const outcome = new Promise<InviteResult>((resolve) => {
     let settled = false;
     /** Any response at all, 100 Trying included: the trunk is there (trunk-route.ts). */
     let heard = false;
@@ -87,13 +111,13 @@ export function inviteTransaction(o: InviteTransactionOptions): InviteTransactio
     );
     // A trunk that answers says so in milliseconds (a 100 Trying at least): one that has said
     // nothing by sip.invite_timeout_s is given up for the next trunk without waiting for Timer B
-    // (calls/trunk-route.ts `silent`). Our CANCEL waits for a provisional answer (RFC 3261 §9.1).
-    if (o.inviteTimeoutMs > 0 && o.inviteTimeoutMs < o.ringTimeoutMs) {
+    // (trunks/trunk-route.ts `silent`). Our CANCEL waits for a provisional answer (RFC 3261 §9.1).
+    if (inviteTimeoutMs > 0 && inviteTimeoutMs < o.ringTimeoutMs) {
       silenceTimer = setTimeout(
         guarded(() => {
-          if (!heard) cancel({ code: 'NO_ANSWER', status: 487, reason: `no response to the INVITE within sip.invite_timeout_s (${o.inviteTimeoutMs / 1000} s)`, silent: true });
+          if (!heard) cancel({ code: 'NO_ANSWER', status: 487, reason: `no response to the INVITE within sip.invite_timeout_s (${inviteTimeoutMs / 1000} s)`, silent: true });
         }),
-        o.inviteTimeoutMs,
+        inviteTimeoutMs,
       );
     }
     const onAbort = guarded(() => cancel({ code: 'ABORTED', status: null, reason: 'stopped by shutdown before the answer' }));
@@ -161,6 +185,23 @@ export function inviteTransaction(o: InviteTransactionOptions): InviteTransactio
           settle({ code: 'NETWORK', status: null, reason: e.message });
         }),
       );
+  });
+  const result = outcome.then(async (r) => {
+    if (r === 'accepted') return r;
+    if ('silent' in r && r.silent) {
+      // Not even a 100 Trying came, so no CANCEL went out (RFC 3261 §9.1): the INVITE's own
+      // transaction runs on alone until Timer B (a late 1xx gets our CANCEL, a late 200 sip.js's
+      // ACK and BYE), and the next trunk need not wait for it (docs/telephony.md "SIP trunks: several, in order").
+      // Nothing will be played on this attempt: its RTP port goes back now, not after Timer B.
+      o.closeMedia();
+      void o.terminated.then(guarded(() => void attempt.on('cancel_done', 'the unanswered INVITE gave up')));
+      return r;
+    }
+    // A CANCEL ends in 64·T1 at worst (§9.1: none is sent before a 1xx; §17.1.2.2 Timer F);
+    // a stopping appliance gives it up sooner, and telephone.stop() ends what is left.
+    await endedOrStopped(o.terminated, 64 * o.t1Ms, o.signal, o.stopWaitMs);
+    attempt.on('cancel_done', 'CANCEL done');
+    return r;
   });
   return { result, dispose };
 }

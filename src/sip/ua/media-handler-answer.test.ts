@@ -60,4 +60,25 @@ describe('the media handler answering an INVITE (voice desk, ua/answer-call.ts)'
     const h = new MediaHandler(fakeEngine().engine, '127.0.0.1');
     await expect(h.setDescription(phone({ version: 1, port: 4000, formats: '18' }))).rejects.toThrow(/SDP_NO_COMMON_CODEC/);
   });
+
+  it('an INVITE without SDP: remoteKnown waits for the answer in the ACK, not for our offer in the 200', async () => {
+    const h = new MediaHandler(fakeEngine().engine, '127.0.0.1');
+    let known = false;
+    void h.remoteKnown().then(() => (known = true));
+    expect((await h.getDescription()).body).toMatch(/^m=audio 10000 RTP\/AVP/m); // our offer, in the 200
+    await Promise.resolve();
+    expect(known).toBe(false);
+    await h.setDescription(phone({ version: 1, port: 4000, formats: '0' })); // the ACK's answer (sip.js setAnswer)
+    await h.remoteKnown();
+    expect(known).toBe(true);
+    expect(h.remoteMedia()).toMatchObject({ port: 4000, codec: 'PCMU' });
+  });
+
+  it("an INVITE with an offer: remoteKnown has resolved once the offer is answered", async () => {
+    const h = new MediaHandler(fakeEngine().engine, '127.0.0.1');
+    await h.setDescription(phone({ version: 1, port: 4000, formats: '8' }));
+    await h.getDescription();
+    await h.remoteKnown();
+    expect(h.remoteMedia()).toMatchObject({ codec: 'PCMA' });
+  });
 });

@@ -56,6 +56,8 @@ export class MediaHandler implements SessionDescriptionHandler {
   private readonly srtpKey: Uint8Array | undefined;
   /** Why the answer to our INVITE could not be used, when that was SRTP's doing. */
   private answerFailure: string | null = null;
+  /** Settles when `remote` is first set (remoteKnown). */
+  private readonly known = settleOnce();
 
   constructor(
     private readonly rtp: RtpEngine,
@@ -86,6 +88,15 @@ export class MediaHandler implements SessionDescriptionHandler {
   /** Where and how to send, once the answer arrived; null before. */
   remoteMedia(): RemoteMedia | null {
     return this.remote;
+  }
+
+  /**
+   * Resolves once the far end's media is known: the answer to our offer (in a 200, or in the
+   * ACK to our 200 when an INVITE came without SDP: RFC 3264 §2, sip.js hands it to
+   * setDescription) or an offer we answered. Never rejects; it stays pending when none comes.
+   */
+  remoteKnown(): Promise<void> {
+    return this.known.promise;
   }
 
   /** Starts the continuous RTP stream (call after the 200 OK). */
@@ -161,6 +172,7 @@ export class MediaHandler implements SessionDescriptionHandler {
           return;
         }
         this.remote = parsed;
+        this.known.resolve();
         return;
       case 'local-offer': // their answer to our offer
         this.negotiation = 'stable';
@@ -226,6 +238,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   /** A completed exchange: from now on the stream sends as `peer` says. */
   private apply(peer: RemoteMedia): void {
     this.remote = peer;
+    this.known.resolve();
     this.stream?.update(this.streamMedia(peer));
     this.stream?.hold(silentTowards(peer));
   }
@@ -239,6 +252,13 @@ export class MediaHandler implements SessionDescriptionHandler {
       ...(this.srtpKey && r.srtp ? { srtp: { send: this.srtpKey, receive: r.srtp.key } } : {}),
     };
   }
+}
+
+/** A promise and the function that resolves it. */
+function settleOnce(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 const sdp = (body: string): BodyAndContentType => ({ body, contentType: 'application/sdp' });

@@ -1,5 +1,5 @@
 import type { CallAudio, CallOutcome } from '../../call-model';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { until } from '../../until';
 import type { RtpStreamHandle } from '../rtp/engine';
 import { callLimit } from './call-limit';
@@ -75,7 +75,7 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
     try {
       audio = await Promise.race([o.message(), limit.reachedAt]);
     } catch (e) {
-      o.log.error({ err: e }, 'message audio failed');
+      o.log.error({ error: describeError(e) }, 'message audio failed');
       return audioFailure(e as Error);
     }
     let acknowledged = false;

@@ -1,15 +1,16 @@
-import { Inviter, SessionState, type InviterOptions, type URI, type UserAgent } from 'sip.js';
+import { SessionState, type URI, type UserAgent } from 'sip.js';
 import { IllegalTransitionError, type CallAudio, type CallOutcome, type CallProgress } from '../../call-model';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { until } from '../../until';
 import { infoDigit } from '../rtp/dtmf';
 import { createAttempt } from './attempt';
-import { firstInvite, inviteHeaders, withOurAllow, type InviteExtensions } from './invite-extensions';
-import { inviteTransaction, type InviteAgain } from './invite-transaction';
+import { edgeGuard } from './edge-guard';
+import { firstInvite, type InviteExtensions } from './invite-extensions';
+import { inviteTransaction, newInviter, type InviteAgain } from './invite-transaction';
 import type { MediaHandler } from './media-handler';
 import { createMessagePlayer, type MessagePlayer } from './message-player';
+import { byeWaited } from './send-bye';
 import { keepSessionAlive } from './session-upkeep';
-import { endedOrStopped } from './stop-wait';
 import type { UpdateServer } from './update-server';
 import type { MediaReport } from '../rtp/echo-check';
 
@@ -73,37 +74,19 @@ export async function placeCall(ua: UserAgent, target: URI, o: PlaceCallOptions)
 }
 
 async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: InviteExtensions, previous: InviteAgain | null): Promise<CallOutcome | InviteAgain> {
-  // A retry keeps the Call-ID with the next CSeq (sip.js takes them from params at run time).
-  const params = previous ? ({ callId: previous.callId, cseq: previous.cseq + 1 } as InviterOptions['params']) : undefined;
-  const inviter = new Inviter(ua, target, { earlyMedia: false, extraHeaders: [...inviteHeaders(x), ...(o.extraHeaders ?? [])], params });
-  const allow = inviter.request.extraHeaders.findIndex((h) => /^Allow:/i.test(h));
-  if (allow >= 0) inviter.request.extraHeaders[allow] = `Allow: ${withOurAllow(inviter.request.extraHeaders[allow]!.slice(6))}`;
+  const inviter = newInviter(ua, target, x, o.extraHeaders ?? [], previous);
   const callId = inviter.request.callId;
   const log = o.log.child({ callId, target: target.user });
   const attempt = createAttempt(log);
+  const { guarded, failed } = edgeGuard();
   let audioPromise: Promise<CallAudio> | null = null;
   let player: MessagePlayer | null = null;
-
   let answer: { getHeader(name: string): string | undefined } = { getHeader: () => undefined };
   let upkeep = { stop() {} }; // session timer and UPDATEs, once answered
   let hangingUp: Promise<void> | null = null;
   /** The PBX answered a refresh with 408/481: the session is gone (RFC 4028 §10). */
   let sessionLost = false;
   let stopPlaying = (): void => undefined;
-
-  let reportBug: (e: IllegalTransitionError) => void = () => {};
-  const bug = new Promise<never>((_, reject) => (reportBug = reject));
-  /** Runs a callback from sip.js, a timer or a signal: an illegal edge there fails the attempt. */
-  const guarded =
-    <A extends unknown[]>(fn: (...a: A) => void) =>
-    (...a: A) => {
-      try {
-        fn(...a);
-      } catch (e) {
-        if (!(e instanceof IllegalTransitionError)) throw e;
-        reportBug(e);
-      }
-    };
 
   const onDigit = guarded((digit: string) => {
     log.info({ digit }, 'keypad');
@@ -129,30 +112,28 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   );
 
   const invite = inviteTransaction({
+    ...o, // its timers (ring, invite_timeout_s, T1, the stop wait), signal, progress and onRedirect
     ua,
     inviter,
     attempt,
     callId,
     extensions: x,
-    ringTimeoutMs: o.ringTimeoutMs,
-    inviteTimeoutMs: o.inviteTimeoutMs ?? 0,
-    signal: o.signal,
-    progress: o.progress,
     guarded,
+    terminated,
     accepted: (message) => {
       answer = message;
       media()?.confirm();
     },
     startAudio: () => (audioPromise ??= o.audio()),
-    onRedirect: o.onRedirect,
+    closeMedia: () => media()?.close(),
   });
   const running = attemptCall();
   running.catch(() => undefined); // after a bug, whatever it still does is let go
   try {
-    return await Promise.race([running, bug]);
+    return await Promise.race([running, failed]);
   } catch (e) {
     if (e instanceof IllegalTransitionError) {
-      log.error({ err: e, state: attempt.state }, 'illegal attempt transition: giving the call up');
+      log.error({ error: describeError(e), state: attempt.state }, 'illegal attempt transition: giving the call up');
       abandon();
     }
     throw e;
@@ -162,24 +143,8 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   }
 
   async function attemptCall(): Promise<CallOutcome | InviteAgain> {
-    const first = await invite.result;
-    if (first !== 'accepted' && 'silent' in first && first.silent) {
-      // Not even a 100 Trying came, so no CANCEL went out (RFC 3261 §9.1): the INVITE's own
-      // transaction runs on alone until Timer B (a late 1xx gets our CANCEL, a late 200 sip.js's
-      // ACK and BYE), and the next trunk need not wait for it (docs/telephony.md "SIP trunks:
-      // several, in order"). Nothing will be played on this attempt: its RTP port goes back now,
-      // not after Timer B.
-      media()?.close();
-      void terminated.then(guarded(() => void attempt.on('cancel_done', 'the unanswered INVITE gave up')));
-      return first;
-    }
-    if (first !== 'accepted') {
-      // A CANCEL ends in 64·T1 at worst (§9.1: none is sent before a 1xx; §17.1.2.2 Timer F);
-      // a stopping appliance gives it up sooner, and telephone.stop() ends what is left.
-      await endedOrStopped(terminated, 64 * o.t1Ms, o.signal, o.stopWaitMs);
-      attempt.on('cancel_done', 'CANCEL done');
-      return first;
-    }
+    const first = await invite.result; // before an answer: once the CANCEL is over
+    if (first !== 'accepted') return first;
     const handler = media();
     const remote = handler?.remoteMedia();
     if (!handler || !remote) {
@@ -243,18 +208,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
 
   async function sendBye(why: string): Promise<void> {
     if (!attempt.on('hang_up', why)) return; // the far end hung up first
-    if (inviter.state === SessionState.Established) {
-      // sip.js calls the session Terminated as soon as the BYE is sent; wait for its final
-      // response (or our Timer F's local 408) so a shutdown never cuts the BYE short; a
-      // stopping appliance waits ua/stop-wait.ts's bound, time for the BYE to go out three times.
-      const answered = new Promise<void>((done) => {
-        inviter.bye({ requestDelegate: { onAccept: () => done(), onReject: () => done() } }).catch((e) => {
-          log.warn({ err: e }, 'BYE failed');
-          done();
-        });
-      });
-      await endedOrStopped(answered, 64 * o.t1Ms + 100, o.signal, o.stopWaitMs);
-    } else await endedOrStopped(terminated, 64 * o.t1Ms + 100, o.signal, o.stopWaitMs);
+    await byeWaited(inviter, terminated, o, log);
     attempt.on('bye_done', 'BYE done');
   }
 

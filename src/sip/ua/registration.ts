@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Core, URI, type UserAgent } from 'sip.js';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { until } from '../../until';
 import { LOCAL_TIMEOUT_REASON } from '../transport/retransmit';
 import type { ProbeResult } from './options-probe';
@@ -46,7 +46,7 @@ export interface RegistrationOptions {
   stopBoundMs?: number;
   log: Logger;
   /**
-   * Every REGISTER's outcome, refreshes included, as a probe's (calls/trunk-monitor.ts: a
+   * Every REGISTER's outcome, refreshes included, as a probe's (trunks/trunk-monitor.ts: a
    * registering trunk's state follows its REGISTERs as well as its OPTIONS).
    */
   onOutcome?: (r: ProbeResult) => void;
@@ -103,7 +103,7 @@ export function createRegistration(ua: UserAgent, o: RegistrationOptions): Regis
       try {
         core.register(request, { onAccept: final, onReject: final, onRedirect: final });
       } catch (e) {
-        o.log.warn({ err: e }, 'sip REGISTER could not be sent');
+        o.log.warn({ error: describeError(e) }, 'sip REGISTER could not be sent');
         settle(null);
       }
     });

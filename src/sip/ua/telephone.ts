@@ -3,7 +3,7 @@ import { SIPExtension, URI, UserAgent, type Invitation } from 'sip.js';
 import { bracketHost, parseHostPort } from '../../config/host-port';
 import { DEFAULT_MAX_CALL_S } from '../../config/sections/calls';
 import { rtpPortRange, type SipConfig } from '../../config/sections/sip';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 import { until } from '../../until';
 import { VERSION } from '../../version';
 import type { CallAudio, CallOutcome, CallProgress } from '../../call-model';
@@ -74,7 +74,7 @@ export interface TelephoneDeps {
   /** Every RTP packet sent, by SIP Call-ID (the pacing benchmark). */
   onPacketSent?: (callId: string, at: number) => void;
   /**
-   * An RTP engine shared by several trunks (one worker, one port range: calls/trunk-set.ts);
+   * An RTP engine shared by several trunks (one worker, one port range: trunks/trunk-set.ts);
    * its owner closes it. Absent: the telephone makes its own and closes it on stop().
    */
   rtp?: RtpEngine;
@@ -233,7 +233,7 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
         const stopped = await until(
           agent.stop().then(
             () => true,
-            (e) => log.warn({ err: e }, 'sip user agent stop failed'),
+            (e) => log.warn({ error: describeError(e) }, 'sip user agent stop failed'),
           ),
           stopMs,
         );

@@ -1,5 +1,5 @@
 import { Core, type UserAgent } from 'sip.js';
-import type { Logger } from '../../log';
+import { describeError, type Logger } from '../../log';
 
 /**
  * UPDATE (RFC 3311) inside our calls' dialogs. sip.js 0.21 has no UPDATE: its core answers
@@ -47,7 +47,7 @@ export function createUpdateServer(ua: UserAgent, log: Logger): UpdateServer {
         uas.accept({ statusCode: 200, extraHeaders, body });
       })
       .catch((e) => {
-        log.error({ err: e, callId: message.callId }, 'UPDATE could not be answered');
+        log.error({ error: describeError(e), callId: message.callId }, 'UPDATE could not be answered');
         uas.reject({ statusCode: 500 });
       });
   };
