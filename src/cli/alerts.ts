@@ -1,9 +1,8 @@
 import { Command } from 'commander';
-import { createAlertActions, type AlertActionResult } from '../alerts';
+import type { AlertActionResult } from '../alerts';
 import { alertActionJson, alertJson, ownAlertJson, type AlertJson } from '../outward';
 import { ALERT_STATES, type AlertState } from '../call-model';
-import { systemClock } from '../clock';
-import { CliError, positiveInt, print, withStore } from './context';
+import { CliError, positiveInt, print, withServices, withStore } from './context';
 
 /** Who an action from the command line is recorded as (alerts.acknowledged_by, state_reason). */
 const BY = 'cli';
@@ -63,8 +62,7 @@ export function alertsCommand(): Command {
       .argument('<id>', 'alert id (alt_…)')
       .option('--json', 'print JSON')
       .action((id: string, opts, c: Command) =>
-        withStore(c, async (store, config) => {
-          const actions = createAlertActions({ store, clock: systemClock, timeZone: config.credit.timezone });
+        withServices(c, async ({ alerts: actions }, store) => {
           const r: AlertActionResult = name === 'ack' ? await actions.acknowledge(null, id, BY) : await actions.resolve(null, id, BY);
           if (!r.ok) throw new CliError(`no alert ${id}`);
           const out = alertActionJson(r.changed, r.cancelledCallIds, await alertJson(store, r.alert));

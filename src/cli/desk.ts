@@ -1,9 +1,7 @@
 import { Command } from 'commander';
-import { systemClock } from '../clock';
 import { deskPinJson, deskPolicyJson } from '../outward';
-import { createDeskService, type DeskPinResult, type DeskPolicyResult } from '../voice-desk';
-import type { Store } from '../store';
-import { CliError, print, withStore } from './context';
+import type { DeskPinResult, DeskPolicyResult } from '../voice-desk';
+import { CliError, print, withServices } from './context';
 
 const WHY = { account_not_found: 'no such account', policy_not_found: 'no such policy in this account' } as const;
 
@@ -15,14 +13,13 @@ function unwrap<T extends DeskPinResult | DeskPolicyResult>(r: T): Extract<T, { 
 /** `desk`: the voice desk's PIN and the policy keypad 0 connects to (README "Voice desk"). */
 export function deskCommand(): Command {
   const cmd = new Command('desk').description('voice desk: engineers call the appliance to hear, acknowledge and resolve alerts');
-  const service = (store: Store, timeZone: string) => createDeskService({ store, clock: systemClock, timeZone });
   cmd
     .command('pin <account-id>')
     .description('make a new desk PIN for the account (shown only now; the old one stops working)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
-        const r = unwrap(await service(store, config.credit.timezone).newPin(accountId));
+      withServices(c, async ({ desk }) => {
+        const r = unwrap(await desk.newPin(accountId));
         print(opts.json, deskPinJson(r), () => `desk PIN for ${r.accountId}: ${r.pin}   (shown only now)`);
       }),
     );
@@ -31,8 +28,8 @@ export function deskCommand(): Command {
     .description('keypad 0 connects to the first step of this escalation policy (id or name)')
     .option('--json', 'print JSON')
     .action((accountId: string, policy: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
-        const r = unwrap(await service(store, config.credit.timezone).setPolicy(accountId, policy));
+      withServices(c, async ({ desk }) => {
+        const r = unwrap(await desk.setPolicy(accountId, policy));
         print(opts.json, deskPolicyJson(r), () => `desk policy for ${r.accountId}: ${r.policy.name} (${r.policy.id})`);
       }),
     );

@@ -1,10 +1,8 @@
 import { Command } from 'commander';
-import { systemClock } from '../clock';
-import { createHeartbeatService, type HeartbeatService } from '../heartbeats';
+import type { HeartbeatService } from '../heartbeats';
 import { heartbeatChangeJson, heartbeatJson, heartbeatState, iso, newHeartbeatJson } from '../outward';
-import type { Heartbeat, Store } from '../store';
-import type { Config } from '../config';
-import { CliError, positiveInt, print, withStore } from './context';
+import type { Heartbeat } from '../store';
+import { CliError, positiveInt, print, withServices, withStore } from './context';
 
 type Problem = Exclude<Awaited<ReturnType<HeartbeatService['create']>>, { ok: true }>;
 
@@ -23,9 +21,6 @@ function fail(r: Problem): never {
 const human = (h: Heartbeat) =>
   `${h.id}  ${h.name}  ${heartbeatState(h)}  every ${h.intervalS} s (+${h.graceS} s)  last ping ${iso(h.lastPingAt) ?? 'never'}`;
 
-const service = (store: Store, config: Config) =>
-  createHeartbeatService({ store, clock: systemClock, timeZone: config.credit.timezone, numberForms: config.numbers.accept });
-
 /** `heartbeat`: dead man's switches of an account (README "Heartbeats"). */
 export function heartbeatCommand(): Command {
   const cmd = new Command('heartbeat').description("dead man's switches: a call when a ping does not come in time");
@@ -40,9 +35,9 @@ export function heartbeatCommand(): Command {
     .option('--message <text>', 'what is said (default: "Heartbeat <name> missed. Last signal <n> minutes ago." in panel.language)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ heartbeats }) => {
         const to = typeof opts.to === 'string' ? opts.to.split(',').map((n: string) => n.trim()).filter(Boolean) : [];
-        const r = await service(store, config).create(accountId, {
+        const r = await heartbeats.create(accountId, {
           name: opts.name,
           interval_s: opts.intervalS,
           grace_s: opts.graceS,
@@ -80,8 +75,7 @@ export function heartbeatCommand(): Command {
       .description(description)
       .option('--json', 'print JSON')
       .action((accountId: string, idOrName: string, opts, c: Command) =>
-        withStore(c, async (store, config) => {
-          const s = service(store, config);
+        withServices(c, async ({ heartbeats: s }) => {
           const r = await (name === 'pause' ? s.pause : name === 'resume' ? s.resume : s.remove)(accountId, idOrName);
           if (!r.ok) fail(r);
           print(opts.json, heartbeatChangeJson(r.heartbeat, r.changed, name === 'delete'), () => (name === 'delete' ? `deleted ${r.heartbeat.name}` : human(r.heartbeat)));

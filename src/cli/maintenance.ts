@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { errorBody } from '../errors';
-import { createMaintenanceService, type WindowResult } from '../maintenance';
+import type { WindowResult } from '../maintenance';
 import { maintenanceDeletedJson, maintenanceJson, newMaintenanceJson } from '../outward';
-import type { MaintenanceWindow, Store } from '../store';
-import { CliError, print, withStore } from './context';
+import type { MaintenanceWindow } from '../store';
+import { CliError, print, withServices } from './context';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -22,7 +22,6 @@ function unwrap(r: WindowResult): MaintenanceWindow {
 /** `maintenance`: windows during which an account's matching alerts call nobody (README "Maintenance windows"). */
 export function maintenanceCommand(): Command {
   const cmd = new Command('maintenance').description('maintenance windows: alerts are stored but nobody is called');
-  const service = (store: Store, timeZone: string) => createMaintenanceService({ store, clock: systemClock, timeZone });
   cmd
     .command('create <account-id>')
     .description('create a window; one --match per rule (none: every alert of the account)')
@@ -32,8 +31,8 @@ export function maintenanceCommand(): Command {
     .option('--reason <text>', 'why, shown with the window')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
-        const r = await service(store, config.credit.timezone).create(accountId, { start: opts.start, end: opts.end, reason: opts.reason, match: opts.match ?? [] });
+      withServices(c, async ({ maintenance }) => {
+        const r = await maintenance.create(accountId, { start: opts.start, end: opts.end, reason: opts.reason, match: opts.match ?? [] });
         const w = unwrap(r);
         const now = systemClock();
         const cancelled = r.ok && r.start ? r.start.cancelledCallIds : [];
@@ -46,8 +45,8 @@ export function maintenanceCommand(): Command {
     .option('--all', 'also the windows that ended')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
-        const all = await service(store, config.credit.timezone).list(accountId, { all: !!opts.all });
+      withServices(c, async ({ maintenance }) => {
+        const all = await maintenance.list(accountId, { all: !!opts.all });
         const now = systemClock();
         print(opts.json, all.map((w) => maintenanceJson(w, now)), () => (all.length ? all.map((w) => human(w, now)).join('\n') : 'no maintenance windows'));
       }),
@@ -56,8 +55,8 @@ export function maintenanceCommand(): Command {
     .command('show <window-id>')
     .option('--json', 'print JSON')
     .action((id: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
-        const w = unwrap(await service(store, config.credit.timezone).get(null, id));
+      withServices(c, async ({ maintenance }) => {
+        const w = unwrap(await maintenance.get(null, id));
         print(opts.json, maintenanceJson(w, systemClock()), () => human(w, systemClock()));
       }),
     );
@@ -66,8 +65,8 @@ export function maintenanceCommand(): Command {
     .description('ends it now: from here on its alerts are called again on their next repeat')
     .option('--json', 'print JSON')
     .action((id: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
-        const w = unwrap(await service(store, config.credit.timezone).remove(null, id));
+      withServices(c, async ({ maintenance }) => {
+        const w = unwrap(await maintenance.remove(null, id));
         print(opts.json, maintenanceDeletedJson(w, systemClock()), () => `deleted ${w.id}`);
       }),
     );

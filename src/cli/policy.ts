@@ -1,9 +1,8 @@
 import { Command } from 'commander';
-import { systemClock } from '../clock';
-import { createPoliciesService, type PolicyInput, type PolicyResult } from '../escalation';
+import type { PolicyInput, PolicyResult } from '../escalation';
 import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
 import type { Policy } from '../store';
-import { CliError, positiveInt, print, withStore } from './context';
+import { CliError, positiveInt, print, withServices, withStore } from './context';
 
 const WHY: Record<Exclude<PolicyResult, { ok: true }>['code'], string> = {
   invalid_policy: 'invalid policy',
@@ -37,7 +36,6 @@ function unwrap(r: PolicyResult): Policy {
 /** `policy`: escalation policies of an account (README "Escalation: call until someone presses 1"). */
 export function policyCommand(): Command {
   const cmd = new Command('policy').description('escalation policies: who is called, in which order, until someone presses 1');
-  const service = (store: Parameters<typeof createPoliciesService>[0]['store']) => createPoliciesService({ store, clock: systemClock });
   cmd
     .command('create <account-id>')
     .description('create a policy: --step once per step, in order')
@@ -46,8 +44,8 @@ export function policyCommand(): Command {
     .option('--rounds <n>', 'how many times the whole list is called (default 2)', positiveInt('--rounds'))
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store) => {
-        const p = unwrap(await service(store).create(accountId, { name: opts.name, steps: opts.step, rounds: opts.rounds }));
+      withServices(c, async ({ policies }) => {
+        const p = unwrap(await policies.create(accountId, { name: opts.name, steps: opts.step, rounds: opts.rounds }));
         print(opts.json, policyJson(p), () => human(p));
       }),
     );
@@ -76,8 +74,8 @@ export function policyCommand(): Command {
     .description('by id or name; alerts already escalating keep their copy of it')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store) => {
-        const p = unwrap(await service(store).remove(accountId, idOrName));
+      withServices(c, async ({ policies }) => {
+        const p = unwrap(await policies.remove(accountId, idOrName));
         print(opts.json, policyDeletedJson(p), () => `deleted ${p.name}`);
       }),
     );
@@ -86,8 +84,8 @@ export function policyCommand(): Command {
     .description("the policy a credential's requests follow when they name none (omit it to clear)")
     .option('--json', 'print JSON')
     .action((accountId: string, apiKey: string, idOrName: string | undefined, opts, c: Command) =>
-      withStore(c, async (store) => {
-        const r = await service(store).setDefault(accountId, apiKey, idOrName ?? null);
+      withServices(c, async ({ policies }) => {
+        const r = await policies.setDefault(accountId, apiKey, idOrName ?? null);
         if (!r.ok) throw new CliError(WHY[r.code]);
         print(opts.json, defaultPolicyJson(apiKey, idOrName ?? null), () => (idOrName ? `${apiKey} now follows ${idOrName}` : `${apiKey} follows no policy`));
       }),

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from '../outward';
-import { createSchedulesService, icsUrl, parseInstant, type OnCallResult } from '../schedules';
-import type { ScheduleRecord, Store } from '../store';
-import { CliError, print, withStore } from './context';
+import { icsUrl, parseInstant, type OnCallResult } from '../schedules';
+import type { ScheduleRecord } from '../store';
+import { CliError, print, withServices, withStore } from './context';
 
 type Refusal = Extract<OnCallResult, { ok: false }>;
 
@@ -32,7 +32,6 @@ const human = (s: ScheduleRecord, url: string) =>
 /** `schedule`: on-call schedules of an account (README "On-call schedules"). */
 export function scheduleCommand(): Command {
   const cmd = new Command('schedule').description('on-call schedules: rotations, restrictions and overrides, in a time zone');
-  const service = (store: Store) => createSchedulesService({ store, clock: systemClock });
   cmd
     .command('create <account-id>')
     .description('create a schedule from its layers (JSON)')
@@ -41,14 +40,14 @@ export function scheduleCommand(): Command {
     .requiredOption('--layers <json>', 'JSON array of layers: participants, shift (Nd or Nh), start (local), restrictions')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ schedules }, _store, config) => {
         let layers: unknown;
         try {
           layers = JSON.parse(opts.layers);
         } catch {
           throw new CliError('--layers must be JSON');
         }
-        const { schedule } = unwrap(await service(store).create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }));
+        const { schedule } = unwrap(await schedules.create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }));
         const url = icsUrl(config, schedule.icsToken);
         print(opts.json, scheduleJson(schedule, url), () => human(schedule, url));
       }),
@@ -84,8 +83,8 @@ export function scheduleCommand(): Command {
     .description('by id or name, with its overrides')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
-        const { schedule } = unwrap(await service(store).remove(accountId, idOrName));
+      withServices(c, async ({ schedules }, _store, config) => {
+        const { schedule } = unwrap(await schedules.remove(accountId, idOrName));
         print(opts.json, scheduleDeletedJson(schedule, icsUrl(config, schedule.icsToken)), () => `deleted ${schedule.name}`);
       }),
     );
@@ -98,8 +97,8 @@ export function scheduleCommand(): Command {
     .option('--name <name>', 'who that is')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store) => {
-        const { override } = unwrap(await service(store).addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }));
+      withServices(c, async ({ schedules }) => {
+        const { override } = unwrap(await schedules.addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }));
         print(opts.json, overrideJson(override), () => `${override.id}: ${override.name ?? override.phoneNumber} on call ${isoOrNever(override.startsAt)} – ${isoOrNever(override.endsAt)}`);
       }),
     );
@@ -109,14 +108,14 @@ export function scheduleCommand(): Command {
     .option('--at <iso>', 'the instant asked about, ISO 8601 with a zone (default: now)')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store) => {
+      withServices(c, async ({ schedules }) => {
         let at: number | undefined;
         if (opts.at !== undefined) {
           const parsed = parseInstant(opts.at);
           if (parsed === null) throw new CliError(`--at must be an ISO 8601 instant with a zone, got "${opts.at}"`);
           at = parsed;
         }
-        const { oncall } = unwrap(await service(store).oncall(accountId, idOrName, at));
+        const { oncall } = unwrap(await schedules.oncall(accountId, idOrName, at));
         print(opts.json, oncallJson(oncall), () => (oncall.number ? `${oncall.name ?? ''} ${oncall.number} until ${isoOrNever(oncall.until)}` : `nobody until ${isoOrNever(oncall.until)}`));
       }),
     );

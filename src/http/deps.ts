@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { IntakeDeps } from '../intake';
 import type { Logger } from '../log';
+import type { Services } from '../services';
 import type { Store } from '../store';
 import type { RateLimiter } from './rate-limit';
 
@@ -13,6 +14,8 @@ export interface HttpDeps {
   log: Logger;
   config: Config;
   intake: IntakeDeps;
+  /** The domain services, built once (src/services.ts): routes take theirs from here, never build one. */
+  services: Services;
   /** One budget per source address, shared by both alert endpoints (README "HTTP API"). */
   rateLimiter: RateLimiter;
   /** The SIP trunk's live state, when telephony runs in this process. */
