@@ -33,7 +33,7 @@ import { createDeskService, type DeskService } from './voice-desk';
  * they run on a timer and are started and stopped by appliance.ts.
  */
 export interface Services extends AccountServices {
-  /** Acknowledge and resolve by hand: the API, the CLI, the panel and the voice desk. */
+  /** Acknowledge and resolve by hand: the API, the CLI, the panel, the voice desk and the compatible intake (IntakeDeps.alerts). */
   alerts: AlertActions;
   policies: PoliciesService;
   schedules: SchedulesService;
