@@ -17,6 +17,7 @@ import type { IntakeDeps } from './intake';
 import type { Logger } from './log';
 import { observeCommit } from './metrics';
 import { createSnsConfirmer } from './sources';
+import { createServices, type Services } from './services';
 import { createStore, storeOptionsFrom, type Store } from './store';
 import { createSweeper } from './sweeper';
 import { prepareTls, type TlsError } from './tls';
@@ -27,6 +28,8 @@ import { createVoiceDesk } from './voice-desk';
 /** A running appliance: HTTP intake over the store. */
 export interface Appliance {
   store: Store;
+  /** The registry the HTTP routes and the panel use (src/services.ts). */
+  services: Services;
   /** The bound address, http:// or https:// (the port is real even when the config said 0). */
   url: string;
   /** http.plain_listen's bound address beside HTTPS, or null. */
@@ -71,8 +74,16 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   if (tls.value?.created) log.info(certificateFields(tls.value.pair), 'made a self-signed certificate');
   const store = await createStore({ ...storeOptionsFrom(config), clock, log, onCommit: observeCommit });
   const speech = createSpeech(config, log);
+  // Every domain service, once. Telephony is made below; its hooks run only on requests, after start.
+  const services = createServices({
+    store,
+    clock,
+    config,
+    onQueued: () => telephony.wake(),
+    trunkConfigured: () => telephony.status().state !== 'not_configured',
+  });
   // docs/telephony.md "Voice desk": calls to the appliance, answered with the same speech as calls out.
-  const desk = createVoiceDesk(config, { store, clock, log, speech });
+  const desk = createVoiceDesk(config, { clock, log, speech, service: services.desk });
   const telephony = createTelephony(config, { store, clock, log, audio: speech, ...(desk ? { inbound: desk } : {}) });
   // The voice-path self-test (docs/telephony.md "Voice-path self-test"): scheduled calls claimed row by
   // row; every result, wherever it was made, marks its trunk here.
@@ -92,6 +103,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     store,
     clock,
     timeZone: config.credit.timezone,
+    alerts: services.alerts,
     // With no trunk, a call says why it waits from the moment it is queued.
     waitReason: () => (telephony.trunkConfigured() ? null : NO_TRUNK_REASON),
     dedupeWindowS: config.alerts.dedupe_window_s,
@@ -105,7 +117,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     }),
   };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
-  const httpDeps = { store, clock, log, config, intake, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts(), selfTestResults: () => selfTests.results() };
+  const httpDeps = { store, clock, log, config, intake, services, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts(), selfTestResults: () => selfTests.results() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);
 
   const listening = listen(app, { config, log, tls: tls.value });
@@ -154,6 +166,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
 
   return {
     store,
+    services,
     url: listening.url,
     plainUrl: listening.plainUrl,
     tls: tls.value ? certificateFields(tls.value.pair) : null,

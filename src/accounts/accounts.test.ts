@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { tempStore } from '../../test/helpers/memory-store';
-import { createAccountServices, parseMonthlyCredit } from '.';
+import { configSchema } from '../config';
+import { createServices } from '../services';
+import { parseMonthlyCredit } from '.';
 
 async function setup() {
   const store = await tempStore(Date.now);
-  return { store, ...createAccountServices({ store, clock: Date.now }) };
+  return { store, ...createServices({ store, clock: Date.now, config: configSchema.parse({}) }) };
 }
 
 describe('accounts service', () => {

@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { tempStore } from '../../test/helpers/memory-store';
-import { createAccountServices } from '.';
+import { configSchema } from '../config';
+import { createServices } from '../services';
 
 async function setup() {
   const store = await tempStore(Date.now);
   const mine = await store.transaction((tx) => tx.accounts.create({ name: 'Mine', plan: 'starter' }));
   const theirs = await store.transaction((tx) => tx.accounts.create({ name: 'Theirs', plan: 'starter' }));
-  return { store, mine, theirs, ...createAccountServices({ store, clock: Date.now }) };
+  return { store, mine, theirs, ...createServices({ store, clock: Date.now, config: configSchema.parse({}) }) };
 }
 
 describe('credentials service', () => {

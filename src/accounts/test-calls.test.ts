@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { periodOf } from '../credit';
 import type { PanelRole } from '../store';
-import { createAccountServices } from '.';
+import { createTestCallsService } from '.';
 
 const TZ = 'Europe/Istanbul';
 
@@ -11,7 +11,7 @@ async function setup({ trunk = true, plan = 'free', credit = null as number | nu
   const store = await tempStore(clock);
   const account = await store.transaction((tx) => tx.accounts.create({ name: 'A', plan: plan as 'free', monthlyCredit: credit }));
   const woken: string[][] = [];
-  const { testCalls } = createAccountServices({
+  const testCalls = createTestCallsService({
     store,
     clock,
     onQueued: (ids) => woken.push(ids),
@@ -92,7 +92,7 @@ describe('test calls service', () => {
   test('dials the number forms numbers.accept allows, as the API does', async () => {
     const store = await tempStore(Date.now);
     const account = await store.transaction((tx) => tx.accounts.create({ name: 'A', plan: 'free' }));
-    const { testCalls } = createAccountServices({
+    const testCalls = createTestCallsService({
       store,
       clock: Date.now,
       numberForms: ['tr-mobile', 'extension'],

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { createFallbackService, type FallbackResult } from '../accounts';
-import { systemClock } from '../clock';
+import type { FallbackResult } from '../accounts';
 import { accountJson, fallbackJson } from '../outward';
 import type { Fallback } from '../store';
-import { CliError, print, withStore } from './context';
+import { CliError, print, withServices, withStore } from './context';
 import { refusal, requireAccount, UsageError } from './refusal';
 import { part, row } from './text';
 
@@ -30,8 +29,6 @@ const fail = (message: string): never => {
  * (docs/on-call.md "Nothing silently calls nobody"). Added to `account` (src/cli/account.ts).
  */
 export function addFallbackCommands(cmd: Command): void {
-  const service = (store: Parameters<typeof createFallbackService>[0]['store'], forms: Parameters<typeof createFallbackService>[0]['numberForms']) =>
-    createFallbackService({ store, clock: systemClock, numberForms: forms });
   cmd
     .command('set-fallback')
     .argument('<account>', 'account id (acc_…)')
@@ -40,10 +37,10 @@ export function addFallbackCommands(cmd: Command): void {
     .option('--person <name>', 'a person (reserved: refused until people exist)')
     .option('--json', 'print JSON')
     .action((id: string, opts: { phone?: string; person?: string; json?: boolean }, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ fallbacks }, store) => {
         await requireAccount(store, id);
         if ((opts.phone === undefined) === (opts.person === undefined)) throw new UsageError('give exactly one of --phone NUMBER and --person NAME');
-        const f = unwrap(await service(store, config.numbers.accept).set(id, { phone: opts.phone ?? null, person: opts.person ?? null }), id);
+        const f = unwrap(await fallbacks.set(id, { phone: opts.phone ?? null, person: opts.person ?? null }), id);
         print(opts.json === true, { id, fallback: fallbackJson(f) }, () => human(id, f));
       }),
     );
@@ -53,8 +50,8 @@ export function addFallbackCommands(cmd: Command): void {
     .description('call nobody when an alert reaches nobody (it still warns, counts and calls back)')
     .option('--json', 'print JSON')
     .action((id: string, opts: { json?: boolean }, c: Command) =>
-      withStore(c, async (store, config) => {
-        const f = unwrap(await service(store, config.numbers.accept).set(id, { phone: null, person: null }), id);
+      withServices(c, async ({ fallbacks }) => {
+        const f = unwrap(await fallbacks.set(id, { phone: null, person: null }), id);
         print(opts.json === true, { id, fallback: fallbackJson(f) }, () => human(id, f));
       }),
     );

@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { createPanelUsersService, createPasswordChanges, MIN_PASSWORD_LENGTH } from '../panel';
-import { systemClock } from '../clock';
+import { MIN_PASSWORD_LENGTH } from '../panel';
 import { adminCreatedJson, adminPasswordChangedJson } from '../outward';
-import { CliError, print, withStore } from './context';
+import { CliError, print, withServices } from './context';
 
 /** The password from stdin: its first line, without the line break (so `echo pw |` works). */
 async function readPasswordFromStdin(): Promise<string> {
@@ -20,8 +19,8 @@ export function adminCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (opts, c: Command) => {
       const password = await readPasswordFromStdin();
-      await withStore(c, async (store) => {
-        const r = await createPanelUsersService(store, systemClock).createAdmin(opts.username, password);
+      await withServices(c, async (services) => {
+        const r = await services.users.createAdmin(opts.username, password);
         if (!r.ok) {
           const why = {
             INVALID_LOGIN: `--username must be 3-64 of letters, digits, . _ @ -, got "${opts.username}"`,
@@ -42,8 +41,8 @@ export function adminCommand(): Command {
     .option('--json', 'print JSON')
     .action(async (opts, c: Command) => {
       const password = await readPasswordFromStdin();
-      await withStore(c, async (store) => {
-        const r = await createPasswordChanges(store).setAdmin(opts.username, password);
+      await withServices(c, async (services) => {
+        const r = await services.passwords.setAdmin(opts.username, password);
         if (!r.ok) {
           throw new CliError(
             r.code === 'NO_USER'

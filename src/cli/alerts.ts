@@ -1,9 +1,8 @@
 import { Command } from 'commander';
-import { createAlertActions, type AlertActionResult } from '../alerts';
+import type { AlertActionResult } from '../alerts';
 import { alertActionJson, alertJson, ownAlertJson, type AlertJson } from '../outward';
 import { ALERT_STATES, type AlertState } from '../call-model';
-import { systemClock } from '../clock';
-import { positiveInt, print, withStore } from './context';
+import { positiveInt, print, withServices, withStore } from './context';
 import { accountOfList, accountThenId, refusal, requireAccount, UsageError } from './refusal';
 import { part, printList, row } from './text';
 
@@ -76,10 +75,9 @@ export function alertsCommand(): Command {
       .argument(...ALERT)
       .option('--json', 'print JSON')
       .action((first: string, second: string | undefined, opts, c: Command) =>
-        withStore(c, async (store, config) => {
+        withServices(c, async ({ alerts: actions }, store) => {
           const { accountId, id } = accountThenId(first, second);
           if (accountId !== null) await requireAccount(store, accountId);
-          const actions = createAlertActions({ store, clock: systemClock, timeZone: config.credit.timezone });
           const r: AlertActionResult = name === 'ack' ? await actions.acknowledge(accountId, id, BY) : await actions.resolve(accountId, id, BY);
           if (!r.ok) throw refusal('alert_not_found', id);
           const out = alertActionJson(r.changed, r.cancelledCallIds, await alertJson(store, r.alert));

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { createAccountServices, type AccountServices } from '../accounts';
 import { systemClock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { silentLogger } from '../log';
+import { createServices, type Services } from '../services';
 import { createStore, storeOptionsFrom, type Store } from '../store';
 
 /** A failure to report on stderr with this exit code (2: usage or configuration, 1: anything else). */
@@ -44,11 +44,12 @@ export async function withStore<T>(cmd: Command, fn: (store: Store, config: Conf
 }
 
 /**
- * Opens the store and hands the account services (the panel's own) to one command. No
- * dialer runs in a CLI process: a queued test call waits for the server's next poll.
+ * Opens the store and hands the registry (src/services.ts, the server's own services) to one
+ * command. No dialer runs in a CLI process: the panel's test calls are refused (the CLI's
+ * `test-call` dials its own), and nothing here wakes a dialer.
  */
-export function withServices<T>(cmd: Command, fn: (services: AccountServices, store: Store, config: Config) => T | Promise<T>): Promise<T> {
-  return withStore(cmd, (store, config) => fn(createAccountServices({ store, clock: systemClock, numberForms: config.numbers.accept }), store, config));
+export function withServices<T>(cmd: Command, fn: (services: Services, store: Store, config: Config) => T | Promise<T>): Promise<T> {
+  return withStore(cmd, (store, config) => fn(createServices({ store, clock: systemClock, config }), store, config));
 }
 
 /** With --json exactly one JSON document on stdout; otherwise the human text. */

@@ -1,9 +1,7 @@
 import { Command } from 'commander';
-import { systemClock } from '../clock';
 import { deskPinJson, deskPolicyJson } from '../outward';
-import { createDeskService, type DeskPinResult, type DeskPolicyResult } from '../voice-desk';
-import type { Store } from '../store';
-import { print, withStore } from './context';
+import type { DeskPinResult, DeskPolicyResult } from '../voice-desk';
+import { print, withServices } from './context';
 import { refusal, requireAccount } from './refusal';
 
 /** The catalogue's words, naming what was typed (the account or the policy). */
@@ -15,16 +13,15 @@ function unwrap<T extends DeskPinResult | DeskPolicyResult>(r: T, given: { accou
 /** `desk`: the voice desk's PIN and the policy keypad 0 connects to (docs/telephony.md "Voice desk"). */
 export function deskCommand(): Command {
   const cmd = new Command('desk').description('voice desk: engineers call the appliance to hear, acknowledge and resolve alerts');
-  const service = (store: Store, timeZone: string) => createDeskService({ store, clock: systemClock, timeZone });
   cmd
     .command('pin')
     .description('make a new desk PIN for the account (shown only now; the old one stops working)')
     .argument('<account>', 'account id (acc_…)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ desk }, store) => {
         await requireAccount(store, accountId);
-        const r = unwrap(await service(store, config.credit.timezone).newPin(accountId), { accountId });
+        const r = unwrap(await desk.newPin(accountId), { accountId });
         print(opts.json, deskPinJson(r), () => `desk PIN for ${r.accountId}: ${r.pin}   (shown only now)`);
       }),
     );
@@ -35,9 +32,9 @@ export function deskCommand(): Command {
     .argument('<policy>', 'policy id (pol_…) or name')
     .option('--json', 'print JSON')
     .action((accountId: string, policy: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ desk }, store) => {
         await requireAccount(store, accountId);
-        const r = unwrap(await service(store, config.credit.timezone).setPolicy(accountId, policy), { accountId, policy });
+        const r = unwrap(await desk.setPolicy(accountId, policy), { accountId, policy });
         print(opts.json, deskPolicyJson(r), () => `desk policy for ${r.accountId}: ${r.policy.name} (${r.policy.id})`);
       }),
     );

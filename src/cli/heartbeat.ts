@@ -1,10 +1,8 @@
 import { Command } from 'commander';
-import { systemClock } from '../clock';
-import { createHeartbeatService, type HeartbeatService } from '../heartbeats';
+import type { HeartbeatService } from '../heartbeats';
 import { heartbeatChangeJson, heartbeatJson, heartbeatState, iso, newHeartbeatJson } from '../outward';
-import type { Heartbeat, Store } from '../store';
-import type { Config } from '../config';
-import { positiveInt, print, withStore } from './context';
+import type { Heartbeat } from '../store';
+import { positiveInt, print, withServices, withStore } from './context';
 import { refusal, requireAccount } from './refusal';
 import { printList, row } from './text';
 
@@ -18,9 +16,6 @@ function fail(r: Problem, given: { accountId: string; heartbeat?: string; policy
 }
 
 const human = (h: Heartbeat) => row(h.id, h.name, heartbeatState(h), `every ${h.intervalS} s (+${h.graceS} s)`, `last ping ${iso(h.lastPingAt) ?? 'never'}`);
-
-const service = (store: Store, config: Config) =>
-  createHeartbeatService({ store, clock: systemClock, timeZone: config.credit.timezone, numberForms: config.numbers.accept });
 
 /** `heartbeat`: dead man's switches of an account (docs/on-call.md "Heartbeats"). */
 export function heartbeatCommand(): Command {
@@ -37,10 +32,10 @@ export function heartbeatCommand(): Command {
     .option('--message <text>', 'what is said (default: "Heartbeat <name> missed. Last signal <n> minutes ago." in panel.language)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ heartbeats }, store) => {
         await requireAccount(store, accountId);
         const to = typeof opts.to === 'string' ? opts.to.split(',').map((n: string) => n.trim()).filter(Boolean) : [];
-        const r = await service(store, config).create(accountId, {
+        const r = await heartbeats.create(accountId, {
           name: opts.name,
           interval_s: opts.intervalS,
           grace_s: opts.graceS,
@@ -85,9 +80,8 @@ export function heartbeatCommand(): Command {
       .argument('<heartbeat>', 'heartbeat id (hb_…) or name')
       .option('--json', 'print JSON')
       .action((accountId: string, idOrName: string, opts, c: Command) =>
-        withStore(c, async (store, config) => {
+        withServices(c, async ({ heartbeats: s }, store) => {
           await requireAccount(store, accountId);
-          const s = service(store, config);
           const r = await (name === 'pause' ? s.pause : name === 'resume' ? s.resume : s.remove)(accountId, idOrName);
           if (!r.ok) fail(r, { accountId, heartbeat: idOrName });
           print(opts.json, heartbeatChangeJson(r.heartbeat, r.changed, name === 'delete'), () => (name === 'delete' ? `deleted ${r.heartbeat.name}` : human(r.heartbeat)));

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
-import { createMaintenanceService, type WindowResult } from '../maintenance';
+import type { WindowResult } from '../maintenance';
 import { maintenanceDeletedJson, maintenanceJson, newMaintenanceJson } from '../outward';
 import type { MaintenanceWindow, Store } from '../store';
-import { print, withStore } from './context';
+import { print, withServices, withStore } from './context';
 import { accountThenId, refusal, requireAccount } from './refusal';
 import { printList, row } from './text';
 
@@ -26,7 +26,6 @@ const ACCOUNT = ['<account>', 'account id (acc_…)'] as const;
 /** `maintenance`: windows during which an account's matching alerts call nobody (docs/on-call.md "Maintenance windows"). */
 export function maintenanceCommand(): Command {
   const cmd = new Command('maintenance').description('maintenance windows: alerts are stored but nobody is called');
-  const service = (store: Store, timeZone: string) => createMaintenanceService({ store, clock: systemClock, timeZone });
   cmd
     .command('create')
     .description('create a window; one --match per rule (none: every alert of the account)')
@@ -37,9 +36,9 @@ export function maintenanceCommand(): Command {
     .option('--reason <text>', 'why, shown with the window')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ maintenance }, store, config) => {
         await requireAccount(store, accountId);
-        const r = await service(store, config.credit.timezone).create(accountId, { start: opts.start, end: opts.end, reason: opts.reason, match: opts.match ?? [] });
+        const r = await maintenance.create(accountId, { start: opts.start, end: opts.end, reason: opts.reason, match: opts.match ?? [] });
         const w = unwrap(r, { accountId });
         const now = systemClock();
         const cancelled = r.ok && r.start ? r.start.cancelledCallIds : [];
@@ -53,9 +52,9 @@ export function maintenanceCommand(): Command {
     .option('--all', 'also the windows that ended')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ maintenance }, store, config) => {
         await requireAccount(store, accountId);
-        const all = await service(store, config.credit.timezone).list(accountId, { all: !!opts.all });
+        const all = await maintenance.list(accountId, { all: !!opts.all });
         const now = systemClock();
         printList(opts.json, all, (w) => maintenanceJson(w, now), (w) => human(w, now));
       }),
@@ -70,10 +69,10 @@ export function maintenanceCommand(): Command {
     .argument(...windowId)
     .option('--json', 'print JSON')
     .action((first: string, second: string | undefined, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ maintenance }, store, config) => {
         const { accountId, id } = accountThenId(first, second);
         if (accountId !== null) await requireAccount(store, accountId);
-        const w = unwrap(await service(store, config.credit.timezone).get(accountId, id), { accountId, id });
+        const w = unwrap(await maintenance.get(accountId, id), { accountId, id });
         print(opts.json, maintenanceJson(w, systemClock()), () => human(w, systemClock()));
       }),
     );
@@ -84,10 +83,10 @@ export function maintenanceCommand(): Command {
     .argument(...windowId)
     .option('--json', 'print JSON')
     .action((first: string, second: string | undefined, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ maintenance }, store, config) => {
         const { accountId, id } = accountThenId(first, second);
         if (accountId !== null) await requireAccount(store, accountId);
-        const w = unwrap(await service(store, config.credit.timezone).remove(accountId, id), { accountId, id });
+        const w = unwrap(await maintenance.remove(accountId, id), { accountId, id });
         print(opts.json, maintenanceDeletedJson(w, systemClock()), () => `deleted ${w.id}`);
       }),
     );

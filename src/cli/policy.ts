@@ -1,9 +1,8 @@
 import { Command } from 'commander';
-import { systemClock } from '../clock';
-import { createPoliciesService, type PolicyInput, type PolicyResult } from '../escalation';
+import type { PolicyInput, PolicyResult } from '../escalation';
 import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
 import type { Policy } from '../store';
-import { positiveInt, print, withStore } from './context';
+import { positiveInt, print, withServices, withStore } from './context';
 import { inUseError } from './in-use';
 import { refusal, requireAccount, UsageError } from './refusal';
 import { part, printList, row } from './text';
@@ -38,7 +37,6 @@ const human = (p: Policy) =>
 /** `policy`: escalation policies of an account (docs/on-call.md "Escalation: call until someone presses 1"). */
 export function policyCommand(): Command {
   const cmd = new Command('policy').description('escalation policies: who is called, in which order, until someone presses 1');
-  const service = (store: Parameters<typeof createPoliciesService>[0]['store']) => createPoliciesService({ store, clock: systemClock });
   cmd
     .command('create')
     .description('create a policy: --step once per step, in order')
@@ -48,9 +46,9 @@ export function policyCommand(): Command {
     .option('--rounds <n>', 'how many times the whole list is called (default 2)', positiveInt('--rounds'))
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store) => {
+      withServices(c, async ({ policies }, store) => {
         await requireAccount(store, accountId);
-        const r = await service(store).create(accountId, { name: opts.name, steps: opts.step, rounds: opts.rounds });
+        const r = await policies.create(accountId, { name: opts.name, steps: opts.step, rounds: opts.rounds });
         if (!r.ok) refused(r, { accountId, policy: opts.name });
         print(opts.json, policyJson(r.policy), () => human(r.policy));
       }),
@@ -87,9 +85,9 @@ export function policyCommand(): Command {
     .argument('<policy>', 'policy id (pol_…) or name')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store) => {
+      withServices(c, async ({ policies }, store) => {
         await requireAccount(store, accountId);
-        const r = await service(store).remove(accountId, idOrName);
+        const r = await policies.remove(accountId, idOrName);
         if (!r.ok && r.code === 'policy_in_use') throw inUseError(r);
         if (!r.ok) refused(r, { accountId, policy: idOrName });
         print(opts.json, policyDeletedJson(r.policy), () => `deleted ${r.policy.name}`);
@@ -103,9 +101,9 @@ export function policyCommand(): Command {
     .argument('[policy]', 'policy id (pol_…) or name; none: clear')
     .option('--json', 'print JSON')
     .action((accountId: string, apiKey: string, idOrName: string | undefined, opts, c: Command) =>
-      withStore(c, async (store) => {
+      withServices(c, async ({ policies }, store) => {
         await requireAccount(store, accountId);
-        const r = await service(store).setDefault(accountId, apiKey, idOrName ?? null);
+        const r = await policies.setDefault(accountId, apiKey, idOrName ?? null);
         if (!r.ok) refused(r, { accountId, policy: idOrName, apiKey });
         print(opts.json, defaultPolicyJson(apiKey, idOrName ?? null), () => (idOrName ? `${apiKey} now follows ${idOrName}` : `${apiKey} follows no policy`));
       }),

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from '../outward';
-import { createSchedulesService, icsUrl, parseInstant, type OnCallResult } from '../schedules';
+import { icsUrl, parseInstant, type OnCallResult } from '../schedules';
 import type { ScheduleRecord, Store } from '../store';
-import { print, withStore } from './context';
+import { print, withServices, withStore } from './context';
 import { inUseError } from './in-use';
 import { refusal, requireAccount, UsageError } from './refusal';
 import { part, printList, row } from './text';
@@ -41,7 +41,6 @@ const SCHEDULE = ['<schedule>', 'schedule id (sch_…) or name'] as const;
 /** `schedule`: on-call schedules of an account (docs/on-call.md "On-call schedules"). */
 export function scheduleCommand(): Command {
   const cmd = new Command('schedule').description('on-call schedules: rotations, restrictions and overrides, in a time zone');
-  const service = (store: Store) => createSchedulesService({ store, clock: systemClock });
   cmd
     .command('create')
     .description('create a schedule from its layers (JSON)')
@@ -51,7 +50,7 @@ export function scheduleCommand(): Command {
     .requiredOption('--layers <json>', 'JSON array of layers: participants, shift (Nd or Nh), start (local), restrictions')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ schedules }, store, config) => {
         let layers: unknown;
         try {
           layers = JSON.parse(opts.layers);
@@ -59,7 +58,7 @@ export function scheduleCommand(): Command {
           throw new UsageError('--layers must be JSON');
         }
         await requireAccount(store, accountId);
-        const { schedule } = unwrap(await service(store).create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }), { accountId, schedule: opts.name });
+        const { schedule } = unwrap(await schedules.create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }), { accountId, schedule: opts.name });
         const url = icsUrl(config, schedule.icsToken);
         print(opts.json, scheduleJson(schedule, url), () => human(schedule, url));
       }),
@@ -100,9 +99,9 @@ export function scheduleCommand(): Command {
     .argument(...SCHEDULE)
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store, config) => {
+      withServices(c, async ({ schedules }, store, config) => {
         await requireAccount(store, accountId);
-        const r = await service(store).remove(accountId, idOrName);
+        const r = await schedules.remove(accountId, idOrName);
         if (!r.ok && r.code === 'schedule_in_use') throw inUseError(r);
         const { schedule } = unwrap(r, { accountId, schedule: idOrName });
         print(opts.json, scheduleDeletedJson(schedule, icsUrl(config, schedule.icsToken)), () => `deleted ${schedule.name}`);
@@ -119,9 +118,9 @@ export function scheduleCommand(): Command {
     .option('--name <name>', 'who that is')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store) => {
+      withServices(c, async ({ schedules }, store) => {
         await requireAccount(store, accountId);
-        const { override } = unwrap(await service(store).addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }), {
+        const { override } = unwrap(await schedules.addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }), {
           accountId,
           schedule: idOrName,
         });
@@ -136,7 +135,7 @@ export function scheduleCommand(): Command {
     .option('--at <iso>', 'the instant asked about, ISO 8601 with a zone (default: now)')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
-      withStore(c, async (store) => {
+      withServices(c, async ({ schedules }, store) => {
         let at: number | undefined;
         if (opts.at !== undefined) {
           const parsed = parseInstant(opts.at);
@@ -144,7 +143,7 @@ export function scheduleCommand(): Command {
           at = parsed;
         }
         await requireAccount(store, accountId);
-        const { oncall } = unwrap(await service(store).oncall(accountId, idOrName, at), { accountId, schedule: idOrName });
+        const { oncall } = unwrap(await schedules.oncall(accountId, idOrName, at), { accountId, schedule: idOrName });
         print(opts.json, oncallJson(oncall), () => row(oncall.name ?? (oncall.number ? null : 'nobody'), oncall.number, `until ${isoOrNever(oncall.until)}`));
       }),
     );

@@ -1,7 +1,5 @@
 import { Command } from 'commander';
-import { createAccountServices } from '../accounts';
 import { startAppliance, TlsSetupError, type Appliance } from '../appliance';
-import { systemClock } from '../clock';
 import { createLogger, describeError } from '../log';
 import { checkSpeechEngine, SpeechError } from '../tts';
 import { CliError, configFrom } from './context';
@@ -42,8 +40,7 @@ export function serveCommand(): Command {
       }
       reloadTls = appliance.reloadTls;
       if (opts.demoAccount) {
-        const services = createAccountServices({ store: appliance.store, clock: systemClock });
-        const text = await createDemoAccountIfEmpty(services, appliance.store, appliance.url);
+        const text = await createDemoAccountIfEmpty(appliance.services, appliance.store, appliance.url);
         if (text) process.stderr.write(text + '\n');
       }
       // Logged last: scripts and tests take this line as "ready".

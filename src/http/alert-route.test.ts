@@ -6,6 +6,7 @@ import type { IntakeResult } from '../intake';
 import { handleAlert } from './alert-route';
 import type { HttpDeps } from './deps';
 import { createRateLimiter } from './rate-limit';
+import { createServices } from '../services';
 
 async function depsWithLogLines() {
   const lines: Record<string, unknown>[] = [];
@@ -13,12 +14,14 @@ async function depsWithLogLines() {
   const clock = manualClock();
   const store = await tempStore(clock);
   const config = configSchema.parse({ http: { rate_limit_per_minute: 0 } });
+  const services = createServices({ store, clock, config });
   const deps: HttpDeps = {
     store,
     clock,
     log,
     config,
-    intake: { store, clock, timeZone: 'Europe/Istanbul' },
+    intake: { store, clock, timeZone: 'Europe/Istanbul', alerts: services.alerts },
+    services,
     rateLimiter: createRateLimiter(0, clock),
   };
   return { deps, lines };

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { createAlertActions, type AlertActionResult } from '../alerts';
+import type { AlertActionResult } from '../alerts';
 import { alertJson, ownAlertJson } from '../outward';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
@@ -19,7 +19,7 @@ const BY = 'api';
  * the alert as it is, with `changed: false`.
  */
 export function alertRoutes(deps: HttpDeps) {
-  const actions = createAlertActions({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone });
+  const actions = deps.services.alerts;
 
   const answerAction = async (r: AlertActionResult, done: string) => {
     if (!r.ok) return errorResponse(r.code);

@@ -4,6 +4,7 @@ import { configSchema } from '../config';
 import { silentLogger } from '../log';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
+import { createServices } from '../services';
 
 // docs/integrations.md "PagerDuty and Opsgenie compatible intake": the documented bodies of both
 // services and those their usual clients send (test/fixtures/compat), answered field by field as
@@ -258,15 +259,19 @@ describe('POST /v2/alerts (Opsgenie Alert API)', () => {
 
 describe('the edge both share with the webhook', () => {
   /** The app with a rate limit of `perAddress` requests (the rig's allows many). */
-  const appLimitedTo = (perAddress: number) =>
-    createHttpApp({
+  const appLimitedTo = (perAddress: number) => {
+    const config = configSchema.parse({});
+    const services = createServices({ store: rig.store, clock: rig.clock, config });
+    return createHttpApp({
       store: rig.store,
       clock: rig.clock,
       log: silentLogger(),
-      config: configSchema.parse({}),
-      intake: { store: rig.store, clock: rig.clock, timeZone: 'Europe/Istanbul' },
+      config,
+      intake: { store: rig.store, clock: rig.clock, timeZone: 'Europe/Istanbul', alerts: services.alerts },
+      services,
       rateLimiter: createRateLimiter(perAddress, rig.clock),
     });
+  };
 
   it('one rate budget per address (429 + Retry-After) and the body limit (413), in each API\'s shape', async () => {
     const limited = appLimitedTo(1);

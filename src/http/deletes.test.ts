@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { createAlertActions } from '../alerts';
 import { createPoliciesService } from '../escalation';
 import { createHeartbeatService } from '../heartbeats';
 import { createSchedulesService } from '../schedules';
@@ -75,7 +76,7 @@ describe('DELETE /api/policies/:name', () => {
     const hb = await createHeartbeatService({ store, clock, timeZone: 'Europe/Istanbul' }).create(a.accountId, { name: 'nightly', interval_s: 3600, policy: 'escalate' });
     if (!hb.ok) throw new Error('heartbeat');
     expect((await a.policies.setDefault(a.accountId, a.cred.apiKey, 'escalate')).ok).toBe(true);
-    expect((await createDeskService({ store, clock, timeZone: 'Europe/Istanbul' }).setPolicy(a.accountId, 'escalate')).ok).toBe(true);
+    expect((await createDeskService({ store, clock, alerts: createAlertActions({ store, clock, timeZone: 'Europe/Istanbul' }) }).setPolicy(a.accountId, 'escalate')).ok).toBe(true);
     const r = await del('/api/policies/escalate', a.auth);
     expect(r.status).toBe(409);
     expect(r.json).toMatchObject({ status: 'error', message: 'Policy in use', code: 'policy_in_use' });

@@ -1,7 +1,5 @@
 import { Elysia } from 'elysia';
-import { createPoliciesService } from '../escalation';
 import { errorBody } from '../errors';
-import { createSchedulesService } from '../schedules';
 import type { UsedBy } from '../store';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
@@ -17,8 +15,7 @@ import { errorResponse, jsonResponse } from './respond';
  * ([{kind, id, name}], src/store/usage-of.ts). Another account's is 404 like a missing one.
  */
 export function deleteRoutes(deps: HttpDeps) {
-  const schedules = createSchedulesService({ store: deps.store, clock: deps.clock });
-  const policies = createPoliciesService({ store: deps.store, clock: deps.clock });
+  const { schedules, policies } = deps.services;
   const inUse = (code: 'schedule_in_use' | 'policy_in_use', usedBy: readonly UsedBy[]) =>
     jsonResponse(409, { ...errorBody(code), used_by: usedBy.map((u) => ({ kind: u.kind, id: u.id, name: u.name })) });
 

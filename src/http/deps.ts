@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { IntakeDeps } from '../intake';
 import type { Logger } from '../log';
+import type { Services } from '../services';
 import type { Store } from '../store';
 import type { RateLimiter } from './rate-limit';
 
@@ -13,7 +14,9 @@ export interface HttpDeps {
   log: Logger;
   config: Config;
   intake: IntakeDeps;
-  /** One budget per source address, shared by both alert endpoints (docs/http-api.md). */
+  /** The domain services, built once (src/services.ts): routes take theirs from here, never build one. */
+  services: Services;
+  /** One budget per source address, shared by both alert endpoints (docs/http-api.md "HTTP API"). */
   rateLimiter: RateLimiter;
   /** The SIP trunk's live state, when telephony runs in this process. */
   trunkStatus?: () => TrunkStatus;

@@ -7,6 +7,7 @@ import { DatabaseUnavailableError, type Store } from '../store';
 import { createHttpApp } from './app';
 import type { HttpDeps } from './deps';
 import { createRateLimiter } from './rate-limit';
+import { createServices } from '../services';
 
 // Every JSON error answer carries the catalogue's `code` beside the docs' status and
 // message: each row that refuses of the two tables in docs/http-api.md (POST /api/call,
@@ -23,12 +24,14 @@ async function app(ratePerMinute = 0) {
 /** The app over `seen`: the store itself, or a test's stand-in for a database that does not answer. */
 function appOn(seen: Store, clock: () => number, ratePerMinute = 0) {
   const config = configSchema.parse({ http: { rate_limit_per_minute: ratePerMinute } });
+  const services = createServices({ store: seen, clock, config });
   const deps: HttpDeps = {
     store: seen,
     clock,
     log: silentLogger(),
     config,
-    intake: { store: seen, clock, timeZone: 'Europe/Istanbul' },
+    intake: { store: seen, clock, timeZone: 'Europe/Istanbul', alerts: services.alerts },
+    services,
     rateLimiter: createRateLimiter(ratePerMinute, clock),
   };
   // Typed loosely like the panel's feature: its route types are of no use to createHttpApp.

@@ -11,6 +11,7 @@ import { createStore, DatabaseUnavailableError, type Store } from '../store';
 import { createHttpApp } from './app';
 import type { HttpDeps } from './deps';
 import { createRateLimiter } from './rate-limit';
+import { createServices } from '../services';
 
 let store: Store | undefined;
 afterEach(async () => {
@@ -28,13 +29,15 @@ async function app(
   store = await createStore({ path, busyTimeoutMs: 200, clock });
   const s = o.wrap ? o.wrap(store) : store;
   const config = configSchema.parse({ store: { path, min_free_mb: 100 } });
+  const services = createServices({ store: s, clock, config });
   const asked: string[] = [];
   const deps: HttpDeps = {
     store: s,
     clock,
     log: silentLogger(),
     config,
-    intake: { store: s, clock, timeZone: 'Europe/Istanbul' },
+    intake: { store: s, clock, timeZone: 'Europe/Istanbul', alerts: services.alerts },
+    services,
     rateLimiter: createRateLimiter(0, clock),
     trunkStatus: o.trunk ? () => ({ state: o.trunk!, registered: null, lastError: null, ...noProbe(), reachable: o.reachable ?? null }) : undefined,
     // The injected free-space probe: how a test simulates a full disk (statfs otherwise).

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import { createHeartbeatService } from '../heartbeats';
 import { heartbeatJson } from '../outward';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
@@ -13,7 +12,7 @@ import { errorResponse, jsonResponse } from './respond';
  *   GET /api/alerts/{id} (API key with secret or signature, or the webhook key).
  */
 export function heartbeatRoutes(deps: HttpDeps) {
-  const service = createHeartbeatService({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone });
+  const service = deps.services.heartbeats;
   const log = deps.log.child({ component: 'heartbeats' });
 
   const ping = async ({ params }: { params: { token: string } }) => {

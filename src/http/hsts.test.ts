@@ -5,6 +5,7 @@ import { silentLogger } from '../log';
 import type { Store } from '../store';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
+import { createServices } from '../services';
 
 // docs/https.md "HTTPS": with http.hsts, Strict-Transport-Security on every answer sent over TLS
 // (errors too), never on plain HTTP (RFC 6797 §7.2).
@@ -15,7 +16,8 @@ async function app(hsts: boolean) {
   const clock = manualClock();
   store = await tempStore(clock);
   const config = configSchema.parse({ http: { tls: 'self-signed', hsts } });
-  return createHttpApp({ store, clock, log: silentLogger(), config, intake: { store, clock, timeZone: 'Europe/Istanbul' }, rateLimiter: createRateLimiter(0, clock) });
+  const services = createServices({ store, clock, config });
+  return createHttpApp({ store, clock, log: silentLogger(), config, intake: { store, clock, timeZone: 'Europe/Istanbul', alerts: services.alerts }, services, rateLimiter: createRateLimiter(0, clock) });
 }
 
 describe('Strict-Transport-Security', () => {

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { decodeBody } from '../intake';
-import { createMaintenanceService, type WindowResult } from '../maintenance';
+import type { WindowResult } from '../maintenance';
 import { maintenanceJson } from '../outward';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
@@ -19,7 +19,7 @@ import { errorResponse, jsonResponse } from './respond';
  * Another account's window is 404 `Maintenance window not found`, like a missing one.
  */
 export function maintenanceRoutes(deps: HttpDeps) {
-  const service = createMaintenanceService({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone });
+  const service = deps.services.maintenance;
 
   const answer = (r: WindowResult, message: string, extra: Record<string, unknown> = {}) => {
     if (!r.ok) return r.code === 'account_not_found' ? errorResponse('invalid_api_credentials') : errorResponse(r.code, { detail: r.detail });

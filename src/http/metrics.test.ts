@@ -8,6 +8,7 @@ import { observeCommit } from '../metrics';
 import type { Store } from '../store';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
+import { createServices } from '../services';
 
 let store: Store | undefined;
 afterEach(async () => {
@@ -20,12 +21,15 @@ async function app(o: { token?: string; trunk?: TrunkStatus; media?: { packetsSe
   // The store tells of its commits as the appliance wires it (appliance.ts).
   const s = await tempStore(clock, { onCommit: observeCommit });
   store = s;
+  const config = configSchema.parse({ metrics: { token: o.token ?? '' } });
+  const services = createServices({ store: s, clock, config });
   const http = createHttpApp({
     store: s,
     clock,
     log: silentLogger(),
-    config: configSchema.parse({ metrics: { token: o.token ?? '' } }),
-    intake: { store: s, clock, timeZone: 'Europe/Istanbul' },
+    config,
+    intake: { store: s, clock, timeZone: 'Europe/Istanbul', alerts: services.alerts },
+    services,
     rateLimiter: createRateLimiter(0, clock),
     trunkStatus: o.trunk ? () => o.trunk! : undefined,
     mediaCounts: o.media ? () => o.media! : undefined,

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { oncallJson } from '../outward';
-import { createSchedulesService, parseInstant, scheduleCalendar } from '../schedules';
+import { parseInstant, scheduleCalendar } from '../schedules';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
 import { errorResponse, jsonResponse } from './respond';
@@ -17,7 +17,7 @@ const FEED_DAYS = 60;
  *   token is the only credential, so calendar apps can subscribe to the URL as it is.
  */
 export function scheduleRoutes(deps: HttpDeps) {
-  const service = createSchedulesService({ store: deps.store, clock: deps.clock });
+  const service = deps.services.schedules;
   return new Elysia({ name: 'schedules' })
     .get('/api/schedules/:name/oncall', async ({ params, request }) => {
       const auth = await authenticateApiRequest(deps, request);

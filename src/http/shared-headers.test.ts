@@ -6,6 +6,7 @@ import { silentLogger } from '../log';
 import type { Store } from '../store';
 import { createHttpApp } from './app';
 import { createRateLimiter } from './rate-limit';
+import { createServices } from '../services';
 
 let store: Store;
 afterEach(() => store?.close());
@@ -18,7 +19,8 @@ async function appWith(routes: unknown) {
   const clock = manualClock();
   store = await tempStore(clock);
   const config = configSchema.parse({ http: { tls: 'self-signed', hsts: true } });
-  return createHttpApp({ store, clock, log: silentLogger(), config, intake: { store, clock, timeZone: 'Europe/Istanbul' }, rateLimiter: createRateLimiter(0, clock) }, [routes as Elysia<any>]);
+  const services = createServices({ store, clock, config });
+  return createHttpApp({ store, clock, log: silentLogger(), config, intake: { store, clock, timeZone: 'Europe/Istanbul', alerts: services.alerts }, services, rateLimiter: createRateLimiter(0, clock) }, [routes as Elysia<any>]);
 }
 
 describe('the headers every answer shares', () => {

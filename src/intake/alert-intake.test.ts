@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jsonRequest, manualClock, tempStore } from '../../test/helpers/memory-store';
+import { intakeDeps, jsonRequest, manualClock, tempStore } from '../../test/helpers/memory-store';
 import type { IntakeDeps } from './deps';
 import type { Store, Tx } from '../store';
 import { acceptApiCall, acceptWebhook, type Outcome } from '.';
@@ -16,7 +16,7 @@ const WINDOW_S = 900;
 beforeEach(async () => {
   clock = manualClock();
   store = await tempStore(clock);
-  deps = { store, clock, timeZone: 'Europe/Istanbul', dedupeWindowS: WINDOW_S };
+  deps = { ...intakeDeps(store, clock), dedupeWindowS: WINDOW_S };
   const account = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
   const k = await store.transaction((tx) => tx.credentials.create(account.id));
   cred = { apiKey: k.apiKey, apiSecret: k.apiSecret, webhookKey: k.webhookKey, accountId: account.id };

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { acknowledgeAlert, createAlertActions } from '../alerts';
+import { acknowledgeAlert } from '../alerts';
 import { normalizePhoneNumber, splitPhoneNumbers } from '../phone';
 import type { AlertRecord } from '../store';
 import { MAX_ALERT_KEY_CODE_POINTS } from './alert-fields';
@@ -87,7 +87,7 @@ export async function acceptCompat(deps: IntakeDeps, req: CompatRequest): Promis
   }
   if (action.kind === 'resolve') {
     if ('id' in action.by) {
-      const r = await actionsOf(deps).resolve(account.id, action.by.id, `${req.api} request`);
+      const r = await deps.alerts.resolve(account.id, action.by.id, `${req.api} request`);
       return { outcome: { ok: true, action: 'resolve', alertId: r.ok ? r.alert.id : null, replayed: false }, ...who };
     }
     const r = await resolveAccepted(deps, req.api, account, cred.id, alertKeyOf(req.api, action.by.key), req.idempotencyKey);
@@ -163,10 +163,6 @@ function fromOutcome(o: Outcome, action: CompatAction['kind'], replayed: boolean
   }
 }
 
-function actionsOf(deps: IntakeDeps) {
-  return createAlertActions({ store: deps.store, clock: deps.clock, timeZone: deps.timeZone });
-}
-
 /**
  * PagerDuty `acknowledge` / Opsgenie acknowledge: the open alert of that key (or that id) is
  * acknowledged as pressing 1 would (its waiting calls end, the escalation stops). No open
@@ -175,7 +171,7 @@ function actionsOf(deps: IntakeDeps) {
 async function acknowledgeRef(deps: IntakeDeps, api: CompatApi, accountId: string, ref: AlertRef): Promise<AlertRecord | null> {
   const by = ACKNOWLEDGED_BY[api];
   if ('id' in ref) {
-    const r = await actionsOf(deps).acknowledge(accountId, ref.id, by);
+    const r = await deps.alerts.acknowledge(accountId, ref.id, by);
     return r.ok ? r.alert : null;
   }
   const key = alertKeyOf(api, ref.key);

@@ -1,3 +1,4 @@
+import type { AlertActions } from '../alerts';
 import type { Clock } from '../clock';
 import type { NumberForm } from '../phone';
 import type { SnsConfirmer } from '../sources';
@@ -10,6 +11,8 @@ export interface IntakeDeps {
   clock: Clock;
   /** credit.timezone: where the month, and so the credit period, begins. */
   timeZone: string;
+  /** Acknowledge and resolve by id (the compatible APIs): the registry's own (src/services.ts). */
+  alerts: AlertActions;
   /** alerts.dedupe_window_s (0: no dedupe); absent: the config's default. */
   dedupeWindowS?: number;
   /** Told the ids of freshly committed calls, so the dialer need not wait for a poll. */

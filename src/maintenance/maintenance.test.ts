@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jsonRequest, manualClock, tempStore } from '../../test/helpers/memory-store';
+import { intakeDeps, jsonRequest, manualClock, tempStore } from '../../test/helpers/memory-store';
 import { createCallMover } from '../calls/call-mover';
 import { createEscalationEngine, createPoliciesService } from '../escalation';
 import { acceptApiCall, acceptWebhook, type IntakeDeps, type Outcome } from '../intake';
@@ -21,7 +21,7 @@ beforeEach(async () => {
   // Real time: on PostgreSQL the starts are taken by the database's clock (dialect.ts leaseClock).
   clock = manualClock(Date.now());
   store = await tempStore(clock);
-  deps = { store, clock, timeZone: TZ, dedupeWindowS: 900 };
+  deps = { ...intakeDeps(store, clock, TZ), dedupeWindowS: 900 };
   const account = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
   const k = await store.transaction((tx) => tx.credentials.create(account.id));
   cred = { apiKey: k.apiKey, apiSecret: k.apiSecret, webhookKey: k.webhookKey, accountId: account.id };

@@ -2,11 +2,10 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { InboundDesk } from '../sip';
-import type { Store } from '../store';
 import type { SpeechSource } from '../tts';
 import { createLockout } from './lockout';
 import { deskCounters } from './metrics';
-import { createDeskService } from './service';
+import type { DeskService } from './service';
 import { runDeskCall } from './session';
 import { DESK_WORDS } from './words';
 
@@ -21,10 +20,11 @@ export { createMenuMachine, MENU_EDGES, MENU_STATES, type MenuState } from './me
 export { createLockout, type Lockout } from './lockout';
 
 export interface VoiceDeskDeps {
-  store: Store;
   clock: Clock;
   log: Logger;
   speech: SpeechSource;
+  /** The registry's desk service (src/services.ts). */
+  service: DeskService;
 }
 
 /** The desk as the trunks see it; null when `[voice_desk] enabled` is false. */
@@ -34,7 +34,6 @@ export function createVoiceDesk(config: Config, deps: VoiceDeskDeps): InboundDes
   const log = deps.log.child({ component: 'voice-desk' });
   const counters = deskCounters();
   const lockout = createLockout({ threshold: c.lockout_threshold, windowMs: c.lockout_window_s * 1000, lockMs: c.lockout_s * 1000, clock: deps.clock });
-  const service = createDeskService({ store: deps.store, clock: deps.clock, timeZone: config.credit.timezone });
   const words = DESK_WORDS[deps.speech.language];
   return {
     admit(offer) {
@@ -51,6 +50,6 @@ export function createVoiceDesk(config: Config, deps: VoiceDeskDeps): InboundDes
       }
       return 'take';
     },
-    run: (call, trunk) => runDeskCall(call, trunk, { service, speech: deps.speech, words, lockout, config: c, counters, log }),
+    run: (call, trunk) => runDeskCall(call, trunk, { service: deps.service, speech: deps.speech, words, lockout, config: c, counters, log }),
   };
 }

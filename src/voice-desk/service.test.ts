@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
-import { markUnacknowledged } from '../alerts';
+import { createAlertActions, markUnacknowledged } from '../alerts';
 import { createPoliciesService } from '../escalation';
 import { createSchedulesService } from '../schedules';
 import { createDeskService, DESK_ACTOR } from './service';
@@ -10,7 +10,7 @@ const TZ = 'Europe/Istanbul';
 async function rig() {
   const clock = manualClock('2026-11-25T12:00:00Z');
   const store = await tempStore(clock);
-  const desk = createDeskService({ store, clock, timeZone: TZ });
+  const desk = createDeskService({ store, clock, alerts: createAlertActions({ store, clock, timeZone: TZ }) });
   const account = await store.transaction((tx) => tx.accounts.create({ name: 'noc', plan: 'starter' }));
   const alert = (message: string) =>
     store.transaction(async (tx) => {

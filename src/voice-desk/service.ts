@@ -1,4 +1,4 @@
-import { createAlertActions, type AlertActionResult } from '../alerts';
+import type { AlertActionResult, AlertActions } from '../alerts';
 import type { Clock } from '../clock';
 import { stepNumbers } from '../schedules';
 import { claimUse, type AlertRecord, type Policy, type Store } from '../store';
@@ -39,11 +39,11 @@ export interface DeskService {
 export interface DeskServiceDeps {
   store: Store;
   clock: Clock;
-  timeZone: string;
+  /** The API's own alert actions (src/services.ts hands the registry's). */
+  alerts: AlertActions;
 }
 
 export function createDeskService(d: DeskServiceDeps): DeskService {
-  const actions = createAlertActions(d);
   const accountExists = async (accountId: string) => (await d.store.accounts.get(accountId)) !== null;
   return {
     async newPin(accountId) {
@@ -70,8 +70,8 @@ export function createDeskService(d: DeskServiceDeps): DeskService {
       return null;
     },
     pending: (accountId) => d.store.voiceDesk.pendingAlerts(accountId, MAX_DESK_ALERTS),
-    acknowledge: (accountId, alertId) => actions.acknowledge(accountId, alertId, DESK_ACTOR),
-    resolve: (accountId, alertId) => actions.resolve(accountId, alertId, DESK_ACTOR),
+    acknowledge: (accountId, alertId) => d.alerts.acknowledge(accountId, alertId, DESK_ACTOR),
+    resolve: (accountId, alertId) => d.alerts.resolve(accountId, alertId, DESK_ACTOR),
     async onCallNumber(accountId) {
       const setup = await d.store.voiceDesk.get(accountId);
       let policy = setup?.policyId ? await d.store.policies.get(setup.policyId) : null;

@@ -3,6 +3,7 @@ import { createHttpApp } from '../../src/http/app';
 import { createRateLimiter } from '../../src/http/rate-limit';
 import type { IntakeDeps } from '../../src/intake';
 import { silentLogger } from '../../src/log';
+import { createServices } from '../../src/services';
 import type { Store } from '../../src/store';
 
 /**
@@ -10,12 +11,15 @@ import type { Store } from '../../src/store';
  * credit in Europe/Istanbul, the default configuration unless one is given.
  */
 export function httpTestApp(store: Store, clock: () => number, o: { config?: Config; intake?: Partial<IntakeDeps> } = {}) {
+  const config = o.config ?? configSchema.parse({});
+  const services = createServices({ store, clock, config });
   return createHttpApp({
     store,
     clock,
     log: silentLogger(),
-    config: o.config ?? configSchema.parse({}),
-    intake: { store, clock, timeZone: 'Europe/Istanbul', ...o.intake },
+    config,
+    intake: { store, clock, timeZone: 'Europe/Istanbul', alerts: services.alerts, ...o.intake },
+    services,
     rateLimiter: createRateLimiter(0, clock),
   });
 }

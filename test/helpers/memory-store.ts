@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAlertActions } from '../../src/alerts';
 import type { IntakeDeps, IntakeRequest } from '../../src/intake';
 import { sign } from '../../src/signing';
 import { createStore, type CreateStoreOptions, type Store } from '../../src/store';
@@ -25,7 +26,7 @@ export function tempStore(clock: () => number, options: Pick<CreateStoreOptions,
 }
 
 export function intakeDeps(store: Store, clock: () => number, timeZone = 'Europe/Istanbul'): IntakeDeps {
-  return { store, clock, timeZone };
+  return { store, clock, timeZone, alerts: createAlertActions({ store, clock, timeZone }) };
 }
 
 const enc = new TextEncoder();

@@ -9,7 +9,9 @@ import { createPanelEnv, panelRoutes } from '../../src/http/panel';
 import type { CallAudioSource } from '../../src/call-model';
 import { silentLogger } from '../../src/log';
 import { createPanelUsersService } from '../../src/panel';
+import { createServices } from '../../src/services';
 import { createStore } from '../../src/store';
+import { trunkConfigured } from '../../src/config/sections/sip';
 import { testStoreUrl } from './postgres';
 
 /**
@@ -34,12 +36,15 @@ export async function panelApp(
     poolSize: config.store.pool_size,
     clock: now,
   });
+  // No telephony in process: the panel's test calls go by the configuration (sip.server or trunks).
+  const services = createServices({ store, clock: now, config, trunkConfigured: () => trunkConfigured(config.sip) });
   const deps: HttpDeps = {
     store,
     clock: now,
     log: silentLogger(),
     config,
-    intake: { store, clock: now, timeZone: config.credit.timezone },
+    intake: { store, clock: now, timeZone: config.credit.timezone, alerts: services.alerts },
+    services,
     rateLimiter: createRateLimiter(0, now),
   };
   const app = createHttpApp(deps, [panelRoutes(createPanelEnv(deps, { speech: speech ?? createSpeech(config, deps.log) }))]);

@@ -72,6 +72,47 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
+/**
+ * docs/development.md "Services and loops", the registry (src/services.ts): every domain service is built there once
+ * and handed to the server, the panel and the CLI. A service factory is, by convention:
+ * - a function exported from src/ named `create<Name>Service` or `create<Name>Services`
+ *   (a new service is caught by its name alone), and
+ * - any other `create…(` the registry calls (createAlertActions, createPanelReads,
+ *   createPasswordChanges: names older than the rule; being built by the registry makes them services).
+ * The registry's own `createServices` is what everyone else calls.
+ */
+const REGISTRY_FACTORY = 'createServices';
+
+function serviceFactories(sources: Map<string, string>, registry: string): Set<string> {
+  const names = new Set<string>();
+  for (const text of sources.values()) {
+    for (const m of text.matchAll(/\bexport\s+(?:async\s+)?function\s+(create\w*Services?)\b/g)) names.add(m[1]!);
+  }
+  for (const m of (sources.get(registry) ?? '').matchAll(/\b(create[A-Z]\w*)\s*\(/g)) names.add(m[1]!);
+  names.delete(REGISTRY_FACTORY);
+  return names;
+}
+
+/** `file: factory` for each call of a service factory outside the registry (its declaration aside). */
+function constructionsOutsideRegistry(sources: Map<string, string>, registry: string): string[] {
+  const factories = serviceFactories(sources, registry);
+  const found: string[] = [];
+  for (const [file, text] of sources) {
+    if (file === registry) continue;
+    for (const m of text.matchAll(/\b(create[A-Z]\w*)\s*\(/g)) {
+      if (!factories.has(m[1]!) || /function\s+$/.test(text.slice(Math.max(0, m.index! - 20), m.index))) continue;
+      found.push(`${file}: ${m[1]}`);
+    }
+  }
+  return found;
+}
+
+/** Factories named as services (`create…Service(s)`) that the registry does not build. */
+function servicesNotInRegistry(sources: Map<string, string>, registry: string): string[] {
+  const built = new Set([...(sources.get(registry) ?? '').matchAll(/\b(create[A-Z]\w*)\s*\(/g)].map((m) => m[1]!));
+  return [...serviceFactories(sources, registry)].filter((name) => /Services?$/.test(name) && !built.has(name)).sort();
+}
+
 describe('the source layout (docs/development.md)', () => {
   const edges = unitImports();
 
@@ -92,6 +133,43 @@ describe('the source layout (docs/development.md)', () => {
       ['c', new Set(['a'])],
     ]);
     expect(cycles(made)).toEqual([['a', 'b', 'c', 'a']]);
+  });
+
+  describe('services are built in the registry (src/services.ts) only, tests aside', () => {
+    const registry = join(SRC, 'services.ts');
+    const sources = new Map(files(SRC, (n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n)).map((f) => [f, readFileSync(f, 'utf8')]));
+
+    it('no production file outside the registry calls a service factory', () => {
+      const factories = serviceFactories(sources, registry);
+      // The convention really found the services: by name and through the registry.
+      expect(factories).toContain('createSchedulesService');
+      expect(factories).toContain('createAlertActions');
+      expect(factories.size).toBeGreaterThan(12);
+      expect(constructionsOutsideRegistry(sources, registry).map((f) => relative(ROOT, f))).toEqual([]);
+    });
+
+    it('every create…Service(s) factory is one the registry builds', () => {
+      expect(servicesNotInRegistry(sources, registry)).toEqual([]);
+    });
+
+    it('the check finds a service built outside the registry, by its name or by the registry\'s list', () => {
+      const made = new Map([
+        ['src/services.ts', 'export function createServices(d) { return { foo: createFooService(d), reads: createReads(d) }; }'],
+        ['src/foo/service.ts', 'export function createFooService(d) { return {}; }'],
+        ['src/foo/reads.ts', 'export function createReads(d) { return {}; }'],
+        ['src/bar/index.ts', 'export async function createBarService(d) { return {}; }'],
+        ['src/http/route.ts', 'const foo = createFooService(deps);\nconst reads = createReads (deps);\nconst bar = createBarService(deps);\nconst all = createServices(deps);'],
+      ]);
+      expect(constructionsOutsideRegistry(made, 'src/services.ts')).toEqual([
+        'src/http/route.ts: createFooService',
+        'src/http/route.ts: createReads',
+        'src/http/route.ts: createBarService',
+      ]);
+      // A new service nobody registered: found by its name.
+      expect(servicesNotInRegistry(made, 'src/services.ts')).toEqual(['createBarService']);
+      made.delete('src/http/route.ts');
+      expect(constructionsOutsideRegistry(made, 'src/services.ts')).toEqual([]);
+    });
   });
 
   it('comments cite the docs, an RFC or the code, not documents outside the repository', () => {

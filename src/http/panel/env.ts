@@ -1,22 +1,10 @@
-import { createAccountServices, type AccountServices } from '../../accounts';
-import { createAlertActions, type AlertActions } from '../../alerts';
+import type { AlertActions } from '../../alerts';
 import type { CallAudioSource } from '../../call-model';
 import type { Account, PanelUser } from '../../store';
-import { createPoliciesService, type PoliciesService } from '../../escalation';
-import {
-  createLoginService,
-  createPanelReads,
-  createPanelUsersService,
-  createPasswordChanges,
-  createSessionService,
-  type LoginService,
-  type PanelReads,
-  type PanelUsersService,
-  type PasswordChanges,
-  type SessionService,
-} from '../../panel';
+import type { PoliciesService } from '../../escalation';
+import type { LoginService, PanelReads, PanelUsersService, PasswordChanges, SessionService } from '../../panel';
+import type { Services } from '../../services';
 import type { HttpDeps } from '../deps';
-import { trunkConfigured } from '../../config/sections/sip';
 import type { Formatter } from './format';
 import type { Messages } from './i18n';
 
@@ -33,8 +21,8 @@ export interface PanelEnv {
   login: LoginService;
   /** Own password changes (checked through `login`), owners' resets. */
   passwords: PasswordChanges;
-  /** Accounts, credentials, owners, test calls: the same services the CLI uses. */
-  services: AccountServices;
+  /** Every service (src/services.ts): accounts, credentials, owners, test calls … the same the CLI uses. */
+  services: Services;
   /** Acknowledge and resolve by hand: the same actions the API and the CLI use. */
   alerts: AlertActions;
   /** Escalation policies: the same service the CLI uses. */
@@ -63,37 +51,19 @@ export interface PanelCtx {
   ip: string;
 }
 
+/** The panel's view of the registry (deps.services): it builds no service of its own. */
 export function createPanelEnv(deps: HttpDeps, options: { speech: CallAudioSource }): PanelEnv {
-  const p = deps.config.panel;
-  const login = createLoginService(deps.store, deps.clock, {
-    maxFailures: p.login_max_failures,
-    windowMs: p.login_window_min * 60_000,
-    delayMs: p.login_delay_ms,
-    delayMaxMs: p.login_delay_max_ms,
-  });
+  const s = deps.services;
   return {
     deps,
-    reads: createPanelReads({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone }),
-    policies: createPoliciesService({ store: deps.store, clock: deps.clock }),
-    users: createPanelUsersService(deps.store, deps.clock),
+    reads: s.panelReads,
+    policies: s.policies,
+    users: s.users,
     speech: options.speech,
-    login,
-    passwords: createPasswordChanges(deps.store, login),
-    sessions: createSessionService(deps.store, deps.clock, {
-      idleMs: p.session_idle_min * 60_000,
-      maxMs: p.session_max_hours * 3_600_000,
-    }),
-    services: createAccountServices({
-      store: deps.store,
-      clock: deps.clock,
-      onQueued: deps.intake.onQueued,
-      numberForms: deps.intake.numberForms,
-      testCalls: {
-        timeZone: deps.config.credit.timezone,
-        // The live state when telephony runs here; the configuration otherwise (as the CLI's test-call).
-        trunkConfigured: () => (deps.trunkStatus ? deps.trunkStatus().state !== 'not_configured' : trunkConfigured(deps.config.sip)),
-      },
-    }),
-    alerts: createAlertActions({ store: deps.store, clock: deps.clock, timeZone: deps.config.credit.timezone }),
+    login: s.login,
+    passwords: s.passwords,
+    sessions: s.sessions,
+    services: s,
+    alerts: s.alerts,
   };
 }

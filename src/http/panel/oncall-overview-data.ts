@@ -1,4 +1,3 @@
-import { createSchedulesService } from '../../schedules';
 import type { Account } from '../../store';
 import type { PanelEnv } from './env';
 import type { OncallOverviewData } from './views/oncall-overview';
@@ -8,7 +7,7 @@ const OPEN_ALERTS_SHOWN = 20;
 
 /** The overview's on-call part: an owner's account, or every account for the administrator. */
 export function oncallOverviewReader(env: PanelEnv) {
-  const schedules = createSchedulesService({ store: env.deps.store, clock: env.deps.clock });
+  const { schedules } = env.deps.services;
   return async (account: Account | null): Promise<OncallOverviewData> => {
     const [views, openAlerts] = await Promise.all([schedules.views(account?.id ?? null, 0), env.reads.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN)]);
     return {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { periodOf } from '../../credit';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
-import { createDeskService, DESK_ACTOR } from '../../voice-desk/service';
+import { DESK_ACTOR } from '../../voice-desk/service';
 
 const PW = 'a-long-password-1';
 
@@ -139,8 +139,8 @@ describe('panel alerts', () => {
   });
 
   test('what the voice desk did shows voice-desk as the actor: acknowledged by, and the resolve reason; their calls cancelled', async () => {
-    const { a, ownerA, alert, store, config } = await setup({ language: 'en' });
-    const desk = createDeskService({ store, clock: Date.now, timeZone: config.credit.timezone });
+    const { a, ownerA, alert, store, deps } = await setup({ language: 'en' });
+    const desk = deps.services.desk; // the registry's, as the appliance hands it to desk calls
     const acked = await alert(a.id, { key: 'disk/db1' });
     const resolved = await alert(a.id, { key: 'disk/db2' });
     expect(await desk.acknowledge(a.id, acked.alertId)).toMatchObject({ ok: true, changed: true });

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { Temporal } from 'temporal-polyfill';
 import { errorBody } from '../../../errors';
-import { createMaintenanceService, type WindowResult } from '../../../maintenance';
+import type { WindowResult } from '../../../maintenance';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
@@ -24,9 +24,9 @@ export function localToInstant(local: string, timeZone: string): string {
 
 /** An account's maintenance windows: read → service (src/maintenance) → render. */
 export function maintenanceRoutes(env: PanelEnv) {
-  const { store, clock, config } = env.deps;
+  const { clock, config } = env.deps;
   const timeZone = config.credit.timezone;
-  const service = createMaintenanceService({ store, clock, timeZone });
+  const service = env.deps.services.maintenance;
   const path = '/panel/a/:accountId/maintenance';
   const render = async (c: PanelCtx, status: number, extra: Partial<MaintenancePageProps> = {}) => {
     const windows = await service.list(c.account.id);

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import { createFallbackService } from '../../../accounts';
 import type { PolicyInUse, PolicyResult } from '../../../escalation';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
@@ -18,7 +17,7 @@ import { PoliciesPage, type PoliciesPageProps } from '../views/policies-page';
 export function policiesRoutes(env: PanelEnv) {
   const { policies } = env;
   const path = '/panel/a/:accountId/policies';
-  const fallbacks = createFallbackService({ store: env.deps.store, clock: env.deps.clock, numberForms: env.deps.config.numbers.accept });
+  const { fallbacks } = env.services;
   const render = async (c: PanelCtx, status: number, extra: Partial<PoliciesPageProps> = {}) => {
     const { list, keys: credentials } = await env.reads.policies(c.account.id);
     const current = await fallbacks.get(c.account.id);

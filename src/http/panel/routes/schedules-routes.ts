@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { createSchedulesService, icsPath, localToIso, type OverrideResult } from '../../../schedules';
+import { icsPath, localToIso, type OverrideResult } from '../../../schedules';
 import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor } from '../examples';
 import { guarded } from '../guard';
@@ -17,7 +17,7 @@ const PANEL_DAYS = 14;
 /** An account's on-call schedules: read → service (src/schedules) → render; an owner adds overrides. */
 export function schedulesRoutes(env: PanelEnv) {
   const { config } = env.deps;
-  const schedules = createSchedulesService({ store: env.deps.store, clock: env.deps.clock });
+  const { schedules } = env.deps.services;
   const path = '/panel/a/:accountId/schedules';
   const render = async (c: PanelCtx, status: number, extra: Partial<SchedulesPageProps> = {}) => {
     const views = await schedules.views(c.account.id, PANEL_DAYS);
