@@ -47,4 +47,33 @@ describe('a missed heartbeat calls through the trunk', () => {
     // sipp (-m 1) took exactly one call through its whole scenario: INVITE, answer, our BYE.
     expect(await phone.exited).toBe(0);
   }, 60_000);
+
+  it('a heartbeat whose policy reaches nobody calls the account fallback through the trunk (docs/on-call.md "Nothing silently calls nobody")', async () => {
+    const phone: SippPeer = await startSipp({ scenario: 'answer.xml', calls: 1, keys: { ring_ms: 10 } });
+    stops.push(() => phone.stop());
+    const rtp = await freePort();
+    const dir = applianceDir({
+      sip: { server: `127.0.0.1:${phone.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 20}`, t1_ms: 100 },
+      calls: { answer_delay_ms: 100, ring_timeout_s: 10, retry_delays_s: [1], max_attempts: 1, repeat: 1 },
+      tts: { voice: 'en', speed_wpm: 400 },
+    });
+    const cred = provision(dir);
+    // The schedule's only layer starts in 2099: nobody is on call now, so the policy reaches nobody.
+    const layers = [{ participants: [{ name: 'Cem', number: '5323333333' }], shift: '7d', start: '2099-01-05T09:00' }];
+    dir.cliJson(['schedule', 'create', cred.accountId, '--name', 'backup', '--time-zone', 'Europe/Istanbul', '--layers', JSON.stringify(layers)]);
+    dir.cliJson(['policy', 'create', cred.accountId, '--name', 'night', '--step', '@backup:60']);
+    dir.cliJson(['account', 'set-fallback', cred.accountId, '--phone', '5329999999']);
+    const app: RunningAppliance = await dir.start();
+    stops.push(() => app.stop());
+    const hb = dir.cliJson(['heartbeat', 'create', cred.accountId, '--name', 'backup-job', '--interval-s', '2', '--grace-s', '0', '--policy', 'night']);
+    expect((await fetch(`${app.url}${hb.ping_url}`, { method: 'POST' })).status).toBe(200);
+
+    const calls = () => dir.cliJson(['calls', 'list', cred.accountId]) as { id: string; state: string; phone_number: string }[];
+    await expect.poll(() => calls().map((c) => [c.phone_number, c.state]), { timeout: 30_000, interval: 250 }).toEqual([['5329999999', 'completed']]);
+    const shown = dir.cliJson(['calls', 'show', cred.accountId, calls()[0]!.id]);
+    const alert = dir.cliJson(['alerts', 'show', cred.accountId, shown.alert_id]);
+    expect(alert).toMatchObject({ source: 'heartbeat', unroutable: 'step 1: schedule backup has nobody on call' });
+    // sipp (-m 1) took exactly the fallback's call through its whole scenario.
+    expect(await phone.exited).toBe(0);
+  }, 60_000);
 });
