@@ -61,7 +61,7 @@ export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: Panel
   return async (input: RouteInput): Promise<Response> => {
     const { request } = input;
     const token = readCookie(request, SESSION_COOKIE);
-    const active = await env.sessions.resolve(token);
+    const active = await env.services.sessions.resolve(token);
     const t = messagesFor(languageOf(request, env.deps.config.panel.language, active?.user));
     const fmt = createFormatter(t, env.deps.config.credit.timezone);
     // Before the session check: a refused body is refused for everyone, and the same way.
@@ -81,7 +81,7 @@ export function guarded(env: PanelEnv, options: GuardOptions, handler: (c: Panel
     let account = null;
     if (options.account) {
       const id = params.accountId ?? '';
-      account = await env.reads.account(id);
+      account = await env.services.panelReads.account(id);
       if (!account || !canSeeAccount(active.user, id)) return errorPage(t, 404, t.notFound, active.user, active.session.csrfToken);
     }
     const query: Record<string, string> = {};

@@ -9,7 +9,7 @@ const OPEN_ALERTS_SHOWN = 20;
 export function oncallOverviewReader(env: PanelEnv) {
   const { schedules } = env.deps.services;
   return async (account: Account | null): Promise<OncallOverviewData> => {
-    const [views, openAlerts] = await Promise.all([schedules.views(account?.id ?? null, 0), env.reads.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN)]);
+    const [views, openAlerts] = await Promise.all([schedules.views(account?.id ?? null, 0), env.services.panelReads.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN)]);
     return {
       oncall: views.map((v) => ({ accountId: v.schedule.accountId, schedule: v.schedule.name, timeZone: v.schedule.timeZone, ...v.now })),
       openAlerts,

@@ -50,7 +50,7 @@ export function accountPagesRoutes(env: PanelEnv) {
       guarded(env, { account: true }, async (c) => {
         const now = clock();
         const period = periodOf(now, tz);
-        const { times, used } = await env.reads.creditUsage(c.account.id, now - USAGE_LOOKBACK_MS, period);
+        const { times, used } = await env.services.panelReads.creditUsage(c.account.id, now - USAGE_LOOKBACK_MS, period);
         const days = dailyUsage(times, now, tz);
         return htmlResponse(
           CreditPage({
@@ -73,7 +73,7 @@ export function accountPagesRoutes(env: PanelEnv) {
         const page = pageOf(c);
         const state = (CALL_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as CallState) : undefined;
         const number = phoneSearchDigits(c.query.number ?? '');
-        const result = await env.reads.calls({
+        const result = await env.services.panelReads.calls({
           accountId: c.account.id,
           state,
           phone: number || undefined,
@@ -101,7 +101,7 @@ export function accountPagesRoutes(env: PanelEnv) {
     .get(
       '/panel/a/:accountId/calls/:callId/audio.wav',
       guarded(env, { account: true }, async (c) => {
-        const call = await env.reads.callOnly(c.account.id, c.params.callId ?? '');
+        const call = await env.services.panelReads.callOnly(c.account.id, c.params.callId ?? '');
         if (!call) return new Response('Not found', { status: 404 });
         return wavOf(env.speech, call.message, env.deps.log);
       }),
@@ -112,7 +112,7 @@ export function accountPagesRoutes(env: PanelEnv) {
         const page = pageOf(c);
         const endpoint = (HISTORY_ENDPOINTS as readonly string[]).includes(c.query.endpoint ?? '') ? c.query.endpoint : undefined;
         const statusClass = ['2', '4', '5'].includes(c.query.status ?? '') ? Number(c.query.status) : undefined;
-        const result = await env.reads.history({
+        const result = await env.services.panelReads.history({
           accountId: c.account.id,
           endpoint,
           statusClass,

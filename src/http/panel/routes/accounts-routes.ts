@@ -27,7 +27,7 @@ function errorText(t: Messages, code: string): string {
 /** Administrator: list, create, change plan and credit, disable, add owners. */
 export function accountsRoutes(env: PanelEnv) {
   const render = async (c: PanelCtx, status: number, extra: Partial<AccountsPageProps>) => {
-    const accounts = await env.reads.accounts();
+    const accounts = await env.services.panelReads.accounts();
     return htmlResponse(AccountsPage({ t: c.t, user: c.user, csrf: c.csrf, accounts, ...extra }), status);
   };
   const { accounts, owners } = env.services;

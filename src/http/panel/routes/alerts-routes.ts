@@ -36,7 +36,7 @@ export function alertsRoutes(env: PanelEnv) {
       guarded(env, { account: true }, async (c) => {
         const page = pageOf(c);
         const state = (ALERT_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as AlertState) : undefined;
-        const result = await env.reads.alerts({ accountId: c.account.id, state, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+        const result = await env.services.panelReads.alerts({ accountId: c.account.id, state, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
         return htmlResponse(
           AlertsPage({
             t: c.t,
@@ -57,7 +57,7 @@ export function alertsRoutes(env: PanelEnv) {
     .get(
       `${base}/:alertId`,
       guarded(env, { account: true }, async (c) => {
-        const found = await env.reads.alert(c.account.id, c.params.alertId ?? '');
+        const found = await env.services.panelReads.alert(c.account.id, c.params.alertId ?? '');
         if (!found) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
         const { alert, calls } = found;
         return htmlResponse(
@@ -76,10 +76,10 @@ export function alertsRoutes(env: PanelEnv) {
     )
     .post(
       `${base}/:alertId/acknowledge`,
-      guarded(env, { account: true }, async (c) => answer(c, 'acknowledged', await env.alerts.acknowledge(c.account.id, c.params.alertId ?? '', by(c)))),
+      guarded(env, { account: true }, async (c) => answer(c, 'acknowledged', await env.services.alerts.acknowledge(c.account.id, c.params.alertId ?? '', by(c)))),
     )
     .post(
       `${base}/:alertId/resolve`,
-      guarded(env, { account: true }, async (c) => answer(c, 'resolved', await env.alerts.resolve(c.account.id, c.params.alertId ?? '', by(c)))),
+      guarded(env, { account: true }, async (c) => answer(c, 'resolved', await env.services.alerts.resolve(c.account.id, c.params.alertId ?? '', by(c)))),
     );
 }

@@ -26,13 +26,13 @@ export function authRoutes(env: PanelEnv) {
 
   return new Elysia({ name: 'panel-auth' })
     .get('/panel', async ({ request }) => {
-      const active = await env.sessions.resolve(readCookie(request, SESSION_COOKIE));
+      const active = await env.services.sessions.resolve(readCookie(request, SESSION_COOKIE));
       if (!active) return redirect('/panel/login');
       // Everyone lands on the overview (issue 15 §5): the trunk, the queue, what failed.
       return redirect('/panel/overview');
     })
     .get('/panel/login', async ({ request, query }) => {
-      if (await env.sessions.resolve(readCookie(request, SESSION_COOKIE))) return redirect('/panel');
+      if (await env.services.sessions.resolve(readCookie(request, SESSION_COOKIE))) return redirect('/panel');
       return loginPage(request, 200, { info: query.bye !== undefined ? tFor(request).loggedOut : undefined });
     })
     .post('/panel/login', async (input: RouteInput) => {
@@ -43,7 +43,7 @@ export function authRoutes(env: PanelEnv) {
       if (!sameToken(form._csrf, readCookie(request, LOGIN_CSRF_COOKIE) ?? '')) {
         return loginPage(request, 403, { error: tFor(request).csrfFailed });
       }
-      const result = await env.login.login(form.login ?? '', form.password ?? '', ipOf(env, input));
+      const result = await env.services.login.login(form.login ?? '', form.password ?? '', ipOf(env, input));
       if (!result.ok) {
         if (result.code === 'TOO_MANY_ATTEMPTS') {
           const res = loginPage(request, 429, { error: fill(tFor(request).loginThrottled, { n: Math.ceil(result.retryAfterS / 60) }), login: form.login });
@@ -52,9 +52,9 @@ export function authRoutes(env: PanelEnv) {
         }
         return loginPage(request, 401, { error: tFor(request).loginInvalid, login: form.login });
       }
-      const { token } = await env.sessions.start(result.user.id);
+      const { token } = await env.services.sessions.start(result.user.id);
       // Housekeeping rides on logins (rare, never hot): expired sessions, stale failure counts.
-      await Promise.all([env.sessions.prune(), env.login.prune()]);
+      await Promise.all([env.services.sessions.prune(), env.services.login.prune()]);
       const maxAgeS = env.deps.config.panel.session_max_hours * 3600;
       const headers = new Headers({ location: '/panel', 'cache-control': 'no-store' });
       headers.append('set-cookie', sessionCookie(token, maxAgeS, secure(request)));
@@ -66,7 +66,7 @@ export function authRoutes(env: PanelEnv) {
     .post(
       '/panel/logout',
       guarded(env, {}, async (c) => {
-        await env.sessions.end(c.token);
+        await env.services.sessions.end(c.token);
         return redirect('/panel/login?bye', { 'set-cookie': clearedSessionCookie(secure(c.request)) });
       }),
     );

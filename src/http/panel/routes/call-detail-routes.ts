@@ -7,7 +7,7 @@ import { errorPage } from '../views/error-page';
 
 /** Any call of the account on its own page: where the alert and `bundled_into` links lead. */
 export function callDetailRoutes(env: PanelEnv) {
-  const { reads } = env;
+  const { panelReads: reads } = env.services;
   return new Elysia({ name: 'panel-call-detail' }).get(
     '/panel/a/:accountId/calls/:callId',
     guarded(env, { account: true }, async (c) => {

@@ -11,7 +11,7 @@ import { KeysPage, type KeysPageProps } from '../views/keys-page';
 export function keysRoutes(env: PanelEnv) {
   const { config } = env.deps;
   const render = async (c: PanelCtx, status: number, extra: Partial<KeysPageProps> = {}) => {
-    const credentials = (await env.reads.keys(c.account.id)).reverse();
+    const credentials = (await env.services.panelReads.keys(c.account.id)).reverse();
     const apiKey = extra.issued?.apiKey ?? extra.rotated?.apiKey ?? credentials.find((k) => k.revokedAt === null)?.apiKey ?? '$API_KEY';
     const examples = buildExamples({
       baseUrl: baseUrlFor(c.request, config.panel.public_url, config.http.trust_proxy),
@@ -40,7 +40,7 @@ export function keysRoutes(env: PanelEnv) {
       cancelHref: `/panel/a/${c.account.id}/keys`,
     });
   const known = async (c: PanelCtx) => {
-    return (await env.reads.keyInAccount(c.account.id, c.params.apiKey ?? '')) !== null;
+    return (await env.services.panelReads.keyInAccount(c.account.id, c.params.apiKey ?? '')) !== null;
   };
 
   return new Elysia({ name: 'panel-keys' })

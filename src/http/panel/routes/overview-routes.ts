@@ -17,7 +17,7 @@ import { OverviewLive, OverviewPage, type OverviewData } from '../views/overview
  */
 export function overviewRoutes(env: PanelEnv) {
   const { clock, config } = env.deps;
-  const { reads } = env;
+  const { panelReads: reads } = env.services;
   const tz = config.credit.timezone;
   const oncallOf = oncallOverviewReader(env);
 
@@ -69,8 +69,8 @@ export function overviewRoutes(env: PanelEnv) {
       // which another site could at worst flip, the same as the cookie alone could be.
       if (!isLanguage(params.language)) return redirect('/panel');
       const language = params.language;
-      const active = await env.sessions.resolve(readCookie(request, SESSION_COOKIE));
-      if (active) await env.users.setLanguage(active.user.id, language);
+      const active = await env.services.sessions.resolve(readCookie(request, SESSION_COOKIE));
+      if (active) await env.services.users.setLanguage(active.user.id, language);
       const secure = wantsSecureCookie(config.panel.secure_cookie, request, config.http.trust_proxy);
       return redirect('/panel', { 'set-cookie': languageCookie(language, secure) });
     });

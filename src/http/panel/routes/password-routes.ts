@@ -23,7 +23,7 @@ export function passwordRoutes(env: PanelEnv) {
       guarded(env, {}, async (c) => {
         const next = c.form.new_password ?? '';
         if (next !== (c.form.new_password_again ?? '')) return page(c, 400, { error: c.t.passwordMismatch });
-        const r = await env.passwords.change({ userId: c.user.id, current: c.form.current_password ?? '', next, ip: c.ip, keepToken: c.token });
+        const r = await env.services.passwords.change({ userId: c.user.id, current: c.form.current_password ?? '', next, ip: c.ip, keepToken: c.token });
         if (r.ok) {
           env.deps.log.info({ user: c.user.id }, 'panel password changed');
           return page(c, 200, { notice: c.t.passwordChanged });
@@ -45,7 +45,7 @@ export function passwordRoutes(env: PanelEnv) {
       '/panel/accounts/:accountId/owners/:userId/password',
       guarded(env, { admin: true, account: true }, async (c) => {
         // Only an owner of the account in the path: anything else is not found.
-        const owner = await env.reads.ownerInAccount(c.account.id, c.params.userId ?? '');
+        const owner = await env.services.panelReads.ownerInAccount(c.account.id, c.params.userId ?? '');
         if (!owner) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
         if (!confirmed(c.form)) {
           return confirmPage({
@@ -57,7 +57,7 @@ export function passwordRoutes(env: PanelEnv) {
             cancelHref: '/panel/accounts',
           });
         }
-        const r = await env.passwords.resetOwner(owner.id);
+        const r = await env.services.passwords.resetOwner(owner.id);
         if (!r.ok) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
         env.deps.log.info({ user: c.user.id, owner: owner.id, accountId: c.account.id }, 'owner password reset from the panel');
         return htmlResponse(PasswordResetPage({ t: c.t, user: c.user, csrf: c.csrf, login: r.login, password: r.password }));

@@ -15,11 +15,11 @@ import { PoliciesPage, type PoliciesPageProps } from '../views/policies-page';
 
 /** Escalation policies of one account: read → service (src/escalation) → render. */
 export function policiesRoutes(env: PanelEnv) {
-  const { policies } = env;
+  const { policies } = env.services;
   const path = '/panel/a/:accountId/policies';
   const { fallbacks } = env.services;
   const render = async (c: PanelCtx, status: number, extra: Partial<PoliciesPageProps> = {}) => {
-    const { list, keys: credentials } = await env.reads.policies(c.account.id);
+    const { list, keys: credentials } = await env.services.panelReads.policies(c.account.id);
     const current = await fallbacks.get(c.account.id);
     return htmlResponse(
       PoliciesPage({

@@ -12,7 +12,7 @@ import { SettingsPage, type SipState } from '../views/settings-page';
 export function settingsRoutes(env: PanelEnv) {
   const { config } = env.deps;
   const sipState = async (c: PanelCtx): Promise<SipState> => {
-    const last = await env.reads.lastSipOutcome();
+    const last = await env.services.panelReads.lastSipOutcome();
     return {
       configured: configuredTrunks(config.sip),
       lastAnswer: last ? { code: last.sipCode, reason: last.reason ?? '', at: c.fmt.dateTime(last.at) } : null,

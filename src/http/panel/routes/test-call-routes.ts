@@ -15,7 +15,7 @@ export function testCallRoutes(env: PanelEnv) {
   const { testCalls } = env.services;
   const path = '/panel/a/:accountId/test-call';
   // Only the account's own test calls: another call id is simply not found.
-  const findCall = (accountId: string, callId: string | undefined) => (callId ? env.reads.call(accountId, callId) : Promise.resolve(null));
+  const findCall = (accountId: string, callId: string | undefined) => (callId ? env.services.panelReads.call(accountId, callId) : Promise.resolve(null));
   return new Elysia({ name: 'panel-test-call' })
     .get(
       path,
