@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import { systemClock } from '../clock';
 import type { WindowResult } from '../maintenance';
 import { maintenanceDeletedJson, maintenanceJson, newMaintenanceJson } from '../outward';
-import type { MaintenanceWindow, Store } from '../store';
-import { print, withServices, withStore } from './context';
+import type { MaintenanceWindow } from '../store';
+import { print, withServices } from './context';
 import { accountThenId, refusal, requireAccount } from './refusal';
 import { printList, row } from './text';
 

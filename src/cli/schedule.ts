@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from '../outward';
 import { icsUrl, parseInstant, type OnCallResult } from '../schedules';
-import type { ScheduleRecord, Store } from '../store';
+import type { ScheduleRecord } from '../store';
 import { print, withServices, withStore } from './context';
 import { inUseError } from './in-use';
 import { refusal, requireAccount, UsageError } from './refusal';

@@ -7,12 +7,13 @@ import type { Logger } from '../log';
 import type { LoopSpec } from '../engine';
 import { ordinalOf, type AlertRecord, type CallSource, type Escalation, type Store, type Tx } from '../store';
 
-/** The calls' source: the alert's, where it is one a call may have. */
-const callSourceOf = (alert: AlertRecord): CallSource =>
-  alert.source === 'api' || alert.source === 'test' || alert.source === 'heartbeat' ? alert.source : 'webhook';
 import { metrics } from '../metrics';
 import { routeFrom } from './route';
 import { fallbackNumber, recordUnroutable } from './unroutable';
+
+/** The calls' source: the alert's, where it is one a call may have. */
+const callSourceOf = (alert: AlertRecord): CallSource =>
+  alert.source === 'api' || alert.source === 'test' || alert.source === 'heartbeat' ? alert.source : 'webhook';
 
 /** A step whose calls are still going on is looked at again at least this often. */
 const SAFETY_LOOK_MS = 60_000;

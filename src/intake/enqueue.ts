@@ -132,7 +132,10 @@ export async function enqueueCalls(
     // Contract "Nothing silently calls nobody": stored and answered as usual, plus why; the
     // fallback (when set) was called above as this alert's plain call.
     const unroutable = route?.unroutable && !escalating && !window ? route.unroutable : null;
-    if (unroutable) await recordUnroutableOnce(tx, alertId, unroutable, now, options.timeZone, { number: route!.numbers[0] ?? null, callIds });
+    if (unroutable) {
+      const fallback = route!.numbers[0];
+      await recordUnroutableOnce(tx, alertId, unroutable, now, options.timeZone, fallback ? { number: fallback, callIds } : null);
+    }
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
     if (unroutable) outcome.warning = nobodyWarning(unroutable);
     // Keyed or escalated requests name their alert (and what was deduplicated); plain ones do not.
@@ -156,10 +159,10 @@ async function firstRoute(tx: Tx, accountId: string, plan: EscalationPlan, now: 
 }
 
 /** recordUnroutable (src/escalation/unroutable.ts) once per alert and why: a repeat joining it says nothing new. */
-async function recordUnroutableOnce(tx: Tx, alertId: string, why: string, now: number, timeZone: string, fallback: { number: string | null; callIds: string[] }): Promise<void> {
+async function recordUnroutableOnce(tx: Tx, alertId: string, why: string, now: number, timeZone: string, fallback: { number: string; callIds: string[] } | null): Promise<void> {
   const alert = (await tx.alerts.get(alertId))!;
   if (alert.unroutable === why) return;
-  await recordUnroutable(tx, alert, why, now, { timeZone, fallback: fallback.number ? { number: fallback.number, callIds: fallback.callIds } : null });
+  await recordUnroutable(tx, alert, why, now, { timeZone, fallback });
 }
 
 /**
