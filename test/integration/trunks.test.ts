@@ -147,7 +147,7 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');
     // Well within Timer B (64·T1 = 3.2 s here): the refusal itself moved it, and the line says so
     // (the transport's error, not sip.js's bare 503: transport/index.ts item 23).
-    expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(1000);
+    expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(3200);
     expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
     expect(moved.reason).toMatch(/ECONNREFUSED/);
   }, 40_000);
@@ -211,13 +211,14 @@ describe('several trunks in order, with failover, through the compiled binary', 
     // The line names the cause, not sip.js's bare 503 (transport/index.ts item 23).
     expect(moved.reason).toMatch(new RegExp(`^the TLS certificate of 127\\.0\\.0\\.1:${port} was refused`));
     // Moved by the handshake's failure (logged, the call's INVITE undelivered: sip.js's own 503),
-    // well within Timer B (64·T1 = 3.2 s here).
+    // not by Timer B (64·T1 = 3.2 s here) running out: the bound is Timer B itself, since a loaded
+    // 2-core CI machine took 1,080 ms for the compiled binary's failed handshake and the move.
     const first = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'first');
     const refused = lines.find((l) => l.trunk === 'first' && l.error?.includes(`: the TLS certificate of 127.0.0.1:${port} was refused`));
     expect(refused).toBeDefined();
     expect(Date.parse(refused.time)).toBeGreaterThanOrEqual(Date.parse(first.time));
     expect(Date.parse(refused.time)).toBeLessThanOrEqual(Date.parse(moved.time));
-    expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(1000);
+    expect(Date.parse(moved.time) - Date.parse(first.time)).toBeLessThan(3200);
     // No handshake with the stranger's certificate completed: the trunk refused it.
     expect(bad.handshakes()).toBe(0);
   }, 40_000);
