@@ -24,24 +24,57 @@ function gate() {
 }
 
 describe('the engine (src/engine)', () => {
-  it('a tick asked for while one runs joins it: never two at once', async () => {
+  it('a tick asked for while one runs is one more tick right after it, shared by every ask: never two at once', async () => {
+    const { log } = capturedLog();
+    let ticks = 0;
+    let inside = 0;
+    let most = 0;
+    const gates = [gate(), gate()] as const;
+    const engine = createEngine({
+      log,
+      loops: [
+        {
+          name: 'slow',
+          everyMs: 0,
+          tick: async () => {
+            const n = ++ticks;
+            most = Math.max(most, ++inside);
+            await gates[n - 1]?.opened;
+            inside--;
+            return n;
+          },
+        },
+      ],
+    });
+    const first = engine.tick('slow');
+    // Work queued while the first tick runs may come after it read its work: the asks share one more tick.
+    const second = engine.tick('slow');
+    const third = engine.tick('slow');
+    engine.wake('slow');
+    expect(ticks).toBe(1);
+    gates[0].open();
+    expect(await first).toBe(1);
+    await expect.poll(() => ticks).toBe(2);
+    gates[1].open();
+    expect(await second).toBe(2);
+    expect(await third).toBe(2);
+    expect(ticks).toBe(2);
+    expect(most).toBe(1);
+    await engine.stop();
+  });
+
+  it('a tick asked for during the last tick before stop does not run after the stop', async () => {
     const { log } = capturedLog();
     let ticks = 0;
     const g = gate();
-    const engine = createEngine({
-      log,
-      loops: [{ name: 'slow', everyMs: 0, tick: async () => (ticks++, await g.opened, ticks) }],
-    });
-    const first = engine.tick('slow');
-    const second = engine.tick('slow');
-    engine.wake('slow');
-    expect(ticks).toBe(1);
+    const engine = createEngine({ log, loops: [{ name: 'slow', everyMs: 0, tick: async () => (ticks++, await g.opened) }] });
+    void engine.tick('slow');
+    const asked = engine.tick('slow');
+    const stopped = engine.stop();
     g.open();
-    expect(await first).toBe(1);
-    expect(await second).toBe(1); // the same tick's result
-    await engine.tick('slow');
-    expect(ticks).toBe(2); // a new tick once the first ended
-    await engine.stop();
+    await stopped;
+    await asked;
+    expect(ticks).toBe(1);
   });
 
   it('a failing tick is logged once as { loop, error } and the loop goes on at its interval', async () => {

@@ -36,8 +36,10 @@ export interface LoopSpec {
 export interface Loop {
   readonly name: string;
   /**
-   * One tick now, or the one under way (a tick asked for while one runs joins it: never two
-   * at once). Rejects when the tick fails; the failure is logged once all the same.
+   * A tick that begins after this call: now, or, when one is under way, one more right after
+   * it (what asked may have come after that tick read its work). Never two at once; every ask
+   * during one tick shares the one that follows. Rejects when that tick fails; the failure is
+   * logged once all the same.
    */
   tick(): Promise<unknown>;
   /** Ticks now and then every `everyMs` after the last ended. */
@@ -49,12 +51,22 @@ export interface Loop {
 /** `observe`: told each tick's seconds, failed ones too (the histogram, engine.ts). */
 export function createLoop(spec: LoopSpec, log: Logger, observe: (loop: string, seconds: number) => void): Loop {
   let running: Promise<unknown> | null = null;
+  /** The tick asked for while `running` runs: it starts when that one ended (null: none asked). */
+  let next: Promise<unknown> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let started = false;
   let stopped = false;
 
   const run = (): Promise<unknown> => {
-    if (running) return running;
+    if (running) {
+      next ??= running
+        .catch(() => undefined)
+        .then(() => {
+          next = null;
+          return stopped ? undefined : run();
+        });
+      return next;
+    }
     const t0 = performance.now();
     let p: Promise<unknown>;
     try {
