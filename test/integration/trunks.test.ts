@@ -234,7 +234,8 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const moved = lines.find((l) => l.msg === 'trunk failed the attempt: placing it on the next trunk');
     expect(moved).toMatchObject({ trunk: 'first', next: 'second', status: 503 });
     const next = lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === 'second');
-    expect(Date.parse(next.time) - Date.parse(moved.time)).toBeLessThan(1000);
+    // Nothing waited between them (no timer: Timer B is 3.2 s here); 2 s allows a loaded CI machine.
+    expect(Date.parse(next.time) - Date.parse(moved.time)).toBeLessThan(2000);
     // docs/telephony.md "SIP trunks: several, in order": the move costs no credit (one call, one
     // credit), and an INVITE's answer never changes a trunk's state: unprobed, both stay `none`.
     expect(dir.cliJson(['credit', 'show', acc.accountId])).toMatchObject({ used: 1 });
@@ -274,7 +275,9 @@ describe('several trunks in order, with failover, through the compiled binary', 
     const dialled = (trunk: string) => Date.parse(lines.find((l) => l.msg === 'dialing through trunk' && l.trunk === trunk).time);
     const wait = dialled('second') - dialled('first');
     expect(wait).toBeGreaterThanOrEqual(1000);
-    expect(wait).toBeLessThan(2500);
+    // Below the ring timeout (5 s) and Timer B (32 s), either of which would mean the bound was
+    // not what moved it; the margin over 1 s is for a loaded CI machine.
+    expect(wait).toBeLessThan(4000);
     expect(invites.length).toBeGreaterThan(0);
     expect(await second.exited).toBe(0);
   }, 40_000);
