@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/sequencer.ts';
 
 /**
  * Suites that start real SIP peers (sipp, kamailio, baresip) and stream RTP on loopback.
@@ -136,6 +137,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Each project's slowest files start first (test/helpers/sequencer.ts): no long file left
+    // to run alone at the end of a group of several workers.
+    sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       {

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { BINARY, ROOT } from './paths';
 import { freePort } from './ports';
-import { createTemplate, postgresBin, startPostgresCluster } from './postgres';
+import { createTemplate, postgresBin, startPostgresCluster, THROWAWAY_CLUSTER } from './postgres';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -26,7 +26,7 @@ export default async function setup(): Promise<(() => void) | void> {
     statSync(BINARY).mtimeMs < Math.max(newestSource(join(ROOT, 'src')), newestSource(join(ROOT, 'assets')));
   if (stale) execFileSync(join(ROOT, 'scripts/build'), { stdio: 'inherit' });
   if (process.env.VOICE_ALERT_TEST_PG || !postgresBin()) return;
-  const cluster = startPostgresCluster(await freePort());
+  const cluster = startPostgresCluster(await freePort(), THROWAWAY_CLUSTER);
   await createTemplate(cluster.baseUrl);
   process.env.VOICE_ALERT_TEST_PG = cluster.baseUrl;
   return () => {
