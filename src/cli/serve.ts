@@ -4,6 +4,8 @@ import { createLogger, describeError } from '../log';
 import { checkSpeechEngine, SpeechError } from '../tts';
 import { CliError, configFrom } from './context';
 import { createDemoAccountIfEmpty } from './demo-account';
+import { firstStartBanner } from './first-start';
+import { publicBaseUrl } from '../config';
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -39,8 +41,14 @@ export function serveCommand(): Command {
         throw e;
       }
       reloadTls = appliance.reloadTls;
+      const banner = await firstStartBanner(appliance.store, {
+        baseUrl: publicBaseUrl(config, appliance.url),
+        store: config.store,
+        ...(c.optsWithGlobals().config ? { configPath: c.optsWithGlobals().config as string } : {}),
+      });
+      if (banner) process.stderr.write(banner + '\n');
       if (opts.demoAccount) {
-        const text = await createDemoAccountIfEmpty(appliance.services, appliance.store, appliance.url);
+        const text = await createDemoAccountIfEmpty(appliance.services, appliance.store, publicBaseUrl(config, appliance.url));
         if (text) process.stderr.write(text + '\n');
       }
       // Logged last: scripts and tests take this line as "ready".
