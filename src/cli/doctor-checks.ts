@@ -2,7 +2,7 @@ import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { systemClock } from '../clock';
 import type { Config } from '../config';
 import { parseHostPort } from '../config/host-port';
@@ -51,7 +51,9 @@ async function checkPostgres(config: Config, url: string): Promise<DoctorCheck> 
 }
 
 export async function checkDatabase(config: Config): Promise<DoctorCheck> {
-  const path = config.store.path;
+  // Absolute, like every CLI message about the database (database-presence.ts): a relative
+  // store.path depends on the folder the command runs in.
+  const path = resolve(config.store.path);
   if (config.store.url) return checkPostgres(config, config.store.url);
   if (!existsSync(path)) {
     const dir = dirname(path);

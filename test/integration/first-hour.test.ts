@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applianceDir } from '../helpers/appliance';
+import { BINARY } from '../helpers/paths';
 
 /** Issue 49 §3 "The first hour": what a new operator sees and types, run as printed. */
 describe('the first hour (docs/operations.md "First start")', () => {
@@ -19,5 +23,37 @@ describe('the first hour (docs/operations.md "First start")', () => {
     const again = await dir.start();
     await again.stop();
     expect(again.output()).not.toContain('No administrator yet');
+  });
+
+  it('a missing database: account create and admin create make it and print its absolute path; every other command refuses, naming it', () => {
+    // A relative store.path, as the example config has: the folder the command runs in decides.
+    const dir = mkdtempSync(join(tmpdir(), 'va-first-'));
+    const configPath = join(dir, 'config.toml');
+    writeFileSync(configPath, '[store]\npath = "./data/voice-alert.db"\n');
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const run = (args: string[], input = '') => spawnSync(BINARY, ['--config', configPath, ...args], { cwd: elsewhere, input, encoding: 'utf8' });
+    const expected = join(elsewhere, 'data', 'voice-alert.db');
+    for (const args of [['account', 'list'], ['calls', 'list'], ['alerts', 'list'], ['self-test', 'list'], ['keys', 'create', 'acc_x'], ['backup', join(dir, 'b')]]) {
+      const r = run(args);
+      expect(r.stderr, args.join(' ')).toContain(`no database at ${expected} (store.path)`);
+      expect(r.status, args.join(' ')).toBe(1);
+    }
+    expect(existsSync(expected)).toBe(false);
+    const admin = run(['admin', 'create', '--username', 'root', '--password-stdin'], 'a long enough password\n');
+    expect(admin.status).toBe(0);
+    expect(admin.stderr).toBe(`voice-alert: created the database ${expected}\n`);
+    expect(existsSync(expected)).toBe(true);
+    // Made once: the next command opens it and says nothing about it.
+    const account = run(['account', 'create', '--name', 'NOC', '--plan', 'starter']);
+    expect(account.status).toBe(0);
+    expect(account.stderr).toBe('');
+    expect(run(['account', 'list']).status).toBe(0);
+    // account create makes a missing one too (another folder, another database: said on stderr).
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    const made = spawnSync(BINARY, ['--config', configPath, 'account', 'create', '--name', 'NOC', '--plan', 'starter'], { cwd: other, encoding: 'utf8' });
+    expect(made.status).toBe(0);
+    expect(made.stderr).toBe(`voice-alert: created the database ${join(other, 'data', 'voice-alert.db')}\n`);
   });
 });
