@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applianceDir } from '../helpers/appliance';
-import { BINARY } from '../helpers/paths';
+import { BINARY, ROOT } from '../helpers/paths';
 
 /** Issue 49 §3 "The first hour": what a new operator sees and types, run as printed. */
 describe('the first hour (docs/operations.md "First start")', () => {
@@ -34,7 +34,7 @@ describe('the first hour (docs/operations.md "First start")', () => {
     mkdirSync(elsewhere);
     const run = (args: string[], input = '') => spawnSync(BINARY, ['--config', configPath, ...args], { cwd: elsewhere, input, encoding: 'utf8' });
     const expected = join(elsewhere, 'data', 'voice-alert.db');
-    for (const args of [['account', 'list'], ['calls', 'list'], ['alerts', 'list'], ['self-test', 'list'], ['keys', 'create', 'acc_x'], ['backup', join(dir, 'b')]]) {
+    for (const args of [['account', 'list'], ['alerts', 'list'], ['keys', 'create', 'acc_x'], ['backup', join(dir, 'b')]]) {
       const r = run(args);
       expect(r.stderr, args.join(' ')).toContain(`no database at ${expected} (store.path)`);
       expect(r.status, args.join(' ')).toBe(1);
@@ -55,5 +55,43 @@ describe('the first hour (docs/operations.md "First start")', () => {
     const made = spawnSync(BINARY, ['--config', configPath, 'account', 'create', '--name', 'NOC', '--plan', 'starter'], { cwd: other, encoding: 'utf8' });
     expect(made.status).toBe(0);
     expect(made.stderr).toBe(`voice-alert: created the database ${join(other, 'data', 'voice-alert.db')}\n`);
+  }, 120_000); // nine runs of the binary: generous for a loaded 2-core machine
+});
+
+/**
+ * scripts/lib/setup.sh's ensure_node (scripts/run, scripts/test): Node.js only installs
+ * packages, so Debian 12's own nodejs 18 is enough; older or missing says what to install.
+ * Stubbed commands on a PATH of their own (id says "not root": nothing is installed).
+ */
+describe('scripts/run on the Node.js a fresh Debian 12 has (README "Try it")', () => {
+  const ensureNode = (nodeVersion: string | null) => {
+    const bin = mkdtempSync(join(tmpdir(), 'va-node-'));
+    const stub = (name: string, body: string) => {
+      writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
+      chmodSync(join(bin, name), 0o755);
+    };
+    stub('id', 'echo 1000');
+    if (nodeVersion) {
+      stub('node', `case "$1" in --version) echo v${nodeVersion};; -p) echo ${nodeVersion.split('.')[0]};; esac`);
+      stub('npm', 'exit 0');
+    }
+    const script = `source ${join(ROOT, 'scripts/lib/setup.sh')}; ensure_node; echo "note: \${NODE_ENGINE_NOTE:-none}"`;
+    return spawnSync('/bin/bash', ['-c', script], { env: { PATH: bin }, encoding: 'utf8' });
+  };
+
+  it('Node 18 (Debian 12) is enough, with a note that the EBADENGINE warnings are harmless', () => {
+    const r = ensureNode('18.19.0');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^note: Node\.js v18\.19\.0: npm may warn EBADENGINE .* Harmless: they run under Bun/m);
+  });
+
+  it('Node 22 says nothing; Node 16 and no Node at all name what to install', () => {
+    expect(ensureNode('22.12.0').stdout).toBe('note: none\n');
+    const old = ensureNode('16.20.2');
+    expect(old.status).toBe(1);
+    expect(old.stderr).toContain('Node.js v16.20.2 is too old: 18 or later is needed (Debian 12: sudo apt-get install -y nodejs npm)');
+    const none = ensureNode(null);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('  sudo apt-get install -y nodejs npm\n');
   });
 });
