@@ -5,7 +5,7 @@ import { checkSpeechEngine, SpeechError } from '../tts';
 import { CliError, configFrom } from './context';
 import { createDemoAccountIfEmpty } from './demo-account';
 import { firstStartBanner } from './first-start';
-import { publicBaseUrl } from '../config';
+import { publicBaseUrl, recordListening } from '../config';
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -41,6 +41,12 @@ export function serveCommand(): Command {
         throw e;
       }
       reloadTls = appliance.reloadTls;
+      // For the CLI's URLs (config/listen-record.ts): a CLI process cannot see --listen or port 0.
+      try {
+        recordListening(config.store.path, appliance.url);
+      } catch (e) {
+        log.warn({ error: describeError(e) }, 'could not record the listening address: CLI commands print URLs from http.listen');
+      }
       const banner = await firstStartBanner(appliance.store, {
         baseUrl: publicBaseUrl(config, appliance.url),
         store: config.store,

@@ -3,3 +3,4 @@ export { loadConfig, ConfigError, DEFAULT_CONFIG_PATH, type LoadConfigOptions } 
 export { parseHostPort, type HostPort } from './host-port';
 export { envName } from './env-overrides';
 export { publicBaseUrl, type PublicUrlConfig } from './public-url';
+export { commandBaseUrl, recordListening, recordedListening, listenRecordPath } from './listen-record';

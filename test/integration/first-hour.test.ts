@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applianceDir } from '../helpers/appliance';
+import { applianceDir, provision } from '../helpers/appliance';
 import { BINARY, ROOT } from '../helpers/paths';
 
 /** Issue 49 §3 "The first hour": what a new operator sees and types, run as printed. */
@@ -24,6 +24,28 @@ describe('the first hour (docs/operations.md "First start")', () => {
     await again.stop();
     expect(again.output()).not.toContain('No administrator yet');
   });
+
+  it('URLs the CLI prints are absolute and reach the server as printed: the address it listens on, not the configured port 0', async () => {
+    const dir = applianceDir(); // http.listen = 127.0.0.1:0: the kernel picks the port
+    const acc = provision(dir);
+    const app = await dir.start();
+    try {
+      const layers = [{ participants: [{ name: 'Ayşe', number: '5321111111' }], shift: '7d', start: '2026-11-02T09:00' }];
+      const schedule = dir.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'Europe/Istanbul', '--layers', JSON.stringify(layers)]);
+      expect(schedule.ics_url.startsWith(`${app.url}/schedules/`)).toBe(true);
+      expect((await fetch(schedule.ics_url)).status).toBe(200);
+      const hb = dir.cliJson(['heartbeat', 'create', acc.accountId, '--name', 'backup', '--interval-s', '600', '--to', '5321234567']);
+      expect(hb.ping_url).toMatch(/^\/heartbeat\/[0-9A-Za-z]{32}$/); // the contract's path, kept
+      expect(hb.ping_full_url).toBe(app.url + hb.ping_url);
+      expect((await fetch(hb.ping_full_url, { method: 'POST' })).status).toBe(200);
+      const text = dir.cli(['heartbeat', 'create', acc.accountId, '--name', 'cron', '--interval-s', '600', '--to', '5321234567']);
+      expect(text.stdout).toMatch(new RegExp(`^ping URL \\(shown only now\\): ${app.url.replace(/[.]/g, '\\.')}/heartbeat/[0-9A-Za-z]{32}$`, 'm'));
+    } finally {
+      await app.stop();
+    }
+    // After a stop: still where the server listened (its next start listens there too unless the config changed).
+    expect(dir.cliJson(['schedule', 'show', acc.accountId, 'noc']).ics_url.startsWith(`${app.url}/schedules/`)).toBe(true);
+  }, 120_000);
 
   it('a missing database: account create and admin create make it and print its absolute path; every other command refuses, naming it', () => {
     // A relative store.path, as the example config has: the folder the command runs in decides.
