@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,30 @@ describe('the first hour (docs/operations.md "First start")', () => {
     // After a stop: still where the server listened (its next start listens there too unless the config changed).
     expect(dir.cliJson(['schedule', 'show', acc.accountId, 'noc']).ics_url.startsWith(`${app.url}/schedules/`)).toBe(true);
   }, 120_000);
+
+  it('test-call through a trunk that never answers says "trunk did not answer", not a callee\'s NO_ANSWER 487', async () => {
+    // A SIP server that takes every datagram and says nothing: a dead PBX that still has its port.
+    const silent = createSocket('udp4');
+    let heard = 0;
+    silent.on('message', () => heard++);
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    try {
+      const dir = applianceDir({ sip: { server: `127.0.0.1:${silent.address().port}` } });
+      // Asynchronous: the silent socket must keep running on this process's loop meanwhile.
+      const child = spawn(BINARY, ['--config', dir.configPath, 'test-call', '5321234567', 'hello', '--ring-timeout', '2'], { cwd: dir.dir });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(heard).toBeGreaterThan(0);
+      expect(stdout.trim().split('\n').at(-1)).toBe('trunk did not answer: no response to the INVITE within ring timeout');
+      expect(stderr).toBe('voice-alert: the call was not answered: trunk did not answer: no response to the INVITE within ring timeout\n');
+      expect(status).toBe(1);
+    } finally {
+      silent.close();
+    }
+  }, 60_000);
 
   it('a missing database: account create and admin create make it and print its absolute path; every other command refuses, naming it', () => {
     // A relative store.path, as the example config has: the folder the command runs in decides.
