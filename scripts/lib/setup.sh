@@ -21,12 +21,44 @@ ensure_debian_packages() {
   fi
 }
 
+# Node.js only installs: npm ci and the install scripts it runs (bun's, which puts the Bun
+# binary in node_modules/.bin; patch-package), and package-deb reads the version with it. The
+# appliance, its build and its tests run under Bun, never under Node. So Debian 12's own
+# nodejs 18 (with its npm package) is enough.
+NODE_MIN_MAJOR=18
+
+ensure_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    if [ "$(id -u)" -eq 0 ]; then
+      echo "Installing Debian packages: nodejs npm" >&2
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+    else
+      echo "Node.js ${NODE_MIN_MAJOR} or later and npm are needed to install the packages (Debian 12's own are enough). Run, then try again:" >&2
+      echo "  sudo apt-get install -y nodejs npm" >&2
+      exit 1
+    fi
+  fi
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  if [ "$major" -lt "$NODE_MIN_MAJOR" ]; then
+    echo "Node.js $(node --version) is too old: ${NODE_MIN_MAJOR} or later is needed (Debian 12: sudo apt-get install -y nodejs npm)" >&2
+    exit 1
+  fi
+  if [ "$major" -lt 22 ]; then
+    # Said before npm says it, so nobody installs a newer Node for nothing.
+    NODE_ENGINE_NOTE="Node.js $(node --version): npm may warn EBADENGINE that ical-generator, node-ical, vitest or playwright-core want a newer Node. Harmless: they run under Bun (the binary, the tests), not under this Node."
+  fi
+}
+
 ensure_npm_packages() {
   # npm ci when the lock file or a patch of a dependency (patches/, applied by patch-package
   # after the install) changed since the last install, or nothing is installed.
   local newer
   newer=$(find package-lock.json patches -newer node_modules/.package-lock.json 2>/dev/null | head -1 || true)
   if [ ! -x node_modules/.bin/bun ] || [ ! -f node_modules/.package-lock.json ] || [ -n "$newer" ]; then
+    ensure_node
+    [ -z "${NODE_ENGINE_NOTE:-}" ] || echo "$NODE_ENGINE_NOTE" >&2
     npm ci --no-fund --no-audit
   fi
 }

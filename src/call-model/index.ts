@@ -8,3 +8,4 @@ export * from './alert-states';
 export { isSuppressed } from './suppressed';
 export type { CallAudio, CallAudioSource, CallContext } from './audio';
 export type { CallOutcome, CallProgress } from './outcome';
+export { describeOutcome, TRUNK_DID_NOT_ANSWER } from './describe-outcome';

@@ -48,7 +48,7 @@ export function accountCommand(): Command {
         print(opts.json, newAccountJson(a, owner), () =>
           owner ? [created, `panel login: ${owner.login}  password: ${owner.generatedPassword}  (shown only now)`].join('\n') : created,
         );
-      }),
+      }, 'create'),
     );
   cmd
     .command('set-plan')

@@ -31,7 +31,7 @@ export function adminCommand(): Command {
           throw new CliError(why);
         }
         print(opts.json, adminCreatedJson(r.user), () => `created administrator ${r.user.login}`);
-      });
+      }, 'create');
     });
   cmd
     .command('passwd')

@@ -26,7 +26,7 @@ export function backupCommand(): Command {
       let summary;
       try {
         summary = writeBackup({
-          dbPath: config.store.path,
+          dbPath: resolve(config.store.path),
           keyFile: keyFileFor(config.store.path),
           dest: path,
           busyTimeoutMs: config.store.busy_timeout_ms,

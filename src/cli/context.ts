@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../config';
 import { silentLogger } from '../log';
 import { createServices, type Services } from '../services';
 import { createStore, storeOptionsFrom, type Store } from '../store';
+import { databasePresence, type DatabasePresence } from './database-presence';
 
 /** A failure to report on stderr with this exit code (2: usage or configuration, 1: anything else). */
 export class CliError extends Error {
@@ -32,10 +33,20 @@ export function configFrom(
  */
 const COMMAND_POOL_SIZE = 2;
 
-/** Opens the store for one command and closes it after, even on failure. */
-export async function withStore<T>(cmd: Command, fn: (store: Store, config: Config) => T | Promise<T>): Promise<T> {
+/**
+ * Opens the store for one command and closes it after, even on failure. A missing SQLite file is
+ * refused unless `presence` is `create` (database-presence.ts: only what a fresh install starts with).
+ */
+export async function withStore<T>(
+  cmd: Command,
+  fn: (store: Store, config: Config) => T | Promise<T>,
+  presence: DatabasePresence = 'require',
+): Promise<T> {
   const config = configFrom(cmd);
+  const present = databasePresence(config, presence);
+  if (!present.ok) throw new CliError(present.message);
   const store = await createStore({ ...storeOptionsFrom(config), poolSize: COMMAND_POOL_SIZE, clock: systemClock, log: silentLogger() });
+  if (present.created) process.stderr.write(present.created + '\n');
   try {
     return await fn(store, config);
   } finally {
@@ -48,8 +59,12 @@ export async function withStore<T>(cmd: Command, fn: (store: Store, config: Conf
  * command. No dialer runs in a CLI process: the panel's test calls are refused (the CLI's
  * `test-call` dials its own), and nothing here wakes a dialer.
  */
-export function withServices<T>(cmd: Command, fn: (services: Services, store: Store, config: Config) => T | Promise<T>): Promise<T> {
-  return withStore(cmd, (store, config) => fn(createServices({ store, clock: systemClock, config }), store, config));
+export function withServices<T>(
+  cmd: Command,
+  fn: (services: Services, store: Store, config: Config) => T | Promise<T>,
+  presence: DatabasePresence = 'require',
+): Promise<T> {
+  return withStore(cmd, (store, config) => fn(createServices({ store, clock: systemClock, config }), store, config), presence);
 }
 
 /** With --json exactly one JSON document on stdout; otherwise the human text. */

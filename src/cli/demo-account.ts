@@ -3,9 +3,10 @@ import type { Store } from '../store';
 
 /**
  * First start with an empty database (scripts/run): a Starter account with credentials,
- * printed once with curl lines that work as they are. Later starts print nothing.
+ * printed once with curl lines that work as they are (`base`: config/public-url.ts). Later
+ * starts print nothing.
  */
-export async function createDemoAccountIfEmpty(services: AccountServices, store: Store, url: string): Promise<string | null> {
+export async function createDemoAccountIfEmpty(services: AccountServices, store: Store, base: string): Promise<string | null> {
   if ((await store.accounts.count()) > 0) return null;
   const created = await services.accounts.create({ name: 'demo', plan: 'starter' });
   const issued = created.ok ? await services.credentials.create(created.account.id) : null;
@@ -13,7 +14,6 @@ export async function createDemoAccountIfEmpty(services: AccountServices, store:
   if (!created.ok || !issued?.ok) throw new Error('the demo account could not be created');
   const { account } = created;
   const k = issued.issued;
-  const base = url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:');
   return [
     '',
     'A demo Starter account was created (15 calls a month). These credentials are shown only now:',

@@ -2,7 +2,8 @@ import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { TRUNK_DID_NOT_ANSWER } from '../call-model';
 import { systemClock } from '../clock';
 import type { Config } from '../config';
 import { parseHostPort } from '../config/host-port';
@@ -51,7 +52,9 @@ async function checkPostgres(config: Config, url: string): Promise<DoctorCheck> 
 }
 
 export async function checkDatabase(config: Config): Promise<DoctorCheck> {
-  const path = config.store.path;
+  // Absolute, like every CLI message about the database (database-presence.ts): a relative
+  // store.path depends on the folder the command runs in.
+  const path = resolve(config.store.path);
   if (config.store.url) return checkPostgres(config, config.store.url);
   if (!existsSync(path)) {
     const dir = dirname(path);
@@ -74,6 +77,15 @@ export async function checkDatabase(config: Config): Promise<DoctorCheck> {
     if (e instanceof DatabaseTooNewError) return fail('database', e.message, 'install the voice-alert version that last wrote it, or newer');
     return fail('database', `${path}: ${describeError(e)}`, 'run as the service user (sudo -u voice-alert); check the folder and file owner and free space');
   }
+}
+
+/**
+ * An OPTIONS that failed, in the words test-call and the self-test use (call-model/describe-outcome.ts):
+ * no response at all is "trunk did not answer"; an answer that is not up keeps its code.
+ */
+function optionsFailure(server: string, probe: Parameters<typeof describeProbe>[0]): string {
+  if (!probe.answered && probe.failure === 'timeout') return `${server}: ${TRUNK_DID_NOT_ANSWER} the OPTIONS (timeout)`;
+  return `${server} did not answer OPTIONS: ${describeProbe(probe)}`;
 }
 
 export function checkDisk(config: Config): DoctorCheck {
@@ -165,7 +177,7 @@ async function checkOneTrunk(sip: TrunkConfig): Promise<DoctorCheck[]> {
     checks.push(
       options.answered
         ? ok('trunk.options', `${sip.server} answered OPTIONS: ${describeProbe(options)} in ${Math.round(options.rttMs)} ms`)
-        : fail('trunk.options', `${sip.server} did not answer OPTIONS: ${describeProbe(options)}`, `check the PBX is up and ${sip.transport.toUpperCase()} ${server.port} is open between the two (sip.server, sip.transport)`),
+        : fail('trunk.options', optionsFailure(sip.server, options), `check the PBX is up and ${sip.transport.toUpperCase()} ${server.port} is open between the two (sip.server, sip.transport)`),
     );
     if (sip.register) {
       const register = options.answered ? await telephone.checkRegister() : null;

@@ -1,3 +1,4 @@
+import { commandBaseUrl } from '../config';
 import { Command } from 'commander';
 import type { HeartbeatService } from '../heartbeats';
 import { heartbeatChangeJson, heartbeatJson, heartbeatState, iso, newHeartbeatJson } from '../outward';
@@ -32,7 +33,7 @@ export function heartbeatCommand(): Command {
     .option('--message <text>', 'what is said (default: "Heartbeat <name> missed. Last signal <n> minutes ago." in panel.language)')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
-      withServices(c, async ({ heartbeats }, store) => {
+      withServices(c, async ({ heartbeats }, store, config) => {
         await requireAccount(store, accountId);
         const to = typeof opts.to === 'string' ? opts.to.split(',').map((n: string) => n.trim()).filter(Boolean) : [];
         const r = await heartbeats.create(accountId, {
@@ -44,7 +45,9 @@ export function heartbeatCommand(): Command {
           message: opts.message ?? null,
         });
         if (!r.ok) fail(r, { accountId, heartbeat: opts.name, policy: opts.policy });
-        print(opts.json, newHeartbeatJson(r.heartbeat, r.pingUrl), () => `${human(r.heartbeat)}\nping URL (shown only now): ${r.pingUrl}`);
+        // ping_url stays the path the contract names; ping_full_url and the text are absolute, usable as printed.
+        const full = commandBaseUrl(config) + r.pingUrl;
+        print(opts.json, newHeartbeatJson(r.heartbeat, r.pingUrl, full), () => `${human(r.heartbeat)}\nping URL (shown only now): ${full}`);
       }),
     );
   cmd

@@ -4,6 +4,8 @@ import { createLogger, describeError } from '../log';
 import { checkSpeechEngine, SpeechError } from '../tts';
 import { CliError, configFrom } from './context';
 import { createDemoAccountIfEmpty } from './demo-account';
+import { firstStartBanner } from './first-start';
+import { publicBaseUrl, recordListening } from '../config';
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -39,8 +41,20 @@ export function serveCommand(): Command {
         throw e;
       }
       reloadTls = appliance.reloadTls;
+      // For the CLI's URLs (config/listen-record.ts): a CLI process cannot see --listen or port 0.
+      try {
+        recordListening(config.store.path, appliance.url);
+      } catch (e) {
+        log.warn({ error: describeError(e) }, 'could not record the listening address: CLI commands print URLs from http.listen');
+      }
+      const banner = await firstStartBanner(appliance.store, {
+        baseUrl: publicBaseUrl(config, appliance.url),
+        store: config.store,
+        ...(c.optsWithGlobals().config ? { configPath: c.optsWithGlobals().config as string } : {}),
+      });
+      if (banner) process.stderr.write(banner + '\n');
       if (opts.demoAccount) {
-        const text = await createDemoAccountIfEmpty(appliance.services, appliance.store, appliance.url);
+        const text = await createDemoAccountIfEmpty(appliance.services, appliance.store, publicBaseUrl(config, appliance.url));
         if (text) process.stderr.write(text + '\n');
       }
       // Logged last: scripts and tests take this line as "ready".

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { createSpeech } from '../appliance';
+import { describeOutcome } from '../call-model';
 import { testCallJson } from '../outward';
 import { normalizePhoneNumber } from '../phone';
 import { createLogger, silentLogger } from '../log';
@@ -51,11 +52,9 @@ export function testCallCommand(): Command {
             digit: (d) => progress.push(`keypad ${d}`),
           },
         });
-        print(opts.json, testCallJson(number, outcome, progress), () =>
-          [...progress, `${outcome.code} ${outcome.status ?? ''} ${outcome.reason}`].join('\n'),
-        );
+        print(opts.json, testCallJson(number, outcome, progress), () => [...progress, describeOutcome(outcome)].join('\n'));
         if (outcome.code !== 'COMPLETED' && outcome.code !== 'ACKNOWLEDGED') {
-          throw new CliError(`the call was not answered: ${outcome.code} ${outcome.status ?? ''} ${outcome.reason}`);
+          throw new CliError(`the call was not answered: ${describeOutcome(outcome)}`);
         }
       } finally {
         await telephone.stop();

@@ -55,15 +55,51 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env, defaultPath: null })).toThrow(message);
   });
 
-  it('refuses unknown keys and broken TOML', () => {
-    expect(() => loadConfig({ path: file('[http]\nlisen = "x"\n'), env: {} })).toThrow('invalid configuration: http.lisen: unknown key');
-    expect(() => loadConfig({ path: file('[http\n'), env: {} })).toThrow(/is not valid TOML/);
+  it('refuses unknown keys and broken TOML, naming the file and line (and column for TOML)', () => {
+    const path = file('[http]\nlisen = "x"\n');
+    expect(messageOf(() => loadConfig({ path, env: {} }))).toBe(`invalid configuration: ${path}:2: http.lisen: unknown key`);
+    const broken = file('[calls]\nring_timeout_s = 30\n[http\n');
+    expect(messageOf(() => loadConfig({ path: broken, env: {} }))).toMatch(new RegExp(`^invalid configuration: ${broken}:3:\\d+: not valid TOML: `));
+  });
+
+  it("names every refused key at once, on one line, in the file's order, each with file:line; a variable's value has no line", () => {
+    const path = file(
+      [
+        '# comment',
+        '[calls]',
+        'ring_timeout_s = "x"',
+        '[http]',
+        'listen = "nope"',
+        'rate_limit_per_minute = -5',
+        'lisen = 1',
+        'note = """',
+        'listen = "inside a string"',
+        '"""',
+        '[[sip.trunks]]',
+        'name = "a"',
+        'server = "127.0.0.1:5060"',
+        '[[sip.trunks]]',
+        'name = "b"',
+        'server = "127.0.0.1:5061"',
+        'transport = "carrier-pigeon"',
+      ].join('\n'),
+    );
+    const message = messageOf(() => loadConfig({ path, env: { VOICE_ALERT_HTTP_LISTEN: 'also-nope' } }));
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message.split('; ')).toEqual([
+      `invalid configuration: ${path}:3: calls.ring_timeout_s = "x": Invalid input: expected number, received string`,
+      `${path}:6: http.rate_limit_per_minute = -5: Too small: expected number to be >=0`,
+      `${path}:7: http.lisen: unknown key`,
+      `${path}:8: http.note: unknown key`,
+      `${path}:17: sip.trunks.1.transport = "carrier-pigeon": Invalid option: expected one of "udp"|"tcp"|"tls"`,
+      'http.listen = "also-nope": expected host:port, e.g. 0.0.0.0:8080',
+    ]);
   });
 
   it('refuses a VOICE_ALERT_* variable that names no key with the message of an unknown key in the file', () => {
     const fromFile = messageOf(() => loadConfig({ path: file('[http]\nlistn = "127.0.0.1:9000"\n'), env: {} }));
     const fromEnv = messageOf(() => loadConfig({ env: { VOICE_ALERT_HTTP_LISTN: '127.0.0.1:9000' }, defaultPath: null }));
-    expect(fromFile).toBe('invalid configuration: http.listn: unknown key');
+    expect(fromFile).toMatch(/^invalid configuration: \S+config\.toml:2: http\.listn: unknown key$/);
     expect(fromEnv).toBe('invalid configuration: VOICE_ALERT_HTTP_LISTN: unknown key');
     // Beside a good file and correct variables, and a misspelled VOICE_ALERT_CONFIG too.
     const path = file('[http]\nlisten = "127.0.0.1:9000"\n');

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { parse as parseToml } from 'smol-toml';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { keyLines, lineOf } from './key-lines';
 import type { z } from 'zod';
 import { envName, readEnvOverrides, setPath, unknownEnvVariable } from './env-overrides';
 import { applyRenamedKeys, RENAMED_KEYS } from './renamed-keys';
@@ -33,30 +34,43 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (unknown) throw new ConfigError(unknownKeyMessage(unknown));
   const fallback = options.defaultPath === undefined ? DEFAULT_CONFIG_PATH : options.defaultPath;
   const path = options.path ?? env.VOICE_ALERT_CONFIG ?? (fallback && existsSync(fallback) ? fallback : undefined);
-  const raw: Record<string, unknown> = path ? readTomlFile(path) : {};
+  const file = path ? readTomlFile(path) : null;
+  const raw: Record<string, unknown> = file?.values ?? {};
   mergeInto(raw, readEnvOverrides(configSchema, env));
   for (const [key, value] of Object.entries(options.flags ?? {})) {
     if (value !== undefined) setPath(raw, key, value);
   }
   for (const warning of applyRenamedKeys(raw, env)) options.onDeprecated?.(warning);
   const result = configSchema.safeParse(raw);
-  if (!result.success) throw new ConfigError(describeIssue(result.error, raw));
+  if (!result.success) {
+    // Where a key's value came from: a flag or a variable wins over the file (and has no line).
+    const locate = (key: string) => {
+      if (!file || !path || options.flags?.[key] !== undefined || env[envName(key)] !== undefined) return null;
+      const line = lineOf(file.lines, key);
+      return line === null ? null : { file: path, line };
+    };
+    throw new ConfigError(describeIssues(result.error, raw, locate));
+  }
   return result.data;
 }
 
-function readTomlFile(path: string): Record<string, unknown> {
+function readTomlFile(path: string): { values: Record<string, unknown>; lines: Map<string, number> } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new ConfigError(`invalid configuration: cannot read ${path}: ${(e as Error).message}`);
   }
+  let values: Record<string, unknown>;
   try {
-    return parseToml(text) as Record<string, unknown>;
+    values = parseToml(text) as Record<string, unknown>;
   } catch (e) {
+    // smol-toml's TomlError carries the line and column; its message's first line says what.
     const first = String((e as Error).message).split('\n')[0];
-    throw new ConfigError(`invalid configuration: ${path} is not valid TOML: ${first}`);
+    const at = e instanceof TomlError ? `${path}:${e.line}:${e.column}` : path;
+    throw new ConfigError(`invalid configuration: ${at}: not valid TOML: ${first}`);
   }
+  return { values, lines: keyLines(text) };
 }
 
 function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
@@ -75,13 +89,27 @@ function unknownKeyMessage(key: string): string {
   return `invalid configuration: ${key}: unknown key`;
 }
 
-/** One line: the key, the value given, and why it is refused. */
-function describeIssue(error: z.ZodError, raw: Record<string, unknown>): string {
-  const issue = error.issues[0]!;
-  const path = issue.path.map(String);
-  if (issue.code === 'unrecognized_keys') {
-    return unknownKeyMessage([...path, issue.keys[0]].join('.'));
+/**
+ * One line (contract: "one line naming the key, the value and why") holding every refused key,
+ * separated by "; ", each with `file:line` when the file set it: a configuration with three
+ * mistakes is fixed in one edit, not three starts (issue 49).
+ */
+function describeIssues(error: z.ZodError, raw: Record<string, unknown>, locate: (key: string) => { file: string; line: number } | null): string {
+  const parts: { line: number; text: string }[] = [];
+  const add = (key: string, what: string) => {
+    const where = locate(key);
+    parts.push({ line: where?.line ?? Infinity, text: where ? `${where.file}:${where.line}: ${what}` : what });
+  };
+  for (const issue of error.issues) {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) add([...path, k].join('.'), `${[...path, k].join('.')}: unknown key`);
+      continue;
+    }
+    const key = path.join('.');
+    const value = path.reduce<unknown>((node, p) => (node as any)?.[p], raw);
+    add(key, `${key} = ${JSON.stringify(value)}: ${issue.message}`);
   }
-  const value = path.reduce<unknown>((node, p) => (node as any)?.[p], raw);
-  return `invalid configuration: ${path.join('.')} = ${JSON.stringify(value)}: ${issue.message}`;
+  // In the file's order (a stable sort): read top to bottom while editing; variables and flags last.
+  return `invalid configuration: ${parts.sort((a, b) => a.line - b.line).map((p) => p.text).join('; ')}`;
 }

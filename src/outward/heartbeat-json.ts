@@ -29,8 +29,8 @@ export function heartbeatJson(h: Heartbeat) {
 }
 
 /** `heartbeat create --json`: the heartbeat and its ping URL, shown only then. Fields may be added, never renamed. */
-export function newHeartbeatJson(h: Heartbeat, pingUrl: string) {
-  return { ...heartbeatJson(h), ping_url: pingUrl };
+export function newHeartbeatJson(h: Heartbeat, pingUrl: string, pingFullUrl?: string) {
+  return { ...heartbeatJson(h), ping_url: pingUrl, ...(pingFullUrl ? { ping_full_url: pingFullUrl } : {}) };
 }
 
 /** `heartbeat pause|resume|delete --json`: the heartbeat, whether it changed, and `deleted` after delete. */

@@ -1,4 +1,4 @@
-import type { CallOutcome } from '../call-model';
+import { describeOutcome, type CallOutcome } from '../call-model';
 import type { MediaReport } from '../sip';
 
 export type SelfTestExpect = 'answer' | 'echo';
@@ -24,8 +24,7 @@ const pct = (r: number) => `${Math.floor(r * 1000) / 10} %`;
  */
 export function judge(outcome: CallOutcome, report: MediaReport | null, expect: SelfTestExpect, frames: number): SelfTestVerdict {
   if (!ANSWERED.has(outcome.code)) {
-    const status = outcome.status === null ? '' : ` ${outcome.status}`;
-    return { ok: false, reason: `not answered: ${outcome.code}${status} ${outcome.reason}`.trim(), echoRatio: null };
+    return { ok: false, reason: `not answered: ${describeOutcome(outcome)}`, echoRatio: null };
   }
   if (!report) return { ok: false, reason: 'answered, but no media report came from the RTP worker', echoRatio: null };
   const sent = report.framesPlayed;

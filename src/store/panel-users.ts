@@ -51,6 +51,8 @@ export interface PanelUsersStore {
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /** Remembers the panel language this person chose; false when there is no such user. */
   setLanguage(id: string, language: string): Promise<boolean>;
+  /** Whether any administrator exists: the start banner tells how to make the first one until then. */
+  hasAdmin(): Promise<boolean>;
 }
 
 export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUsersStore {
@@ -83,6 +85,9 @@ export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUse
     },
     async setLanguage(id, language) {
       return (await db.query('UPDATE panel_users SET language = $language WHERE id = $id').run({ id, language })).changes === 1;
+    },
+    async hasAdmin() {
+      return (await db.query("SELECT 1 AS one FROM panel_users WHERE role = 'admin' LIMIT 1").get()) != null;
     },
     async setPasswordHash(id, passwordHash) {
       return (await db.query('UPDATE panel_users SET password_hash = $h WHERE id = $id').run({ id, h: passwordHash })).changes === 1;

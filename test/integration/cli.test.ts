@@ -75,7 +75,7 @@ describe('voice-alert CLI (docs/cli.md "Accounts and keys", stable for scripts)'
 
   it('refuses a database newer than the program, exit 2', async () => {
     const dir = applianceDir();
-    dir.cliJson(['account', 'list']);
+    dir.cliJson(['account', 'create', '--name', 'NOC', '--plan', 'starter']); // makes the database
     const db = dir.database();
     await db.run(db.dialect === 'postgres' ? 'INSERT INTO schema_version (version) VALUES (999)' : 'PRAGMA user_version = 999');
     await db.close();

@@ -81,7 +81,7 @@ describe('voice-alert doctor (docs/operations.md "Doctor")', () => {
     const nothing = await freePort();
     const r = await doctor({ server: `127.0.0.1:${nothing}`, password: PASSWORD }, { tts: { espeak_binary: '/nonexistent/espeak-ng' } });
     expect(r.json.status).toBe(1);
-    expect(r.byName['trunk.options']).toMatchObject({ status: 'fail', detail: `127.0.0.1:${nothing} did not answer OPTIONS: timeout` });
+    expect(r.byName['trunk.options']).toMatchObject({ status: 'fail', detail: `127.0.0.1:${nothing}: trunk did not answer the OPTIONS (timeout)` });
     expect(r.byName['trunk.options']!.remedy).toContain(`UDP ${nothing} is open`);
     expect(r.byName['trunk.register']!.status).toBe('skip');
     expect(r.byName['espeak-ng']).toMatchObject({ status: 'fail' });

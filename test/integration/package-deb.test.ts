@@ -81,7 +81,15 @@ describe('scripts/package-deb', () => {
     expect(mode('usr/share/doc/voice-alert/copyright')).toBe('644');
     const query = run('dpkg-query', ['--admindir', join(root, 'var/lib/dpkg'), '-W', '-f', '${Status}|${Conffiles}', 'voice-alert']);
     expect(query.stdout).toBe('install ok unpacked| /etc/voice-alert/config.toml newconffile');
-    expect(readFileSync(join(root, 'etc/voice-alert/config.toml.dpkg-new'), 'utf8')).toBe(readFileSync(join(ROOT, 'assets/config.example.toml'), 'utf8'));
+    // The example with one line changed: the database is the service's, wherever the CLI runs (issue 49).
+    const packaged = join(root, 'etc/voice-alert/config.toml.dpkg-new');
+    const example = readFileSync(join(ROOT, 'assets/config.example.toml'), 'utf8');
+    expect(readFileSync(packaged, 'utf8')).toBe(example.replace(/^path = "\.\/data\/voice-alert\.db"$/m, 'path = "/var/lib/voice-alert/voice-alert.db"'));
+    expect(readFileSync(packaged, 'utf8')).not.toBe(example);
+    // The packaged binary reads it so, from any folder: store.path is that absolute path.
+    const checked = spawnSync(join(root, 'usr/bin/voice-alert'), ['--config', packaged, 'config', 'check'], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(checked.status).toBe(0);
+    expect(JSON.parse(checked.stdout).store.path).toBe('/var/lib/voice-alert/voice-alert.db');
     const unit = readFileSync(join(root, 'lib/systemd/system/voice-alert.service'), 'utf8').split('\n');
     expect(unit).toContain('ExecStart=/usr/bin/voice-alert serve');
     expect(unit).toContain('User=voice-alert');

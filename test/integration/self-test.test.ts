@@ -52,6 +52,8 @@ describe('voice-path self-test against sipp peers', () => {
         { interval_s: 0 },
       ),
     );
+    // A command other than account/admin create needs the database to exist (docs/cli.md "The database").
+    dir.cliJson(['account', 'create', '--name', 'NOC', '--plan', 'starter']);
     // No server runs: the CLI dials on its own SIP port.
     const both = dir.cli(['self-test', 'run', '--json']);
     expect(both.status).toBe(1);
