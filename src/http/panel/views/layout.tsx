@@ -5,8 +5,9 @@ import { overviewWords } from '../i18n/overview-words';
 import { FAVICON, LanguageSwitch } from './language-switch';
 import { scheduleWords } from '../i18n/schedule-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
+import { heartbeatWords } from '../i18n/heartbeat-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats';
 
 export interface LayoutProps {
   t: Messages;
@@ -120,6 +121,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/schedules`} aria-current={current(active, 'schedules')}>
                   {scheduleWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/heartbeats`} aria-current={current(active, 'heartbeats')}>
+                  {heartbeatWords(t).title}
                 </a>
               </li>
               <li>
