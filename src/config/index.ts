@@ -2,3 +2,4 @@ export { configSchema, type Config } from './schema';
 export { loadConfig, ConfigError, DEFAULT_CONFIG_PATH, type LoadConfigOptions } from './load';
 export { parseHostPort, type HostPort } from './host-port';
 export { envName } from './env-overrides';
+export { sipTrunks } from './sections/sip';

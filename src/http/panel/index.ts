@@ -17,6 +17,7 @@ import { schedulesRoutes } from './routes/schedules-routes';
 import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
+import { trunksRoutes } from './routes/trunks-routes';
 
 /**
  * The web panel at /panel: server-rendered pages, htmx for the live parts, every file
@@ -46,7 +47,8 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(testCallRoutes(env))
     .use(passwordRoutes(env))
     .use(callbacksRoutes(env))
-    .use(settingsRoutes(env)) as any;
+    .use(settingsRoutes(env))
+    .use(trunksRoutes(env)) as any;
   return panel;
 }
 

@@ -6,8 +6,9 @@ import { FAVICON, LanguageSwitch } from './language-switch';
 import { scheduleWords } from '../i18n/schedule-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
 import { heartbeatWords } from '../i18n/heartbeat-words';
+import { selfTestWords } from '../i18n/self-test-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks';
 
 export interface LayoutProps {
   t: Messages;
@@ -56,6 +57,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
                 <li>
                   <a href="/panel/settings" aria-current={current(active, 'settings')}>
                     {t.settingsTitle}
+                  </a>
+                </li>
+                <li>
+                  <a href="/panel/trunks" aria-current={current(active, 'trunks')}>
+                    {selfTestWords(t).trunksTitle}
                   </a>
                 </li>
               </ul>
