@@ -8,6 +8,7 @@ import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
 import { callDetailRoutes } from './routes/call-detail-routes';
 import { callbacksRoutes } from './routes/callbacks-routes';
+import { deskRoutes } from './routes/desk-routes';
 import { heartbeatsRoutes } from './routes/heartbeats-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { maintenanceRoutes } from './routes/maintenance-routes';
@@ -42,6 +43,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(maintenanceRoutes(env))
     .use(schedulesRoutes(env))
     .use(heartbeatsRoutes(env))
+    .use(deskRoutes(env))
     .use(alertsRoutes(env))
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))

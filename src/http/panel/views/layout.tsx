@@ -7,8 +7,9 @@ import { scheduleWords } from '../i18n/schedule-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
 import { heartbeatWords } from '../i18n/heartbeat-words';
 import { selfTestWords } from '../i18n/self-test-words';
+import { deskWords } from '../i18n/desk-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk';
 
 export interface LayoutProps {
   t: Messages;
@@ -137,6 +138,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/maintenance`} aria-current={current(active, 'maintenance')}>
                   {maintenanceWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/desk`} aria-current={current(active, 'desk')}>
+                  {deskWords(t).title}
                 </a>
               </li>
               <li>
