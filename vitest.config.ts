@@ -31,6 +31,8 @@ const PEER_SUITES = [
   'test/e2e/telephony-tls-srtp.test.ts',
   // The voice-path self-test against sipp echo and silent peers (README "Voice-path self-test").
   'test/integration/self-test.test.ts',
+  // On-call from the panel in Chromium, with the self-test run against a sipp echo peer (issue 49 §2).
+  'test/e2e/panel-oncall.test.ts',
   // A missed heartbeat's call through a sipp trunk (README "Heartbeats").
   'test/integration/heartbeat-call.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.

@@ -18,6 +18,7 @@ import {
   type SessionService,
 } from './panel';
 import { createSchedulesService, type SchedulesService } from './schedules';
+import { createSelfTestRequests, type SelfTestRequests } from './self-test';
 import type { Store } from './store';
 import { createDeskService, type DeskService } from './voice-desk';
 
@@ -51,6 +52,8 @@ export interface Services extends AccountServices {
   passwords: PasswordChanges;
   /** Everything the panel's pages show, scoped to the account in the path (src/panel/reads.ts). */
   panelReads: PanelReads;
+  /** Each trunk's newest self-test, and "run now" (the panel's Trunks page); the server's scheduler runs it. */
+  selfTests: SelfTestRequests;
 }
 
 export interface ServicesDeps {
@@ -103,5 +106,6 @@ export function createServices({ store, clock, config, onQueued, trunkConfigured
     sessions: createSessionService(store, clock, { idleMs: p.session_idle_min * 60_000, maxMs: p.session_max_hours * 3_600_000 }),
     passwords: createPasswordChanges(store, login),
     panelReads: createPanelReads({ store, clock, timeZone }),
+    selfTests: createSelfTestRequests({ store, clock, config }),
   };
 }

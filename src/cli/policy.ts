@@ -54,6 +54,26 @@ export function policyCommand(): Command {
       }),
     );
   cmd
+    .command('update')
+    .description('change a policy in place (heartbeats, keys and the voice desk keep following it): what is not given stays; --step replaces every step')
+    .argument('<account>', 'account id (acc_…)')
+    .argument('<policy>', 'policy id (pol_…) or name')
+    .option('--name <name>', 'a new name')
+    .option('--step <numbers[:wait_s]>', 'the new steps, in order, as for create', parseStep)
+    .option('--rounds <n>', 'how many times the whole list is called', positiveInt('--rounds'))
+    .option('--json', 'print JSON')
+    .action((accountId: string, idOrName: string, opts, c: Command) =>
+      withServices(c, async ({ policies }, store) => {
+        if (opts.name === undefined && opts.step === undefined && opts.rounds === undefined) throw new UsageError('nothing to change: give --name, --step or --rounds');
+        await requireAccount(store, accountId);
+        const current = await store.policies.find(accountId, idOrName);
+        if (!current) throw refusal('policy_not_found', idOrName);
+        const r = await policies.update(accountId, current.id, { name: opts.name ?? current.name, steps: opts.step ?? current.steps, rounds: opts.rounds ?? current.rounds });
+        if (!r.ok) refused(r, { accountId, policy: opts.name ?? idOrName });
+        print(opts.json, policyJson(r.policy), () => human(r.policy));
+      }),
+    );
+  cmd
     .command('list')
     .description("the account's policies, one line each (show prints the steps)")
     .argument('<account>', 'account id (acc_…)')

@@ -11,10 +11,18 @@ import { part, printList, row } from './text';
 type Refusal = Extract<OnCallResult, { ok: false }>;
 
 /** The catalogue's words; `schedule` is the id or name that was typed. */
-function unwrap<T extends { ok: true }>(r: T | Refusal, given: { accountId: string; schedule: string }): T {
+function unwrap<T extends { ok: true }>(r: T | Refusal, given: { accountId: string; schedule: string; override?: string }): T {
   if (r.ok) return r;
   if ('problem' in r) throw refusal(r.code, r.problem);
-  throw refusal(r.code, r.code === 'account_not_found' ? given.accountId : given.schedule);
+  throw refusal(r.code, r.code === 'account_not_found' ? given.accountId : r.code === 'override_not_found' ? (given.override ?? '') : given.schedule);
+}
+
+function layersOption(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new UsageError('--layers must be JSON');
+  }
 }
 
 const isoOrNever = (ms: number | null) => iso(ms) ?? 'never';
@@ -51,14 +59,31 @@ export function scheduleCommand(): Command {
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withServices(c, async ({ schedules }, store, config) => {
-        let layers: unknown;
-        try {
-          layers = JSON.parse(opts.layers);
-        } catch {
-          throw new UsageError('--layers must be JSON');
-        }
+        const layers = layersOption(opts.layers);
         await requireAccount(store, accountId);
         const { schedule } = unwrap(await schedules.create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }), { accountId, schedule: opts.name });
+        const url = icsUrl(config, schedule.icsToken);
+        print(opts.json, scheduleJson(schedule, url), () => human(schedule, url));
+      }),
+    );
+  cmd
+    .command('update')
+    .description('change a schedule in place: its id, calendar feed URL and overrides stay')
+    .argument(...ACCOUNT)
+    .argument(...SCHEDULE)
+    .option('--name <name>', 'a new name (policies naming the old one by name must be changed too)')
+    .option('--time-zone <tz>', 'a new IANA time zone')
+    .option('--layers <json>', 'the new layers (JSON, as for create): they replace all the old ones')
+    .option('--json', 'print JSON')
+    .action((accountId: string, idOrName: string, opts, c: Command) =>
+      withServices(c, async ({ schedules }, store, config) => {
+        if (opts.name === undefined && opts.timeZone === undefined && opts.layers === undefined) throw new UsageError('nothing to change: give --name, --time-zone or --layers');
+        const layers = opts.layers === undefined ? undefined : layersOption(opts.layers);
+        await requireAccount(store, accountId);
+        const change = { ...(opts.name === undefined ? {} : { name: opts.name }), ...(opts.timeZone === undefined ? {} : { timeZone: opts.timeZone }), ...(layers === undefined ? {} : { layers }) };
+        const r = await schedules.update(accountId, idOrName, change);
+        if (!r.ok && r.code === 'schedule_in_use') throw inUseError(r);
+        const { schedule } = unwrap(r, { accountId, schedule: idOrName });
         const url = icsUrl(config, schedule.icsToken);
         print(opts.json, scheduleJson(schedule, url), () => human(schedule, url));
       }),
@@ -125,6 +150,20 @@ export function scheduleCommand(): Command {
           schedule: idOrName,
         });
         print(opts.json, overrideJson(override), () => row(override.id, isoOrNever(override.startsAt), isoOrNever(override.endsAt), override.name, override.phoneNumber));
+      }),
+    );
+  cmd
+    .command('remove-override')
+    .description('remove one override (its id, as schedule show prints it)')
+    .argument(...ACCOUNT)
+    .argument(...SCHEDULE)
+    .argument('<override>', 'override id (ovr_…)')
+    .option('--json', 'print JSON')
+    .action((accountId: string, idOrName: string, overrideId: string, opts, c: Command) =>
+      withServices(c, async ({ schedules }, store) => {
+        await requireAccount(store, accountId);
+        const { override } = unwrap(await schedules.removeOverride(accountId, idOrName, overrideId), { accountId, schedule: idOrName, override: overrideId });
+        print(opts.json, overrideJson(override), () => `removed ${override.id}`);
       }),
     );
   cmd

@@ -77,6 +77,7 @@ export const ERRORS = [
   { code: 'schedule_name_taken', status: 409, message: 'Schedule name taken' },
   { code: 'invalid_schedule', status: 400, message: 'Invalid schedule' },
   { code: 'invalid_override', status: 400, message: 'Invalid override' },
+  { code: 'override_not_found', status: 404, message: 'Override not found' },
 
   // The panel's test calls (src/accounts/test-calls.ts): what an owner may not do.
   { code: 'no_trunk', status: 503, message: 'No SIP trunk configured' },

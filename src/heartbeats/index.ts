@@ -3,6 +3,6 @@
  * deadline checker that raises a late heartbeat's alert through the intake (checker.ts), and
  * the default alert text (words.ts).
  */
-export { createHeartbeatService, heartbeatAlertKey, pingPath, type HeartbeatService, type HeartbeatInput, type PingResult } from './service';
+export { createHeartbeatService, heartbeatAlertKey, pingPath, type HeartbeatService, type HeartbeatInput, type HeartbeatProblem, type PingResult } from './service';
 export { createHeartbeatChecker, CHECK_EVERY_MS, type HeartbeatChecker, type HeartbeatCheckerDeps } from './checker';
 export { defaultHeartbeatMessage, type HeartbeatLanguage } from './words';

@@ -47,6 +47,8 @@ export interface PingResult {
  */
 export interface HeartbeatService {
   create(accountId: string, input: HeartbeatInput): Promise<Created>;
+  /** The account's heartbeats, by name (the panel's page). */
+  list(accountId: string): Promise<Heartbeat[]>;
   pause(accountId: string, idOrName: string): Promise<Changed>;
   resume(accountId: string, idOrName: string): Promise<Changed>;
   /** Deletes it; an alert it raised that is still open is resolved (its waiting calls end). */
@@ -120,6 +122,7 @@ export function createHeartbeatService(d: HeartbeatServiceDeps): HeartbeatServic
         return { ok: true, heartbeat, token, pingUrl: pingPath(token) };
       });
     },
+    list: (accountId) => d.store.heartbeats.list(accountId),
     pause: (accountId, idOrName) => change(accountId, idOrName, (h, now, tx) => tx.heartbeats.pause(h.id, now)),
     resume: (accountId, idOrName) => change(accountId, idOrName, (h, now, tx) => tx.heartbeats.resume(h.id, now)),
     remove: (accountId, idOrName) =>

@@ -111,3 +111,46 @@ describe('GET /schedules/<token>.ics', () => {
     expect((await get('/schedules/short.ics')).status).toBe(404);
   });
 });
+
+describe('PUT /api/schedules/:name, DELETE /api/schedules/:name/overrides/:id', () => {
+  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+    app.handle(new Request(`http://localhost${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+
+  it('changes the layers in place (same id, feed URL, overrides) and removes an override, with the API key only', async () => {
+    const a = await accountWithSchedule();
+    const key = { 'x-api-key': a.apiKey, 'x-api-secret': a.apiSecret };
+    const o = await a.schedules.addOverride(a.accountId, 'noc', { from: '2026-11-20T15:00:00Z', to: '2026-11-20T20:00:00Z', number: '5324444444' });
+    if (!o.ok) throw new Error(o.code);
+    // The webhook key monitoring tools hold cannot change schedules.
+    expect((await send('PUT', '/api/schedules/noc', { 'x-webhook-key': a.webhookKey }, { layers: LAYERS.slice(1) })).status).toBe(401);
+    const put = await json(await send('PUT', '/api/schedules/noc', key, { layers: LAYERS.slice(0, 1) }));
+    expect(put).toMatchObject({ status: 200, json: { status: 'success', message: 'Schedule updated', schedule: { id: a.schedule.id, name: 'noc', time_zone: 'Europe/Istanbul' } } });
+    expect(put.json.schedule.ics_url).toContain(a.schedule.icsToken);
+    expect(put.json.schedule.layers).toHaveLength(1);
+    expect((await store.schedules.overrides(a.schedule.id, 0)).map((x) => x.id)).toEqual([o.override.id]);
+    // Sunday 15:00 +03 with the weekend layer gone: Bora's week.
+    expect((await json(await get('/api/schedules/noc/oncall', { 'x-webhook-key': a.webhookKey }))).json.name).toBe('Bora');
+
+    const bad = await json(await send('PUT', '/api/schedules/noc', key, { layers: [{ ...LAYERS[0], shift: '7w' }] }));
+    expect(bad).toEqual({ status: 400, json: { status: 'error', message: 'Invalid schedule: layers.0.shift: Nd or Nh, e.g. 7d or 12h', code: 'invalid_schedule' } });
+    expect((await send('PUT', '/api/schedules/nope', key, { layers: LAYERS })).status).toBe(404);
+
+    const del = await json(await send('DELETE', `/api/schedules/noc/overrides/${o.override.id}`, key));
+    expect(del).toMatchObject({ status: 200, json: { status: 'success', message: 'Override removed', override: { id: o.override.id, number: '5324444444' } } });
+    expect(await store.schedules.overrides(a.schedule.id, 0)).toEqual([]);
+    expect(await json(await send('DELETE', `/api/schedules/noc/overrides/${o.override.id}`, key))).toEqual({
+      status: 404,
+      json: { status: 'error', message: 'Override not found', code: 'override_not_found' },
+    });
+  });
+
+  it('a rename is 409 with used_by while a policy names the schedule', async () => {
+    const a = await accountWithSchedule();
+    const key = { 'x-api-key': a.apiKey, 'x-api-secret': a.apiSecret };
+    const { createPoliciesService } = await import('../escalation');
+    await createPoliciesService({ store, clock }).create(a.accountId, { name: 'oncall', steps: [{ numbers: [], schedules: ['noc'] }] });
+    const r = await json(await send('PUT', '/api/schedules/noc', key, { name: 'noc2' }));
+    expect(r).toMatchObject({ status: 409, json: { code: 'schedule_in_use', used_by: [{ kind: 'policy', name: 'oncall' }] } });
+    expect(await store.schedules.find(a.accountId, 'noc')).not.toBeNull();
+  });
+});

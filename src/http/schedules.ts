@@ -1,8 +1,11 @@
 import { Elysia } from 'elysia';
-import { oncallJson } from '../outward';
-import { parseInstant, scheduleCalendar } from '../schedules';
+import { errorBody } from '../errors';
+import { decodeBody } from '../intake';
+import { oncallJson, overrideJson, scheduleJson } from '../outward';
+import { icsUrl, parseInstant, scheduleCalendar, type ScheduleChange } from '../schedules';
 import { authenticateApiRequest } from './api-auth';
 import type { HttpDeps } from './deps';
+import { readBodyLimited } from './read-body';
 import { errorResponse, jsonResponse } from './respond';
 
 /** How far ahead the calendar feed reaches (docs/on-call.md "On-call schedules"). */
@@ -15,6 +18,9 @@ const FEED_DAYS = 60;
  *   account's schedule is 404 like a missing one.
  * - GET /schedules/<token>.ics  the next 60 days' shifts as iCalendar; the unguessable
  *   token is the only credential, so calendar apps can subscribe to the URL as it is.
+ * - PUT /api/schedules/:name  {"name"?, "time_zone"?, "layers"?}: changed in place (id, feed URL
+ *   and overrides stay); DELETE /api/schedules/:name/overrides/:id  one override. Both with the
+ *   API key only (its secret, or a signature), as DELETE /api/schedules/:name.
  */
 export function scheduleRoutes(deps: HttpDeps) {
   const service = deps.services.schedules;
@@ -33,6 +39,40 @@ export function scheduleRoutes(deps: HttpDeps) {
       if (!r.ok) return errorResponse('schedule_not_found');
       return jsonResponse(200, { status: 'success', message: 'On call', ...oncallJson(r.oncall) });
     })
+    .put(
+      '/api/schedules/:name',
+      async ({ params, request }) => {
+        const body = await readBodyLimited(request, deps.config.http.max_body_bytes);
+        if (body === null) return errorResponse('body_too_large');
+        const auth = await authenticateApiRequest(deps, request, { body, apiKeyOnly: true });
+        if (!auth.ok) return auth.response;
+        const decoded = decodeBody(body, request.headers.get('content-type'));
+        if (!decoded.ok) return errorResponse('malformed_request');
+        const f = decoded.fields as Record<string, unknown>;
+        const change: ScheduleChange = {
+          ...(typeof f.name === 'string' ? { name: f.name } : {}),
+          ...(typeof f.time_zone === 'string' ? { timeZone: f.time_zone } : {}),
+          ...(f.layers !== undefined ? { layers: f.layers } : {}),
+        };
+        const r = await service.update(auth.account.id, decodeURIComponent(params.name), change);
+        if (!r.ok && r.code === 'schedule_in_use')
+          return jsonResponse(409, { ...errorBody(r.code), used_by: r.usedBy.map((u) => ({ kind: u.kind, id: u.id, name: u.name })) });
+        if (!r.ok) return 'problem' in r ? errorResponse(r.code, { detail: r.problem }) : errorResponse(r.code === 'account_not_found' ? 'invalid_api_credentials' : r.code);
+        return jsonResponse(200, { status: 'success', message: 'Schedule updated', schedule: scheduleJson(r.schedule, icsUrl(deps.config, r.schedule.icsToken)) });
+      },
+      { parse: 'none' },
+    )
+    .delete(
+      '/api/schedules/:name/overrides/:id',
+      async ({ params, request }) => {
+        const auth = await authenticateApiRequest(deps, request, { apiKeyOnly: true });
+        if (!auth.ok) return auth.response;
+        const r = await service.removeOverride(auth.account.id, decodeURIComponent(params.name), decodeURIComponent(params.id));
+        if (!r.ok) return errorResponse(r.code === 'override_not_found' ? 'override_not_found' : 'schedule_not_found');
+        return jsonResponse(200, { status: 'success', message: 'Override removed', override: overrideJson(r.override) });
+      },
+      { parse: 'none' },
+    )
     .get('/schedules/:file', async ({ params }) => {
       const m = /^([0-9A-Za-z]{32})\.ics$/.exec(params.file);
       const schedule = m ? await deps.store.schedules.findByIcsToken(m[1]!) : null;

@@ -6,7 +6,7 @@ export { compileLayers, isIanaTimeZone, localToIso, validateLayers, WEEKDAYS, ty
 export { layerShifts, shiftBoundary, shiftIndexAt } from './rotation';
 export { restrictionIntervals } from './restrictions';
 export { onCallAt, segments, shiftsBetween, type OnCall, type Override, type ScheduleRules, type Segment, type Shift } from './timeline';
-export { createSchedulesService, parseInstant, rulesOf, type OnCallResult, type OverrideInput, type OverrideResult, type ScheduleInput, type ScheduleInUse, type ScheduleResult, type SchedulesService, type ScheduleView } from './service';
+export { createSchedulesService, parseInstant, rulesOf, type OnCallResult, type OverrideInput, type OverrideResult, type PreviewResult, type ScheduleChange, type ScheduleInput, type ScheduleInUse, type ScheduleResult, type SchedulesService, type ScheduleView } from './service';
 export { icsPath, icsUrl } from './ics-url';
 export { scheduleCalendar } from './ics';
 export { stepNumbers, stepTargets, type StepTargets } from './step-numbers';

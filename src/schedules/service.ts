@@ -3,7 +3,7 @@ import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
 import { whoUses, type OverrideRecord, type ScheduleRecord, type Store, type Tables, type UsedBy } from '../store';
-import { compileLayers, isIanaTimeZone, validateLayers } from './layers';
+import { compileLayers, isIanaTimeZone, validateLayers, type LayersInput } from './layers';
 import { onCallAt, shiftsBetween, type OnCall, type ScheduleRules, type Shift } from './timeline';
 
 /** What a person gives for a schedule (CLI, panel); `layers` is the parsed JSON. */
@@ -23,12 +23,16 @@ export interface OverrideInput {
 
 type Refusal =
   | { ok: false; code: 'invalid_schedule' | 'invalid_override'; problem: string }
-  | { ok: false; code: 'schedule_name_taken' | 'schedule_not_found' | 'account_not_found' };
+  | { ok: false; code: 'schedule_name_taken' | 'schedule_not_found' | 'override_not_found' | 'account_not_found' };
 export type ScheduleResult = { ok: true; schedule: ScheduleRecord } | Refusal;
 /** A delete refused: the policies whose steps name the schedule (src/store/usage-of.ts). */
 export type ScheduleInUse = { ok: false; code: 'schedule_in_use'; usedBy: UsedBy[] };
 export type OverrideResult = { ok: true; override: OverrideRecord } | Refusal;
 export type OnCallResult = { ok: true; oncall: OnCall } | Refusal;
+/** What a schedule would be, before it is saved (the panel's preview). */
+export type PreviewResult = { ok: true; now: OnCall; shifts: Shift[] } | Refusal;
+/** An edit: what is not given stays as it is. */
+export type ScheduleChange = Partial<ScheduleInput>;
 
 /** Spaces allowed, like policies' and heartbeats' names: the one rule in src/names.ts. */
 const scheduleName = objectName;
@@ -62,7 +66,21 @@ export interface SchedulesService {
   remove(accountId: string, idOrName: string): Promise<ScheduleResult | ScheduleInUse>;
   /** The schedule and who uses it now (the panel's delete page asks before it deletes); null: no such schedule. */
   usersOf(accountId: string, idOrName: string): Promise<{ schedule: ScheduleRecord; usedBy: UsedBy[] } | null>;
+  /**
+   * Changes name, zone or layers in place: the id, the calendar feed's URL and the overrides
+   * stay (docs/on-call.md "On-call schedules"); the on-call watch looks again at once. A new
+   * name is refused (schedule_in_use) while a policy's step names the schedule: that step
+   * would call nobody.
+   */
+  update(accountId: string, idOrName: string, change: ScheduleChange): Promise<ScheduleResult | ScheduleInUse>;
+  /**
+   * Who would be on call now and over the next `days` days with these layers, nothing saved;
+   * with `idOrName`, that schedule's overrides count too (an edit's preview).
+   */
+  preview(accountId: string, input: Omit<ScheduleInput, 'name'>, days: number, idOrName?: string): Promise<PreviewResult>;
   addOverride(accountId: string, idOrName: string, input: OverrideInput): Promise<OverrideResult>;
+  /** Removes one override (by its id, `ovr_…`) of the schedule. */
+  removeOverride(accountId: string, idOrName: string, overrideId: string): Promise<OverrideResult>;
   /** Who is on call at `at` (default: now). */
   oncall(accountId: string, idOrName: string, at?: number): Promise<OnCallResult>;
   /** The shifts overlapping [from, to). */
@@ -80,22 +98,31 @@ export interface ScheduleView {
 
 const schedulesLock = (accountId: string) => `schedules/${accountId}`;
 
+type Checked = { ok: true; name: string; timeZone: string; layers: LayersInput } | Extract<Refusal, { problem: string }>;
+
+/** The one check of what a person gives, for create, update and preview. */
+function check(input: ScheduleInput): Checked {
+  const name = scheduleName.safeParse(input.name);
+  if (!name.success) return { ok: false, code: 'invalid_schedule', problem: `name: ${name.error.issues[0]!.message}` };
+  if (!isIanaTimeZone(input.timeZone)) return { ok: false, code: 'invalid_schedule', problem: `time_zone: not an IANA time zone: ${input.timeZone}` };
+  const layers = validateLayers(input.layers);
+  if (!layers.ok) return { ok: false, code: 'invalid_schedule', problem: layers.problem };
+  return { ok: true, name: name.data, timeZone: input.timeZone, layers: layers.layers };
+}
+
 export function createSchedulesService({ store, clock }: { store: Store; clock: Clock }): SchedulesService {
   return {
     create: (accountId, input) =>
       store.transaction(async (tx): Promise<ScheduleResult> => {
-        const name = scheduleName.safeParse(input.name);
-        if (!name.success) return { ok: false, code: 'invalid_schedule', problem: `name: ${name.error.issues[0]!.message}` };
-        if (!isIanaTimeZone(input.timeZone)) return { ok: false, code: 'invalid_schedule', problem: `time_zone: not an IANA time zone: ${input.timeZone}` };
-        const layers = validateLayers(input.layers);
-        if (!layers.ok) return { ok: false, code: 'invalid_schedule', problem: layers.problem };
+        const c = check(input);
+        if (!c.ok) return c;
         await tx.serializeOn(schedulesLock(accountId));
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
-        if (await tx.schedules.find(accountId, name.data)) return { ok: false, code: 'schedule_name_taken' };
+        if (await tx.schedules.find(accountId, c.name)) return { ok: false, code: 'schedule_name_taken' };
         const now = clock();
-        const first = onCallAt({ timeZone: input.timeZone, layers: compileLayers(layers.layers), overrides: [] }, now);
+        const first = onCallAt({ timeZone: c.timeZone, layers: compileLayers(c.layers), overrides: [] }, now);
         const schedule = await tx.schedules.create(
-          { accountId, name: name.data, timeZone: input.timeZone, layers: layers.layers, watchedName: first.name, watchedNumber: first.number, watchAt: first.until ?? now + 86_400_000 },
+          { accountId, name: c.name, timeZone: c.timeZone, layers: c.layers, watchedName: first.name, watchedNumber: first.number, watchAt: first.until ?? now + 86_400_000 },
           now,
         );
         return { ok: true, schedule };
@@ -109,6 +136,49 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         if (usedBy.length > 0) return { ok: false, code: 'schedule_in_use', usedBy };
         await tx.schedules.delete(s.id);
         return { ok: true, schedule: s };
+      }),
+    update: (accountId, idOrName, change) =>
+      store.transaction(async (tx): Promise<ScheduleResult | ScheduleInUse> => {
+        await tx.serializeOn(schedulesLock(accountId));
+        const s = await tx.schedules.find(accountId, idOrName);
+        if (!s) return { ok: false, code: 'schedule_not_found' };
+        const c = check({ name: change.name ?? s.name, timeZone: change.timeZone ?? s.timeZone, layers: change.layers ?? s.layers });
+        if (!c.ok) return c;
+        if (c.name !== s.name) {
+          const taken = await tx.schedules.find(accountId, c.name);
+          if (taken && taken.id !== s.id) return { ok: false, code: 'schedule_name_taken' };
+          // docs/on-call.md "Nothing silently calls nobody": steps keep the name they were written with.
+          const usedBy = await whoUses(tx, accountId, { kind: 'schedule', id: s.id, name: s.name });
+          if (usedBy.length > 0) return { ok: false, code: 'schedule_in_use', usedBy };
+        }
+        const schedule = await tx.schedules.update(s.id, { name: c.name, timeZone: c.timeZone, layers: c.layers }, clock());
+        if (!schedule) return { ok: false, code: 'schedule_not_found' };
+        // New layers may put someone else on call now: the watch looks (and says oncall.changed).
+        await tx.schedules.watchNoLaterThan(s.id, clock());
+        return { ok: true, schedule };
+      }),
+    async preview(accountId, input, days, idOrName) {
+      const c = check({ name: 'preview', ...input });
+      if (!c.ok) return c;
+      const now = clock();
+      let overrides: ScheduleRules['overrides'] = [];
+      if (idOrName !== undefined) {
+        const s = await store.schedules.find(accountId, idOrName);
+        if (!s) return { ok: false, code: 'schedule_not_found' };
+        overrides = (await rulesOf(store, s, now - 35 * 86_400_000)).overrides;
+      }
+      const rules: ScheduleRules = { timeZone: c.timeZone, layers: compileLayers(c.layers), overrides };
+      return { ok: true, now: onCallAt(rules, now), shifts: shiftsBetween(rules, now, now + days * 86_400_000) };
+    },
+    removeOverride: (accountId, idOrName, overrideId) =>
+      store.transaction(async (tx): Promise<OverrideResult> => {
+        const s = await tx.schedules.find(accountId, idOrName);
+        if (!s) return { ok: false, code: 'schedule_not_found' };
+        const override = await tx.schedules.removeOverride(s.id, overrideId.trim());
+        if (!override) return { ok: false, code: 'override_not_found' };
+        // The person it put on call may be off call now: the watch looks again.
+        await tx.schedules.watchNoLaterThan(s.id, clock());
+        return { ok: true, override };
       }),
     usersOf: (accountId, idOrName) =>
       store.transaction(async (tx) => {

@@ -8,3 +8,4 @@ export { runSelfTest, type SelfTestRunDeps, type SelfTestRunOptions } from './ru
 export { createSelfTestScheduler, LOOK_EVERY_MS, type SelfTestScheduler, type SelfTestSchedulerDeps } from './scheduler';
 export { judge, ECHO_MIN_RATIO, type SelfTestExpect, type SelfTestVerdict } from './verdict';
 export { selfTestSignal, signalFrames } from './signal';
+export { createSelfTestRequests, type RunRequest, type SelfTestRequests } from './requests';

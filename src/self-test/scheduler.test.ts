@@ -194,4 +194,21 @@ describe('self-test scheduler (docs/telephony.md "Voice-path self-test")', () =>
     expect(await store.selfTests.list(5)).toEqual([]);
     expect(await store.transaction((tx) => tx.selfTests.claim('pbx', clock(), { owner: 'other', ms: 1000 }))).toBe(true);
   });
+
+  it('a run asked for from the panel (store requestRun) runs once on the next look, on one appliance, even with interval_s = 0', async () => {
+    const { clock, store, far, scheduler } = await setup({ config: { interval_s: 0 } });
+    const a = scheduler();
+    const b = scheduler();
+    await a.begin();
+    await a.tick();
+    expect(far.dials).toHaveLength(0);
+    await store.transaction((tx) => tx.selfTests.requestRun('carrier', clock()));
+    await Promise.all([a.tick(), b.tick()]);
+    expect(far.dials.map((d) => d.trunk)).toEqual(['carrier']);
+    expect((await store.selfTests.latest('carrier'))!.ok).toBe(true);
+    // Not due again by itself: no schedule with interval_s = 0.
+    clock.advance(86_400_000);
+    await a.tick();
+    expect(far.dials).toHaveLength(1);
+  });
 });

@@ -10,6 +10,9 @@ import { runSelfTest } from './run';
 /** How often the scheduler looks: for due runs, and for results written elsewhere. */
 export const LOOK_EVERY_MS = 2000;
 
+/** With scheduled runs off (interval_s = 0), a run asked for from the panel is not due again by itself. */
+const NOT_AGAIN_MS = 100 * 365 * 86_400_000;
+
 export interface SelfTestSchedulerDeps {
   store: Store;
   clock: Clock;
@@ -74,7 +77,8 @@ export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestSched
 
   const look = async () => {
     for (const r of await d.store.selfTests.latestPerTrunk()) await apply(r);
-    if (intervalMs === 0) return;
+    // Due: by the schedule, or asked for now from the panel (store requestRun).
+    if (!(await d.store.selfTests.anyDue(d.clock()))) return;
     for (const trunk of tested) {
       if (stopping.signal.aborted) return;
       if (!d.started(trunk)) continue;
@@ -84,7 +88,7 @@ export function createSelfTestScheduler(d: SelfTestSchedulerDeps): SelfTestSched
       const r = await runSelfTest(d, { trunk, config: d.config, ringTimeoutS: d.ringTimeoutS, origin: 'schedule', signal: stopping.signal });
       if (!r) return; // stopped: the row stays due, its lease is let go in stop()
       await apply(r);
-      await d.store.transaction((tx) => tx.selfTests.finish(trunk, lease.owner, intervalMs, d.clock()));
+      await d.store.transaction((tx) => tx.selfTests.finish(trunk, lease.owner, intervalMs === 0 ? NOT_AGAIN_MS : intervalMs, d.clock()));
     }
   };
 

@@ -110,6 +110,10 @@ export interface SchedulesStore {
   listAll(limit: number): Promise<ScheduleRecord[]>;
   /** Deletes the schedule and its overrides. */
   delete(id: string): Promise<boolean>;
+  /** Replaces name, zone and layers in place: the id, the feed's token and the overrides stay. */
+  update(id: string, s: Pick<NewSchedule, 'name' | 'timeZone' | 'layers'>, now: number): Promise<ScheduleRecord | null>;
+  /** Deletes one override of the schedule; false when the schedule has no such override. */
+  removeOverride(scheduleId: string, overrideId: string): Promise<OverrideRecord | null>;
   addOverride(o: Omit<OverrideRecord, 'id' | 'createdAt'>, now: number): Promise<OverrideRecord>;
   /** The schedule's overrides that end after `after`, in the order they were added. */
   overrides(scheduleId: string, after: number): Promise<OverrideRecord[]>;
@@ -175,6 +179,22 @@ export function createSchedulesStore(db: SqlConnection): SchedulesStore {
     async delete(id) {
       await db.query('DELETE FROM schedule_overrides WHERE schedule_id = $id').run({ id });
       return (await db.query('DELETE FROM schedules WHERE id = $id').run({ id })).changes === 1;
+    },
+    async update(id, u, now) {
+      const { changes } = await db
+        .query('UPDATE schedules SET name = $name, time_zone = $tz, layers = $layers, updated_at = $now WHERE id = $id')
+        .run({ id, name: u.name, tz: u.timeZone, layers: JSON.stringify(u.layers), now });
+      if (changes !== 1) return null;
+      const row = (await db.query('SELECT * FROM schedules WHERE id = $id').get({ id })) as ScheduleRow | null;
+      return row ? toSchedule(row) : null;
+    },
+    async removeOverride(scheduleId, overrideId) {
+      const row = (await db
+        .query('SELECT * FROM schedule_overrides WHERE schedule_id = $s AND id = $id')
+        .get({ s: scheduleId, id: overrideId })) as OverrideRow | null;
+      if (!row) return null;
+      await db.query('DELETE FROM schedule_overrides WHERE schedule_id = $s AND id = $id').run({ s: scheduleId, id: overrideId });
+      return toOverride(row);
     },
     async addOverride(o, now) {
       const id = newId('ovr', now);

@@ -63,6 +63,13 @@ export interface SelfTestsStore {
   latest(trunk: string): Promise<SelfTestRecord | null>;
   /** A schedule row for the trunk, first due `firstInMs` from now, unless it has one. */
   schedule(trunk: string, firstInMs: number, now: number): Promise<void>;
+  /**
+   * A run asked for now (the panel's "run self-test now"): the trunk's row is due at once, made
+   * when scheduled runs are off (self_test.interval_s = 0). The scheduler claims it as any due row.
+   */
+  requestRun(trunk: string, now: number): Promise<void>;
+  /** Whether any row is due by the database's clock (a plain read before claiming). */
+  anyDue(now: number): Promise<boolean>;
   /** Leases the trunk's row when it is due and not leased to anyone else; false otherwise. */
   claim(trunk: string, now: number, lease: Lease): Promise<boolean>;
   /** Done: due again `intervalMs` from now, lease let go. False when the lease was not ours any more. */
@@ -118,6 +125,14 @@ export function createSelfTestsStore(db: SqlConnection): SelfTestsStore {
       await db
         .query(`INSERT INTO self_test_schedule (trunk, next_run_at) VALUES ($trunk, ${ln} + $first) ON CONFLICT (trunk) DO NOTHING`)
         .run({ trunk, first: firstInMs, now });
+    },
+    async requestRun(trunk, now) {
+      await db
+        .query(`INSERT INTO self_test_schedule (trunk, next_run_at) VALUES ($trunk, ${ln}) ON CONFLICT (trunk) DO UPDATE SET next_run_at = ${ln}`)
+        .run({ trunk, now });
+    },
+    async anyDue(now) {
+      return (await db.query(`SELECT 1 AS due FROM self_test_schedule WHERE next_run_at <= ${ln} LIMIT 1`).get({ now })) !== null;
     },
     async claim(trunk, now, lease) {
       return (await claimQuery.all({ ...claimParams(now, 1, lease), trunk })).length === 1;

@@ -23,6 +23,8 @@ export interface DeskService {
   newPin(accountId: string): Promise<DeskPinResult>;
   /** The policy (id or name) whose first step keypad 0 connects to. */
   setPolicy(accountId: string, policy: string): Promise<DeskPolicyResult>;
+  /** Whether the account has a PIN, and the policy keypad 0 follows (null: the oldest API key's default). */
+  setup(accountId: string): Promise<{ hasPin: boolean; policy: Policy | null }>;
   /** The account whose PIN this is (not disabled), or null. */
   accountByPin(entry: string): Promise<string | null>;
   pending(accountId: string): Promise<AlertRecord[]>;
@@ -64,6 +66,11 @@ export function createDeskService(d: DeskServiceDeps): DeskService {
         await tx.voiceDesk.setPolicy(accountId, policy.id, d.clock());
         return { ok: true, accountId, policy };
       });
+    },
+    async setup(accountId) {
+      const row = await d.store.voiceDesk.get(accountId);
+      const policy = row?.policyId ? await d.store.policies.get(row.policyId) : null;
+      return { hasPin: Boolean(row?.pinHash), policy: policy && policy.accountId === accountId ? policy : null };
     },
     async accountByPin(entry) {
       for (const { accountId, pinHash } of await d.store.voiceDesk.pins()) if (await pinMatches(entry, pinHash)) return accountId;

@@ -35,4 +35,22 @@ describe('voice-alert policy', () => {
     expect(a.cliJson(['policy', 'list', acc.accountId])).toEqual([]);
     expect(a.cli(['policy', 'show', acc.accountId, 'oncall']).status).toBe(1);
   });
+
+  it('update: in place, the same id (a key\'s default keeps following it); what is not given stays; bad input changes nothing', () => {
+    const a = applianceDir();
+    const acc = provision(a);
+    const created = a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '5321111111:120', '--rounds', '3']);
+    a.cliJson(['policy', 'set-default', acc.accountId, acc.apiKey, 'oncall']);
+    const updated = a.cliJson(['policy', 'update', acc.accountId, 'oncall', '--step', '5322222222:60', '--step', '5323333333']);
+    expect(updated).toMatchObject({ id: created.id, name: 'oncall', rounds: 3, steps: [{ numbers: ['5322222222'], wait_s: 60 }, { numbers: ['5323333333'], wait_s: 300 }] });
+    expect(a.cliJson(['policy', 'update', acc.accountId, created.id, '--name', 'night owls', '--rounds', '1'])).toMatchObject({ id: created.id, name: 'night owls', rounds: 1, steps: updated.steps });
+    // Still the key's default: deleting it is refused.
+    expect(a.cli(['policy', 'delete', acc.accountId, 'night owls']).stderr).toMatch(/^voice-alert: Policy in use: used by key/);
+    const bad = a.cli(['policy', 'update', acc.accountId, 'night owls', '--step', '123']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe('voice-alert: Invalid escalation policy: steps.0.numbers: invalid phone number: 123\n');
+    expect(a.cliJson(['policy', 'show', acc.accountId, created.id]).steps).toEqual(updated.steps);
+    expect(a.cli(['policy', 'update', acc.accountId, 'nope', '--rounds', '2']).stderr).toBe('voice-alert: Escalation policy not found: nope\n');
+    expect(a.cli(['policy', 'update', acc.accountId, 'night owls']).status).toBe(2);
+  }, 60_000); // ten runs of the binary one after the other
 });

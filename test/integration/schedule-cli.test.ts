@@ -54,6 +54,16 @@ describe('voice-alert schedule', () => {
     expect(a.cliJson(['schedule', 'oncall', acc.accountId, 'noc', '--at', '2099-01-01T12:00:00Z'])).toEqual({ name: 'Deniz', number: '5324444444', until: '2099-01-02T00:00:00.000Z' });
     expect(a.cliJson(['schedule', 'show', acc.accountId, 'noc']).overrides).toEqual([o]);
 
+    // update: in place (same id, feed URL, overrides); remove-override by its id.
+    const updated = a.cliJson(['schedule', 'update', acc.accountId, 'noc', '--layers', JSON.stringify(LAYERS.slice(0, 1))]);
+    expect(updated).toMatchObject({ id: created.id, ics_url: created.ics_url, name: 'noc' });
+    expect(updated.layers).toHaveLength(1);
+    expect(a.cliJson(['schedule', 'oncall', acc.accountId, 'noc', '--at', '2026-11-14T08:00:00Z']).name).toBe('Bora');
+    expect(a.cli(['schedule', 'update', acc.accountId, 'noc']).status).toBe(2);
+    expect(a.cliJson(['schedule', 'remove-override', acc.accountId, 'noc', o.id])).toEqual(o);
+    expect(a.cliJson(['schedule', 'show', acc.accountId, 'noc']).overrides).toEqual([]);
+    expect(a.cli(['schedule', 'remove-override', acc.accountId, 'noc', o.id]).stderr).toBe(`voice-alert: Override not found: ${o.id}\n`);
+
     // An escalation step names schedules with @ beside numbers.
     expect(a.cliJson(['policy', 'create', acc.accountId, '--name', 'p', '--step', '@noc,5321111111:300', '--step', '@noc'])).toMatchObject({
       steps: [
@@ -66,6 +76,7 @@ describe('voice-alert schedule', () => {
     const refused = a.cli(['schedule', 'delete', acc.accountId, 'noc']);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/^voice-alert: Schedule in use: used by policy p \(pol_\w+\); remove those uses first\n$/);
+    expect(a.cli(['schedule', 'update', acc.accountId, 'noc', '--name', 'noc2']).stderr).toMatch(/^voice-alert: Schedule in use: used by policy p/);
     a.cliJson(['policy', 'delete', acc.accountId, 'p']);
 
     const badZone = a.cli(['schedule', 'create', acc.accountId, '--name', 'x', '--time-zone', 'Mars/Olympus', '--layers', JSON.stringify(LAYERS)]);
@@ -82,7 +93,7 @@ describe('voice-alert schedule', () => {
     expect(a.cliJson(['schedule', 'delete', acc.accountId, 'noc'])).toMatchObject({ name: 'noc', deleted: true });
     expect(a.cliJson(['schedule', 'list', acc.accountId])).toEqual([]);
     expect(a.cli(['schedule', 'oncall', acc.accountId, 'noc']).stderr).toBe('voice-alert: Schedule not found: noc\n');
-  }, 60_000); // about twenty runs of the binary one after the other: 16 s in CI on PostgreSQL
+  }, 90_000); // about thirty runs of the binary one after the other: 16 s in CI on PostgreSQL before update and remove-override, 36 s on a loaded 2-core machine
 });
 
 describe('the binary serves schedules', () => {

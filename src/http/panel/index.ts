@@ -8,6 +8,8 @@ import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
 import { callDetailRoutes } from './routes/call-detail-routes';
 import { callbacksRoutes } from './routes/callbacks-routes';
+import { deskRoutes } from './routes/desk-routes';
+import { heartbeatsRoutes } from './routes/heartbeats-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { maintenanceRoutes } from './routes/maintenance-routes';
 import { overviewRoutes } from './routes/overview-routes';
@@ -16,6 +18,7 @@ import { schedulesRoutes } from './routes/schedules-routes';
 import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
 import { testCallRoutes } from './routes/test-call-routes';
+import { trunksRoutes } from './routes/trunks-routes';
 
 /**
  * The web panel at /panel: server-rendered pages, htmx for the live parts, every file
@@ -39,12 +42,15 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(policiesRoutes(env))
     .use(maintenanceRoutes(env))
     .use(schedulesRoutes(env))
+    .use(heartbeatsRoutes(env))
+    .use(deskRoutes(env))
     .use(alertsRoutes(env))
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))
     .use(passwordRoutes(env))
     .use(callbacksRoutes(env))
-    .use(settingsRoutes(env)) as any;
+    .use(settingsRoutes(env))
+    .use(trunksRoutes(env)) as any;
   return panel;
 }
 

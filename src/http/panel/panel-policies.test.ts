@@ -67,6 +67,27 @@ describe('panel: escalation policies', () => {
     expect(await store.policies.get(mine.id)).not.toBeNull();
   });
 
+  test('each policy says who follows it; an edit in place keeps them following it; a bad edit keeps the draft open and changes nothing', async () => {
+    const { store, a, owner, page, deps } = await setup();
+    const mine = await store.transaction((tx) => tx.policies.create({ accountId: a.id, name: 'mine', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));
+    await store.transaction((tx) => tx.policies.create({ accountId: a.id, name: 'spare', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));
+    const hb = await createHeartbeatService({ store, clock: deps.clock, timeZone: 'Europe/Istanbul' }).create(a.id, { name: 'nightly-backup', interval_s: 3600, policy: 'mine' });
+    expect(hb.ok).toBe(true);
+    const html = await (await owner.get(page)).text();
+    const usedBy = [...html.matchAll(/<p[^>]*data-testid="used-by"[^>]*>([\s\S]*?)<\/p>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, '').trim());
+    expect(usedBy).toEqual(['Kullananlar: heartbeat nightly-backup', 'Henüz onu kullanan yok (heartbeat, API anahtarı varsayılanı ya da sesli masa).']);
+    const csrf = await owner.csrf(page);
+    expect((await owner.post(`${page}/${mine.id}`, { _csrf: csrf, name: 'mine', steps: '5322222222 : 30', rounds: '2' })).status).toBe(303);
+    expect(await store.policies.get(mine.id)).toMatchObject({ rounds: 2, steps: [{ numbers: ['5322222222'], wait_s: 30 }] });
+    expect((await store.heartbeats.list(a.id))[0]!.policyId).toBe(mine.id);
+    const bad = await owner.post(`${page}/${mine.id}`, { _csrf: csrf, name: 'spare', steps: '5322222222 : 30', rounds: '2' });
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(badHtml).toMatch(/<details open>\s*<summary>/);
+    expect(badHtml).toContain('value="spare"');
+    expect((await store.policies.get(mine.id))!.name).toBe('mine');
+  });
+
   test("sets a key's default policy; another account's policy or key is not found", async () => {
     const { store, a, b, owner, page } = await setup();
     const key = await store.transaction((tx) => tx.credentials.create(a.id));

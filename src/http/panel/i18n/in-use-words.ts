@@ -11,6 +11,8 @@ const en = {
   deleteButton: 'Delete',
   back: 'Back',
   deleted: 'Deleted.',
+  usedBy: 'Used by:',
+  unused: 'Nothing uses it yet (no heartbeat, API key default or voice desk).',
 };
 
 const tr: typeof en = {
@@ -23,6 +25,8 @@ const tr: typeof en = {
   deleteButton: 'Sil',
   back: 'Geri',
   deleted: 'Silindi.',
+  usedBy: 'Kullananlar:',
+  unused: 'Henüz onu kullanan yok (heartbeat, API anahtarı varsayılanı ya da sesli masa).',
 };
 
 export type InUseWords = typeof en;

@@ -21,6 +21,8 @@ export function policiesRoutes(env: PanelEnv) {
   const render = async (c: PanelCtx, status: number, extra: Partial<PoliciesPageProps> = {}) => {
     const { list, keys: credentials } = await env.services.panelReads.policies(c.account.id);
     const current = await fallbacks.get(c.account.id);
+    const users = await Promise.all(list.map((p) => policies.usersOf(c.account.id, p.id)));
+    const usedBy = Object.fromEntries(users.flatMap((u) => (u ? [[u.policy.id, u.usedBy]] : [])));
     return htmlResponse(
       PoliciesPage({
         t: c.t,
@@ -31,6 +33,7 @@ export function policiesRoutes(env: PanelEnv) {
         policies: list,
         credentials,
         fallback: { current: current.ok ? current.fallback : null },
+        usedBy,
         ...extra,
       }),
       status,

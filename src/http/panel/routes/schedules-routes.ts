@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
-import { icsPath, localToIso, type OverrideResult } from '../../../schedules';
+import { icsPath, localToIso, type OnCall, type OverrideResult, type ScheduleInUse, type Shift, type ScheduleResult } from '../../../schedules';
+import { describeUsers } from '../../../store';
 import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor } from '../examples';
 import { guarded } from '../guard';
@@ -10,6 +11,8 @@ import { scheduleWords } from '../i18n/schedule-words';
 import { confirmed } from '../views/confirm-page';
 import { deletePage } from '../views/delete-page';
 import { SchedulesPage, type SchedulesPageProps } from '../views/schedules-page';
+import { draftFromForm, draftFromSchedule, inputFromDraft, type ScheduleDraft } from '../schedule-form';
+import { ScheduleFormPage } from '../views/schedule-form-page';
 
 /** How far ahead the page lists shifts (docs/on-call.md "On-call schedules"). */
 const PANEL_DAYS = 14;
@@ -52,7 +55,64 @@ export function schedulesRoutes(env: PanelEnv) {
     });
   };
 
+  // Create and edit (docs/on-call.md "On-call schedules"): Preview renders what the layers give,
+  // nothing saved; Save saves. Every answer but a saved one shows the form as typed again.
+  const form = (c: PanelCtx, status: number, draft: ScheduleDraft, extra: { scheduleId?: string; error?: string; preview?: { now: OnCall; shifts: Shift[] } } = {}) =>
+    htmlResponse(ScheduleFormPage({ t: c.t, user: c.user, csrf: c.csrf, account: c.account, draft, ...extra }), status);
+  const refused = (c: PanelCtx, r: Exclude<ScheduleResult, { ok: true }> | ScheduleInUse): string => {
+    const w = scheduleWords(c.t);
+    if ('problem' in r) return `${w.invalidSchedule} ${r.problem}`;
+    if (r.code === 'schedule_name_taken') return w.nameTaken;
+    if (r.code === 'schedule_in_use') return fill(w.renameInUse, { users: describeUsers(r.usedBy) });
+    return w.notFound;
+  };
+  const submit = async (c: PanelCtx, scheduleId?: string) => {
+    const draft = draftFromForm(c.form);
+    const parsed = inputFromDraft(draft);
+    const ids = scheduleId ? { scheduleId } : {};
+    if (!parsed.ok) return form(c, 400, draft, { ...ids, error: `${scheduleWords(c.t).invalidSchedule} ${parsed.problem}` });
+    const { input } = parsed;
+    if (c.form.do === 'save') {
+      const r = scheduleId ? await schedules.update(c.account.id, scheduleId, input) : await schedules.create(c.account.id, input);
+      if (r.ok) return redirect(`/panel/a/${c.account.id}/schedules?saved#schedule-${r.schedule.id}`);
+      const status = r.code === 'schedule_not_found' ? 404 : r.code === 'schedule_in_use' || r.code === 'schedule_name_taken' ? 409 : 400;
+      return form(c, status, draft, { ...ids, error: refused(c, r) });
+    }
+    const p = await schedules.preview(c.account.id, input, PANEL_DAYS, scheduleId);
+    if (!p.ok) return form(c, p.code === 'schedule_not_found' ? 404 : 400, draft, { ...ids, error: refused(c, p) });
+    return form(c, 200, draft, { ...ids, preview: { now: p.now, shifts: p.shifts } });
+  };
+  const editing = async (c: PanelCtx) => {
+    const found = await schedules.usersOf(c.account.id, c.params.scheduleId ?? '');
+    return found?.schedule ?? null;
+  };
+
   return new Elysia({ name: 'panel-schedules' })
+    .get(`${path}/new`, guarded(env, { account: true }, (c) => form(c, 200, { name: '', timeZone: config.credit.timezone, layers: [] })))
+    .post(`${path}/new`, guarded(env, { account: true }, (c) => submit(c)))
+    .get(
+      `${path}/:scheduleId/edit`,
+      guarded(env, { account: true }, async (c) => {
+        const s = await editing(c);
+        return s ? form(c, 200, draftFromSchedule(s), { scheduleId: s.id }) : render(c, 404, { error: scheduleWords(c.t).notFound });
+      }),
+    )
+    .post(
+      `${path}/:scheduleId/edit`,
+      guarded(env, { account: true }, async (c) => {
+        const s = await editing(c);
+        return s ? submit(c, s.id) : render(c, 404, { error: scheduleWords(c.t).notFound });
+      }),
+    )
+    .post(
+      `${path}/:scheduleId/overrides/:overrideId/delete`,
+      guarded(env, { account: true }, async (c) => {
+        const r = await schedules.removeOverride(c.account.id, c.params.scheduleId ?? '', c.params.overrideId ?? '');
+        if (r.ok) return redirect(`/panel/a/${c.account.id}/schedules?removed`);
+        const w = scheduleWords(c.t);
+        return render(c, 404, { error: r.code === 'override_not_found' ? w.overrideNotFound : w.notFound });
+      }),
+    )
     .post(
       `${path}/:scheduleId/delete`,
       guarded(env, { account: true }, async (c) => {
@@ -63,7 +123,14 @@ export function schedulesRoutes(env: PanelEnv) {
         return r.code === 'schedule_in_use' ? askDelete(c, 409) : render(c, 404, { error: scheduleWords(c.t).notFound });
       }),
     )
-    .get(path, guarded(env, { account: true }, (c) => render(c, 200, { notice: c.query.ok !== undefined ? scheduleWords(c.t).added : undefined })))
+    .get(
+      path,
+      guarded(env, { account: true }, (c) => {
+        const w = scheduleWords(c.t);
+        const notice = c.query.ok !== undefined ? w.added : c.query.saved !== undefined ? w.saved : c.query.removed !== undefined ? w.overrideRemoved : undefined;
+        return render(c, 200, { notice });
+      }),
+    )
     .post(
       `${path}/:scheduleId/overrides`,
       guarded(env, { account: true }, async (c) => {

@@ -5,8 +5,11 @@ import { overviewWords } from '../i18n/overview-words';
 import { FAVICON, LanguageSwitch } from './language-switch';
 import { scheduleWords } from '../i18n/schedule-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
+import { heartbeatWords } from '../i18n/heartbeat-words';
+import { selfTestWords } from '../i18n/self-test-words';
+import { deskWords } from '../i18n/desk-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk';
 
 export interface LayoutProps {
   t: Messages;
@@ -55,6 +58,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
                 <li>
                   <a href="/panel/settings" aria-current={current(active, 'settings')}>
                     {t.settingsTitle}
+                  </a>
+                </li>
+                <li>
+                  <a href="/panel/trunks" aria-current={current(active, 'trunks')}>
+                    {selfTestWords(t).trunksTitle}
                   </a>
                 </li>
               </ul>
@@ -123,8 +131,18 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
                 </a>
               </li>
               <li>
+                <a href={`${base}/heartbeats`} aria-current={current(active, 'heartbeats')}>
+                  {heartbeatWords(t).title}
+                </a>
+              </li>
+              <li>
                 <a href={`${base}/maintenance`} aria-current={current(active, 'maintenance')}>
                   {maintenanceWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/desk`} aria-current={current(active, 'desk')}>
+                  {deskWords(t).title}
                 </a>
               </li>
               <li>

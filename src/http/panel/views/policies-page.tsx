@@ -1,4 +1,5 @@
-import type { Account, Credential, Fallback, PanelUser, Policy } from '../../../store';
+import type { Account, Credential, Fallback, PanelUser, Policy, UsedBy } from '../../../store';
+import { inUseWords } from '../i18n/in-use-words';
 import { FallbackCard } from './fallback-card';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
@@ -18,6 +19,8 @@ export interface PoliciesPageProps {
   draft?: { id?: string; name: string; steps: string; rounds: string };
   notice?: string;
   error?: string;
+  /** What follows each policy (by policy id): heartbeats, keys' defaults, the voice desk. */
+  usedBy?: Record<string, UsedBy[]>;
   /** The account's fallback (fallback-card.tsx); absent: the card is not shown. */
   fallback?: { current: Fallback | null; draft?: string };
 }
@@ -47,6 +50,19 @@ function PolicyForm({ t, csrf, action, values, submit }: { t: Messages; csrf: st
   );
 }
 
+/** Who follows the policy: an edit changes what they call (docs/on-call.md "Nothing silently calls nobody"). */
+function UsedByLine({ t, usedBy }: { t: Messages; usedBy: UsedBy[] | undefined }) {
+  if (!usedBy) return '';
+  const w = inUseWords(t);
+  if (usedBy.length === 0) return <p class="hint" data-testid="used-by">{w.unused}</p>;
+  return (
+    <p data-testid="used-by">
+      {w.usedBy}{' '}
+      <span safe>{usedBy.map((u) => `${w.kinds[u.kind]} ${u.name}`).join(', ')}</span>
+    </p>
+  );
+}
+
 /** An account's escalation policies: create, edit (steps as lines: reorder by moving them), delete, defaults. */
 export function PoliciesPage(p: PoliciesPageProps) {
   const { t, csrf, account } = p;
@@ -73,7 +89,8 @@ export function PoliciesPage(p: PoliciesPageProps) {
               ))}
             </ol>
             <p>{fill(t.policies.roundsText, { n: policy.rounds })}</p>
-            <details>
+            <UsedByLine t={t} usedBy={p.usedBy?.[policy.id]} />
+            <details open={draftFor(policy.id) !== undefined}>
               <summary>{t.policies.edit}</summary>
               <PolicyForm t={t} csrf={csrf} action={`${base}/${policy.id}`} values={values} submit={t.policies.save} />
             </details>

@@ -1,4 +1,4 @@
-import type { ScheduleView } from '../../../schedules';
+import type { ScheduleView, Shift } from '../../../schedules';
 import type { Account, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
@@ -28,7 +28,41 @@ export function inZone(locale: string, timeZone: string, ms: number | null): str
   return new Intl.DateTimeFormat(locale, { timeZone, weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false }).format(ms);
 }
 
-/** An account's schedules (docs/on-call.md "On-call schedules"): on call now, the next 14 days, the overrides, a form to add one. */
+/** Shifts in the schedule's local time: the schedules page and the edit form's preview. */
+export function ShiftsTable({ t, timeZone, shifts }: { t: Messages; timeZone: string; shifts: readonly Shift[] }) {
+  const w = scheduleWords(t);
+  const at = (ms: number | null) => inZone(t.locale, timeZone, ms);
+  return (
+    <div class="table-wrap">
+      <table class="stack" data-testid="shifts">
+        <thead>
+          <tr>
+            <th scope="col">{w.from}</th>
+            <th scope="col">{w.to}</th>
+            <th scope="col">{w.who}</th>
+            <th scope="col">{w.number}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shifts.map((sh) => (
+            <tr data-start={new Date(sh.start).toISOString()}>
+              <td data-label={w.from}>{at(sh.start)}</td>
+              <td data-label={w.to}>{at(sh.end)}</td>
+              <td data-label={w.who} safe>
+                {sh.name ?? ''}
+              </td>
+              <td data-label={w.number} safe>
+                {sh.number}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** An account's schedules (docs/on-call.md "On-call schedules"): on call now, the next 14 days, the overrides (add, remove), create and edit links. */
 export function SchedulesPage(p: SchedulesPageProps) {
   const { t, csrf, account } = p;
   const w = scheduleWords(t);
@@ -38,6 +72,11 @@ export function SchedulesPage(p: SchedulesPageProps) {
       <Notice text={p.notice} />
       <Notice kind="error" text={p.error} />
       <p>{w.intro}</p>
+      <p>
+        <a class="button" href={`${base}/new`}>
+          {w.newTitle}
+        </a>
+      </p>
       {p.views.length === 0 ? <p>{w.none}</p> : ''}
       {p.views.map(({ schedule: s, now, shifts, overrides }) => {
         const at = (ms: number | null) => inZone(t.locale, s.timeZone, ms);
@@ -58,40 +97,21 @@ export function SchedulesPage(p: SchedulesPageProps) {
             </dl>
             <CopyValue t={t} id={`ics-${s.id}`} label={w.calendar} value={p.icsUrls[s.id] ?? ''} />
             <h3>{w.next14}</h3>
-            <div class="table-wrap">
-              <table class="stack" data-testid="shifts">
-                <thead>
-                  <tr>
-                    <th scope="col">{w.from}</th>
-                    <th scope="col">{w.to}</th>
-                    <th scope="col">{w.who}</th>
-                    <th scope="col">{w.number}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shifts.map((sh) => (
-                    <tr data-start={new Date(sh.start).toISOString()}>
-                      <td data-label={w.from}>{at(sh.start)}</td>
-                      <td data-label={w.to}>{at(sh.end)}</td>
-                      <td data-label={w.who} safe>
-                        {sh.name ?? ''}
-                      </td>
-                      <td data-label={w.number} safe>
-                        {sh.number}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ShiftsTable t={t} timeZone={s.timeZone} shifts={shifts} />
             <h3>{w.overrides}</h3>
             {overrides.length === 0 ? (
               <p>{w.noOverrides}</p>
             ) : (
               <ul data-testid="overrides">
                 {overrides.map((o) => (
-                  <li>
-                    {at(o.startsAt)} – {at(o.endsAt)}: <span safe>{`${o.name ?? ''} ${o.phoneNumber}`.trim()}</span>
+                  <li data-override={o.id}>
+                    {at(o.startsAt)} – {at(o.endsAt)}: <span safe>{`${o.name ?? ''} ${o.phoneNumber}`.trim()}</span>{' '}
+                    <form class="inline" method="post" action={`${base}/${s.id}/overrides/${o.id}/delete`}>
+                      <CsrfField csrf={csrf} />
+                      <button type="submit" class="secondary" aria-label={`${w.removeOverride}: ${at(o.startsAt)}`}>
+                        {w.removeOverride}
+                      </button>
+                    </form>
                   </li>
                 ))}
               </ul>
@@ -122,6 +142,9 @@ export function SchedulesPage(p: SchedulesPageProps) {
                 <button type="submit">{w.add}</button>
               </form>
             </details>
+            <a class="button secondary" href={`${base}/${s.id}/edit`}>
+              {w.edit}
+            </a>{' '}
             {/* Asks first, and refuses while a policy names it (delete-page.tsx). */}
             <form class="inline" method="post" action={`${base}/${s.id}/delete`}>
               <CsrfField csrf={csrf} />
