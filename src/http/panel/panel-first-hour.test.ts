@@ -35,5 +35,31 @@ describe('panel: the first hour', () => {
     expect(listed).toBe(2);
     expect(testId(page, 'open-alerts')).toBe(String(listed));
     expect(testId(page, 'unacknowledged')).toBe('2');
+    // The list's badges are alert states, in the panel's language (Turkish by default), never the raw word.
+    const list = page.slice(page.indexOf('id="ov-open-alerts"'));
+    expect(list).toContain('data-alert-state="unacknowledged">Onaylanmadı</span>');
+    expect(list).not.toMatch(/>unacknowledged</);
+  });
+
+  test("the administrator's every-account lists say whose each row is; an owner's do not", async () => {
+    const { admin, store, clock, a, b, users, app } = await setup();
+    for (const acc of [a, b]) {
+      const alertId = await store.transaction((tx) => tx.alerts.create({ accountId: acc.id, credentialId: null, key: null, source: 'api', message: `down at ${acc.name}` }, clock()));
+      const [call] = await store.transaction((tx) => tx.calls.enqueue([{ accountId: acc.id, credentialId: null, source: 'api' as const, phoneNumber: '5321111111', message: 'm', alertId }], clock()));
+      await store.transaction((tx) => tx.calls.move(call!, { from: 'queued', to: 'busy', at: clock(), attempt: 0, sipCode: 486, reason: 'Busy Here', finished: true }));
+    }
+    const page = await (await admin.get('/panel/overview')).text();
+    for (const table of ['open-alerts-table', 'failures-table']) {
+      const html = page.slice(page.indexOf(`id="${table}"`)).split('</table>')[0]!;
+      expect(html, table).toContain('<th scope="col">Hesap</th>');
+      expect(html, table).toContain(`data-account="${a.id}">Acme</a>`);
+      expect(html, table).toContain(`data-account="${b.id}">Other</a>`);
+    }
+    await users.createOwner(a.id, 'a@acme.test', PW);
+    const owner = browser(app);
+    await owner.login('a@acme.test', PW);
+    const own = await (await owner.get('/panel/overview')).text();
+    expect(own).toContain('id="open-alerts-table"');
+    expect(own).not.toContain('<th scope="col">Hesap</th>');
   });
 });

@@ -46,6 +46,7 @@ export function overviewRoutes(env: PanelEnv) {
       credit: account ? { left: Math.max(0, account.monthlyCredit - used), total: account.monthlyCredit } : null,
       oncall,
       selfTests: selfTests.map((r) => ({ trunk: r.trunk, ok: r.ok, reason: r.reason, finishedAt: r.finishedAt })),
+      ...(oncall.accountNames ? { accountNames: oncall.accountNames } : {}),
     };
   };
 
