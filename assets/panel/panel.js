@@ -41,6 +41,55 @@
     if (message && !window.confirm(message)) event.preventDefault();
   });
 
+  // The browser words its own form-validation bubbles in its own language, not the page's: a
+  // Turkish panel in an English Chromium said "Please fill out this field." (issue 49). For the
+  // languages the browser may not match, the page's language says it instead; English pages keep
+  // the browser's words. Keyed by <html lang> (views/layout.tsx).
+  var VALIDATION = {
+    tr: {
+      valueMissing: 'Lütfen bu alanı doldurun.',
+      typeMismatch: { email: 'Geçerli bir e-posta adresi girin.', url: 'Geçerli bir adres girin (http:// veya https:// ile başlayan).', other: 'Geçerli bir değer girin.' },
+      badInput: 'Geçerli bir değer girin.',
+      patternMismatch: 'İstenen biçimde girin.',
+      tooLong: 'En fazla {n} karakter girin.',
+      tooShort: 'En az {n} karakter girin.',
+      rangeUnderflow: 'En az {n} olmalı.',
+      rangeOverflow: 'En fazla {n} olmalı.',
+      stepMismatch: 'Geçerli bir değer girin.',
+    },
+  };
+
+  function validationMessage(words, el) {
+    var v = el.validity;
+    if (v.valueMissing) return words.valueMissing;
+    if (v.typeMismatch) return words.typeMismatch[el.type] || words.typeMismatch.other;
+    if (v.badInput) return words.badInput;
+    if (v.patternMismatch) return words.patternMismatch;
+    if (v.tooLong) return words.tooLong.replace('{n}', el.maxLength);
+    if (v.tooShort) return words.tooShort.replace('{n}', el.minLength);
+    if (v.rangeUnderflow) return words.rangeUnderflow.replace('{n}', el.min);
+    if (v.rangeOverflow) return words.rangeOverflow.replace('{n}', el.max);
+    if (v.stepMismatch) return words.stepMismatch;
+    return '';
+  }
+
+  // `invalid` does not bubble: listened to while capturing.
+  document.addEventListener(
+    'invalid',
+    function (event) {
+      var words = VALIDATION[document.documentElement.lang];
+      var el = event.target;
+      if (!words || !el.setCustomValidity) return;
+      el.setCustomValidity(''); // read the field's own state, not our last message
+      if (!el.validity.valid) el.setCustomValidity(validationMessage(words, el));
+    },
+    true,
+  );
+  // Typing clears our message: the field is judged afresh at the next submit.
+  document.addEventListener('input', function (event) {
+    if (event.target.setCustomValidity) event.target.setCustomValidity('');
+  });
+
   // htmx requests that change state carry the session's CSRF token as a header too.
   document.addEventListener('htmx:config:request', function (event) {
     var meta = document.querySelector('meta[name="csrf-token"]');

@@ -212,6 +212,8 @@ describe('telephony through the compiled binary', () => {
     const busy = await startSipp({ scenario: 'final.xml', fill: { code: 486, reason: 'Busy Here' } });
     peers.push(busy);
     const b = applianceDir(await sipConfig(busy.port));
+    // The database exists (`calls list` below refuses a missing one: docs/cli.md "CLI conventions").
+    b.cliJson(['account', 'create', '--name', 'NOC', '--plan', 'starter']);
     const refused = b.cli(['test-call', '5321234567', 'hello', '--json']);
     expect(refused.status).toBe(1);
     expect(JSON.parse(refused.stdout)).toMatchObject({ outcome: 'SIP_FINAL', sip_code: 486 });

@@ -9,10 +9,20 @@ const OPEN_ALERTS_SHOWN = 20;
 export function oncallOverviewReader(env: PanelEnv) {
   const { schedules } = env.deps.services;
   return async (account: Account | null): Promise<OncallOverviewData> => {
-    const [views, openAlerts] = await Promise.all([schedules.views(account?.id ?? null, 0), env.services.panelReads.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN)]);
+    const [views, openAlerts, accountNames] = await Promise.all([
+      schedules.views(account?.id ?? null, 0),
+      env.services.panelReads.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN),
+      account ? null : accountNamesOf(env),
+    ]);
     return {
       oncall: views.map((v) => ({ accountId: v.schedule.accountId, schedule: v.schedule.name, timeZone: v.schedule.timeZone, ...v.now })),
       openAlerts,
+      ...(accountNames ? { accountNames } : {}),
     };
   };
+}
+
+/** Every account's name by id: the administrator's lists span accounts and say whose each row is (issue 49). */
+export async function accountNamesOf(env: PanelEnv): Promise<Record<string, string>> {
+  return Object.fromEntries((await env.deps.store.accounts.list()).map((a) => [a.id, a.name]));
 }

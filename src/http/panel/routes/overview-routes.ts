@@ -37,13 +37,16 @@ export function overviewRoutes(env: PanelEnv) {
       inProgress: (calls.dialing ?? 0) + (calls.ringing ?? 0) + (calls.answered ?? 0),
       queued: calls.queued ?? 0,
       oldestQueuedS: oldest === null ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
-      openAlerts: alerts.open ?? 0,
+      // What the list below calls open (panelQueries.openAlerts): not acknowledged, not resolved.
+      // Counting `open` alone showed "Open alerts 0" beside six unacknowledged ones (issue 49).
+      openAlerts: (alerts.open ?? 0) + (alerts.unacknowledged ?? 0),
       unacknowledged: alerts.unacknowledged ?? 0,
       today: finished,
       failures,
       credit: account ? { left: Math.max(0, account.monthlyCredit - used), total: account.monthlyCredit } : null,
       oncall,
       selfTests: selfTests.map((r) => ({ trunk: r.trunk, ok: r.ok, reason: r.reason, finishedAt: r.finishedAt })),
+      ...(oncall.accountNames ? { accountNames: oncall.accountNames } : {}),
     };
   };
 

@@ -61,6 +61,9 @@ export function CallsPage(p: CallsPageProps) {
                 <th scope="col" class="wide">{t.answered}</th>
                 <th scope="col" class="wide">{t.finished}</th>
                 <th scope="col" class="wide">{t.acknowledged}</th>
+                {/* Below 1600 px the four columns above give way to this one, which keeps what matters
+                    at 3 a.m. (issue 49: acknowledged/answered/finished were hidden at 1366 px). */}
+                <th scope="col" class="narrow">{t.acknowledged}</th>
                 <th scope="col">{t.source}</th>
                 <th scope="col">{t.message}</th>
                 <th scope="col">{t.alertOfCall}</th>
@@ -95,6 +98,15 @@ export function CallsPage(p: CallsPageProps) {
                     <td data-label={t.answered} class="wide">{fmt.dateTime(c.answeredAt ?? null)}</td>
                     <td data-label={t.finished} class="wide">{fmt.dateTime(c.finishedAt ?? null)}</td>
                     <td data-label={t.acknowledged} class="wide">{c.acknowledgedAt === null ? t.no : fmt.dateTime(c.acknowledgedAt)}</td>
+                    <td data-label={t.acknowledged} class="narrow" data-testid="call-times">
+                      <div>
+                        <strong>{c.acknowledgedAt === null ? t.no : fmt.dateTime(c.acknowledgedAt)}</strong>
+                        <br />
+                        <small>{`${t.answered}: ${fmt.dateTime(c.answeredAt ?? null)}`}</small>
+                        <br />
+                        <small>{`${t.finished}: ${fmt.dateTime(c.finishedAt ?? null)}`}</small>
+                      </div>
+                    </td>
                     <td data-label={t.source}>{t.sources[c.source] ?? c.source}</td>
                     <td data-label={t.message} safe>
                       {c.message}

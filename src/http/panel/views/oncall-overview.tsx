@@ -3,7 +3,7 @@ import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { scheduleWords } from '../i18n/schedule-words';
 import { unroutableWords } from '../i18n/unroutable-words';
-import { StateBadge } from './parts';
+import { AlertStateBadge } from './alert-parts';
 import { inZone } from './schedules-page';
 
 /** Who is on call in each schedule, and the alerts nobody has taken yet: what the overview is opened for at 3 a.m. */
@@ -11,6 +11,19 @@ export interface OncallOverviewData {
   oncall: { accountId: string; schedule: string; timeZone: string; name: string | null; number: string | null; until: number | null }[];
   /** Open and unacknowledged alerts, newest first. */
   openAlerts: AlertRecord[];
+  /** The administrator's view of every account: each account's name by id, shown in an account column. */
+  accountNames?: Record<string, string>;
+}
+
+/** The account column of the administrator's every-account lists: its name, linked to its pages. */
+export function AccountCell({ t, accountId, names }: { t: Messages; accountId: string; names: Record<string, string> }) {
+  return (
+    <td data-label={t.accountNav}>
+      <a href={`/panel/a/${accountId}/alerts`} data-account={accountId} safe>
+        {names[accountId] ?? accountId}
+      </a>
+    </td>
+  );
 }
 
 export function OncallOverview({ t, fmt, data }: { t: Messages; fmt: Formatter; data: OncallOverviewData }) {
@@ -47,6 +60,7 @@ export function OncallOverview({ t, fmt, data }: { t: Messages; fmt: Formatter; 
             <thead>
               <tr>
                 <th scope="col">{w.created}</th>
+                {data.accountNames ? <th scope="col">{t.accountNav}</th> : ''}
                 <th scope="col">{w.alert}</th>
                 <th scope="col">{t.state}</th>
               </tr>
@@ -57,6 +71,7 @@ export function OncallOverview({ t, fmt, data }: { t: Messages; fmt: Formatter; 
                   <td data-label={w.created}>
                     <a href={`/panel/a/${a.accountId}/alerts/${a.id}`}>{fmt.dateTime(a.createdAt)}</a>
                   </td>
+                  {data.accountNames ? <AccountCell t={t} accountId={a.accountId} names={data.accountNames} /> : ''}
                   <td data-label={w.alert}>
                     <span safe>{a.message}</span>
                     {a.unroutable ? (
@@ -69,7 +84,7 @@ export function OncallOverview({ t, fmt, data }: { t: Messages; fmt: Formatter; 
                     )}
                   </td>
                   <td data-label={t.state}>
-                    <StateBadge t={t} state={a.state} />
+                    <AlertStateBadge t={t} state={a.state} />
                   </td>
                 </tr>
               ))}

@@ -5,7 +5,7 @@ import { fill, type Messages } from '../i18n';
 import { overviewWords } from '../i18n/overview-words';
 import { Layout } from './layout';
 import { StateBadge } from './parts';
-import { OncallOverview, type OncallOverviewData } from './oncall-overview';
+import { AccountCell, OncallOverview, type OncallOverviewData } from './oncall-overview';
 import { SelfTestOverview, type SelfTestOverviewData } from './self-test-overview';
 
 /** What an operator reads at 3 a.m.; for an owner, scoped to the own account. */
@@ -21,6 +21,8 @@ export interface OverviewData {
   /** Calls created today (credit.timezone) that have ended, by final state. */
   today: Record<string, number>;
   failures: RecentFailure[];
+  /** The administrator's every-account view: account names by id, for the failures' account column. */
+  accountNames?: Record<string, string>;
   /** Owners only. */
   credit: { left: number; total: number } | null;
   /** Who is on call in each schedule, and the open alerts (docs/on-call.md "On-call schedules"). */
@@ -141,6 +143,7 @@ export function OverviewLive({ t, fmt, user, data }: Omit<OverviewProps, 'csrf' 
             <thead>
               <tr>
                 <th scope="col">{t.updated}</th>
+                {data.accountNames ? <th scope="col">{t.accountNav}</th> : ''}
                 <th scope="col">{t.number}</th>
                 <th scope="col">{t.state}</th>
                 <th scope="col" class="num">
@@ -155,6 +158,7 @@ export function OverviewLive({ t, fmt, user, data }: Omit<OverviewProps, 'csrf' 
                   <td data-label={t.updated}>
                     <a href={callLink(f)}>{fmt.dateTime(f.at)}</a>
                   </td>
+                  {data.accountNames ? <AccountCell t={t} accountId={f.accountId} names={data.accountNames} /> : ''}
                   <td data-label={t.number} safe>
                     {f.phoneNumber}
                   </td>
