@@ -1,4 +1,4 @@
-import type { IssuedCredential, Store, Tx } from '../store';
+import type { Credential, IssuedCredential, Store, Tx } from '../store';
 
 /**
  * Which credential set an operation is about. `accountId` set (the panel, where the path
@@ -22,6 +22,8 @@ export type RotateResult = { ok: true; webhookKey: string } | { ok: false; code:
  */
 export interface CredentialsService {
   create(accountId: string, options?: { requireSignature?: boolean }): Promise<IssueResult>;
+  /** The account's credential sets, revoked ones too, oldest first (`keys list`); never a secret. */
+  list(accountId: string): Promise<Credential[]>;
   /** Revokes the whole set: its API key and its webhook key stop working at once. */
   revoke(ref: CredentialRef): Promise<CredentialResult>;
   /** Required: requests with this set must carry an HMAC signature (unsigned ones are refused). */
@@ -36,6 +38,7 @@ export function createCredentialsService(store: Store): CredentialsService {
     return (await tx.credentials.findByApiKeyInAccount(ref.accountId ?? null, ref.apiKey)) !== null;
   };
   return {
+    list: (accountId) => store.credentials.listForAccount(accountId),
     create(accountId, { requireSignature = false } = {}) {
       return store.transaction(async (tx): Promise<IssueResult> => {
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'NO_ACCOUNT' };

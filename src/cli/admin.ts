@@ -4,7 +4,7 @@ import { adminCreatedJson, adminPasswordChangedJson } from '../outward';
 import { CliError, print, withServices } from './context';
 
 /** The password from stdin: its first line, without the line break (so `echo pw |` works). */
-async function readPasswordFromStdin(): Promise<string> {
+export async function readPasswordFromStdin(): Promise<string> {
   const text = await new Response(Bun.stdin.stream()).text();
   return text.split(/\r?\n/)[0] ?? '';
 }

@@ -33,13 +33,14 @@ export function alertsCommand(): Command {
     .argument('[account]', 'only this account (acc_…)')
     .option('--account <id>', 'the same as ACCOUNT (the older form)')
     .option('--state <state>', `only this state (${ALERT_STATES.join(', ')})`, alertState)
+    .option('--source <name>', 'only alerts from this source (api, webhook, alertmanager, heartbeat, test …)')
     .option('--limit <n>', 'at most this many', positiveInt('--limit'), 50)
     .option('--json', 'print JSON')
     .action((positional: string | undefined, opts, c: Command) =>
       withStore(c, async (store) => {
         const accountId = accountOfList(positional, opts.account);
         if (accountId !== undefined) await requireAccount(store, accountId);
-        const records = await store.alerts.list({ accountId, state: opts.state, limit: opts.limit });
+        const records = await store.alerts.list({ accountId, state: opts.state, source: opts.source, limit: opts.limit });
         const alerts = await Promise.all(records.map((a) => alertJson(store, a)));
         printList(opts.json, alerts, (a) => a, line);
       }),

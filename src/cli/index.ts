@@ -16,6 +16,7 @@ import { heartbeatCommand } from './heartbeat';
 import { keysCommand } from './keys';
 import { maintenanceCommand } from './maintenance';
 import { migrateToPostgresCommand } from './migrate-to-postgres';
+import { ownerCommand } from './owner';
 import { policyCommand } from './policy';
 import { restoreCommand } from './restore';
 import { scheduleCommand } from './schedule';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   program.addCommand(serveCommand());
   program.addCommand(accountCommand());
   program.addCommand(adminCommand());
+  program.addCommand(ownerCommand());
   program.addCommand(keysCommand());
   program.addCommand(creditCommand());
   program.addCommand(policyCommand());

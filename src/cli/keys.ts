@@ -1,7 +1,8 @@
 import { Command } from 'commander';
-import { issuedKeysJson, revokedKeyJson } from '../outward';
+import { issuedKeysJson, iso, keyJson, revokedKeyJson } from '../outward';
 import { print, withServices } from './context';
 import { accountThenId, refusal, requireAccount } from './refusal';
+import { printList, row } from './text';
 
 /** `keys`: the administrator's side of the credential rules in src/accounts/credentials.ts. */
 export function keysCommand(): Command {
@@ -19,6 +20,19 @@ export function keysCommand(): Command {
         const k = r.issued;
         print(opts.json, issuedKeysJson(k), () =>
           [`api_key:     ${k.apiKey}`, `api_secret:  ${k.apiSecret}`, `webhook_key: ${k.webhookKey}`, '(the secret and webhook key cannot be shown again)'].join('\n'),
+        );
+      }),
+    );
+  cmd
+    .command('list')
+    .description("the account's credential sets, revoked ones too: API key, signature required, default policy; never a secret")
+    .argument('<account>', 'account id (acc_…)')
+    .option('--json', 'print JSON')
+    .action((accountId: string, opts, c: Command) =>
+      withServices(c, async ({ credentials }, store) => {
+        await requireAccount(store, accountId);
+        printList(opts.json, await credentials.list(accountId), keyJson, (k) =>
+          row(k.apiKey, k.revokedAt === null ? 'active' : `revoked ${iso(k.revokedAt)}`, k.requireSignature ? 'signature required' : null, k.defaultPolicyId, `created ${iso(k.createdAt)}`),
         );
       }),
     );

@@ -64,8 +64,8 @@ export function policyCommand(): Command {
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withServices(c, async ({ policies }, store) => {
-        if (opts.name === undefined && opts.step === undefined && opts.rounds === undefined) throw new UsageError('nothing to change: give --name, --step or --rounds');
         await requireAccount(store, accountId);
+        if (opts.name === undefined && opts.step === undefined && opts.rounds === undefined) throw new UsageError('nothing to change: give --name, --step or --rounds');
         const current = await store.policies.find(accountId, idOrName);
         if (!current) throw refusal('policy_not_found', idOrName);
         const r = await policies.update(accountId, current.id, { name: opts.name ?? current.name, steps: opts.step ?? current.steps, rounds: opts.rounds ?? current.rounds });

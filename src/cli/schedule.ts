@@ -77,9 +77,9 @@ export function scheduleCommand(): Command {
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withServices(c, async ({ schedules }, store, config) => {
-        if (opts.name === undefined && opts.timeZone === undefined && opts.layers === undefined) throw new UsageError('nothing to change: give --name, --time-zone or --layers');
         const layers = opts.layers === undefined ? undefined : layersOption(opts.layers);
         await requireAccount(store, accountId);
+        if (opts.name === undefined && opts.timeZone === undefined && layers === undefined) throw new UsageError('nothing to change: give --name, --time-zone or --layers');
         const change = { ...(opts.name === undefined ? {} : { name: opts.name }), ...(opts.timeZone === undefined ? {} : { timeZone: opts.timeZone }), ...(layers === undefined ? {} : { layers }) };
         const r = await schedules.update(accountId, idOrName, change);
         if (!r.ok && r.code === 'schedule_in_use') throw inUseError(r);

@@ -1,4 +1,5 @@
-import type { IssuedCredential } from '../store';
+import type { Credential, IssuedCredential } from '../store';
+import { iso } from './iso';
 
 /**
  * `keys create --json`: a new credential set; the secret and the webhook key are shown only
@@ -11,4 +12,16 @@ export function issuedKeysJson(k: IssuedCredential) {
 /** `keys revoke --json`. Fields may be added, never renamed. */
 export function revokedKeyJson(apiKey: string) {
   return { api_key: apiKey, revoked: true };
+}
+
+/** `keys list --json`: one credential set, never its secret or webhook key. Fields may be added, never renamed. */
+export function keyJson(k: Credential) {
+  return {
+    api_key: k.apiKey,
+    account_id: k.accountId,
+    require_signature: k.requireSignature,
+    default_policy_id: k.defaultPolicyId,
+    created_at: iso(k.createdAt),
+    revoked_at: iso(k.revokedAt),
+  };
 }

@@ -62,6 +62,7 @@ export function createPanelReads({ store, clock, timeZone }: { store: Store; clo
     calls: (filter: CallFilter & { accountId: string }) => store.panelQueries.calls(filter),
     history: (filter: HistoryFilter & { accountId: string }) => store.panelQueries.history(filter),
     alerts: (filter: AlertFilter & { accountId: string }) => store.panelQueries.alerts(filter),
+    alertSources: (accountId: string) => store.panelQueries.alertSources(accountId),
 
     /** A call of the account with its transitions, or null. */
     async call(accountId: string, callId: string) {

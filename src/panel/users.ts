@@ -59,6 +59,8 @@ export interface PanelUsersService {
   createOwner(accountId: string, email: string, password?: string): Promise<CreateUserResult>;
   /** Remembers the panel language this person chose (docs/panel.md); false when there is no such user. */
   setLanguage(userId: string, language: string): Promise<boolean>;
+  /** The account's owners (its panel logins), oldest first. */
+  owners(accountId: string): Promise<PanelUser[]>;
 }
 
 export function createPanelUsersService(store: Store, _clock: Clock): PanelUsersService {
@@ -71,5 +73,6 @@ export function createPanelUsersService(store: Store, _clock: Clock): PanelUsers
     createAdmin: (username, password) => create('admin', username, null, password),
     createOwner: (accountId, email, password) => create('owner', email, accountId, password || undefined),
     setLanguage: (userId, language) => store.transaction((tx) => tx.panelUsers.setLanguage(userId, language)),
+    owners: async (accountId) => (await store.panelUsers.listForAccount(accountId)).filter((u) => u.role === 'owner'),
   };
 }

@@ -108,7 +108,7 @@ export interface AlertsStore {
   findOpen(accountId: string, key: string): Promise<AlertRecord | null>;
   /** The newest alert of this account with this key, in any state (dedupe looks at it). */
   latestByKey(accountId: string, key: string): Promise<AlertRecord | null>;
-  list(filter?: { accountId?: string; state?: AlertState; limit?: number }): Promise<AlertRecord[]>;
+  list(filter?: { accountId?: string; state?: AlertState; source?: string; limit?: number }): Promise<AlertRecord[]>;
   /** False when the alert is no longer in `change.from` (someone else moved it first). */
   move(id: string, change: AlertChange): Promise<boolean>;
   /** `move` for many alerts in one statement: the ids that were still in `change.from` and moved. */
@@ -208,12 +208,13 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
       const row = (await latestKeyed.get({ account: accountId, key })) as AlertRow | null;
       return row ? toAlert(row) : null;
     },
-    async list({ accountId, state, limit = 100 } = {}) {
-      const where = [accountId ? 'account_id = $account' : null, state ? 'state = $state' : null].filter(Boolean);
+    async list({ accountId, state, source, limit = 100 } = {}) {
+      const where = [accountId ? 'account_id = $account' : null, state ? 'state = $state' : null, source ? 'source = $source' : null].filter(Boolean);
       const sql = `SELECT * FROM alerts ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at DESC, id LIMIT $limit`;
       const params: Record<string, string | number> = { limit };
       if (accountId) params.account = accountId;
       if (state) params.state = state;
+      if (source) params.source = source;
       return ((await db.query(sql).all(params)) as AlertRow[]).map(toAlert);
     },
     async move(id, c) {

@@ -37,6 +37,8 @@ export interface HistoryFilter {
 export interface AlertFilter {
   accountId: string;
   state?: AlertState;
+  /** Only alerts from this source (`api`, `alertmanager`, `heartbeat` …). */
+  source?: string;
   limit: number;
   offset: number;
 }
@@ -54,6 +56,8 @@ export interface PanelQueries {
   history(filter: HistoryFilter): Promise<Page<HistoryEntry & { id: number }>>;
   /** The account's alerts, newest first, each with the states of its calls. */
   alerts(filter: AlertFilter): Promise<Page<AlertRecord & { callStates: CallStateCounts }>>;
+  /** The sources the account's alerts came from, by name (the alerts page's filter). */
+  alertSources(accountId: string): Promise<string[]>;
   /** Alerts nobody acknowledged or resolved (open, unacknowledged), newest first; scope null: every account (the overview). */
   openAlerts(scope: AccountScope, limit: number): Promise<AlertRecord[]>;
   /** created_at of the calls that cost credit (`charged`: an owner's test call too) since `since`. */
@@ -116,12 +120,17 @@ export function createPanelQueries(db: SqlConnection): PanelQueries {
         .all({ ...params, limit: f.limit, offset: f.offset })) as (HistoryEntry & { id: number })[];
       return { rows, total };
     },
+    async alertSources(accountId) {
+      return ((await db.query('SELECT DISTINCT source FROM alerts WHERE account_id = $a ORDER BY source').all({ a: accountId })) as { source: string }[]).map((r) => r.source);
+    },
     async alerts(f) {
       const params: Params = { a: f.accountId };
       if (f.state) params.state = f.state;
+      if (f.source) params.source = f.source;
       const w = where([
         [true, 'account_id = $a'],
         [Boolean(f.state), 'state = $state'],
+        [Boolean(f.source), 'source = $source'],
       ]);
       const total = ((await db.query(`SELECT count(*) AS n FROM alerts ${w}`).get(params)) as { n: number }).n;
       const rows = (

@@ -21,7 +21,7 @@ import { BINARY } from '../helpers/paths';
  */
 
 /** Resource groups: each of their commands takes ACCOUNT first, but these. */
-const RESOURCE_GROUPS = ['account', 'keys', 'credit', 'policy', 'heartbeat', 'schedule', 'maintenance', 'desk', 'calls', 'alerts'];
+const RESOURCE_GROUPS = ['account', 'keys', 'credit', 'policy', 'heartbeat', 'schedule', 'maintenance', 'desk', 'calls', 'alerts', 'owner'];
 const WITHOUT_ACCOUNT = ['account create', 'account list'];
 
 /** A value each required option can take, so a run gets past commander to the account check. */
@@ -37,6 +37,7 @@ const REQUIRED_OPTION_VALUES: Record<string, string> = {
   '--from': '2026-01-01T00:00:00Z',
   '--to': '2026-01-02T00:00:00Z',
   '--number': '5321111111',
+  '--email': 'ops@example.com',
 };
 
 const UNKNOWN = 'acc_nosuch';

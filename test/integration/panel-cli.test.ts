@@ -51,4 +51,39 @@ describe('panel users from the command line', () => {
     expect(again.stderr).toContain('already exists');
     expect(dir.cliJson<unknown[]>(['account', 'list'])).toHaveLength(1);
   });
+
+  test('owner create, list and reset-password: what the Accounts page does; keys list names every set, never a secret', async () => {
+    const dir = applianceDir();
+    const acc = dir.cliJson(['account', 'create', '--name', 'A', '--plan', 'starter']);
+    const made = dir.cliJson(['owner', 'create', acc.id, '--email', 'ops@a.test']);
+    expect(made).toMatchObject({ id: expect.any(String), email: 'ops@a.test', account_id: acc.id, role: 'owner' });
+    expect(made.password).toMatch(/^[0-9A-Za-z]{20}$/);
+    const chosen = spawnSync(BINARY, ['--config', dir.configPath, 'owner', 'create', acc.id, '--email', 'two@a.test', '--password-stdin', '--json'], { cwd: dir.dir, input: 'a-chosen-password\n', encoding: 'utf8' });
+    expect(chosen.status, chosen.stderr).toBe(0);
+    expect(JSON.parse(chosen.stdout).password).toBeUndefined();
+    expect(dir.cliJson<{ email: string }[]>(['owner', 'list', acc.id]).map((o) => o.email)).toEqual(['ops@a.test', 'two@a.test']);
+    const taken = dir.cli(['owner', 'create', acc.id, '--email', 'OPS@a.test']);
+    expect([taken.status, taken.stderr]).toEqual([1, 'voice-alert: a panel user "OPS@a.test" already exists\n']);
+    expect(dir.cli(['owner', 'create', acc.id, '--email', 'not-an-email']).stderr).toContain('not a valid e-mail address');
+
+    const reset = dir.cliJson(['owner', 'reset-password', acc.id, 'two@a.test']);
+    expect(reset).toMatchObject({ email: 'two@a.test', password: expect.stringMatching(/^[0-9A-Za-z]{20}$/) });
+    const store = await createStore({ ...dir.store, busyTimeoutMs: 1000, clock: Date.now });
+    const hash = (await store.panelUsers.findByLogin('two@a.test'))!.passwordHash;
+    expect(await verifyPassword(reset.password, hash)).toBe(true);
+    expect(await verifyPassword('a-chosen-password', hash)).toBe(false);
+    await store.close();
+    expect(dir.cli(['owner', 'reset-password', acc.id, 'nobody@a.test']).status).toBe(1);
+
+    const k1 = dir.cliJson(['keys', 'create', acc.id]);
+    const k2 = dir.cliJson(['keys', 'create', acc.id, '--require-signature']);
+    dir.cliJson(['keys', 'revoke', acc.id, k1.api_key]);
+    const keys = dir.cliJson(['keys', 'list', acc.id]);
+    expect(keys).toMatchObject([
+      { api_key: k1.api_key, account_id: acc.id, require_signature: false, revoked_at: expect.any(String) },
+      { api_key: k2.api_key, require_signature: true, revoked_at: null, default_policy_id: null },
+    ]);
+    expect(JSON.stringify(keys)).not.toContain(k2.api_secret);
+    expect(JSON.stringify(keys)).not.toContain(k2.webhook_key);
+  }, 90_000); // fifteen runs of the binary one after the other
 });

@@ -21,12 +21,12 @@ async function setup(panel = {}) {
   await ownerB.login('b@other.test', PW);
   const period = () => periodOf(Date.now(), ctx.config.credit.timezone);
   /** An alert with one charged, queued call per number, in one transaction like the intake's. */
-  const alert = (accountId: string, opts: { key?: string | null; message?: string; numbers?: string[]; at?: number } = {}) =>
+  const alert = (accountId: string, opts: { key?: string | null; message?: string; numbers?: string[]; at?: number; source?: string } = {}) =>
     ctx.store.transaction(async (tx) => {
       const numbers = opts.numbers ?? ['5321111111'];
       const message = opts.message ?? 'Disk full on db1';
       const now = opts.at ?? Date.now();
-      const alertId = await tx.alerts.create({ accountId, credentialId: null, key: opts.key ?? null, source: 'api', message }, now);
+      const alertId = await tx.alerts.create({ accountId, credentialId: null, key: opts.key ?? null, source: opts.source ?? 'api', message }, now);
       await tx.usage.charge(accountId, period(), numbers.length);
       const callIds = await tx.calls.enqueue(
         numbers.map((phoneNumber) => ({ accountId, credentialId: null, source: 'api' as const, phoneNumber, message, alertId })),
@@ -44,6 +44,29 @@ const rowOf = (html: string, id: string) => {
 };
 
 describe('panel alerts', () => {
+  test('filtered by source (the account\'s own sources offered) and state; the list says who acknowledged or resolved', async () => {
+    const { a, b, ownerA, alert } = await setup({ language: 'en' });
+    const api = await alert(a.id, { message: 'from the api' });
+    const am = await alert(a.id, { message: 'from alertmanager', source: 'alertmanager' });
+    await alert(b.id, { message: 'theirs', source: 'grafana' });
+    const page = `/panel/a/${a.id}/alerts`;
+    const all = await (await ownerA.get(page)).text();
+    expect([...all.matchAll(/<option value="([^"]*)"[^>]*>[^<]*<\/option>/g)].map((m) => m[1]).filter((v) => ['', 'api', 'alertmanager', 'grafana'].includes(v!))).toContain('alertmanager');
+    expect(all).not.toContain('value="grafana"');
+    const only = await (await ownerA.get(`${page}?source=alertmanager`)).text();
+    expect(only).toContain(am.alertId);
+    expect(only).not.toContain(api.alertId);
+    expect(only).toContain('<option value="alertmanager" selected>');
+    expect(rowOf(only, am.alertId)).toContain('data-testid="alert-source">alertmanager<');
+    // An unknown source is no filter at all, never an error.
+    expect(await (await ownerA.get(`${page}?source=nope`)).text()).toContain(api.alertId);
+    const csrf = await ownerA.csrf(page);
+    expect((await ownerA.post(`${page}/${am.alertId}/acknowledge`, { _csrf: csrf, back: 'list' })).status).toBe(303);
+    const after = await (await ownerA.get(`${page}?source=alertmanager&state=acknowledged`)).text();
+    expect(rowOf(after, am.alertId)).toContain('by panel:a@acme.test');
+    expect(await (await ownerA.get(`${page}?source=api&state=acknowledged`)).text()).not.toContain(api.alertId);
+  });
+
   test('the alerts page lists the account\'s alerts newest first with state, key, message and call states', async () => {
     const { a, ownerA, alert } = await setup({ language: 'en' });
     const old = await alert(a.id, { key: null, message: 'first', at: Date.now() - 60_000 });

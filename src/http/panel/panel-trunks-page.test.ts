@@ -10,13 +10,9 @@ async function setup(selfTest: Record<string, unknown>) {
   const clock = manualClock('2026-11-25T09:00:00Z');
   const ctx = await panelApp({ language: 'en' }, clock, undefined, { sip: SIP, self_test: selfTest });
   await ctx.users.createAdmin('admin', PW);
-  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
-  await ctx.users.createOwner(a.id, 'a@acme.test', PW);
   const admin = browser(ctx.app);
   await admin.login('admin', PW);
-  const owner = browser(ctx.app);
-  await owner.login('a@acme.test', PW);
-  return { ...ctx, clock, admin, owner, csrf: await admin.csrf('/panel/trunks') };
+  return { ...ctx, clock, admin, csrf: await admin.csrf('/panel/trunks') };
 }
 
 describe('panel: trunks and the self-test', () => {
@@ -43,14 +39,23 @@ describe('panel: trunks and the self-test', () => {
     expect(live.startsWith('<div id="trunks-live"')).toBe(true);
   });
 
-  test('refused: an unknown trunk (404), self-tests off (409), an owner (403), no CSRF token (403)', async () => {
+  test('refused: a trunk self-tests do not run on, an unknown one (404), an owner (403), no CSRF token (403)', async () => {
     const on = await setup({ number: '600', trunk: 'pbx' });
     expect((await on.admin.post('/panel/trunks/carrier/self-test', { _csrf: on.csrf })).status).toBe(404);
     expect((await on.admin.post('/panel/trunks/nope/self-test', { _csrf: on.csrf })).status).toBe(404);
     expect((await on.admin.post('/panel/trunks/pbx/self-test', {})).status).toBe(403);
-    expect((await on.owner.get('/panel/trunks')).status).toBe(403);
+    const a = await on.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
+    await on.users.createOwner(a.id, 'a@acme.test', PW);
+    const owner = browser(on.app);
+    await owner.login('a@acme.test', PW);
+    expect((await owner.get('/panel/trunks')).status).toBe(403);
+    expect((await owner.post('/panel/trunks/pbx/self-test', { _csrf: await owner.csrf('/panel/overview') })).status).toBe(403);
     expect(await on.store.selfTests.anyDue(on.clock() + 1000)).toBe(false);
+  });
+
+  test('with self_test.number empty the button is not offered and a forced POST is 409', async () => {
     const off = await setup({ number: '' });
+    expect(await (await off.admin.get('/panel/trunks')).text()).not.toContain('/self-test"');
     const r = await off.admin.post('/panel/trunks/pbx/self-test', { _csrf: off.csrf });
     expect(r.status).toBe(409);
     expect(await r.text()).toContain('Self-tests are off');

@@ -36,7 +36,9 @@ export function alertsRoutes(env: PanelEnv) {
       guarded(env, { account: true }, async (c) => {
         const page = pageOf(c);
         const state = (ALERT_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as AlertState) : undefined;
-        const result = await env.services.panelReads.alerts({ accountId: c.account.id, state, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+        const sources = await env.services.panelReads.alertSources(c.account.id);
+        const source = sources.includes(c.query.source ?? '') ? c.query.source : undefined;
+        const result = await env.services.panelReads.alerts({ accountId: c.account.id, state, source, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
         return htmlResponse(
           AlertsPage({
             t: c.t,
@@ -48,7 +50,8 @@ export function alertsRoutes(env: PanelEnv) {
             total: result.total,
             page,
             pageSize: PAGE_SIZE,
-            filter: kept(c, ['state']),
+            filter: kept(c, ['state', 'source']),
+            sources,
             notice: alertNoticeText(c.t, c.query),
           }),
         );

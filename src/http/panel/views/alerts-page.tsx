@@ -1,7 +1,14 @@
 import { ALERT_STATES } from '../../../call-model';
 import type { Account, AlertRecord, CallStateCounts, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
-import type { Messages } from '../i18n';
+import { fill, type Messages } from '../i18n';
+
+/** The alerts list's source filter and "by whom" (docs/panel.md). */
+const ALERT_LIST_WORDS = {
+  en: { source: 'Source', allSources: 'All sources', by: 'by {who}' },
+  tr: { source: 'Kaynak', allSources: 'Tüm kaynaklar', by: '{who} tarafından' },
+};
+const alertListWords = (t: Messages) => (t.locale.startsWith('tr') ? ALERT_LIST_WORDS.tr : ALERT_LIST_WORDS.en);
 import { AlertButtons, AlertStateBadge, callStatesText } from './alert-parts';
 import { Layout } from './layout';
 import { Notice, Pager } from './parts';
@@ -16,8 +23,10 @@ export interface AlertsPageProps {
   total: number;
   page: number;
   pageSize: number;
-  /** The filter as chosen (state), kept in the form and the paging links. */
+  /** The filter as chosen (state, source), kept in the form and the paging links. */
   filter: Record<string, string>;
+  /** The sources the account's alerts came from (the source filter's choices). */
+  sources: string[];
   notice?: string | null;
 }
 
@@ -40,6 +49,17 @@ export function AlertsPage(p: AlertsPageProps) {
             ))}
           </select>
         </div>
+        <div class="field">
+          <label for="f-source">{alertListWords(t).source}</label>
+          <select id="f-source" name="source">
+            <option value="">{alertListWords(t).allSources}</option>
+            {p.sources.map((s) => (
+              <option value={s} selected={filter.source === s} safe>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
         <button type="submit">{t.apply}</button>
       </form>
       {p.alerts.length === 0 ? (
@@ -51,6 +71,7 @@ export function AlertsPage(p: AlertsPageProps) {
               <tr>
                 <th scope="col">{t.createdAt}</th>
                 <th scope="col">{t.state}</th>
+                <th scope="col">{alertListWords(t).source}</th>
                 <th scope="col">{t.alertKey}</th>
                 <th scope="col">{t.message}</th>
                 <th scope="col">{t.alertCalls}</th>
@@ -66,6 +87,9 @@ export function AlertsPage(p: AlertsPageProps) {
                   <td data-label={t.state}>
                     <AlertStateBadge t={t} state={a.state} />
                   </td>
+                  <td data-label={alertListWords(t).source} data-testid="alert-source" safe>
+                    {a.source}
+                  </td>
                   <td data-label={t.alertKey}>{a.key === null ? '—' : <code safe>{a.key}</code>}</td>
                   <td data-label={t.message} safe>
                     {a.message}
@@ -74,6 +98,13 @@ export function AlertsPage(p: AlertsPageProps) {
                     {callStatesText(t, a.callStates)}
                   </td>
                   <td data-label={t.actions}>
+                    {a.acknowledgedBy ? (
+                      <p class="hint" data-testid="alert-by" safe>
+                        {fill(alertListWords(t).by, { who: a.acknowledgedBy })}
+                      </p>
+                    ) : (
+                      ''
+                    )}
                     <AlertButtons t={t} csrf={p.csrf} accountId={p.account.id} alert={a} back="list" />
                   </td>
                 </tr>
