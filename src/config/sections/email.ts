@@ -18,6 +18,8 @@ export const emailSection = z
     password: z.string().default(''),
     /** The sender, e.g. "voice-alert <alerts@example.lan>". */
     from: z.string().default(''),
+    /** PEM file of the CA that signed the relay's certificate (a LAN's own PKI); empty: the system's CAs. */
+    tls_ca_file: z.string().default(''),
     /** Connection, greeting and each SMTP step's bound. */
     timeout_s: z.number().positive().max(300).default(30),
   })
