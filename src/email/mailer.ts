@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import nodemailer from 'nodemailer';
-import type { EmailConfig } from '../config/sections/email';
+import type { Config } from '../config';
 import type { Logger } from '../log';
 
 /**
@@ -20,7 +20,7 @@ export interface Mailer {
 }
 
 /** Null when `[email]` has no smtp_url. */
-export function createMailer(email: EmailConfig, log: Logger): Mailer | null {
+export function createMailer(email: Config['email'], log: Logger): Mailer | null {
   if (email.smtp_url === '') return null;
   const url = new URL(email.smtp_url);
   const secure = url.protocol === 'smtps:';

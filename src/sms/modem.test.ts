@@ -50,9 +50,10 @@ describe('GSM modem session', () => {
     expect(st.sim).toBe('READY');
     expect(st.registration).toEqual({ stat: 1, registered: true, text: 'registered, home network' });
     expect(st.signal).toEqual({ rssi: 20, dbm: -73 });
-    // Checked again periodically (sms.status_interval_s): a change shows.
+    // Checked again at each refresh (the second path's engine loop, every sms.status_interval_s): a change shows.
     modem.creg = 2;
     modem.rssi = 99;
+    await session.refresh();
     await until('registration re-read', () => session.status().registration?.stat === 2, 5000, 20);
     await until('signal re-read', () => session.status().signal?.rssi === 99, 5000, 20);
     expect(session.status().signal!.dbm).toBeNull();

@@ -1,4 +1,4 @@
-import type { SmsConfig, SmsModemConfig } from '../config/sections/sms';
+import type { Config } from '../config';
 import { describeError, type Logger } from '../log';
 import { AtClosedError, AtTimeoutError, createAtChannel, type AtAnswer, type AtChannel } from './at-channel';
 import { parseCmgr, parseCmti, parseCpin, parseCreg, parseCsq, type Registration } from './at-answers';
@@ -40,6 +40,12 @@ export interface Modem {
   stop(): Promise<void>;
   status(): ModemStatus;
   /**
+   * Reads SIM, registration and signal again when the line is ready (the second path's engine
+   * loop calls it every sms.status_interval_s); a modem that does not answer is dropped and
+   * opened again. Never rejects.
+   */
+  refresh(): Promise<void>;
+  /**
    * Sends `text` to `number` (split in parts when long). A failed attempt (`+CMS ERROR`, a lost
    * device, a timeout) is tried again within sms.retry_window_s, at most 3 attempts in all;
    * parts the modem already took are not sent twice. Never rejects: the outcome says.
@@ -58,7 +64,7 @@ export const MAX_ATTEMPTS = 3;
 /** Longest reply handed on: ten parts' worth (nobody answers an alert in an essay). */
 export const MAX_INBOUND = 1600;
 
-export function createModem(modem: SmsModemConfig, sms: Omit<SmsConfig, 'modems'>, deps: ModemDeps): Modem {
+export function createModem(modem: Config['sms']['modems'][number], sms: Omit<Config['sms'], 'modems'>, deps: ModemDeps): Modem {
   const log = deps.log.child({ modem: modem.name });
   const status: ModemStatus = { name: modem.name, device: modem.device, state: 'closed', sim: null, registration: null, signal: null, lastError: null };
   const readyWaiters = new Set<() => void>();
@@ -73,7 +79,6 @@ export function createModem(modem: SmsModemConfig, sms: Omit<SmsConfig, 'modems'
   let charset: 'IRA' | 'UCS2' | null = null;
   let parameters: TextCoding | null = null;
   let reopenTimer: ReturnType<typeof setTimeout> | null = null;
-  let statusTimer: ReturnType<typeof setInterval> | null = null;
   /** Texts announced by `+CMTI`, read one after another. */
   let inbound: Promise<void> = Promise.resolve();
 
@@ -93,8 +98,6 @@ export function createModem(modem: SmsModemConfig, sms: Omit<SmsConfig, 'modems'
   };
 
   const teardown = (why: string) => {
-    if (statusTimer) clearInterval(statusTimer);
-    statusTimer = null;
     at?.close(why);
     at = null;
     const p = port;
@@ -146,7 +149,7 @@ export function createModem(modem: SmsModemConfig, sms: Omit<SmsConfig, 'modems'
     try {
       await handshake();
     } catch (e) {
-      if (!(e instanceof AtTimeoutError) && !(e instanceof AtClosedError)) log.warn({ err: describeError(e) }, 'modem setup failed');
+      if (!(e instanceof AtTimeoutError) && !(e instanceof AtClosedError)) log.warn({ error: describeError(e) }, 'modem setup failed');
     }
   };
 
@@ -179,7 +182,6 @@ export function createModem(modem: SmsModemConfig, sms: Omit<SmsConfig, 'modems'
     await readStatus();
     session.on('configured', 'text mode');
     status.lastError = null;
-    statusTimer = setInterval(() => void readStatus().catch(() => {}), sms.status_interval_s * 1000);
   };
 
   const refuse = (why: string) => {
@@ -207,7 +209,7 @@ export function createModem(modem: SmsModemConfig, sms: Omit<SmsConfig, 'modems'
   const onUnsolicited = (line: string) => {
     const index = parseCmti(line);
     if (index === null) return void log.debug({ line: printable(line) }, 'modem event ignored');
-    inbound = inbound.then(() => readText(index)).catch((e) => log.warn({ err: describeError(e), index }, 'could not read an incoming text'));
+    inbound = inbound.then(() => readText(index)).catch((e) => log.warn({ error: describeError(e), index }, 'could not read an incoming text'));
   };
 
   const readText = async (index: number) => {
@@ -266,6 +268,9 @@ export function createModem(modem: SmsModemConfig, sms: Omit<SmsConfig, 'modems'
       reopenTimer = null;
       session.on('stop', 'stop');
       teardown('stopped');
+    },
+    refresh: async () => {
+      if (session.state === 'ready') await readStatus().catch(() => {});
     },
     status: () => ({ ...status, registration: status.registration && { ...status.registration }, signal: status.signal && { ...status.signal } }),
     async send(number, text) {
