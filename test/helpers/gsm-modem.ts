@@ -153,8 +153,10 @@ export async function startGsmModem(options: GsmModemOptions): Promise<GsmModem>
     proc = p;
     line = '';
     entry = null;
-    echo = true; // a modem plugged back in starts afresh
+    // A modem plugged back in starts afresh: echo on, IRA, its SIM locked again.
+    echo = true;
     charset = 'IRA';
+    pinNeeded = options.pin !== undefined;
     void (async () => {
       for await (const chunk of p.stdout as ReadableStream<Uint8Array>) onBytes(Buffer.from(chunk).toString('latin1'));
     })().catch(() => {});
