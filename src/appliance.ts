@@ -19,6 +19,7 @@ import { observeCommit } from './metrics';
 import { createSnsConfirmer } from './sources';
 import { createServices, type Services } from './services';
 import { createStore, storeOptionsFrom, type Store } from './store';
+import { createSecondPath } from './second-path';
 import { createSweeper } from './sweeper';
 import { prepareTls, type TlsError } from './tls';
 import { createCallAudioSource, type SpeechSource } from './tts';
@@ -84,7 +85,17 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   });
   // docs/telephony.md "Voice desk": calls to the appliance, answered with the same speech as calls out.
   const desk = createVoiceDesk(config, { clock, log, speech, service: services.desk });
-  const telephony = createTelephony(config, { store, clock, log, audio: speech, ...(desk ? { inbound: desk } : {}) });
+  // docs/second-path.md: texts (GSM modems or SIP MESSAGE through the trunks) and e-mail. Texts
+  // coming in reach secondPath.onText's listeners (people's replies are read there, issue 48 §5).
+  const secondPath = createSecondPath(config, { log, sipText: (number, text) => telephony.sendText(number, text) });
+  const telephony = createTelephony(config, {
+    store,
+    clock,
+    log,
+    audio: speech,
+    ...(desk ? { inbound: desk } : {}),
+    onText: (t) => secondPath.receive({ path: 'sip', via: t.trunk, from: t.from, body: t.body, truncated: false }),
+  });
   // The voice-path self-test (docs/telephony.md "Voice-path self-test"): scheduled calls claimed row by
   // row; every result, wherever it was made, marks its trunk here.
   const selfTests = createSelfTestScheduler({
@@ -117,7 +128,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     }),
   };
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
-  const httpDeps = { store, clock, log, config, intake, services, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts(), selfTestResults: () => selfTests.results() };
+  const httpDeps = { store, clock, log, config, intake, services, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts(), selfTestResults: () => selfTests.results(), smsStatus: () => secondPath.status() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);
 
   const listening = listen(app, { config, log, tls: tls.value });
@@ -150,7 +161,17 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   // Every background loop (src/engine), in start order; the stop order below.
   const engine = createEngine({
     log,
-    loops: [...telephony.loops, selfTests, escalation, callbacks, maintenance, heartbeats, oncallWatch, sweeper],
+    loops: [
+      ...telephony.loops,
+      secondPath.loop, // opens the modems, reads their SIM, registration and signal every sms.status_interval_s
+      selfTests,
+      escalation,
+      callbacks,
+      maintenance,
+      heartbeats,
+      oncallWatch,
+      sweeper,
+    ],
     stopOrder: [
       escalation.name,
       maintenance.name,
@@ -158,6 +179,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       oncallWatch.name,
       selfTests.name, // a self-test call in progress hangs up; its row stays due
       ...telephony.loops.map((l) => l.name), // unanswered calls back to the queue, answered ones finish; then the trunks close
+      secondPath.loop.name, // a text in progress ends with its modem's line
       callbacks.name, // events in flight stay pending: sent again after the restart
       sweeper.name,
     ],

@@ -2,7 +2,7 @@
 
 # What the appliance needs at run time, and what the tests add (real peers, tools).
 RUN_DEBIAN_PACKAGES="espeak-ng sox"
-TEST_DEBIAN_PACKAGES="$RUN_DEBIAN_PACKAGES curl wrk systemd chromium kamailio kamailio-tls-modules baresip-core sip-tester faketime prometheus prometheus-alertmanager openssl dpkg-dev lintian postgresql"
+TEST_DEBIAN_PACKAGES="$RUN_DEBIAN_PACKAGES curl wrk systemd chromium kamailio kamailio-tls-modules baresip-core sip-tester faketime prometheus prometheus-alertmanager openssl dpkg-dev lintian postgresql socat python3-aiosmtpd"
 
 ensure_debian_packages() {
   local missing=()

@@ -4,12 +4,12 @@ import type { LoopSpec } from '../engine';
 import type { Logger } from '../log';
 import type { CallOutcome } from '../call-model';
 import { sipTrunks } from '../config/sections/sip';
-import type { DialRequest, InboundDesk, MediaCounts } from '../sip';
+import type { DialRequest, InboundDesk, InboundSipText, MediaCounts } from '../sip';
 import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
 import { createNoTrunkSweeper } from './expire-stale';
-import { aggregateStatus, createTrunkSet, type TrunkEntryStatus, type TrunkProbeStatus, type TrunkStatus } from '../trunks';
+import { aggregateStatus, createTrunkSet, type TextOutcome, type TrunkEntryStatus, type TrunkProbeStatus, type TrunkStatus } from '../trunks';
 
 export { createDialer, type Dialer } from './dialer';
 export { decide, classify } from './retry-policy';
@@ -50,6 +50,8 @@ export interface Telephony {
   markTrunk(name: string, up: boolean, reason: string): Promise<boolean>;
   /** One attempt through the named trunk only, no failover (the self-test's call). */
   dialOn(name: string, request: DialRequest): Promise<CallOutcome>;
+  /** A text as SIP MESSAGE through the trunks in order (`[sms] via = "sip"`); never rejects. */
+  sendText(number: string, text: string): Promise<TextOutcome>;
 }
 
 /** The probe part of a status before any probe ran (and with no trunk at all). */
@@ -63,6 +65,8 @@ export interface TelephonyDeps {
   audio: CallAudioSource;
   /** The voice desk (docs/telephony.md "Voice desk"): calls to the appliance; absent: refused. */
   inbound?: InboundDesk;
+  /** Texts the PBX delivers as SIP MESSAGE (docs/second-path.md "Texts through the PBX"). */
+  onText?: (text: InboundSipText) => void;
 }
 
 export function createTelephony(config: Config, deps: TelephonyDeps): Telephony {
@@ -90,6 +94,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
       trunkConfigured: () => false,
       markTrunk: async () => false,
       dialOn: async (name) => ({ code: 'NETWORK', status: null, reason: `trunk ${name} is not configured` }),
+      sendText: async () => ({ ok: false, reason: 'no SIP trunk configured', failures: [] }),
     };
   }
   const set = createTrunkSet(config.sip, trunks, deps);
@@ -144,5 +149,6 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     status: () => aggregateStatus(set.statuses(), stopping),
     markTrunk: (name, up, reason) => set.mark(name, up, reason),
     dialOn: (name, request) => set.dialOn(name, request),
+    sendText: (number, text) => set.sendText(number, text),
   };
 }

@@ -5,11 +5,13 @@ import { doctorJson, type DoctorCheck } from '../outward';
 import { checkDatabase, checkDisk, checkRtpPorts, checkSpeech, checkTrunk } from './doctor-checks';
 import { CliError, configFrom, print } from './context';
 import { checkTls } from './doctor-tls';
+import { checkSecondPath } from './doctor-second-path';
 
 /**
  * `voice-alert doctor [--json]` (docs/operations.md "Doctor"): is this installation able to
  * take alerts and place calls? Configuration, database, disk, speech, the trunk (address,
- * OPTIONS, REGISTER when configured), the RTP ports and, with HTTPS, the certificate: one
+ * OPTIONS, REGISTER when configured), the RTP ports, with HTTPS the certificate, and the GSM
+ * modems and the SMTP relay when configured (docs/second-path.md "Operations"): one
  * line per check, with the fix when one fails; exit 1 when any failed. Safe beside a running
  * appliance (it binds its own SIP port, and its REGISTER removes only its own binding).
  */
@@ -48,6 +50,7 @@ async function runChecks(c: Command): Promise<DoctorCheck[]> {
     ...(await checkTrunk(config)),
     await checkRtpPorts(config),
     ...(await checkTls(config)),
+    ...(await checkSecondPath(config)),
   ];
 }
 

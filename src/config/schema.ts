@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { alertsSection } from './sections/alerts';
 import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
+import { emailSection } from './sections/email';
 import { httpSection } from './sections/http';
 import { integrationsSection } from './sections/integrations';
 import { logSection } from './sections/log';
@@ -11,6 +12,7 @@ import { panelSection } from './sections/panel';
 import { selfTestSection } from './sections/self-test';
 import { sipSection, sipTrunks } from './sections/sip';
 import { undialableForms } from './sections/sip-trunks';
+import { smsSection } from './sections/sms';
 import { storeSection } from './sections/store';
 import { ttsSection } from './sections/tts';
 import { voiceDeskSection } from './sections/voice-desk';
@@ -35,6 +37,8 @@ export const configSchema = z
     integrations: integrationsSection.prefault({}),
     self_test: selfTestSection.prefault({}),
     voice_desk: voiceDeskSection.prefault({}),
+    sms: smsSection.prefault({}),
+    email: emailSection.prefault({}),
   })
   .strict()
   // A number form numbers.accept takes must have a trunk that may dial it (sip-trunks.ts).

@@ -64,7 +64,7 @@ describe('GET /healthz', () => {
     expect(r.body).toEqual({
       status: 'success',
       message: 'ok',
-      checks: { database: 'up', disk: 'up', trunk: 'up', trunks: { default: 'none' }, queue: 1, oldest_queued_s: 42 },
+      checks: { database: 'up', disk: 'up', trunk: 'up', trunks: { default: 'none' }, sms: { via: 'modem', state: 'none', modems: {} }, queue: 1, oldest_queued_s: 42 },
     });
     expect(a.asked).toEqual([join(a.path, '..')]); // the database's own file system
     expect(r.requestId).toBeTruthy();
@@ -77,7 +77,7 @@ describe('GET /healthz', () => {
       status: 'error',
       message: 'Disk space low',
       code: 'disk_space_low',
-      checks: { database: 'up', disk: 'down', trunk: 'none', trunks: {}, queue: 0, oldest_queued_s: null },
+      checks: { database: 'up', disk: 'down', trunk: 'none', trunks: {}, sms: { via: 'modem', state: 'none', modems: {} }, queue: 0, oldest_queued_s: null },
     });
   });
 
@@ -115,7 +115,7 @@ describe('GET /healthz', () => {
       status: 'error',
       message: 'Database unavailable',
       code: 'database_unavailable',
-      checks: { database: 'down', disk: 'up', trunk: 'none', trunks: {}, queue: 0, oldest_queued_s: null },
+      checks: { database: 'down', disk: 'up', trunk: 'none', trunks: {}, sms: { via: 'modem', state: 'none', modems: {} }, queue: 0, oldest_queued_s: null },
     });
     expect(probed).toBe(false);
   });

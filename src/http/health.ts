@@ -16,12 +16,38 @@ export interface HealthChecks {
   trunk: CheckState;
   /** Each trunk's state by name (docs/telephony.md "SIP trunks: several, in order"); {} with no trunk. */
   trunks: Record<string, TrunkState>;
+  /** docs/second-path.md "Operations": the text path and each modem; a modem that is down does not fail /healthz (a call may still get out). */
+  sms: SmsCheck;
   /** Calls waiting to be dialled, and how long the oldest has waited (null: none, or unknown). */
   queue: number | null;
   oldest_queued_s: number | null;
 }
 
+export interface SmsCheck {
+  via: 'modem' | 'sip';
+  /** up: a modem is ready and registered; down: none is; none: no modem configured (via sip: see `trunk`). */
+  state: CheckState;
+  modems: Record<string, { state: string; sim: string | null; registered: boolean | null; registration: string | null; signal_dbm: number | null; error: string | null }>;
+}
+
 const MIB = 1024 * 1024;
+
+/** checks.sms from the second path's status (no second path in this process: nothing configured). */
+export function smsCheck(status: ReturnType<NonNullable<HttpDeps['smsStatus']>> | undefined): SmsCheck {
+  if (!status) return { via: 'modem', state: 'none', modems: {} };
+  const modems: SmsCheck['modems'] = {};
+  for (const m of status.modems) {
+    modems[m.name] = {
+      state: m.state,
+      sim: m.sim,
+      registered: m.registration ? m.registration.registered : null,
+      registration: m.registration?.text ?? null,
+      signal_dbm: m.signal?.dbm ?? null,
+      error: m.lastError,
+    };
+  }
+  return { via: status.via, state: status.state, modems };
+}
 
 /**
  * How long /healthz waits for the database before it answers `down`: a database that is
@@ -61,7 +87,7 @@ export function healthRoutes(deps: HttpDeps) {
     const queue = q?.queued ?? null;
     const oldest = q && q.oldestCreatedAt !== null ? Math.max(0, Math.floor((clock() - q.oldestCreatedAt) / 1000)) : null;
     const { trunk, trunks } = checkTrunkStates(deps.trunkStatus?.());
-    const checks: HealthChecks = { database, disk, trunk, trunks, queue, oldest_queued_s: oldest };
+    const checks: HealthChecks = { database, disk, trunk, trunks, sms: smsCheck(deps.smsStatus?.()), queue, oldest_queued_s: oldest };
     if (database === 'down') return jsonResponse(503, { ...errorBody('database_unavailable'), checks });
     if (disk === 'down') return jsonResponse(503, { ...errorBody('disk_space_low'), checks });
     return jsonResponse(200, { status: 'success', message: 'ok', checks });

@@ -42,6 +42,32 @@ export const metrics = {
     help: 'Alerts for which nobody could be called (an empty schedule, a gap in the rota), fallback or not',
     registers,
   }),
+  /** docs/second-path.md "Operations": each text handed to a modem or a trunk and taken (all its parts), by path (modem, sip). */
+  textsSent: new Counter({
+    name: 'voice_alert_texts_sent_total',
+    help: 'Texts sent, by path (modem: a GSM modem; sip: SIP MESSAGE through a trunk)',
+    labelNames: ['path'] as const,
+    registers,
+  }),
+  /** A text no modem or trunk took after its retries. */
+  textsFailed: new Counter({
+    name: 'voice_alert_texts_failed_total',
+    help: 'Texts that could not be sent after their retries, by path',
+    labelNames: ['path'] as const,
+    registers,
+  }),
+  textsReceived: new Counter({
+    name: 'voice_alert_texts_received_total',
+    help: 'Texts received (a GSM modem or a SIP MESSAGE from a trunk), by path',
+    labelNames: ['path'] as const,
+    registers,
+  }),
+  emails: new Counter({
+    name: 'voice_alert_emails_total',
+    help: 'E-mails handed to the SMTP relay, by result (sent, failed)',
+    labelNames: ['result'] as const,
+    registers,
+  }),
   speechRenderSeconds: new Histogram({
     name: 'voice_alert_speech_render_seconds',
     help: 'Time to render one utterance to telephone audio (cache misses only)',

@@ -20,6 +20,8 @@ export interface ScrapeSources {
   };
   /** RTP packets sent and late pacer ticks since start (the RTP worker's counters). */
   mediaCounts?: () => { packetsSent: number; lateTicks: number };
+  /** The GSM modems (docs/second-path.md "Operations"; typed here so metrics stays a leaf). */
+  smsStatus?: () => { modems: { name: string; state: string; registration: { registered: boolean } | null; signal: { dbm: number | null } | null }[] };
   /** Each trunk's newest voice-path self-test result (src/self-test scheduler.ts). */
   selfTestResults?: () => { trunk: string; ok: boolean }[];
 }
@@ -143,6 +145,37 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     collect() {
       this.reset();
       for (const r of src.selfTestResults?.() ?? []) this.set({ trunk: r.trunk }, r.ok ? 1 : 0);
+    },
+  });
+  // One series per configured modem, always set (0 when down): docs/second-path.md "Operations".
+  new Gauge({
+    name: 'voice_alert_modem_up',
+    help: '1 while the GSM modem answers and its SIM is ready (its session is ready)',
+    labelNames: ['modem'],
+    registers,
+    collect() {
+      this.reset();
+      for (const m of src.smsStatus?.().modems ?? []) this.set({ modem: m.name }, m.state === 'ready' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_modem_registered',
+    help: '1 while the GSM modem is registered on a network (+CREG 1 home or 5 roaming)',
+    labelNames: ['modem'],
+    registers,
+    collect() {
+      this.reset();
+      for (const m of src.smsStatus?.().modems ?? []) this.set({ modem: m.name }, m.state === 'ready' && m.registration?.registered ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_modem_signal_dbm',
+    help: 'signal strength the GSM modem last reported (+CSQ), in dBm; absent while unknown',
+    labelNames: ['modem'],
+    registers,
+    collect() {
+      this.reset();
+      for (const m of src.smsStatus?.().modems ?? []) if (m.signal?.dbm != null) this.set({ modem: m.name }, m.signal.dbm);
     },
   });
   new Gauge({

@@ -18,5 +18,6 @@ export { createRtpEngine, type RtpEngine } from './rtp/engine';
 export { describeProbe, type ProbeResult } from './ua/options-probe';
 export { SRTP_REQUIRED_REASON } from './ua/media-handler';
 export type { InboundDesk, InboundOffer } from './ua/inbound';
+export type { InboundSipText } from './ua/text-message';
 export type { InboundCall, PromptEnd, TransferResult } from './ua/answer-call';
 export type { URI as SipUri } from 'sip.js';

@@ -5,7 +5,7 @@
  * /healthz, /metrics, the panel and `doctor` read (trunk-status.ts). The dialer (calls/) dials
  * through a TrunkSet; nothing here knows calls' lifecycle.
  */
-export { createTrunkSet, type TrunkSet, type TrunkSetDeps, type TrunkEntryStatus } from './trunk-set';
+export { createTrunkSet, type TrunkSet, type TrunkSetDeps, type TrunkEntryStatus, type TextOutcome } from './trunk-set';
 export type { TrunkProbeStatus, TrunkState } from './trunk-monitor';
 export { isTrunkFailure, trunkOrder } from './trunk-route';
 export { aggregateStatus, checkTrunkStates, type TrunkStatus } from './trunk-status';

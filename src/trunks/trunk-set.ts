@@ -3,7 +3,7 @@ import type { CallAudio, CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import { rtpPortRange, type SipConfig, type TrunkConfig } from '../config/sections/sip';
 import { describeError, type Logger } from '../log';
-import { createRtpEngine, createTelephone, type DialRequest, type InboundDesk, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
+import { createRtpEngine, createTelephone, describeProbe, type DialRequest, type InboundDesk, type InboundSipText, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
 import type { Store } from '../store';
 import { isTrunkFailure, trunkOrder } from './trunk-route';
 import { createTrunkMonitor, type TrunkMonitor, type TrunkProbeStatus, type TrunkState } from './trunk-monitor';
@@ -39,6 +39,12 @@ export interface TrunkSet {
   /** One attempt on the named trunk only, no failover (a self-test of that trunk). */
   dialOn(name: string, request: DialRequest): Promise<CallOutcome>;
   /**
+   * A text as SIP MESSAGE (RFC 3428, `[sms] via = "sip"`) through the first started trunk, in
+   * order, that is not down and may dial the number; the next one when a trunk does not take
+   * it (no answer, or a final non-2xx). Never rejects: the outcome names each trunk's answer.
+   */
+  sendText(number: string, text: string): Promise<TextOutcome>;
+  /**
    * A check other than OPTIONS (the voice-path self-test) says the trunk works or not:
    * down until a later mark says up (probes do not lift it). False for an unknown name.
    */
@@ -51,12 +57,16 @@ export interface TrunkSet {
   stop(): Promise<void>;
 }
 
+export type TextOutcome = { ok: true; trunk: string; answer: string; failures: string[] } | { ok: false; reason: string; failures: string[] };
+
 export interface TrunkSetDeps {
   store: Store;
   clock: Clock;
   log: Logger;
   /** The voice desk, offered every INVITE to each trunk (docs/telephony.md "Voice desk"); absent: refused. */
   inbound?: InboundDesk;
+  /** Texts the PBX delivers as SIP MESSAGE, on any trunk. */
+  onText?: (text: InboundSipText) => void;
 }
 
 interface Member {
@@ -78,7 +88,7 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
   const members: Member[] = trunks.map((config) => {
     // A registering trunk's REGISTERs (first, refreshes, retries) count as its probes too.
     const registered = (r: ProbeResult) => void monitor.observe(r);
-    const telephone = createTelephone(config, sip.silence_ms, { log: deps.log.child({ trunk: config.name }), rtp, onRegisterOutcome: registered, inbound: deps.inbound });
+    const telephone = createTelephone(config, sip.silence_ms, { log: deps.log.child({ trunk: config.name }), rtp, onRegisterOutcome: registered, inbound: deps.inbound, onText: deps.onText });
     // Probing starts once the trunk is up: before that, its state says down (not started).
     const monitor = createTrunkMonitor({
       name: config.name,
@@ -169,6 +179,24 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
         log.warn({ trunk: m.config.name, next: next.name, outcome: outcome.code, status: outcome.status, reason: outcome.reason }, 'trunk failed the attempt: placing it on the next trunk');
       }
       return outcome!;
+    },
+    async sendText(number, text) {
+      const order = trunkOrder(
+        members.filter((m) => m.started).map((m) => ({ name: m.config.name, numbers: m.config.numbers, state: stateOf(m), m })),
+        number,
+      );
+      const failures: string[] = [];
+      for (const { m } of order) {
+        const r = await m.telephone.sendText(number, text);
+        const answer = describeProbe(r);
+        if (r.answered && r.code >= 200 && r.code < 300) {
+          log.info({ trunk: m.config.name, answer }, 'text sent as SIP MESSAGE');
+          return { ok: true, trunk: m.config.name, answer, failures };
+        }
+        failures.push(`${m.config.name}: ${answer}`);
+        log.warn({ trunk: m.config.name, answer }, 'trunk did not take the SIP MESSAGE');
+      }
+      return { ok: false, reason: failures.length ? failures.join('; ') : 'no started trunk may send to this number (sip.trunks numbers)', failures };
     },
     dialOn(name, request) {
       const m = members.find((x) => x.config.name === name);

@@ -219,6 +219,8 @@ const ONE_SHOT_TIMERS: Record<string, string> = {
   'src/store/sql/sqlite/write-lock.ts': 'a pause between tries for the write lock',
   'src/voice-desk/session.ts': "a desk call's idle timeout",
   'src/panel/login.ts': 'the delay after a failed login',
+  'src/sms/at-channel.ts': "one AT command's answer and its text prompt",
+  'src/sms/modem.ts': 'a lost modem is opened again after sms.reopen_s; a text waits a bounded time for its modem',
 };
 
 describe('one engine, one lease (issue 44)', () => {

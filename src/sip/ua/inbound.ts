@@ -48,7 +48,8 @@ export async function hostAddresses(hosts: string[]): Promise<Set<string>> {
 /**
  * sip.js answers 404 to an INVITE whose Request-URI user is not ours (its §8.2.2.1 check);
  * the desk answers whatever extension the PBX routed to it, so an out-of-dialog INVITE is
- * given our user before sip.js looks (the PBX's dialled user plays no part in the desk).
+ * given our user before sip.js looks (the PBX's dialled user plays no part in the desk). So is
+ * a MESSAGE (ua/text-message.ts): a text reply is addressed to whatever number we sent from.
  * `receiveRequest` is private in sip.js's types, a plain method at run time.
  */
 export function acceptAnyUser(ua: UserAgent): void {
@@ -56,7 +57,7 @@ export function acceptAnyUser(ua: UserAgent): void {
   const core = ua.userAgentCore as unknown as CoreWithRequests;
   const passOn = core.receiveRequest.bind(ua.userAgentCore);
   core.receiveRequest = (message) => {
-    if (message.method === 'INVITE' && !message.toTag && message.ruri && message.ruri.user !== ua.contact.uri.user) {
+    if ((message.method === 'INVITE' || message.method === 'MESSAGE') && !message.toTag && message.ruri && message.ruri.user !== ua.contact.uri.user) {
       const ruri = message.ruri.clone();
       ruri.user = ua.contact.uri.user;
       message.ruri = ruri;

@@ -23,14 +23,14 @@ export function describeProbe(r: ProbeResult): string {
  * non-INVITE becomes such a timeout inside sip.js, a PBX's own too: RFC 4320 §4.1 forbids
  * sending one (it only ever arrives after the client gave up), so it says nothing either.
  */
-function classify(message: IncomingResponseMessage, rttMs: number): ProbeResult {
+export function classify(message: IncomingResponseMessage, rttMs: number): ProbeResult {
   const code = message.statusCode ?? 0;
   const reason = message.reasonPhrase ?? '';
   if (!message.data) return { answered: false, failure: code === 408 ? 'timeout' : 'transport', reason, rttMs };
   return { answered: true, code, reason, rttMs };
 }
 
-interface Bounded {
+export interface Bounded {
   /** Longest wait for a final response; beyond Timer F only if sip.js itself never reports. */
   boundMs: number;
 }
@@ -69,7 +69,7 @@ export function serverUri(host: string, port: number): URI {
   return new URI('sip', undefined as unknown as string, host, port);
 }
 
-function bounded(boundMs: number, send: (settle: (r: ProbeResult) => void, started: number) => void): Promise<ProbeResult> {
+export function bounded(boundMs: number, send: (settle: (r: ProbeResult) => void, started: number) => void): Promise<ProbeResult> {
   const started = performance.now();
   return new Promise<ProbeResult>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;

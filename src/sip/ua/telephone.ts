@@ -13,6 +13,7 @@ import { acceptAnyUser, hostAddresses, inboundInvites, type InboundDesk } from '
 import type { MediaCheck } from './place-call';
 import { SUPPORTED_EXTENSIONS } from './invite-extensions';
 import { sendOptions, sendRegisterCheck, serverUri, type ProbeResult } from './options-probe';
+import { inboundTextMessages, sendTextMessage, type InboundSipText } from './text-message';
 import { createRegistration, type Registration } from './registration';
 import { stopWaitMs } from './stop-wait';
 import { createUpdateServer, type UpdateServer } from './update-server';
@@ -57,6 +58,8 @@ export interface Telephone {
   registrationError(): string | null;
   /** One OPTIONS to the server (trunk monitoring, doctor); never rejects. */
   probe(): Promise<ProbeResult>;
+  /** One SIP MESSAGE (RFC 3428) with `text` to the number, dialled as a call would be; never rejects. */
+  sendText(number: string, text: string): Promise<ProbeResult>;
   /** One REGISTER with expires=0 for our own Contact: are the credentials accepted (doctor)? */
   checkRegister(): Promise<ProbeResult>;
   /** RTP packets sent and late pacer ticks since start (for /metrics). */
@@ -82,6 +85,8 @@ export interface TelephoneDeps {
   onRegisterOutcome?: (r: ProbeResult) => void;
   /** The voice desk (docs/telephony.md "Voice desk"): INVITEs to us are offered to it; absent: refused with 603. */
   inbound?: InboundDesk;
+  /** Texts the PBX delivers as MESSAGE (docs/second-path.md "Texts through the PBX"); absent: accepted and dropped, as sip.js does. */
+  onText?: (text: InboundSipText) => void;
 }
 
 export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: number, deps: TelephoneDeps): Telephone {
@@ -161,14 +166,23 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
         delegate: {
           // Without the voice desk we only call out; an incoming call is refused so it cannot hold a channel.
           onInvite: (invitation) => (onInvite ? onInvite(invitation) : void invitation.reject({ statusCode: 603 }).catch(() => undefined)),
+          onMessage: (message) => {
+            const reply = (statusCode: number) => void (statusCode < 300 ? message.accept() : message.reject({ statusCode })).catch(() => undefined);
+            if (onText) onText(message.request, reply);
+            else reply(200);
+          },
         },
       });
       let onInvite: ((invitation: Invitation) => void) | null = null;
+      let onText: ReturnType<typeof inboundTextMessages> | null = null;
       await ua.start();
       updates = createUpdateServer(ua, log);
-      if (deps.inbound) {
+      if (deps.inbound || deps.onText) {
         trunkAddresses = await hostAddresses([server.host, registrar.host]);
         acceptAnyUser(ua);
+      }
+      if (deps.onText) onText = inboundTextMessages({ trunk: sip.name, addresses: () => trunkAddresses, onText: deps.onText });
+      if (deps.inbound) {
         onInvite = inboundInvites({
           trunk: sip.name,
           desk: deps.inbound,
@@ -219,6 +233,7 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
       });
     },
     localPort: () => (ua ? (ua.transport as SipTransportBase).localPort() : 0),
+    sendText: (number, text) => (ua ? sendTextMessage(ua, dialUri(number), text, { boundMs: probeBoundMs, extraHeaders: identity }) : notStarted()),
     probe: () => (ua ? sendOptions(ua, serverUri(bracketHost(server.host), server.port), { boundMs: probeBoundMs }) : notStarted()),
     checkRegister: () => (ua ? sendRegisterCheck(ua, { boundMs: probeBoundMs }) : notStarted()),
     registered: () => (sip.register ? (registration?.status().registered ?? false) : null),

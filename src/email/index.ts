@@ -1,0 +1,1 @@
+export { createMailer, mailError, type Mailer, type MailOutcome } from './mailer';
