@@ -219,6 +219,7 @@ const ONE_SHOT_TIMERS: Record<string, string> = {
   'src/store/sql/sqlite/write-lock.ts': 'a pause between tries for the write lock',
   'src/voice-desk/session.ts': "a desk call's idle timeout",
   'src/panel/login.ts': 'the delay after a failed login',
+  'src/importers/source-http.ts': "the wait a source's 429 asks for, bounded",
 };
 
 describe('one engine, one lease (issue 44)', () => {
