@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPSGENIE_KEY, startOpsgenieStandIn, type StandIn } from '../../test/helpers/opsgenie-standin';
 import { OPSGENIE_US, SourceError, opsgenieSource, planOpsgenie, rateLimitWaitMs, readOpsgenie, type ImportPlan } from '.';
+import { compileLayers, onCallAt, validateLayers } from '../schedules';
 import { opsgenieNumber, opsgenieRestrictions } from './opsgenie-plan';
 
 // docs/integrations.md "Moving from Opsgenie or PagerDuty": Opsgenie's REST API as its docs
@@ -43,6 +44,16 @@ describe('reading Opsgenie', () => {
     expect(OPSGENIE_US).toBe('https://api.opsgenie.com');
     await planFrom();
     expect(standIn.requests.length).toBeGreaterThan(15);
+  });
+
+  it("a schedule's own final timeline (what --check will compare), every rotation's periods", async () => {
+    standIn = startOpsgenieStandIn();
+    const src = opsgenieSource({ apiKey: OPSGENIE_KEY, baseUrl: standIn.url });
+    expect(await src.timeline('s-noc', '2026-11-15T12:00:00Z', 14)).toEqual([
+      { startDate: '2026-11-16T14:00:00Z', endDate: '2026-11-16T23:00:00Z', type: 'default', recipient: { id: 'u-bora', type: 'user', name: 'bora@example.com' } },
+      { startDate: '2026-11-16T12:00:00Z', endDate: '2026-11-17T00:00:00Z', type: 'default', recipient: { id: 'u-cem', type: 'user', name: 'cem@example.com' } },
+    ]);
+    expect(standIn.requests).toEqual(['GET /v2/schedules/s-noc/timeline?identifierType=id&interval=14&intervalUnit=days&date=2026-11-15T12%3A00%3A00Z']);
   });
 
   it("a 429's wait: Retry-After in seconds or as a date, PagerDuty's ratelimit-reset, Opsgenie's period; at most two minutes", () => {
@@ -159,6 +170,18 @@ describe('the plan from Opsgenie', () => {
       overrides: [],
     });
     expect(named(plan, 'schedule', 'noc-backup').layers[0].restrictions).toBeUndefined();
+  });
+
+  it('every schedule planned is one our schedules accept, and the layers say who is on call after DST ended', async () => {
+    const { plan } = await planFrom();
+    const created = plan.objects.filter((o) => o.kind === 'schedule' && o.action === 'create') as any[];
+    for (const s of created) expect(validateLayers(s.layers)).toMatchObject({ ok: true });
+    const noc = named(plan, 'schedule', 'noc');
+    const rules = { timeZone: noc.time_zone, layers: compileLayers(noc.layers), overrides: [] };
+    // Friday 2026-11-20 18:30 EST: the nights rotation's 26th turn (Bora, Ayşe, …: Ayşe) until
+    // Saturday 09:00 EST, when the days rotation (week 4 since 10-26: Bora) takes over.
+    expect(onCallAt(rules, Date.parse('2026-11-20T23:30:00Z'))).toEqual({ name: 'Ayşe Yılmaz', number: '5321111111', until: Date.parse('2026-11-21T14:00:00Z') });
+    expect(onCallAt(rules, Date.parse('2026-11-21T14:00:00Z'))).toMatchObject({ name: 'Bora Kaya', until: Date.parse('2026-11-21T23:00:00Z') });
   });
 
   it("escalation: same delay one step; wait = next rule's delay minus its own, the last repeat.waitInterval; repeat.count 2 is 3 rounds; a schedule means all its parts", async () => {

@@ -159,6 +159,23 @@ const MAINTENANCE: Record<string, Record<string, unknown>> = {
   'm-forever': { id: 'm-forever', status: 'active', description: 'lab', time: { type: 'indefinitely' }, rules: [{ state: 'disabled', entity: { id: 'i-api', type: 'integration' } }] },
 };
 
+/** Get Schedule Timeline (docs.opsgenie.com "Schedule API"): `finalTimeline.rotations[].periods[]`. */
+function TIMELINE(scheduleId: string, url: URL) {
+  const start = url.searchParams.get('date') ?? '2026-11-15T12:00:00Z';
+  const period = (from: string, to: string, id: string, name: string) => ({ startDate: from, endDate: to, type: 'default', recipient: { id, type: 'user', name } });
+  return {
+    _parent: { id: scheduleId, name: 'noc', enabled: true },
+    startDate: start,
+    endDate: new Date(Date.parse(start) + Number(url.searchParams.get('interval') ?? 1) * 86_400_000).toISOString(),
+    finalTimeline: {
+      rotations: [
+        { id: 'r-days', name: 'days', order: 1, periods: [period('2026-11-16T14:00:00Z', '2026-11-16T23:00:00Z', 'u-bora', 'bora@example.com')] },
+        { id: 'r-backup', name: 'backup', order: 3, periods: [period('2026-11-16T12:00:00Z', '2026-11-17T00:00:00Z', 'u-cem', 'cem@example.com')] },
+      ],
+    },
+  };
+}
+
 export interface StandIn {
   url: string;
   /** Every request: method and path with its query. */
@@ -210,6 +227,7 @@ export function startOpsgenieStandIn(o: { throttleOnce?: string[]; pageSize?: nu
       if ((r = m(/^\/v2\/teams\/([^/]+)$/))) return TEAMS[r[1]!] ? answer(200, { data: TEAMS[r[1]!] }) : answer(404, { message: 'No team exists with id' });
       if (p === '/v2/schedules') return answer(200, page(url, OG_SCHEDULES, 100));
       if ((r = m(/^\/v2\/schedules\/([^/]+)\/overrides$/))) return answer(200, { data: OVERRIDES[r[1]!] ?? [] });
+      if ((r = m(/^\/v2\/schedules\/([^/]+)\/timeline$/))) return answer(200, { data: TIMELINE(r[1]!, url) });
       if (p === '/v2/escalations') return answer(200, { data: OG_ESCALATIONS });
       if (p === '/v2/heartbeats') return answer(200, { data: { heartbeats: HEARTBEATS } });
       if (p === '/v2/maintenance') return answer(200, { data: Object.values(MAINTENANCE).map(({ rules: _, ...m }) => m) });
