@@ -54,8 +54,9 @@ export function compatRoutes(deps: HttpDeps) {
   );
 }
 
-async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress: string | undefined, query: Record<string, string | undefined>): Promise<Response> {
-  const edge = await compatEdge(deps, '/v2/enqueue', request, socketAddress, (code, headers) => {
+/** PagerDuty's edge (compat-edge.ts), and its answer: PagerDuty's JSON, recorded with its message and errors. */
+async function pagerDutyEdge(deps: HttpDeps, endpoint: string, request: Request, socketAddress: string | undefined) {
+  const edge = await compatEdge(deps, endpoint, request, socketAddress, (code, headers) => {
     const { status, message } = errorFor(code);
     return { status, message, response: errorResponse(code, { headers }) };
   });
@@ -65,6 +66,13 @@ async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress:
     edge.record(a.status, `${String(a.body.message)}${errors}`, who, refusal);
     return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': JSON_TYPE } });
   };
+  return { ...edge, answer };
+}
+
+async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress: string | undefined, query: Record<string, string | undefined>): Promise<Response> {
+  const edge = await pagerDutyEdge(deps, '/v2/enqueue', request, socketAddress);
+  if (edge instanceof Response) return edge;
+  const answer = edge.answer;
   const event = readPagerDutyEvent(edge.body);
   if (!event.ok) return answer(invalidEvent(event.errors), undefined, 'malformed_request');
   const r = await acceptCompat(deps.intake, {
@@ -84,16 +92,9 @@ async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress:
  * calls nobody.
  */
 async function pagerDutyChange(deps: HttpDeps, request: Request, socketAddress: string | undefined): Promise<Response> {
-  const edge = await compatEdge(deps, '/v2/change/enqueue', request, socketAddress, (code, headers) => {
-    const { status, message } = errorFor(code);
-    return { status, message, response: errorResponse(code, { headers }) };
-  });
+  const edge = await pagerDutyEdge(deps, '/v2/change/enqueue', request, socketAddress);
   if (edge instanceof Response) return edge;
-  const answer = (a: PagerDutyAnswer, who?: Parameters<CompatEdge['record']>[2], refusal?: string) => {
-    const errors = Array.isArray(a.body.errors) ? `: ${a.body.errors.join(', ')}` : '';
-    edge.record(a.status, `${String(a.body.message)}${errors}`, who, refusal);
-    return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': JSON_TYPE } });
-  };
+  const answer = edge.answer;
   const change = readPagerDutyChange(edge.body);
   if (!change.ok) return answer(invalidEvent(change.errors), undefined, 'malformed_request');
   const r = await acceptCompat(deps.intake, {
