@@ -132,6 +132,13 @@ describe('GET /v2/alerts/{identifier} (Opsgenie Get Alert)', () => {
     expect(r.json.data).toMatchObject({ status: 'closed', acknowledged: false, isSeen: false, report: { closeTime: 60_503 } });
   });
 
+  it('an alias with a percent sign, percent-encoded in the path, is decoded once (disk%20full stays itself)', async () => {
+    const alert = await created('disk%20full');
+    await created('disk full');
+    const r = await send('GET', `/v2/alerts/${encodeURIComponent('disk%20full')}?identifierType=alias`, undefined, genie());
+    expect([r.status, r.json.data?.id, r.json.data?.alias]).toEqual([200, alert.id, 'disk%20full']);
+  });
+
   it("an unknown id or alias, and another account's alert: 404 Alert does not exist", async () => {
     const other = await account('starter');
     rig.clock.advance(60_000);

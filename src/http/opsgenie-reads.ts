@@ -26,6 +26,7 @@ type Query = Record<string, string | undefined>;
  * - GET /v2/alerts?query=…&limit=&offset=&sort=&order=         a page, with Opsgenie's paging links
  * - GET /v2/alerts/count?query=…                                 how many
  * - GET|POST|PUT|PATCH /v2/heartbeats/{name}/ping                the account's heartbeat of that name
+ * Path parameters arrive decoded (Elysia): `Life%20is%20short` is the alias with spaces.
  * They share the compatible intake's edge (rate budget, body limit); only refusals go to the API
  * history, which is for alert requests: a script polling every minute would bury them.
  */
@@ -40,7 +41,7 @@ export function opsgenieReadRoutes(deps: HttpDeps) {
       return PONG;
     });
   const pingRoute = ({ request, server, params }: { request: Request; server: { requestIP(r: Request): { address: string } | null } | null; params: { name: string } }) =>
-    ping(request, server?.requestIP(request)?.address, decoded(params.name));
+    ping(request, server?.requestIP(request)?.address, params.name);
 
   return (
     new Elysia({ name: 'opsgenie-reads' })
@@ -61,7 +62,7 @@ export function opsgenieReadRoutes(deps: HttpDeps) {
       )
       .get('/v2/alerts/:identifier', ({ request, server, query, params }) =>
         serve(deps, request, server?.requestIP(request)?.address, '/v2/alerts/{identifier}', async (accountId) => {
-          const r = readAlertIdentifier(decoded(params.identifier), (query as Query).identifierType);
+          const r = readAlertIdentifier(params.identifier, (query as Query).identifierType);
           if (!r.ok) return invalidParameters(r.errors);
           const alert = r.ref.by === 'id' ? await deps.store.alerts.getInAccount(accountId, r.ref.id) : await deps.store.alerts.latestByKey(accountId, r.ref.key);
           return alert ? opsgenieAlertJson(alert) : ALERT_NOT_FOUND;
@@ -73,15 +74,6 @@ export function opsgenieReadRoutes(deps: HttpDeps) {
       .put('/v2/heartbeats/:name/ping', pingRoute, { parse: 'none' })
       .patch('/v2/heartbeats/:name/ping', pingRoute, { parse: 'none' })
   );
-}
-
-/** A path segment as the script meant it (`Life%20is%20short` is an alias with spaces). */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /**
