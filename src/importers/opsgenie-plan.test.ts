@@ -40,6 +40,13 @@ describe('reading Opsgenie', () => {
     expect(standIn.requests).toEqual(['GET /v2/users?limit=100&offset=0']);
   });
 
+  it('a 500 on the third page of users stops the read there, naming it: no plan from part of a team', async () => {
+    standIn = startOpsgenieStandIn({ failUsersAtOffset: 4 });
+    const e = await readOpsgenie(opsgenieSource({ apiKey: OPSGENIE_KEY, baseUrl: standIn.url })).catch((x: unknown) => x);
+    expect((e as SourceError).message).toBe('Opsgenie answered 500: Internal Server Error (GET /v2/users)');
+    expect(standIn.requests).toEqual(['GET /v2/users?limit=100&offset=0', 'GET /v2/users?limit=2&offset=2', 'GET /v2/users?limit=2&offset=4']);
+  });
+
   it('the US host by default; another (the EU host, a stand-in) by baseUrl, every request to it', async () => {
     expect(OPSGENIE_US).toBe('https://api.opsgenie.com');
     await planFrom();

@@ -5,7 +5,8 @@
  * schedule in America/New_York whose rotations began before the DST change with restrictions of
  * both kinds, an override and a team participant, escalations (a schedule with `repeat`),
  * heartbeats (one in hours), maintenance and integrations. `GenieKey good-key` only; a path
- * listed in `throttleOnce` answers its first request 429 with Opsgenie's rate-limit headers.
+ * listed in `throttleOnce` answers its first request 429 with Opsgenie's rate-limit headers;
+ * `failUsersAtOffset` makes that page of users a 500.
  */
 export const OPSGENIE_KEY = 'good-key';
 
@@ -198,7 +199,7 @@ function page(url: URL, items: unknown[], pageSize: number) {
   return { data: items.slice(offset, offset + limit), paging, totalCount: items.length };
 }
 
-export function startOpsgenieStandIn(o: { throttleOnce?: string[]; pageSize?: number } = {}): StandIn {
+export function startOpsgenieStandIn(o: { throttleOnce?: string[]; pageSize?: number; failUsersAtOffset?: number } = {}): StandIn {
   const requests: string[] = [];
   const throttled = new Set<string>();
   const answer = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -222,6 +223,9 @@ export function startOpsgenieStandIn(o: { throttleOnce?: string[]; pageSize?: nu
       const p = url.pathname;
       const m = (re: RegExp) => re.exec(p);
       let r: RegExpExecArray | null;
+      if (p === '/v2/users' && o.failUsersAtOffset !== undefined && Number(url.searchParams.get('offset')) === o.failUsersAtOffset) {
+        return answer(500, { message: 'Internal Server Error' });
+      }
       if (p === '/v2/users') return answer(200, page(url, OG_USERS, o.pageSize ?? 2));
       if ((r = m(/^\/v2\/users\/([^/]+)\/contacts$/))) return answer(200, { data: CONTACTS[r[1]!] ?? [] });
       if ((r = m(/^\/v2\/teams\/([^/]+)$/))) return TEAMS[r[1]!] ? answer(200, { data: TEAMS[r[1]!] }) : answer(404, { message: 'No team exists with id' });
