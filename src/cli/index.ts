@@ -13,6 +13,7 @@ import { creditCommand } from './credit';
 import { deskCommand } from './desk';
 import { doctorCommand } from './doctor';
 import { heartbeatCommand } from './heartbeat';
+import { importCommand } from './import';
 import { keysCommand } from './keys';
 import { maintenanceCommand } from './maintenance';
 import { migrateToPostgresCommand } from './migrate-to-postgres';
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   program.addCommand(restoreCommand());
   program.addCommand(migrateToPostgresCommand());
   program.addCommand(doctorCommand());
+  program.addCommand(importCommand());
   program
     .command('version')
     .description('print the version')

@@ -108,6 +108,23 @@ describe('heartbeats: states and the alert', () => {
     expect(again.id).not.toBe(alert.id);
   });
 
+  it("pingNamed (Opsgenie's ping by name): the account's heartbeat of that name, a late one's alert resolved; another account's name is null", async () => {
+    const c = checker();
+    await c.startUp();
+    const hb = await create();
+    expect(await service().pingNamed(accountId, 'backup')).toMatchObject({ heartbeat: { id: hb.heartbeat.id }, resolvedAlertId: null, cancelledCallIds: [] });
+    clock.advance(360_000);
+    await c.tick();
+    const alert = (await store.alerts.findOpen(accountId, `heartbeat:${hb.heartbeat.id}`))!;
+    const [call] = await store.calls.ofAlert(alert.id);
+    const other = (await store.transaction((tx) => tx.accounts.create({ name: 'b', plan: 'starter', monthlyCredit: 100 }))).id;
+    expect(await service().pingNamed(other, 'backup')).toBeNull();
+    expect(await stateOf(hb.heartbeat.id)).toBe('late');
+    expect(await service().pingNamed(accountId, 'backup')).toMatchObject({ resolvedAlertId: alert.id, cancelledCallIds: [call!.id] });
+    expect(await stateOf(hb.heartbeat.id)).toBe('up');
+    expect((await store.alerts.get(alert.id))!.state).toBe('resolved');
+  });
+
   it('a miss after an acknowledged one calls again, however soon: each miss is a new incident', async () => {
     const c = checker();
     await c.startUp();

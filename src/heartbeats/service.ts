@@ -59,6 +59,8 @@ export interface HeartbeatService {
    * transaction (docs/http-api.md "Alerts: dedupe and resolve": its waiting calls end `cancelled`).
    */
   ping(token: string): Promise<PingResult | null>;
+  /** `ping` by the account's heartbeat name (the Opsgenie Heartbeat API's ping). Null: the account has no such heartbeat. */
+  pingNamed(accountId: string, name: string): Promise<PingResult | null>;
 }
 
 export interface HeartbeatServiceDeps {
@@ -83,6 +85,17 @@ export function createHeartbeatService(d: HeartbeatServiceDeps): HeartbeatServic
       const now = d.clock();
       const changed = await act(h, now, tx);
       return { ok: true, heartbeat: (await tx.heartbeats.find(accountId, h.id)) ?? h, changed };
+    });
+
+  /** One ping, one transaction: a late heartbeat's open alert is resolved in it. */
+  const pingWith = (ping: (tx: Tx, now: number) => Promise<{ heartbeat: Heartbeat; wasLate: boolean } | null>) =>
+    d.store.transaction(async (tx): Promise<PingResult | null> => {
+      const now = d.clock();
+      const r = await ping(tx, now);
+      if (!r) return null;
+      if (!r.wasLate) return { heartbeat: r.heartbeat, resolvedAlertId: null, cancelledCallIds: [] };
+      const closed = await resolveOpenAlertByKey({ store: tx, timeZone: d.timeZone }, r.heartbeat.accountId, heartbeatAlertKey(r.heartbeat.id), now, 'heartbeat ping');
+      return { heartbeat: r.heartbeat, resolvedAlertId: closed.alert?.id ?? null, cancelledCallIds: closed.cancelledCallIds };
     });
 
   return {
@@ -134,14 +147,8 @@ export function createHeartbeatService(d: HeartbeatServiceDeps): HeartbeatServic
       // A token of another shape is no token of ours: answered without a database round trip.
       if (!/^[0-9A-Za-z]{32}$/.test(token)) return null;
       const hash = digest(token);
-      return d.store.transaction(async (tx): Promise<PingResult | null> => {
-        const now = d.clock();
-        const r = await tx.heartbeats.ping(hash, now);
-        if (!r) return null;
-        if (!r.wasLate) return { heartbeat: r.heartbeat, resolvedAlertId: null, cancelledCallIds: [] };
-        const closed = await resolveOpenAlertByKey({ store: tx, timeZone: d.timeZone }, r.heartbeat.accountId, heartbeatAlertKey(r.heartbeat.id), now, 'heartbeat ping');
-        return { heartbeat: r.heartbeat, resolvedAlertId: closed.alert?.id ?? null, cancelledCallIds: closed.cancelledCallIds };
-      });
+      return pingWith((tx, now) => tx.heartbeats.ping(hash, now));
     },
+    pingNamed: (accountId, name) => pingWith((tx, now) => tx.heartbeats.pingByName(accountId, name, now)),
   };
 }

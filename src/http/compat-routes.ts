@@ -8,13 +8,15 @@ import {
   readAlertAction,
   readCreateAlert,
   readGenieKey,
+  readPagerDutyChange,
   readPagerDutyEvent,
   type AlertActionName,
   type CompatAction,
 } from '../intake';
-import { invalidEvent, opsgenieAnswer, opsgenieJson, pagerDutyAnswer, requestStatus, unprocessable, type OpsgenieAnswer, type PagerDutyAnswer } from '../outward';
+import { CHANGE_PROCESSED, invalidEvent, opsgenieAnswer, opsgenieJson, pagerDutyAnswer, requestStatus, unprocessable, type OpsgenieAnswer, type PagerDutyAnswer } from '../outward';
 import { compatEdge, type CompatEdge } from './compat-edge';
 import type { HttpDeps } from './deps';
+import { opsgenieReadRoutes } from './opsgenie-reads';
 import { JSON_TYPE, errorResponse, requestIdFor } from './respond';
 
 /** Where a processed Opsgenie request's status is kept for `GET /v2/alerts/requests/{id}` (the idempotency table, 24 h). */
@@ -30,6 +32,7 @@ export function compatRoutes(deps: HttpDeps) {
   return (
     new Elysia({ name: 'compat' })
       .post('/v2/enqueue', ({ request, server, query }) => pagerDutyEnqueue(deps, request, server?.requestIP(request)?.address, query), { parse: 'none' })
+      .post('/v2/change/enqueue', ({ request, server }) => pagerDutyChange(deps, request, server?.requestIP(request)?.address), { parse: 'none' })
       .post('/v2/alerts', ({ request, server, query }) => opsgenie.create(request, server?.requestIP(request)?.address, query), { parse: 'none' })
       .post(
         '/v2/alerts/:identifier/:action',
@@ -46,11 +49,14 @@ export function compatRoutes(deps: HttpDeps) {
         { parse: 'none' },
       )
       .get('/v2/alerts/requests/:requestId', ({ request, params }) => opsgenie.status(request, params.requestId))
+      // What scripts read and ping (docs/integrations.md "Scripts written for Opsgenie and PagerDuty").
+      .use(opsgenieReadRoutes(deps))
   );
 }
 
-async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress: string | undefined, query: Record<string, string | undefined>): Promise<Response> {
-  const edge = await compatEdge(deps, '/v2/enqueue', request, socketAddress, (code, headers) => {
+/** PagerDuty's edge (compat-edge.ts), and its answer: PagerDuty's JSON, recorded with its message and errors. */
+async function pagerDutyEdge(deps: HttpDeps, endpoint: string, request: Request, socketAddress: string | undefined) {
+  const edge = await compatEdge(deps, endpoint, request, socketAddress, (code, headers) => {
     const { status, message } = errorFor(code);
     return { status, message, response: errorResponse(code, { headers }) };
   });
@@ -60,6 +66,13 @@ async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress:
     edge.record(a.status, `${String(a.body.message)}${errors}`, who, refusal);
     return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': JSON_TYPE } });
   };
+  return { ...edge, answer };
+}
+
+async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress: string | undefined, query: Record<string, string | undefined>): Promise<Response> {
+  const edge = await pagerDutyEdge(deps, '/v2/enqueue', request, socketAddress);
+  if (edge instanceof Response) return edge;
+  const answer = edge.answer;
   const event = readPagerDutyEvent(edge.body);
   if (!event.ok) return answer(invalidEvent(event.errors), undefined, 'malformed_request');
   const r = await acceptCompat(deps.intake, {
@@ -70,6 +83,29 @@ async function pagerDutyEnqueue(deps: HttpDeps, request: Request, socketAddress:
     idempotencyKey: request.headers.get('idempotency-key') || null,
   });
   return answer(pagerDutyAnswer(r.outcome, event.dedupKey), r, r.outcome.ok ? undefined : r.outcome.code);
+}
+
+/**
+ * `POST /v2/change/enqueue`: a PagerDuty change event (a deploy, a config change) is
+ * information, never a page. The routing key is checked as an alert event's is (an unknown
+ * one is PagerDuty's `Invalid routing key`); accepted, it is recorded in the API history and
+ * calls nobody.
+ */
+async function pagerDutyChange(deps: HttpDeps, request: Request, socketAddress: string | undefined): Promise<Response> {
+  const edge = await pagerDutyEdge(deps, '/v2/change/enqueue', request, socketAddress);
+  if (edge instanceof Response) return edge;
+  const answer = edge.answer;
+  const change = readPagerDutyChange(edge.body);
+  if (!change.ok) return answer(invalidEvent(change.errors), undefined, 'malformed_request');
+  const r = await acceptCompat(deps.intake, {
+    api: 'pagerduty',
+    webhookKey: change.routingKey,
+    action: { kind: 'ignore' },
+    query: {},
+    idempotencyKey: request.headers.get('idempotency-key') || null,
+  });
+  if (!r.outcome.ok) return answer(pagerDutyAnswer(r.outcome, ''), r, r.outcome.code);
+  return answer(CHANGE_PROCESSED, r);
 }
 
 function opsgenieHandlers(deps: HttpDeps) {

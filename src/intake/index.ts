@@ -8,5 +8,6 @@ export type { Outcome, IntakeResult, IntakeEndpoint, IntakeRefusal } from './out
 export { MAX_MESSAGE_CODE_POINTS } from './message';
 export { acceptCompat, type CompatAction } from './compat-intake';
 export { isAlertActionName, readAlertAction, readCreateAlert, readGenieKey, type AlertActionName } from './opsgenie';
-export { readPagerDutyEvent } from './pagerduty';
+export { readPagerDutyChange, readPagerDutyEvent } from './pagerduty';
+export { readAlertCount, readAlertIdentifier, readAlertList, type AlertIdentifier } from './opsgenie-reads';
 export { decodeBody } from './decode-body';

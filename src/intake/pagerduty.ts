@@ -56,3 +56,32 @@ export function readPagerDutyEvent(body: Uint8Array): PagerDutyEvent {
   const by = { key: dedupKey! };
   return { ok: true, routingKey: routingKey!, dedupKey: dedupKey!, action: action === 'resolve' ? { kind: 'resolve', by } : { kind: 'acknowledge', by } };
 }
+
+/** `payload.summary` of a change event: PagerDuty's own limit (developer-docs "Send a Change Event"). */
+const MAX_CHANGE_SUMMARY = 1024;
+
+/**
+ * `POST /v2/change/enqueue` (PagerDuty's change events, developer-docs "Send a Change Event"):
+ * `routing_key` and `payload.summary` required, `payload.source`, `payload.timestamp`,
+ * `payload.custom_details` and `links` optional. A change is information, never a page: it is
+ * accepted (the key checked as an alert event's is) and calls nobody.
+ */
+export function readPagerDutyChange(body: Uint8Array): { ok: true; routingKey: string } | { ok: false; errors: string[] } {
+  let event: unknown;
+  try {
+    event = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch {
+    return { ok: false, errors: ['JSON parse error'] };
+  }
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) return { ok: false, errors: ['Event object must be a JSON object'] };
+  const e = event as Record<string, unknown>;
+  const errors: string[] = [];
+  const routingKey = str(e.routing_key);
+  if (!routingKey) errors.push("'routing_key' cannot be blank");
+  const summary = str(record(e.payload).summary);
+  if (!summary) errors.push("'payload.summary' is missing or blank");
+  else if (Array.from(summary).length > MAX_CHANGE_SUMMARY) errors.push(`'payload.summary' is longer than ${MAX_CHANGE_SUMMARY} characters`);
+  if (e.links !== undefined && !Array.isArray(e.links)) errors.push("'links' must be an array");
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, routingKey: routingKey! };
+}

@@ -25,6 +25,16 @@ export { doctorJson, type DoctorCheck } from './doctor-json';
 export { migrateToPostgresJson } from './migrate-json';
 export { backupJson, restoreJson } from './backup-json';
 export { sayJson } from './say-json';
-export { invalidEvent, pagerDutyAnswer, type PagerDutyAnswer } from './pagerduty-json';
+export { CHANGE_PROCESSED, invalidEvent, pagerDutyAnswer, type PagerDutyAnswer } from './pagerduty-json';
 export { ACCEPTED, opsgenieAnswer, opsgenieJson, requestStatus, unprocessable, type OpsgenieAnswer, type RequestStatus } from './opsgenie-json';
+export {
+  ALERT_NOT_FOUND,
+  PONG,
+  heartbeatNotFound,
+  invalidParameters,
+  opsgenieAlertJson,
+  opsgenieAlertListJson,
+  opsgenieCountJson,
+  opsgeniePaging,
+} from './opsgenie-alert-json';
 export type { CompatActionKind, CompatAnswerOutcome } from './compat-outcome';

@@ -15,6 +15,9 @@ export function invalidEvent(errors: string[]): PagerDutyAnswer {
   return { status: 400, body: { status: 'invalid event', message: 'Event object is invalid', errors } };
 }
 
+/** A change event accepted (developer-docs "Send a Change Event"): PagerDuty's 202 body. */
+export const CHANGE_PROCESSED: PagerDutyAnswer = { status: 202, body: { status: 'success', message: 'Change event processed' } };
+
 /**
  * The answer to a read event: `202 {"status":"success","message":"Event processed","dedup_key":…}`
  * once it is committed. Refusals: an unknown routing key is PagerDuty's `400 … ["Invalid routing

@@ -122,6 +122,44 @@ export interface AlertsStore {
   allCallsEnded(ids: readonly string[]): Promise<AlertRecord[]>;
   /** Records why nobody could be called (docs/on-call.md "Nothing silently calls nobody"). */
   markUnroutable(id: string, why: string): Promise<void>;
+  /** The account's alerts matching every field of `filter`, one page in the order asked (Opsgenie's list). */
+  search(accountId: string, filter: AlertMatch, page: AlertPage): Promise<AlertRecord[]>;
+  /** How many of the account's alerts match `filter` (Opsgenie's count, and the list's last page). */
+  countMatching(accountId: string, filter: AlertMatch): Promise<number>;
+}
+
+/**
+ * What Opsgenie's list and count of alerts filter by (docs/integrations.md "Scripts written for
+ * Opsgenie and PagerDuty"): every field given must match. `open` false: any closed state.
+ */
+export interface AlertMatch {
+  open?: boolean;
+  acknowledged?: boolean;
+  key?: string;
+  id?: string;
+}
+
+export interface AlertPage {
+  sort: 'created_at' | 'updated_at';
+  desc: boolean;
+  limit: number;
+  offset: number;
+}
+
+function filterSql(accountId: string, f: AlertMatch): { where: string; params: Record<string, string | number> } {
+  const where = ['account_id = $account'];
+  const params: Record<string, string | number> = { account: accountId };
+  if (f.open !== undefined) where.push(f.open ? "state = 'open'" : "state <> 'open'");
+  if (f.acknowledged !== undefined) where.push(f.acknowledged ? "state = 'acknowledged'" : "state <> 'acknowledged'");
+  if (f.key !== undefined) {
+    where.push('alert_key = $key');
+    params.key = f.key;
+  }
+  if (f.id !== undefined) {
+    where.push('id = $id');
+    params.id = f.id;
+  }
+  return { where: where.join(' AND '), params };
 }
 
 /**
@@ -229,6 +267,18 @@ export function createAlertsStore(db: SqlConnection): AlertsStore {
     },
     async markUnroutable(id, why) {
       await db.query('UPDATE alerts SET unroutable = $why WHERE id = $id').run({ id, why });
+    },
+    async search(accountId, filter, page) {
+      const { where, params } = filterSql(accountId, filter);
+      const dir = page.desc ? 'DESC' : 'ASC';
+      // Ids sort by creation time (src/ids): the tie-break keeps pages apart when times are equal.
+      const text = `SELECT * FROM alerts WHERE ${where} ORDER BY ${page.sort} ${dir}, id ${dir} LIMIT $limit OFFSET $offset`;
+      return ((await db.query(text).all({ ...params, limit: page.limit, offset: page.offset })) as AlertRow[]).map(toAlert);
+    },
+    async countMatching(accountId, filter) {
+      const { where, params } = filterSql(accountId, filter);
+      const row = (await db.query(`SELECT COUNT(*) AS n FROM alerts WHERE ${where}`).get(params)) as { n: number | string };
+      return Number(row.n);
     },
   };
 }

@@ -101,6 +101,11 @@ export interface HeartbeatsStore {
    * it had gone late, so its alert is to be resolved in this transaction. Null: no such token.
    */
   ping(tokenHash: Uint8Array, now: number): Promise<{ heartbeat: Heartbeat; wasLate: boolean } | null>;
+  /**
+   * `ping` for the account's heartbeat of this name (the Opsgenie Heartbeat API names it,
+   * docs/integrations.md "Scripts written for Opsgenie and PagerDuty"). Null: the account has none.
+   */
+  pingByName(accountId: string, name: string, now: number): Promise<{ heartbeat: Heartbeat; wasLate: boolean } | null>;
   /** A plain read before any claim: whether some heartbeat is past its deadline and not leased. */
   anyDue(now: number): Promise<boolean>;
   /**
@@ -131,6 +136,9 @@ export function createHeartbeatsStore(db: SqlConnection): HeartbeatsStore {
   const pingSet = `state = 'up', last_ping_at = ${ln}, deadline_at = ${ln} + ${window}, updated_at = $now`;
   const pingFast = db.query(`UPDATE heartbeats SET ${pingSet} WHERE token_hash = $hash AND state <> 'late' RETURNING *`);
   const pingLate = db.query(`UPDATE heartbeats SET ${pingSet} WHERE token_hash = $hash AND state = 'late' RETURNING *`);
+  const byName = 'account_id = $account AND name = $name';
+  const pingNamedFast = db.query(`UPDATE heartbeats SET ${pingSet} WHERE ${byName} AND state <> 'late' RETURNING *`);
+  const pingNamedLate = db.query(`UPDATE heartbeats SET ${pingSet} WHERE ${byName} AND state = 'late' RETURNING *`);
   const leases = leasedRows(db, { table: 'heartbeats', key: 'id' });
   const dueWhere = `state = 'up' AND paused = 0 AND deadline_at <= ${ln}`;
   const anyDueQuery = db.query(`SELECT 1 AS due FROM heartbeats WHERE ${dueWhere} AND ${leases.sql.free()} LIMIT 1`);
@@ -191,6 +199,13 @@ export function createHeartbeatsStore(db: SqlConnection): HeartbeatsStore {
       const fast = (await pingFast.get({ hash, now })) as HeartbeatRow | null;
       if (fast) return { heartbeat: toHeartbeat(fast), wasLate: false };
       const late = (await pingLate.get({ hash, now })) as HeartbeatRow | null;
+      return late ? { heartbeat: toHeartbeat(late), wasLate: true } : null;
+    },
+    async pingByName(account, name, now) {
+      // The same two statements as `ping`, for the same reason.
+      const fast = (await pingNamedFast.get({ account, name, now })) as HeartbeatRow | null;
+      if (fast) return { heartbeat: toHeartbeat(fast), wasLate: false };
+      const late = (await pingNamedLate.get({ account, name, now })) as HeartbeatRow | null;
       return late ? { heartbeat: toHeartbeat(late), wasLate: true } : null;
     },
     async anyDue(now) {

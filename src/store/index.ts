@@ -19,7 +19,7 @@ export type { AccountScope } from './account-scope';
 export type { Tables, Tx } from './tables';
 export type { AccountsStore } from './accounts';
 export type { Account } from './accounts';
-export type { AlertRecord, NewAlert, AlertChange } from './alerts';
+export type { AlertRecord, NewAlert, AlertChange, AlertMatch, AlertPage } from './alerts';
 export type { Policy, PolicyStep, NewPolicy } from './policies';
 export type { MaintenanceWindow, NewMaintenanceWindow } from './maintenance';
 export type { Heartbeat, HeartbeatState, NewHeartbeat } from './heartbeats';

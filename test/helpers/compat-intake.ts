@@ -16,6 +16,7 @@ export interface CompatAnswer {
   json: Record<string, any>;
   text: string;
   requestId: string | null;
+  headers: Headers;
 }
 
 export type CompatAccount = { id: string; webhookKey: string; credentialId: string };
@@ -43,7 +44,7 @@ export function compatRig() {
       const r = await app.handle(new Request(`http://localhost${path}`, init));
       const text = await r.text();
       expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      return { status: r.status, json: JSON.parse(text), text, requestId: r.headers.get('x-request-id') };
+      return { status: r.status, json: JSON.parse(text), text, requestId: r.headers.get('x-request-id'), headers: r.headers };
     },
     alerts: () => rig.store.alerts.list({ accountId: rig.acc.id, limit: 100 }),
     callsOf: (alertId: string) => rig.store.calls.ofAlert(alertId),

@@ -221,6 +221,7 @@ const ONE_SHOT_TIMERS: Record<string, string> = {
   'src/panel/login.ts': 'the delay after a failed login',
   'src/sms/at-channel.ts': "one AT command's answer and its text prompt",
   'src/sms/modem.ts': 'a lost modem is opened again after sms.reopen_s; a text waits a bounded time for its modem',
+  'src/importers/source-http.ts': "the wait a source's 429 asks for, bounded",
 };
 
 describe('one engine, one lease (issue 44)', () => {

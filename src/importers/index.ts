@@ -1,0 +1,12 @@
+/**
+ * The way in (docs/integrations.md "Moving from Opsgenie or PagerDuty"): read a team from
+ * Opsgenie's or PagerDuty's REST API (opsgenie-source.ts, pagerduty-source.ts over
+ * source-http.ts), translate it into a plan (opsgenie-plan.ts, pagerduty-plan.ts, plan.ts).
+ * Nothing here writes: applying a plan waits for people (issue 45).
+ */
+export { SourceError, rateLimitWaitMs } from './source-http';
+export { OPSGENIE_EU, OPSGENIE_US, opsgenieSource, readOpsgenie, type OpsgenieExport } from './opsgenie-source';
+export { PAGERDUTY_API, pagerDutySource, readPagerDuty, type PagerDutyExport } from './pagerduty-source';
+export { planOpsgenie } from './opsgenie-plan';
+export { planPagerDuty } from './pagerduty-plan';
+export { againstExisting, type Action, type ImportPlan, type PlanContext, type PlannedObject } from './plan';

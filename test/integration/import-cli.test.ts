@@ -1,0 +1,129 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// Files the binary embeds (see cli-consistency.test.ts): stubbed so the CLI loads in this
+// process, which also serves the stand-in APIs (a spawned binary's spawnSync would block them).
+vi.mock('../../assets/config.example.toml', () => ({ default: '' }));
+vi.mock('../../assets/panel/panel.css', () => ({ default: '' }));
+vi.mock('../../assets/panel/panel.js', () => ({ default: '' }));
+vi.mock('htmx.org/dist/htmx.min.js', () => ({ default: '' }));
+import { runCli } from '../../src/cli';
+import { applianceDir, type ApplianceDir } from '../helpers/appliance';
+import { OPSGENIE_KEY, startOpsgenieStandIn, type StandIn } from '../helpers/opsgenie-standin';
+import { PAGERDUTY_TOKEN, startPagerDutyStandIn } from '../helpers/pagerduty-standin';
+
+// docs/integrations.md "Moving from Opsgenie or PagerDuty": `voice-alert import` as an operator
+// runs it, against stand-in APIs on 127.0.0.1 reached by --api-url (as the EU host would be).
+let dir: ApplianceDir;
+let account: string;
+let opsgenie: StandIn;
+let pagerduty: StandIn;
+
+async function run(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  try {
+    return { status: await runCli(['--config', dir.configPath, ...args]), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+const keyFile = (name: string, key: string) => {
+  const f = join(dir.dir, name);
+  writeFileSync(f, `${key}\n`);
+  return f;
+};
+
+beforeAll(async () => {
+  delete process.env.OPSGENIE_API_KEY;
+  delete process.env.PAGERDUTY_TOKEN;
+  dir = applianceDir();
+  opsgenie = startOpsgenieStandIn();
+  pagerduty = startPagerDutyStandIn();
+  const r = await run(['account', 'create', '--name', 'NOC', '--plan', 'starter', '--json']);
+  account = JSON.parse(r.stdout).id;
+});
+afterAll(() => {
+  opsgenie.stop();
+  pagerduty.stop();
+});
+
+describe('voice-alert import opsgenie', () => {
+  it('--api-url and --api-key-file: the plan as JSON, the integrations at --appliance-url; nothing written', async () => {
+    const r = await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--appliance-url', 'https://alerts.example.com/', '--json']);
+    expect(r).toMatchObject({ status: 0, stderr: '' });
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ source: 'opsgenie', account });
+    expect(plan.objects.filter((o: any) => o.kind === 'schedule').map((o: any) => [o.name, o.action])).toEqual([
+      ['noc', 'create'],
+      ['noc-backup', 'create'],
+      ['us-only', 'skip'],
+    ]);
+    expect(plan.integrations.map((i: any) => i.url)).toEqual(['https://alerts.example.com/v2/alerts', 'https://alerts.example.com/v2/alerts']);
+    const schedules = await run(['schedule', 'list', account, '--json']);
+    expect(JSON.parse(schedules.stdout)).toEqual([]);
+  });
+
+  it('the key from OPSGENIE_API_KEY; a schedule made here by hand with the same name is a skip, never touched', async () => {
+    const layers = JSON.stringify([{ participants: [{ name: 'Ece', number: '5329999999' }], shift: '7d', start: '2026-11-02T09:00' }]);
+    expect((await run(['schedule', 'create', account, '--name', 'noc', '--time-zone', 'UTC', '--layers', layers])).status).toBe(0);
+    process.env.OPSGENIE_API_KEY = OPSGENIE_KEY;
+    try {
+      const r = await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--json']);
+      expect(r.status).toBe(0);
+      const noc = JSON.parse(r.stdout).objects.find((o: any) => o.kind === 'schedule' && o.name === 'noc');
+      expect(noc).toMatchObject({ action: 'skip', why: 'a schedule named noc already exists here and was not imported: objects made by hand are never touched' });
+    } finally {
+      delete process.env.OPSGENIE_API_KEY;
+      await run(['schedule', 'delete', account, 'noc']);
+    }
+  });
+
+  it('the plain text: one line an object, its action, kind, name and why', async () => {
+    const r = await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY)]);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('create    schedule  noc');
+    expect(lines).toContain('skip      rule      rule 4 (random team dba) (of noc-escalation): random: one member chosen at random cannot be expressed here');
+    expect(lines[lines.length - 2]).toBe('nothing was written (--apply: not yet, needs people)');
+  });
+
+  it("a key Opsgenie refuses: exit 1 with Opsgenie's words; no key: a usage error; --apply: refused before anything is read", async () => {
+    expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('bad.key', 'nope')])).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'voice-alert: Opsgenie answered 401: Could not authenticate (GET /v2/users)\n',
+    });
+    expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'voice-alert: no key: set OPSGENIE_API_KEY or give --api-key-file FILE (never the key itself as an argument)\n',
+    });
+    const before = opsgenie.requests.length;
+    expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--apply'])).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'voice-alert: not yet: needs people (issue 45): run without --apply to see the plan\n',
+    });
+    expect(opsgenie.requests.length).toBe(before);
+  });
+});
+
+describe('voice-alert import pagerduty', () => {
+  it('--token-file: the plan as JSON; a refused token is exit 1 in PagerDuty\'s words', async () => {
+    const r = await run(['import', 'pagerduty', account, '--api-url', pagerduty.url, '--token-file', keyFile('pd.token', PAGERDUTY_TOKEN), '--json']);
+    expect(r.status).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.objects.filter((o: any) => o.kind === 'policy').map((o: any) => [o.name, o.action, o.rounds])).toEqual([['noc-policy', 'create', 3]]);
+    expect(await run(['import', 'pagerduty', account, '--api-url', pagerduty.url, '--token-file', keyFile('bad.token', 'nope')])).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'voice-alert: PagerDuty answered 401: Unauthorized (GET /users)\n',
+    });
+  });
+});
