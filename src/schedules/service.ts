@@ -64,6 +64,8 @@ export interface SchedulesService {
   create(accountId: string, input: ScheduleInput): Promise<ScheduleResult>;
   /** Refused (schedule_in_use) while a policy's step names it. */
   remove(accountId: string, idOrName: string): Promise<ScheduleResult | ScheduleInUse>;
+  /** The account's schedule by id or name; null: none (another account's is none). */
+  find(accountId: string, idOrName: string): Promise<ScheduleRecord | null>;
   /** The schedule and who uses it now (the panel's delete page asks before it deletes); null: no such schedule. */
   usersOf(accountId: string, idOrName: string): Promise<{ schedule: ScheduleRecord; usedBy: UsedBy[] } | null>;
   /**
@@ -180,6 +182,7 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         await tx.schedules.watchNoLaterThan(s.id, clock());
         return { ok: true, override };
       }),
+    find: (accountId, idOrName) => store.schedules.find(accountId, idOrName),
     usersOf: (accountId, idOrName) =>
       store.transaction(async (tx) => {
         const schedule = await tx.schedules.find(accountId, idOrName);

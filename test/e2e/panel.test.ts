@@ -267,7 +267,8 @@ describe('web panel in chromium', () => {
       '/panel/accounts',
       '/panel/settings',
       '/panel/password',
-      ...['keys', 'credit', 'calls', 'alerts', 'policies', 'callbacks', 'history', 'test-call'].map((p) => `/panel/a/${accountId}/${p}`),
+      '/panel/trunks',
+      ...['keys', 'credit', 'calls', 'alerts', 'policies', 'callbacks', 'history', 'test-call', 'heartbeats', 'desk', 'schedules', 'schedules/new'].map((p) => `/panel/a/${accountId}/${p}`),
     ];
     for (const width of [1366, 390]) {
       await admin.page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
@@ -286,7 +287,7 @@ describe('web panel in chromium', () => {
           return { scroll: document.documentElement.scrollWidth - w, off, clipped };
         });
         expect({ path, width, ...overflow }).toEqual({ path, width, scroll: 0, off: [], clipped: 0 });
-        await admin.page.screenshot({ path: shot(`fit-${width}-${path.split('/').at(-1)}`), fullPage: true });
+        await admin.page.screenshot({ path: shot(`fit-${width}-${path.split('/').slice(-2).join('-')}`), fullPage: true });
       }
     }
     await admin.page.setViewportSize({ width: 1280, height: 900 });

@@ -51,7 +51,8 @@ export function draftFromSchedule(s: { name: string; timeZone: string; layers: r
     layers: s.layers.map((l) => ({
       participants: l.participants.map((p) => (p.name === p.number ? p.number : `${p.name}, ${p.number}`)).join('\n'),
       shift: l.shift,
-      start: l.start.slice(0, 16),
+      // `2026-11-02T09:00:00` as the field shows it; seconds that are not :00 are kept, not dropped.
+      start: /:00$/.test(l.start) && l.start.length > 16 ? l.start.slice(0, 16) : l.start,
       restrictions: (l.restrictions ?? []).map((r) => `${r.days.join(',')} ${r.from}-${r.to}`).join('\n'),
     })),
   };

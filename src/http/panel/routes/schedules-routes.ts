@@ -82,10 +82,7 @@ export function schedulesRoutes(env: PanelEnv) {
     if (!p.ok) return form(c, p.code === 'schedule_not_found' ? 404 : 400, draft, { ...ids, error: refused(c, p) });
     return form(c, 200, draft, { ...ids, preview: { now: p.now, shifts: p.shifts } });
   };
-  const editing = async (c: PanelCtx) => {
-    const found = await schedules.usersOf(c.account.id, c.params.scheduleId ?? '');
-    return found?.schedule ?? null;
-  };
+  const editing = (c: PanelCtx) => schedules.find(c.account.id, c.params.scheduleId ?? '');
 
   return new Elysia({ name: 'panel-schedules' })
     .get(`${path}/new`, guarded(env, { account: true }, (c) => form(c, 200, { name: '', timeZone: config.credit.timezone, layers: [] })))
