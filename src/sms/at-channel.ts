@@ -98,7 +98,7 @@ export function createAtChannel(options: AtChannelOptions): AtChannel {
     buffer += Buffer.from(chunk).toString('latin1');
     for (;;) {
       // The text prompt has no line end after it (TS 27.005 §3.5.1: "<CR><LF><greater_than><space>").
-      if (pending?.prompt && /^[\r\n]*> ?$/.test(buffer)) {
+      if (pending?.prompt && /(^|[\r\n])> ?$/.test(buffer)) {
         buffer = '';
         const p = pending.prompt;
         pending.prompt = undefined;
@@ -139,8 +139,8 @@ export function createAtChannel(options: AtChannelOptions): AtChannel {
               reject(e);
             },
           };
+          // The buffer is kept: a +CMTI half-received when the command went out is still read.
           pending = p;
-          buffer = '';
           withPrompt?.(p);
           options.write(`${command}\r`).catch((e) => {
             if (pending === p) pending = null;

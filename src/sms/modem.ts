@@ -47,7 +47,7 @@ export interface Modem {
   refresh(): Promise<void>;
   /**
    * Sends `text` to `number` (split in parts when long). A failed attempt (`+CMS ERROR`, a lost
-   * device, a timeout) is tried again within sms.retry_window_s, at most 3 attempts in all;
+   * device, a timeout) is tried again within sms.retry_window_s, at most MAX_RETRIES times;
    * parts the modem already took are not sent twice. Never rejects: the outcome says.
    */
   send(number: string, text: string): Promise<SendOutcome>;
@@ -60,7 +60,8 @@ export interface ModemDeps {
   onStatus?(status: ModemStatus): void;
 }
 
-export const MAX_ATTEMPTS = 3;
+/** docs/second-path.md "GSM modems": a failed text is retried at most 3 times (4 attempts in all). */
+export const MAX_RETRIES = 3;
 /** Longest reply handed on: ten parts' worth (nobody answers an alert in an essay). */
 export const MAX_INBOUND = 1600;
 
@@ -179,6 +180,14 @@ export function createModem(modem: Config['sms']['modems'][number], sms: Omit<Co
       const a = await command(s);
       if (!a.final.ok) throw new Error(`${s} answered ${a.final.error}`);
     }
+    // Texts that arrived while nobody listened (the appliance stopped, the modem unplugged) are
+    // read now like new ones (TS 27.005 §3.4.2); the listing is asked in IRA so `"ALL"` is plain.
+    await useCharset('IRA');
+    const stored = await command('AT+CMGL="ALL"', { answerPrefix: '+CMGL:' });
+    for (const l of stored.lines) {
+      const index = /^\+CMGL: ?(\d+),/.exec(l)?.[1];
+      if (index !== undefined) queueRead(Number(index));
+    }
     await readStatus();
     session.on('configured', 'text mode');
     status.lastError = null;
@@ -209,6 +218,10 @@ export function createModem(modem: Config['sms']['modems'][number], sms: Omit<Co
   const onUnsolicited = (line: string) => {
     const index = parseCmti(line);
     if (index === null) return void log.debug({ line: printable(line) }, 'modem event ignored');
+    queueRead(index);
+  };
+
+  const queueRead = (index: number) => {
     inbound = inbound.then(() => readText(index)).catch((e) => log.warn({ error: describeError(e), index }, 'could not read an incoming text'));
   };
 
@@ -278,7 +291,7 @@ export function createModem(modem: Config['sms']['modems'][number], sms: Omit<Co
       const references: number[] = [];
       const failures: string[] = [];
       const deadline = Date.now() + sms.retry_window_s * 1000;
-      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      for (let attempt = 1; attempt <= 1 + MAX_RETRIES; attempt++) {
         try {
           await whenReady(deadline);
           while (references.length < parts.length) references.push(await sendPart(number, parts[references.length]!, coding));

@@ -43,12 +43,12 @@ export interface GsmModem {
   pinTries: string[];
   creg: number;
   rssi: number;
-  /** The next AT+CMGS answers this instead of +CMGS (e.g. `+CMS ERROR: 500`). */
+  /** The next AT+CMGS answers this instead of +CMGS (e.g. `+CMS ERROR: 500`); each call queues one more. */
   failNextSend(error: string): void;
   /** At the next `> ` prompt, vanish (the device unplugged mid-send). */
   vanishAtNextPrompt(): void;
-  /** A text arrives: stored at an index and announced with +CMTI. */
-  deliver(from: string, body: string): number;
+  /** A text arrives: stored at an index and announced with +CMTI (unless `announce` is false: it waits on the SIM). */
+  deliver(from: string, body: string, announce?: boolean): number;
   /** Stored texts (not yet deleted by AT+CMGD). */
   stored(): Map<number, { from: string; body: string }>;
   /** Raw bytes onto the line. */
@@ -68,7 +68,7 @@ export async function startGsmModem(options: GsmModemOptions): Promise<GsmModem>
   let dcs = 0;
   let pinNeeded = options.pin !== undefined;
   let entry: { to: string; buf: string } | null = null;
-  let failNext: string | null = null;
+  const failNext: string[] = [];
   let vanishAtPrompt = false;
   const texts = new Map<number, { from: string; body: string }>();
   let nextIndex = 1;
@@ -118,6 +118,10 @@ export async function startGsmModem(options: GsmModemOptions): Promise<GsmModem>
       return out(`\r\n+CMGR: "REC UNREAD","${inCharset(t.from)}",,"26/12/02,03:00:00+12"\r\n${inCharset(t.body)}\r\n\r\nOK\r\n`);
     }
     if ((m = /^AT\+CMGD=(\d+)$/.exec(cmd))) return texts.delete(Number(m[1])), ok();
+    if (/^AT\+CMGL="ALL"$/.test(cmd)) {
+      const listed = [...texts].map(([i, t]) => `\r\n+CMGL: ${i},"REC UNREAD","${inCharset(t.from)}",,"26/12/02,03:00:00+12"\r\n${inCharset(t.body)}`);
+      return out(`${listed.join('')}\r\n\r\nOK\r\n`);
+    }
     out('\r\nERROR\r\n');
   };
 
@@ -128,9 +132,8 @@ export async function startGsmModem(options: GsmModemOptions): Promise<GsmModem>
         if (ch === '\x1a') {
           const e = entry;
           entry = null;
-          if (failNext) {
-            const f = failNext;
-            failNext = null;
+          const f = failNext.shift();
+          if (f) {
             out(`\r\n${f}\r\n`);
           } else {
             state.sent.push({ to: e.to, body: e.buf, charset, dcs });
@@ -171,12 +174,12 @@ export async function startGsmModem(options: GsmModemOptions): Promise<GsmModem>
     pinTries: [],
     creg: options.creg ?? 1,
     rssi: options.rssi ?? 20,
-    failNextSend: (e) => void (failNext = e),
+    failNextSend: (e) => void failNext.push(e),
     vanishAtNextPrompt: () => void (vanishAtPrompt = true),
-    deliver(from, body) {
+    deliver(from, body, announce = true) {
       const i = nextIndex++;
       texts.set(i, { from, body });
-      out(`\r\n+CMTI: "SM",${i}\r\n`);
+      if (announce) out(`\r\n+CMTI: "SM",${i}\r\n`);
       return i;
     },
     stored: () => new Map(texts),
