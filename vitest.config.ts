@@ -86,6 +86,7 @@ const POSTGRES_SUITES = [
   'src/callbacks/*.test.ts',
   'src/escalation/*.test.ts',
   'src/schedules/*.test.ts',
+  'src/people/*.test.ts',
   'src/voice-desk/service.test.ts',
   'src/intake/*.test.ts',
   'src/maintenance/*.test.ts',
@@ -109,6 +110,7 @@ const POSTGRES_SUITES = [
   'test/integration/schedule-cli.test.ts',
   'test/integration/desk-cli.test.ts',
   'test/integration/fallback-cli.test.ts',
+  'test/integration/people-cli.test.ts',
   'test/integration/webhook.test.ts',
   'test/integration/metrics.test.ts',
 ];

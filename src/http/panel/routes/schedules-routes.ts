@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { icsPath, localToIso, type OverrideResult } from '../../../schedules';
+import { describeParticipant, icsPath, localToIso, type OverrideResult } from '../../../schedules';
 import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor } from '../examples';
 import { guarded } from '../guard';
@@ -36,13 +36,14 @@ export function schedulesRoutes(env: PanelEnv) {
     const found = await schedules.usersOf(c.account.id, c.params.scheduleId ?? '');
     if (!found) return render(c, 404, { error: scheduleWords(c.t).notFound });
     const s = found.schedule;
+    const people = new Map((await env.deps.services.people.list(c.account.id)).map((p) => [p.id, p]));
     return deletePage({
       t: c.t,
       user: c.user,
       csrf: c.csrf,
       title: fill(inUseWords(c.t).deleteSchedule, { name: s.name }),
       lines: [
-        ...s.layers.map((l, i) => `${i + 1}. ${l.participants.map((p) => `${p.name} ${p.number}`).join(', ')} — ${l.shift}, ${l.start} (${s.timeZone})`),
+        ...s.layers.map((l, i) => `${i + 1}. ${l.participants.map((p) => describeParticipant(p, people)).join(', ')} — ${l.shift}, ${l.start} (${s.timeZone})`),
         scheduleWords(c.t).overrides,
       ],
       usedBy: found.usedBy,
