@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { PolicyInput, PolicyResult } from '../escalation';
 import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
-import { peopleById } from '../people';
+import { namesPerson, peopleById } from '../people';
 import type { Person, Policy } from '../store';
 import { positiveInt, print, withServices, withStore } from './context';
 import { inUseError } from './in-use';
@@ -25,9 +25,9 @@ function parseStep(value: string, previous: PolicyInput['steps'] = []): PolicyIn
   const m = /^([^:]+)(?::(\d+))?$/.exec(value.trim());
   if (!m) throw new UsageError(`--step must be NUMBERS[:WAIT_S], got "${value}"`);
   const targets = m[1]!.split(',').map((n) => n.trim()).filter(Boolean);
-  const numbers = targets.filter((t) => !t.startsWith('@') && !t.startsWith('+'));
+  const numbers = targets.filter((t) => !t.startsWith('@') && !namesPerson(t));
   const schedules = targets.filter((t) => t.startsWith('@')).map((t) => t.slice(1));
-  const people = targets.filter((t) => t.startsWith('+')).map((t) => t.slice(1).trim());
+  const people = targets.filter(namesPerson).map((t) => t.slice(1).trim());
   return [...previous, { numbers, ...(people.length ? { people } : {}), ...(schedules.length ? { schedules } : {}), ...(m[2] ? { wait_s: Number(m[2]) } : {}) }];
 }
 

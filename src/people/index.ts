@@ -4,5 +4,6 @@
  * (refs.ts), and a person's next phone when one fails (next-phone.ts).
  */
 export { createPeopleService, type PeopleService, type PersonResult, type PersonInUse, type PersonRefusal } from './service';
-export { personName, LANGUAGES, type PersonInput } from './input';
+export { namesPerson, personName, LANGUAGES, type PersonInput } from './input';
 export { firstTarget, peopleById, personIdsOf, type CallTarget, type PersonRef, type NamesResult } from './refs';
+export { leftUnreached, queueNextPhones } from './next-phone';

@@ -14,6 +14,14 @@ export const personName = z
   .max(60)
   .regex(/^[\p{L}\p{M}\p{N}._' -]+$/u, "letters, digits, spaces, . _ ' - only");
 
+/**
+ * In a step written as text (`--step "+Ayşe,@noc,5321111111:300"`, the panel's step lines),
+ * whether an entry names a person: `+` then a name with a letter in it. `+905321111111` (and
+ * `+90 532 …`) stays an E.164 number, as it always was (a person named by digits alone is
+ * named by their id there, `+per_…`).
+ */
+export const namesPerson = (entry: string) => /^\+.*\p{L}/u.test(entry.trim());
+
 export const LANGUAGES = ['tr', 'en'] as const satisfies readonly PersonLanguage[];
 
 /** A phone as given: a number, or `{"number": …}` (the shape the API answers with). */

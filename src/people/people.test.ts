@@ -4,6 +4,8 @@ import { createFallbackService } from '../accounts';
 import { createPoliciesService, routeFrom } from '../escalation';
 import { createSchedulesService, stepTargets } from '../schedules';
 import type { Store } from '../store';
+import { policyFromForm, stepsToText } from '../http/panel/policy-form';
+import { namesPerson } from './input';
 import { createPeopleService } from './service';
 
 // Contract "People" (docs/on-call.md "People"): the store and the service, on both stores (the
@@ -183,5 +185,18 @@ describe('people', () => {
     await fallbacks.set(acc, { phone: '5329999999' });
     expect(await people.remove(acc, 'Ayşe')).toMatchObject({ ok: true });
     expect(await fallbacks.set(acc, { person: 'Ayşe' })).toEqual({ ok: false, code: 'person_not_found', value: 'Ayşe' });
+  });
+});
+
+describe('a step written as text names people with +', () => {
+  it('+ then a name is a person; + then digits stays an E.164 number', () => {
+    expect(['+Ayşe', '+ Gülşen', '+per_abc', '+905321111111', '+90 532 111 11 11', '5321111111', '@noc'].map(namesPerson)).toEqual([true, true, true, false, false, false, false]);
+    const form = policyFromForm({ name: 'p', steps: '+Ayşe, @noc, +905321111111 : 300\n+per_x : 60' });
+    expect(form.steps).toEqual([
+      { numbers: ['+905321111111'], people: ['Ayşe'], schedules: ['noc'], wait_s: 300 },
+      { numbers: [], people: ['per_x'], wait_s: 60 },
+    ]);
+    // Stored steps keep ids: the panel's text keeps them, so a save keeps the same person.
+    expect(stepsToText([{ numbers: ['5321111111'], people: ['per_x'], schedules: ['noc'], wait_s: 300 }])).toBe('+per_x, @noc, 5321111111 : 300');
   });
 });
