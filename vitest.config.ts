@@ -32,8 +32,9 @@ const PEER_SUITES = [
   'test/integration/self-test.test.ts',
   // A missed heartbeat's call through a sipp trunk (README "Heartbeats").
   'test/integration/heartbeat-call.test.ts',
-  // A person's phones in order against sipp (docs/on-call.md "People").
+  // A person's phones in order against sipp, and their language heard (docs/on-call.md "People").
   'test/integration/people-phones.test.ts',
+  'test/integration/people-language.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
   'test/e2e/voice-desk.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',
@@ -61,6 +62,7 @@ const PEER_WAIT_SUITES = [
   'test/e2e/voice-desk-session-timer.test.ts',
   'test/integration/heartbeat-call.test.ts',
   'test/integration/people-phones.test.ts',
+  'test/integration/people-language.test.ts',
 ];
 
 /**
