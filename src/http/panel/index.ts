@@ -12,6 +12,7 @@ import { keysRoutes } from './routes/keys-routes';
 import { maintenanceRoutes } from './routes/maintenance-routes';
 import { overviewRoutes } from './routes/overview-routes';
 import { policiesRoutes } from './routes/policies-routes';
+import { peopleRoutes } from './routes/people-routes';
 import { schedulesRoutes } from './routes/schedules-routes';
 import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
@@ -39,6 +40,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(policiesRoutes(env))
     .use(maintenanceRoutes(env))
     .use(schedulesRoutes(env))
+    .use(peopleRoutes(env))
     .use(alertsRoutes(env))
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))

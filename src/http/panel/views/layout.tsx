@@ -3,10 +3,11 @@ import type { Account, PanelUser } from '../../../store';
 import type { Messages } from '../i18n';
 import { overviewWords } from '../i18n/overview-words';
 import { FAVICON, LanguageSwitch } from './language-switch';
+import { peopleWords } from '../i18n/people-words';
 import { scheduleWords } from '../i18n/schedule-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'people';
 
 export interface LayoutProps {
   t: Messages;
@@ -120,6 +121,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/schedules`} aria-current={current(active, 'schedules')}>
                   {scheduleWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/people`} aria-current={current(active, 'people')}>
+                  {peopleWords(t).title}
                 </a>
               </li>
               <li>
