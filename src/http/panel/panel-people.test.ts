@@ -78,4 +78,20 @@ describe('panel: people', () => {
     expect(await store.people.get(theirs.id)).toMatchObject({ phones: [] });
     expect((await owner.get(`/panel/a/${b.id}/people`)).status).toBe(404);
   });
+
+  test('the fallback card takes +name for a person and shows them so; an unknown person is refused', async () => {
+    const { store, a, owner } = await setup();
+    const ayse = await store.transaction((tx) => tx.people.create(a.id, { name: 'Ayşe', phones: [{ number: '5321111111', verifiedAt: null }], sms: [], emails: [], language: 'tr', timeZone: null }, 0));
+    const page = `/panel/a/${a.id}/policies`;
+    const csrf = await owner.csrf(page);
+    expect((await owner.post(`/panel/a/${a.id}/fallback`, { _csrf: csrf, phone: '+ayşe' })).status).toBe(303);
+    expect(await store.fallbacks.get(a.id)).toMatchObject({ phoneNumber: null, personId: ayse.id });
+    expect(await (await owner.get(page)).text()).toContain('data-fallback="+Ayşe"');
+    const unknown = await owner.post(`/panel/a/${a.id}/fallback`, { _csrf: csrf, phone: '+Zeynep' });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain('Zeynep');
+    // A number still works.
+    expect((await owner.post(`/panel/a/${a.id}/fallback`, { _csrf: csrf, phone: '0532 999 99 99' })).status).toBe(303);
+    expect(await store.fallbacks.get(a.id)).toMatchObject({ phoneNumber: '5329999999', personId: null });
+  });
 });
