@@ -35,6 +35,9 @@ const PEER_SUITES = [
   'test/e2e/panel-oncall.test.ts',
   // A missed heartbeat's call through a sipp trunk (README "Heartbeats").
   'test/integration/heartbeat-call.test.ts',
+  // A person's phones in order against sipp, and their language heard (docs/on-call.md "People").
+  'test/integration/people-phones.test.ts',
+  'test/integration/people-language.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
   'test/e2e/voice-desk.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',
@@ -61,6 +64,8 @@ const PEER_WAIT_SUITES = [
   'test/integration/callbacks.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',
   'test/integration/heartbeat-call.test.ts',
+  'test/integration/people-phones.test.ts',
+  'test/integration/people-language.test.ts',
 ];
 
 /**
@@ -89,6 +94,7 @@ const POSTGRES_SUITES = [
   'src/callbacks/*.test.ts',
   'src/escalation/*.test.ts',
   'src/schedules/*.test.ts',
+  'src/people/*.test.ts',
   'src/voice-desk/service.test.ts',
   'src/intake/*.test.ts',
   'src/maintenance/*.test.ts',
@@ -112,6 +118,7 @@ const POSTGRES_SUITES = [
   'test/integration/schedule-cli.test.ts',
   'test/integration/desk-cli.test.ts',
   'test/integration/fallback-cli.test.ts',
+  'test/integration/people-cli.test.ts',
   'test/integration/webhook.test.ts',
   'test/integration/metrics.test.ts',
 ];

@@ -17,6 +17,7 @@ import {
   type PasswordChanges,
   type SessionService,
 } from './panel';
+import { createPeopleService, type PeopleService } from './people';
 import { createSchedulesService, type SchedulesService } from './schedules';
 import { createSelfTestRequests, type SelfTestRequests } from './self-test';
 import type { Store } from './store';
@@ -38,6 +39,8 @@ export interface Services extends AccountServices {
   alerts: AlertActions;
   policies: PoliciesService;
   schedules: SchedulesService;
+  /** Who is reached, with their phones in order (docs/on-call.md "People"). */
+  people: PeopleService;
   maintenance: MaintenanceService;
   heartbeats: HeartbeatService;
   /** Who is called when nothing else resolves (docs/on-call.md "Nothing silently calls nobody"). */
@@ -97,6 +100,7 @@ export function createServices({ store, clock, config, onQueued, trunkConfigured
     alerts,
     policies: createPoliciesService({ store, clock }),
     schedules: createSchedulesService({ store, clock }),
+    people: createPeopleService({ store, clock, numberForms, defaultLanguage: p.language }),
     maintenance: createMaintenanceService({ store, clock, timeZone }),
     heartbeats: createHeartbeatService({ store, clock, timeZone, numberForms }),
     fallbacks: createFallbackService({ store, clock, numberForms }),

@@ -1,21 +1,22 @@
 import type { Clock } from '../clock';
 import { normalizePhoneNumber, type NumberForm } from '../phone';
-import type { Fallback, Store } from '../store';
+import { claimUse, type Fallback, type Store } from '../store';
 
 export type FallbackResult =
   | { ok: true; fallback: Fallback | null }
   | { ok: false; code: 'account_not_found' }
   | { ok: false; code: 'invalid_phone_number'; value: string }
-  /** `--person`: people (a later round, issue 45) do not exist yet; the fallback takes a number until they do. */
-  | { ok: false; code: 'people_not_available' };
+  /** `--person` names nobody of the account (another account's person is not found either). */
+  | { ok: false; code: 'person_not_found'; value: string };
 
 /**
  * Who an account calls when nothing else resolves (docs/on-call.md "Nothing silently calls nobody":
- * `account set-fallback`, the panel's settings page): the rule lives here once.
+ * `account set-fallback`, the panel's settings page): the rule lives here once. A person is
+ * kept by id and reached like any person, their phones in order (docs/on-call.md "People").
  */
 export interface FallbackService {
   get(accountId: string): Promise<FallbackResult>;
-  /** Exactly one of `phone` and `person`; null for both clears it. */
+  /** Exactly one of `phone` and `person` (a name in any case, or an id); null for both clears it. */
   set(accountId: string, to: { phone?: string | null; person?: string | null }): Promise<FallbackResult>;
 }
 
@@ -26,13 +27,21 @@ export function createFallbackService(d: { store: Store; clock: Clock; numberFor
       return { ok: true, fallback: await d.store.fallbacks.get(accountId) };
     },
     async set(accountId, to) {
-      if (to.person) return { ok: false, code: 'people_not_available' };
       const raw = to.phone?.trim() || null;
+      const person = to.person?.trim() || null;
       const number = raw === null ? null : normalizePhoneNumber(raw, d.numberForms);
       if (raw !== null && !number) return { ok: false, code: 'invalid_phone_number', value: raw };
       return d.store.transaction(async (tx): Promise<FallbackResult> => {
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
-        await tx.fallbacks.set(accountId, { phoneNumber: number, personId: null }, d.clock());
+        let personId: string | null = null;
+        if (person !== null) {
+          // Before reading the person: a delete of them meanwhile waits for this (src/store/usage-of.ts).
+          await claimUse(tx, accountId, 'person');
+          const p = await tx.people.find(accountId, person);
+          if (!p) return { ok: false, code: 'person_not_found', value: person };
+          personId = p.id;
+        }
+        await tx.fallbacks.set(accountId, { phoneNumber: personId ? null : number, personId }, d.clock());
         return { ok: true, fallback: await tx.fallbacks.get(accountId) };
       });
     },

@@ -13,6 +13,11 @@ export interface CallAudio {
 export interface CallContext {
   /** The escalation step placing the call, counted from 1 across rounds; above 1 it is said. */
   escalationOrdinal?: number;
+  /**
+   * The language of the person called (docs/on-call.md "People"): the words around the alert
+   * text, the keypad prompt, the confirmation and the voice; absent: the configured one.
+   */
+  language?: 'tr' | 'en';
 }
 
 export interface CallAudioSource {
@@ -27,5 +32,5 @@ export interface CallAudioSource {
    * The short confirmation played after the callee pressed 1; with `by`, it says that this
    * number is recorded as the one acknowledging.
    */
-  acknowledged(by?: string): Promise<CallAudio>;
+  acknowledged(by?: string, context?: CallContext): Promise<CallAudio>;
 }

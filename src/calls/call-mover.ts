@@ -4,6 +4,7 @@ import { IllegalTransitionError, isFinal, isInProgress, isSuppressed, transition
 import type { Clock } from '../clock';
 import { describeError, type Logger } from '../log';
 import { metrics } from '../metrics/instruments';
+import { leftUnreached, queueNextPhones } from '../people';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 
 export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk'> & {
@@ -38,7 +39,7 @@ export interface CallMoverDeps {
   store: Store;
   clock: Clock;
   log: Logger;
-  /** credit.timezone: refunds of calls cancelled by an acknowledgement. */
+  /** credit.timezone: refunds of calls cancelled by an acknowledgement, the charge of a person's next phone. */
   timeZone: string;
 }
 
@@ -74,7 +75,7 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
     // One transaction; everything in it goes through `tx` (it may run again as a whole).
     // The call and its bundle move in a statement per target, not one per call: a bundle
     // may carry thousands of alerts (BENCHMARKS "Alert storm").
-    const { still: moved, reached } = await d.store.transaction(async (tx) => {
+    const { still: moved, reached, nextPhones } = await d.store.transaction(async (tx) => {
       const alerts = { store: tx, timeZone: d.timeZone };
       const movedIds = new Set<string>();
       for (const [target, group] of await targetsOf(tx, to)) {
@@ -97,7 +98,12 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
         if (event) await emitCallEvents(tx, event, ids.map((id) => ({ id, accountId: call.accountId })), at);
       }
       const still = held.filter((c) => movedIds.has(c.id));
-      if (still.length === 0 || still[0] !== call) return { still, reached: to };
+      if (still.length === 0 || still[0] !== call) return { still, reached: to, nextPhones: [] };
+      // A person not reached on this phone: their next one, at once, before the alert settles
+      // (docs/on-call.md "People": phones in order).
+      const nextPhones = leftUnreached(to, { retried: !details.refundAttempt })
+        ? await queueNextPhones(tx, await tx.calls.getMany(still.map((c) => c.id)), { now: at, timeZone: d.timeZone })
+        : [];
       const alertIds = [...new Set(still.map((c) => c.alertId).filter((a): a is string => a !== null))];
       if (to === 'acknowledged') {
         const byId = new Map((await tx.alerts.getMany(alertIds)).map((a) => [a.id, a]));
@@ -111,7 +117,7 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
       if (isFinal(to)) await tx.escalations.wakeUp(alertIds, at);
       if (passToNextStep) await tx.escalations.skipWait(alertIds, at);
       // The state the call reached as this transaction leaves it (a retry may have become `cancelled`).
-      return { still, reached: (await tx.calls.get(call.id))?.state ?? to };
+      return { still, reached: (await tx.calls.get(call.id))?.state ?? to, nextPhones };
     });
     if (moved[0] !== call) {
       d.log.warn({ call: call.id, from: state, to }, 'call changed under us (lease taken over); leaving it');
@@ -121,6 +127,8 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
     held = moved;
     d.log.info({ call: call.id, bundled: held.length - 1, attempt: call.attempts, from: state, to: reached, sipCode: details.sipCode ?? null, reason: details.reason }, 'call state');
     metrics.callTransitions.inc({ to: reached }, held.length);
+    // The dialer looks for due calls again as this call's handling ends (dialer.ts pump).
+    if (nextPhones.length > 0) d.log.info({ call: call.id, calls: nextPhones }, "the person's next phone is called");
     state = reached;
     return true;
   };

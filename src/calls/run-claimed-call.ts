@@ -101,7 +101,9 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
       if (e instanceof IllegalTransitionError) bug ??= e;
       else throw e;
     }));
-  const context = { escalationOrdinal: call.escalationOrdinal };
+  // A person's call speaks their language, as they are now (docs/on-call.md "People").
+  const language = call.personId ? (await d.store.people.get(call.personId))?.language : undefined;
+  const context = { escalationOrdinal: call.escalationOrdinal, ...(language ? { language } : {}) };
   const request: DialRequest = {
     number: call.phoneNumber,
     // Rendering starts once the INVITE left and runs while the phone rings. Alerts bundled
@@ -111,7 +113,7 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
         ? d.audio.forMessage(call.message, context)
         : d.audio.forBundle([call.message, ...call.bundled.map((b) => b.message)], context),
     // Says that this number is recorded as the one acknowledging (it is: alerts.acknowledged_by).
-    acknowledgedAudio: () => d.audio.acknowledged(call.phoneNumber),
+    acknowledgedAudio: () => d.audio.acknowledged(call.phoneNumber, context),
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,
     answerDelayMs: d.calls.answer_delay_ms,
     maxCallMs: d.calls.max_call_s * 1000,

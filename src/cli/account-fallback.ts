@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import type { FallbackResult } from '../accounts';
 import { accountJson, fallbackJson } from '../outward';
 import type { Fallback } from '../store';
-import { CliError, print, withServices, withStore } from './context';
+import { print, withServices, withStore } from './context';
 import { refusal, requireAccount, UsageError } from './refusal';
 import { part, row } from './text';
 
-const human = (id: string, f: Fallback | null) => (f ? `${id} falls back to ${f.phoneNumber}` : `${id} has no fallback`);
+const human = (id: string, f: Fallback | null) => (f ? `${id} falls back to ${f.phoneNumber ?? `person ${f.personId}`}` : `${id} has no fallback`);
 
 function unwrap(r: FallbackResult, id: string): Fallback | null {
   if (r.ok) return r.fallback;
@@ -15,14 +15,10 @@ function unwrap(r: FallbackResult, id: string): Fallback | null {
       throw refusal('account_not_found', id);
     case 'invalid_phone_number':
       throw refusal('invalid_phone_number', `--phone ${r.value}`);
-    case 'people_not_available':
-      return fail('--person: people are not available yet; give the fallback as --phone NUMBER');
+    case 'person_not_found':
+      throw refusal('person_not_found', r.value);
   }
 }
-
-const fail = (message: string): never => {
-  throw new CliError(message);
-};
 
 /**
  * `account set-fallback|clear-fallback|show`: who is called when nothing else resolves
@@ -34,7 +30,7 @@ export function addFallbackCommands(cmd: Command): void {
     .argument('<account>', 'account id (acc_…)')
     .description('who is called when an alert reaches nobody (an empty schedule, a gap in the rota)')
     .option('--phone <number>', 'a number, in any form the API accepts')
-    .option('--person <name>', 'a person (reserved: refused until people exist)')
+    .option('--person <name>', 'or a person of the account, reached like any person (docs/on-call.md "People")')
     .option('--json', 'print JSON')
     .action((id: string, opts: { phone?: string; person?: string; json?: boolean }, c: Command) =>
       withServices(c, async ({ fallbacks }, store) => {
@@ -66,7 +62,7 @@ export function addFallbackCommands(cmd: Command): void {
         if (!a) throw refusal('account_not_found', id);
         const f = await store.fallbacks.get(id);
         print(opts.json === true, { ...accountJson(a), fallback: fallbackJson(f) }, () =>
-          [row(a.id, a.plan, a.monthlyCredit, a.disabled ? 'disabled' : 'active', a.name), part('fallback', f?.phoneNumber)].join('\n'),
+          [row(a.id, a.plan, a.monthlyCredit, a.disabled ? 'disabled' : 'active', a.name), part('fallback', f?.phoneNumber ?? (f?.personId ? `person ${f.personId}` : null))].join('\n'),
         );
       }),
     );

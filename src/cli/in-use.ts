@@ -7,6 +7,6 @@ import { CliError } from './context';
  * nobody"): the catalogue's message, then the users, exit 1.
  * `Policy in use: used by heartbeat nightly (hb_…), key ak_… (cred_…); remove those uses first`
  */
-export function inUseError(r: { code: 'schedule_in_use' | 'policy_in_use'; usedBy: readonly UsedBy[] }): CliError {
+export function inUseError(r: { code: 'schedule_in_use' | 'policy_in_use' | 'person_in_use'; usedBy: readonly UsedBy[] }): CliError {
   return new CliError(`${errorFor(r.code).message}: used by ${describeUsers(r.usedBy)}; remove those uses first`);
 }

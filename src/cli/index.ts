@@ -21,6 +21,7 @@ import { ownerCommand } from './owner';
 import { policyCommand } from './policy';
 import { restoreCommand } from './restore';
 import { scheduleCommand } from './schedule';
+import { personCommand } from './person';
 import { selfTestCommand } from './self-test';
 import { sayCommand } from './say';
 import { serveCommand } from './serve';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   program.addCommand(maintenanceCommand());
   program.addCommand(heartbeatCommand());
   program.addCommand(scheduleCommand());
+  program.addCommand(personCommand());
   program.addCommand(deskCommand());
   program.addCommand(callsCommand());
   program.addCommand(alertsCommand());

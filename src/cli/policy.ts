@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { PolicyInput, PolicyResult } from '../escalation';
 import { defaultPolicyJson, policyDeletedJson, policyJson } from '../outward';
-import type { Policy } from '../store';
+import { namesPerson, peopleById } from '../people';
+import type { Person, Policy } from '../store';
 import { positiveInt, print, withServices, withStore } from './context';
 import { inUseError } from './in-use';
 import { refusal, requireAccount, UsageError } from './refusal';
@@ -17,22 +18,33 @@ function refused(r: Refusal, given: { accountId: string; policy?: string; apiKey
 }
 
 /**
- * `--step "@noc,5321111111,5322222222:300"`: numbers (and, with `@`, on-call schedules) called
- * at once, then the wait in seconds.
+ * `--step "+Ayşe,@noc,5321111111,5322222222:300"`: numbers (with `@`, on-call schedules; with
+ * `+`, people: docs/on-call.md "People") called at once, then the wait in seconds.
  */
 function parseStep(value: string, previous: PolicyInput['steps'] = []): PolicyInput['steps'] {
   const m = /^([^:]+)(?::(\d+))?$/.exec(value.trim());
   if (!m) throw new UsageError(`--step must be NUMBERS[:WAIT_S], got "${value}"`);
   const targets = m[1]!.split(',').map((n) => n.trim()).filter(Boolean);
-  const numbers = targets.filter((t) => !t.startsWith('@'));
+  const numbers = targets.filter((t) => !t.startsWith('@') && !namesPerson(t));
   const schedules = targets.filter((t) => t.startsWith('@')).map((t) => t.slice(1));
-  return [...previous, { numbers, ...(schedules.length ? { schedules } : {}), ...(m[2] ? { wait_s: Number(m[2]) } : {}) }];
+  const people = targets.filter(namesPerson).map((t) => t.slice(1).trim());
+  return [...previous, { numbers, ...(people.length ? { people } : {}), ...(schedules.length ? { schedules } : {}), ...(m[2] ? { wait_s: Number(m[2]) } : {}) }];
 }
 
 const line = (p: Policy) => row(p.id, p.name, `${p.rounds} round(s)`, `${p.steps.length} step(s)`);
 
-const human = (p: Policy) =>
-  [line(p), ...p.steps.map((s, i) => part(`step ${i + 1}`, [...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', '), `wait ${s.wait_s} s`))].join('\n');
+/** People are kept by id (src/people/refs.ts): shown by name as `+Ayşe`. */
+const human = (p: Policy, people: ReadonlyMap<string, Person> = new Map()) =>
+  [
+    line(p),
+    ...p.steps.map((s, i) =>
+      part(
+        `step ${i + 1}`,
+        [...(s.people ?? []).map((id) => `+${people.get(id)?.name ?? id}`), ...(s.schedules ?? []).map((n) => `@${n}`), ...s.numbers].join(', '),
+        `wait ${s.wait_s} s`,
+      ),
+    ),
+  ].join('\n');
 
 /** `policy`: escalation policies of an account (docs/on-call.md "Escalation: call until someone presses 1"). */
 export function policyCommand(): Command {
@@ -42,7 +54,7 @@ export function policyCommand(): Command {
     .description('create a policy: --step once per step, in order')
     .argument('<account>', 'account id (acc_…)')
     .requiredOption('--name <name>', 'its name, unique in the account (requests name it with "policy"); letters, digits, spaces, . _ -')
-    .requiredOption('--step <numbers[:wait_s]>', 'numbers (and @schedule names) called at once, and how long to wait for a 1 (default 300 s)', parseStep)
+    .requiredOption('--step <numbers[:wait_s]>', 'numbers (with @schedule and +person names) called at once, and how long to wait for a 1 (default 300 s)', parseStep)
     .option('--rounds <n>', 'how many times the whole list is called (default 2)', positiveInt('--rounds'))
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
@@ -50,7 +62,8 @@ export function policyCommand(): Command {
         await requireAccount(store, accountId);
         const r = await policies.create(accountId, { name: opts.name, steps: opts.step, rounds: opts.rounds });
         if (!r.ok) refused(r, { accountId, policy: opts.name });
-        print(opts.json, policyJson(r.policy), () => human(r.policy));
+        const people = await peopleById(store, accountId);
+        print(opts.json, policyJson(r.policy), () => human(r.policy, people));
       }),
     );
   cmd
@@ -95,7 +108,8 @@ export function policyCommand(): Command {
         await requireAccount(store, accountId);
         const p = await store.policies.find(accountId, idOrName);
         if (!p) throw refusal('policy_not_found', idOrName);
-        print(opts.json, policyJson(p), () => human(p));
+        const people = await peopleById(store, accountId);
+        print(opts.json, policyJson(p), () => human(p, people));
       }),
     );
   cmd

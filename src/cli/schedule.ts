@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import { systemClock } from '../clock';
 import { iso, oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from '../outward';
-import { icsUrl, parseInstant, type OnCallResult } from '../schedules';
-import type { ScheduleRecord } from '../store';
+import { peopleById } from '../people';
+import { describeParticipant, icsUrl, parseInstant, type OnCallResult } from '../schedules';
+import type { OverrideRecord, Person, ScheduleRecord } from '../store';
 import { print, withServices, withStore } from './context';
 import { inUseError } from './in-use';
 import { refusal, requireAccount, UsageError } from './refusal';
@@ -29,13 +30,13 @@ const isoOrNever = (ms: number | null) => iso(ms) ?? 'never';
 
 const line = (s: ScheduleRecord) => row(s.id, s.name, s.timeZone, `${s.layers.length} layer(s)`);
 
-const human = (s: ScheduleRecord, url: string) =>
+const human = (s: ScheduleRecord, url: string, people: ReadonlyMap<string, Person>) =>
   [
     line(s),
     ...s.layers.map((l, i) =>
       part(
         `layer ${i + 1}`,
-        l.participants.map((p) => `${p.name} ${p.number}`).join(', '),
+        l.participants.map((p) => describeParticipant(p, people)).join(', '),
         `${l.shift} from ${l.start}`,
         l.restrictions?.length ? `only ${l.restrictions.map((r) => `${r.days.join(',')} ${r.from}-${r.to}`).join('; ')}` : null,
       ),
@@ -62,8 +63,9 @@ export function scheduleCommand(): Command {
         const layers = layersOption(opts.layers);
         await requireAccount(store, accountId);
         const { schedule } = unwrap(await schedules.create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }), { accountId, schedule: opts.name });
+        const people = await peopleById(store, accountId);
         const url = icsUrl(config, schedule.icsToken);
-        print(opts.json, scheduleJson(schedule, url), () => human(schedule, url));
+        print(opts.json, scheduleJson(schedule, url), () => human(schedule, url, people));
       }),
     );
   cmd
@@ -84,8 +86,9 @@ export function scheduleCommand(): Command {
         const r = await schedules.update(accountId, idOrName, change);
         if (!r.ok && r.code === 'schedule_in_use') throw inUseError(r);
         const { schedule } = unwrap(r, { accountId, schedule: idOrName });
+        const people = await peopleById(store, accountId);
         const url = icsUrl(config, schedule.icsToken);
-        print(opts.json, scheduleJson(schedule, url), () => human(schedule, url));
+        print(opts.json, scheduleJson(schedule, url), () => human(schedule, url, people));
       }),
     );
   cmd
@@ -112,8 +115,10 @@ export function scheduleCommand(): Command {
         if (!s) throw refusal('schedule_not_found', idOrName);
         const overrides = await store.schedules.overrides(s.id, systemClock());
         const url = icsUrl(config, s.icsToken);
+        const people = await peopleById(store, accountId);
+        const who = (o: OverrideRecord) => (o.personId ? [`+${people.get(o.personId)?.name ?? o.personId}`] : [o.name, o.phoneNumber]);
         print(opts.json, scheduleWithOverridesJson(s, url, overrides), () =>
-          [human(s, url), ...overrides.map((o) => part('override', isoOrNever(o.startsAt), isoOrNever(o.endsAt), o.name, o.phoneNumber))].join('\n'),
+          [human(s, url, people), ...overrides.map((o) => part('override', isoOrNever(o.startsAt), isoOrNever(o.endsAt), ...who(o)))].join('\n'),
         );
       }),
     );
@@ -139,17 +144,18 @@ export function scheduleCommand(): Command {
     .argument(...SCHEDULE)
     .requiredOption('--from <iso>', 'start, ISO 8601 with a zone, e.g. 2026-12-24T18:00+03:00')
     .requiredOption('--to <iso>', 'end (exclusive)')
-    .requiredOption('--number <number>', 'the number called meanwhile')
+    .option('--number <number>', 'the number called meanwhile')
+    .option('--person <name>', 'or a person of the account, whose phones are called in order (docs/on-call.md "People")')
     .option('--name <name>', 'who that is')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withServices(c, async ({ schedules }, store) => {
         await requireAccount(store, accountId);
-        const { override } = unwrap(await schedules.addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number, name: opts.name }), {
+        const { override } = unwrap(await schedules.addOverride(accountId, idOrName, { from: opts.from, to: opts.to, number: opts.number ?? null, person: opts.person ?? null, name: opts.name }), {
           accountId,
           schedule: idOrName,
         });
-        print(opts.json, overrideJson(override), () => row(override.id, isoOrNever(override.startsAt), isoOrNever(override.endsAt), override.name, override.phoneNumber));
+        print(opts.json, overrideJson(override), () => row(override.id, isoOrNever(override.startsAt), isoOrNever(override.endsAt), override.personId ? `+${opts.person}` : override.name, override.phoneNumber || null));
       }),
     );
   cmd

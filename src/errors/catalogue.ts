@@ -53,6 +53,7 @@ export const ERRORS = [
   // adds `used_by` ([{kind, id, name}]); the CLI and the panel name the same users.
   { code: 'schedule_in_use', status: 409, message: 'Schedule in use' },
   { code: 'policy_in_use', status: 409, message: 'Policy in use' },
+  { code: 'person_in_use', status: 409, message: 'Person in use' },
 
   // Maintenance windows (docs/on-call.md "Maintenance windows"); the detail after ": " names the
   // field.
@@ -78,6 +79,10 @@ export const ERRORS = [
   { code: 'invalid_schedule', status: 400, message: 'Invalid schedule' },
   { code: 'invalid_override', status: 400, message: 'Invalid override' },
   { code: 'override_not_found', status: 404, message: 'Override not found' },
+  // People (docs/on-call.md "People"): another account's person answers like a missing one.
+  { code: 'person_not_found', status: 404, message: 'Person not found' },
+  { code: 'person_name_taken', status: 409, message: 'Person name taken' },
+  { code: 'invalid_person', status: 400, message: 'Invalid person' },
 
   // The panel's test calls (src/accounts/test-calls.ts): what an owner may not do.
   { code: 'no_trunk', status: 503, message: 'No SIP trunk configured' },

@@ -9,7 +9,7 @@ import { ordinalOf, type AlertRecord, type CallSource, type Escalation, type Sto
 
 import { metrics } from '../metrics';
 import { routeFrom } from './route';
-import { fallbackNumber, recordUnroutable } from './unroutable';
+import { fallbackTarget, recordUnroutable } from './unroutable';
 
 /** The calls' source: the alert's, where it is one a call may have. */
 const callSourceOf = (alert: AlertRecord): CallSource =>
@@ -106,14 +106,15 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       return [];
     }
     const callIds = await tx.calls.enqueue(
-      numbers.map((phoneNumber) => ({
+      route.targets.map((t) => ({
         accountId: e.accountId,
         credentialId: e.credentialId,
         source: callSourceOf(alert),
-        phoneNumber,
+        phoneNumber: t.number,
         message: e.message,
         alertId: e.alertId,
         escalationOrdinal: ordinalOf({ plan: e.plan, round, step }),
+        person: t.person,
       })),
       now,
     );
@@ -130,12 +131,13 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
    */
   const reachNobody = async (tx: Tx, e: Escalation, alert: AlertRecord, why: string, now: number, say: (() => void)[]): Promise<string[]> => {
     if (!(await tx.escalations.finish(e.alertId, why))) return [];
-    const number = await fallbackNumber(tx, e.accountId);
+    const target = await fallbackTarget(tx, e.accountId);
+    const number = target?.number ?? null;
     const account = number ? await tx.accounts.get(e.accountId) : null;
     const charged = number !== null && account !== null && (await tx.usage.tryCharge(account.id, periodOf(now, d.timeZone), 1, account.monthlyCredit));
     const callIds = charged
       ? await tx.calls.enqueue(
-          [{ accountId: e.accountId, credentialId: e.credentialId, source: callSourceOf(alert), phoneNumber: number, message: e.message, alertId: e.alertId, escalationOrdinal: 0 }],
+          [{ accountId: e.accountId, credentialId: e.credentialId, source: callSourceOf(alert), phoneNumber: number, message: e.message, alertId: e.alertId, escalationOrdinal: 0, person: target!.person }],
           now,
         )
       : [];

@@ -7,4 +7,4 @@ export { createEscalationEngine, type EscalationEngine, type EscalationEngineDep
 export { createPoliciesService, policyInput, type PoliciesService, type PolicyInput, type PolicyInUse, type PolicyResult } from './policies';
 export { beginEscalation, escalationPlan, FIRST_STEP_ORDINAL } from './start';
 export { routeFrom, type Route } from './route';
-export { fallbackNumber, nobodyWarning, recordUnroutable } from './unroutable';
+export { fallbackNumber, fallbackTarget, nobodyWarning, recordUnroutable } from './unroutable';

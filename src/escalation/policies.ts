@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
+import { personIdsOf } from '../people';
 import { claimUse, whoUses, type Policy, type PolicyStep, type Store, type Tx, type UsedBy } from '../store';
 
 /** What a person gives for a policy (CLI, panel); numbers in any form the API accepts. */
@@ -14,9 +15,14 @@ export const policyInput = z.object({
           numbers: z.array(z.string()).max(10).default([]),
           /** On-call schedules of the account (docs/on-call.md "On-call schedules"): whoever is on call when the step starts. */
           schedules: z.array(z.string().trim().min(1).max(60)).max(10).optional(),
+          /** People of the account, by name (any case) or id (docs/on-call.md "People"): their phones in order. Kept as ids. */
+          people: z.array(z.string().trim().min(1).max(60)).max(10).optional(),
           wait_s: z.number().int().min(0).max(86_400).default(300),
         })
-        .refine((s) => s.numbers.length + (s.schedules?.length ?? 0) > 0, { message: 'a step calls at least one number or schedule', path: ['numbers'] }),
+        .refine((s) => s.numbers.length + (s.schedules?.length ?? 0) + (s.people?.length ?? 0) > 0, {
+          message: 'a step calls at least one number, person or schedule',
+          path: ['numbers'],
+        }),
     )
     .min(1)
     .max(10),
@@ -62,16 +68,27 @@ function validate(input: PolicyInput): { ok: true; value: z.output<typeof policy
       if (!numbers.includes(n)) numbers.push(n);
     }
     const schedules = [...new Set(step.schedules ?? [])];
-    steps.push({ numbers, ...(schedules.length ? { schedules } : {}), wait_s: step.wait_s });
+    const people = [...new Set(step.people ?? [])];
+    steps.push({ numbers, ...(people.length ? { people } : {}), ...(schedules.length ? { schedules } : {}), wait_s: step.wait_s });
   }
   return { ok: true, value: { ...parsed.data, steps } };
 }
 
-/** A step naming a schedule the account does not have: refused as the policy is written. */
-async function missingSchedule(tx: Tx, accountId: string, steps: readonly PolicyStep[]): Promise<{ ok: false; code: 'invalid_policy'; problem: string } | null> {
+/**
+ * A step naming a schedule or a person the account does not have: refused as the policy is
+ * written, naming it. The people named are replaced by their ids in `steps` (src/people/refs.ts).
+ */
+async function missingSchedule(tx: Tx, accountId: string, steps: PolicyStep[]): Promise<{ ok: false; code: 'invalid_policy'; problem: string } | null> {
+  await claimUse(tx, accountId, 'schedule');
+  await claimUse(tx, accountId, 'person');
   for (const [i, step] of steps.entries()) {
     for (const name of step.schedules ?? []) {
       if (!(await tx.schedules.find(accountId, name))) return { ok: false, code: 'invalid_policy', problem: `steps.${i}.schedules: no such schedule: ${name}` };
+    }
+    if (step.people?.length) {
+      const ids = await personIdsOf(tx, accountId, step.people);
+      if (!ids.ok) return { ok: false, code: 'invalid_policy', problem: `steps.${i}.people: unknown person: ${ids.unknown}` };
+      step.people = ids.ids;
     }
   }
   return null;
@@ -94,7 +111,6 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
         await tx.serializeOn(policiesLock(accountId));
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
         if (await tx.policies.find(accountId, v.value.name)) return { ok: false, code: 'policy_name_taken' };
-        await claimUse(tx, accountId, 'schedule');
         const missing = await missingSchedule(tx, accountId, v.value.steps);
         if (missing) return missing;
         return { ok: true, policy: await tx.policies.create({ accountId, ...v.value }, clock()) };
@@ -108,7 +124,6 @@ export function createPoliciesService({ store, clock }: { store: Store; clock: C
         if (!p) return { ok: false, code: 'policy_not_found' };
         const clash = await tx.policies.find(accountId, v.value.name);
         if (clash && clash.id !== p.id) return { ok: false, code: 'policy_name_taken' };
-        await claimUse(tx, accountId, 'schedule');
         const missing = await missingSchedule(tx, accountId, v.value.steps);
         if (missing) return missing;
         await tx.policies.update(p.id, v.value, clock());

@@ -1,4 +1,5 @@
 import { stepTargets } from '../schedules/step-numbers';
+import type { CallTarget } from '../people';
 import type { EscalationPlan, Tx } from '../store';
 
 /**
@@ -10,18 +11,18 @@ import type { EscalationPlan, Tx } from '../store';
  * `skipped` says why each step passed over reached nobody, as `why` does for `nobody`.
  */
 export type Route =
-  | { kind: 'step'; round: number; step: number; numbers: string[]; skipped: string[] }
+  | { kind: 'step'; round: number; step: number; numbers: string[]; targets: CallTarget[]; skipped: string[] }
   | { kind: 'out_of_rounds'; skipped: string[] }
   | { kind: 'nobody'; why: string };
 
-export async function routeFrom(tx: Pick<Tx, 'schedules'>, accountId: string, plan: EscalationPlan, from: { round: number; step: number }, at: number): Promise<Route> {
+export async function routeFrom(tx: Pick<Tx, 'schedules' | 'people'>, accountId: string, plan: EscalationPlan, from: { round: number; step: number }, at: number): Promise<Route> {
   const skipped: string[] = [];
   let { round, step } = from;
   // One pass over the steps is enough: at one instant a step reaches whom it reached before.
   for (let tried = 0; tried < plan.steps.length; tried++) {
     if (round > plan.rounds) return { kind: 'out_of_rounds', skipped };
     const targets = await stepTargets(tx, accountId, plan.steps[step]!, at);
-    if (targets.numbers.length > 0) return { kind: 'step', round, step, numbers: targets.numbers, skipped };
+    if (targets.numbers.length > 0) return { kind: 'step', round, step, numbers: targets.numbers, targets: targets.targets, skipped };
     skipped.push(`step ${step + 1}: ${targets.nobody.join(', ') || 'nobody to call'}`);
     step += 1;
     if (step >= plan.steps.length) {

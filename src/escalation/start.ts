@@ -5,7 +5,12 @@ import type { EscalationPlan, Policy, Tx } from '../store';
  * escalation), with any numbers the request named called at once with the first step.
  */
 export function escalationPlan(policy: Policy, given: readonly string[]): EscalationPlan {
-  const steps = policy.steps.map((s) => ({ numbers: [...s.numbers], ...(s.schedules?.length ? { schedules: [...s.schedules] } : {}), wait_s: s.wait_s }));
+  const steps = policy.steps.map((s) => ({
+    numbers: [...s.numbers],
+    ...(s.people?.length ? { people: [...s.people] } : {}),
+    ...(s.schedules?.length ? { schedules: [...s.schedules] } : {}),
+    wait_s: s.wait_s,
+  }));
   for (const n of given) if (!steps[0]!.numbers.includes(n)) steps[0]!.numbers.push(n);
   return { steps, rounds: policy.rounds };
 }

@@ -1,16 +1,27 @@
 import { markUnacknowledged } from '../alerts';
 import { emitAlertEvent } from '../callbacks';
+import { firstTarget, type CallTarget } from '../people';
 import type { AlertRecord, Tx } from '../store';
 
 /** The answer's `warning` for an alert that reached nobody (docs/on-call.md "Nothing silently calls nobody"). */
 export const nobodyWarning = (why: string) => `Nobody to call: ${why}`;
 
 /**
- * The number called when nothing else resolves (`account set-fallback`), or null. A person
- * (a later round, issue 45) will resolve to their first phone here.
+ * Who is called when nothing else resolves (`account set-fallback`), or null: the number, or
+ * the person's first phone as they are now (their next phones follow when it fails, like any
+ * person's: src/people/next-phone.ts). A fallback person with no phone reaches nobody.
  */
-export async function fallbackNumber(tx: Pick<Tx, 'fallbacks'>, accountId: string): Promise<string | null> {
-  return (await tx.fallbacks.get(accountId))?.phoneNumber ?? null;
+export async function fallbackTarget(tx: Pick<Tx, 'fallbacks' | 'people'>, accountId: string): Promise<CallTarget | null> {
+  const f = await tx.fallbacks.get(accountId);
+  if (!f) return null;
+  if (f.personId === null) return f.phoneNumber ? { number: f.phoneNumber, person: null } : null;
+  const person = await tx.people.get(f.personId);
+  return person ? firstTarget(person) : null;
+}
+
+/** fallbackTarget's number alone. */
+export async function fallbackNumber(tx: Pick<Tx, 'fallbacks' | 'people'>, accountId: string): Promise<string | null> {
+  return (await fallbackTarget(tx, accountId))?.number ?? null;
 }
 
 /**

@@ -18,6 +18,7 @@ import { DatabaseUnavailableError } from '../store';
 import { errorResponse, requestIdFor } from './respond';
 import { sharedHeadersOntoResponse } from './shared-headers';
 import { scheduleRoutes } from './schedules';
+import { peopleRoutes } from './people';
 import { webhookRoutes } from './webhook';
 
 /** Route patterns -> regexes, to tell 405 (path known, method not) from 404. */
@@ -82,6 +83,7 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     .use(maintenanceRoutes(deps))
     .use(heartbeatRoutes(deps))
     .use(scheduleRoutes(deps))
+    .use(peopleRoutes(deps))
     .use(deleteRoutes(deps))
     .use(webhookRoutes(deps))
     .use(compatRoutes(deps));

@@ -2,7 +2,8 @@ import { resolveOpenAlertByKey } from '../alerts';
 import type { Clock } from '../clock';
 import { alertsSection } from '../config/sections/alerts';
 import { periodOf } from '../credit';
-import { beginEscalation, fallbackNumber, nobodyWarning, recordUnroutable, routeFrom } from '../escalation';
+import { beginEscalation, fallbackTarget, nobodyWarning, recordUnroutable, routeFrom } from '../escalation';
+import type { CallTarget } from '../people';
 import { metrics } from '../metrics';
 import { ordinalOf, type Account, type CallSource, type EscalationPlan, type MaintenanceWindow, type Policy, type Store, type Tx } from '../store';
 import { suppressingWindow } from '../maintenance/suppress';
@@ -123,6 +124,8 @@ export async function enqueueCalls(
         alertId,
         escalationOrdinal: req.escalation && !escalating && !route?.unroutable ? ordinalOf({ plan: req.escalation.plan, round: 1, step: route!.step }) : 0,
         lastReason: options.waitReason ?? null,
+        // A person's number (docs/on-call.md "People"): the call names them, and their next phone follows a failure.
+        person: route?.targets.find((t) => t.number === phoneNumber)?.person ?? null,
       })),
       now,
     );
@@ -151,11 +154,11 @@ export async function enqueueCalls(
  * now (earlier steps reaching nobody are passed over at once). When none does, the alert is
  * unroutable (`unroutable` says why) and the account's fallback number, if any, is its one call.
  */
-async function firstRoute(tx: Tx, accountId: string, plan: EscalationPlan, now: number): Promise<{ numbers: string[]; step: number; unroutable: string | null }> {
+async function firstRoute(tx: Tx, accountId: string, plan: EscalationPlan, now: number): Promise<{ numbers: string[]; targets: CallTarget[]; step: number; unroutable: string | null }> {
   const route = await routeFrom(tx, accountId, plan, { round: 1, step: 0 }, now);
-  if (route.kind === 'step') return { numbers: route.numbers, step: route.step, unroutable: null };
-  const fallback = await fallbackNumber(tx, accountId);
-  return { numbers: fallback ? [fallback] : [], step: 0, unroutable: route.kind === 'nobody' ? route.why : route.skipped.join('; ') };
+  if (route.kind === 'step') return { numbers: route.numbers, targets: route.targets, step: route.step, unroutable: null };
+  const fallback = await fallbackTarget(tx, accountId);
+  return { numbers: fallback ? [fallback.number] : [], targets: fallback ? [fallback] : [], step: 0, unroutable: route.kind === 'nobody' ? route.why : route.skipped.join('; ') };
 }
 
 /** recordUnroutable (src/escalation/unroutable.ts) once per alert and why: a repeat joining it says nothing new. */

@@ -27,6 +27,8 @@ export function callStatusJson(c: CallRecord, events: CallEvent[]) {
     alert_id: c.alertId,
     /** The call of the same number it was spoken in (per-number bundling); null: its own call. */
     bundled_into: c.bundledInto,
+    /** The person the call reaches (docs/on-call.md "People"): their id and which phone (0: the first); null: a bare number. */
+    person: personJson(c),
     events: events.map((e) => ({ at: iso(e.at), attempt: e.attempt, from: e.from, to: e.to, sip_code: e.sipCode, reason: e.reason, trunk: e.trunk })),
   };
 }
@@ -62,10 +64,16 @@ export function callListJson(c: CallRecord) {
     last_sip_code: c.lastSipCode,
     last_reason: c.lastReason,
     acknowledged: c.acknowledgedAt !== null,
+    person: personJson(c),
   };
+}
+
+/** A call's `person`: `{"id": "per_…", "phone": 0}`, or null for a bare number. */
+export function personJson(c: Pick<CallRecord, 'personId' | 'personPhone'>) {
+  return c.personId ? { id: c.personId, phone: c.personPhone ?? 0 } : null;
 }
 
 /** The `call` of a `call.*` callback (docs/on-call.md "Callbacks"). */
 export function callbackCallJson(c: CallRecord) {
-  return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason };
+  return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason, person: personJson(c) };
 }

@@ -12,6 +12,7 @@ export { maintenanceDeletedJson, maintenanceJson, newMaintenanceJson, windowStat
 export { heartbeatChangeJson, heartbeatJson, heartbeatState, newHeartbeatJson } from './heartbeat-json';
 export { selfTestJson } from './self-test-json';
 export { oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from './schedule-json';
+export { personDeletedJson, personJson } from './person-json';
 export { alertActionJson } from './alert-action-json';
 export { accountJson, newAccountJson } from './account-json';
 export { fallbackJson } from './fallback-json';

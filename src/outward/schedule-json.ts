@@ -15,13 +15,18 @@ export function scheduleJson(s: ScheduleRecord, icsUrl: string) {
   };
 }
 
+/** An override of a person (`--person`) has `person` (their id) and `number` null: their phones are read when it is called. */
 export function overrideJson(o: OverrideRecord) {
-  return { id: o.id, schedule_id: o.scheduleId, from: iso(o.startsAt), to: iso(o.endsAt), name: o.name, number: o.phoneNumber, created_at: iso(o.createdAt) };
+  const who = o.personId ? { name: o.name, number: null, person: o.personId } : { name: o.name, number: o.phoneNumber };
+  return { id: o.id, schedule_id: o.scheduleId, from: iso(o.startsAt), to: iso(o.endsAt), ...who, created_at: iso(o.createdAt) };
 }
 
-/** `schedule oncall --json` and GET /api/schedules/{name}/oncall: `name` is the participant's. */
-export function oncallJson(o: { name: string | null; number: string | null; until: number | null }) {
-  return { name: o.name, number: o.number, until: iso(o.until) };
+/**
+ * `schedule oncall --json` and GET /api/schedules/{name}/oncall: `name` is the participant's;
+ * for a person (docs/on-call.md "People") their name, their first phone and `person`, their id.
+ */
+export function oncallJson(o: { name: string | null; number: string | null; person?: string | null; until: number | null }) {
+  return { name: o.name, number: o.number, ...(o.person ? { person: o.person } : {}), until: iso(o.until) };
 }
 
 /** `schedule show --json`: the schedule and its overrides still to come. Fields may be added, never renamed. */

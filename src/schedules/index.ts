@@ -2,7 +2,7 @@
  * On-call schedules (docs/on-call.md "On-call schedules"): layers of rotations in a time zone, with
  * restrictions and overrides; who is on call at an instant and the shifts over a range.
  */
-export { compileLayers, isIanaTimeZone, localToIso, validateLayers, WEEKDAYS, type Layer, type LayersInput, type Participant, type Weekday } from './layers';
+export { compileLayers, describeParticipant, isIanaTimeZone, localToIso, validateLayers, WEEKDAYS, type Layer, type LayersInput, type Participant, type Weekday } from './layers';
 export { layerShifts, shiftBoundary, shiftIndexAt } from './rotation';
 export { restrictionIntervals } from './restrictions';
 export { onCallAt, segments, shiftsBetween, type OnCall, type Override, type ScheduleRules, type Segment, type Shift } from './timeline';

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import * as z from 'zod';
 import { normalizePhoneNumber } from '../phone';
-import type { StoredLayer } from '../store';
+import type { Person, StoredLayer, StoredParticipant } from '../store';
 
 /**
  * A schedule's layers as a person writes them (docs/on-call.md "On-call schedules"): participants
@@ -15,10 +15,13 @@ export type Weekday = (typeof WEEKDAYS)[number];
 const LOCAL_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 
-const participant = z.object({
+const numberParticipant = z.object({
   name: z.string().trim().min(1).max(80),
   number: z.string().trim().min(1).max(30),
 });
+/** A person of the account, by name or id (docs/on-call.md "People"); the service keeps the id. */
+const personParticipant = z.strictObject({ person: z.string().trim().min(1).max(80) });
+const participant = z.union([personParticipant, numberParticipant]);
 
 const restriction = z.object({
   days: z.array(z.enum(WEEKDAYS)).min(1).max(7),
@@ -48,9 +51,12 @@ const layer = z.object({
 export const layersInput = z.array(layer).min(1).max(10);
 export type LayersInput = z.output<typeof layersInput>;
 
+/** A participant as the arithmetic sees it: a person resolved to their name and first phone (null: none). */
 export interface Participant {
   name: string;
-  number: string;
+  number: string | null;
+  /** The person's id; null: a `{"name","number"}` participant. */
+  person: string | null;
 }
 
 export interface Restriction {
@@ -80,8 +86,12 @@ export function validateLayers(value: unknown): LayersResult {
   }
   const layers: LayersInput = [];
   for (const [i, l] of parsed.data.entries()) {
-    const participants = [];
+    const participants: StoredParticipant[] = [];
     for (const [j, p] of l.participants.entries()) {
+      if ('person' in p) {
+        participants.push({ person: p.person });
+        continue;
+      }
       const number = normalizePhoneNumber(p.number);
       if (!number) return { ok: false, problem: `layers.${i}.participants.${j}.number: invalid phone number: ${p.number}` };
       participants.push({ name: p.name, number });
@@ -91,10 +101,26 @@ export function validateLayers(value: unknown): LayersResult {
   return { ok: true, layers };
 }
 
-/** The arithmetic's form of layers already validated (as stored). */
-export function compileLayers(layers: readonly StoredLayer[]): Layer[] {
+/**
+ * A stored participant as of now: a person by their name and first phone as they are at
+ * this moment (a person deleted meanwhile reaches nobody).
+ */
+export function resolveParticipant(p: StoredParticipant, people: ReadonlyMap<string, Person>): Participant {
+  if (!('person' in p)) return { name: p.name, number: p.number, person: null };
+  const person = people.get(p.person);
+  return person ? { name: person.name, number: person.phones[0]?.number ?? null, person: person.id } : { name: p.person, number: null, person: p.person };
+}
+
+/** A participant in one line, for the CLI and the panel: `Ayşe 5321111111`, a person as `+Ayşe`. */
+export function describeParticipant(p: StoredParticipant, people: ReadonlyMap<string, Person>): string {
+  if (!('person' in p)) return `${p.name} ${p.number}`;
+  return `+${people.get(p.person)?.name ?? p.person}`;
+}
+
+/** The arithmetic's form of layers already validated (as stored), people resolved from `people`. */
+export function compileLayers(layers: readonly StoredLayer[], people: ReadonlyMap<string, Person> = new Map()): Layer[] {
   return layers.map((l) => ({
-    participants: l.participants,
+    participants: l.participants.map((p) => resolveParticipant(p, people)),
     shift: { unit: l.shift.endsWith('d') ? 'd' : 'h', n: Number(l.shift.slice(0, -1)) },
     start: Temporal.PlainDateTime.from(l.start),
     // Stored only after validateLayers: its days are weekday names.

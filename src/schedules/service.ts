@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
-import { whoUses, type OverrideRecord, type ScheduleRecord, type Store, type Tables, type UsedBy } from '../store';
-import { compileLayers, isIanaTimeZone, validateLayers, type LayersInput } from './layers';
+import { peopleById } from '../people';
+import { claimUse, whoUses, type OverrideRecord, type ScheduleRecord, type Store, type Tables, type UsedBy } from '../store';
+import { compileLayers, isIanaTimeZone, resolveParticipant, validateLayers, type LayersInput } from './layers';
 import { onCallAt, shiftsBetween, type OnCall, type ScheduleRules, type Shift } from './timeline';
 
 /** What a person gives for a schedule (CLI, panel); `layers` is the parsed JSON. */
@@ -17,7 +18,9 @@ export interface OverrideInput {
   /** ISO 8601 instants with a zone or offset (a bare local time is refused: ambiguous). */
   from: string;
   to: string;
-  number: string;
+  /** Exactly one of `number` and `person` (a person of the account, by name or id). */
+  number?: string | null;
+  person?: string | null;
   name?: string | null;
 }
 
@@ -46,14 +49,44 @@ export function parseInstant(s: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** The rules of a schedule with its overrides still running after `after`. */
-export async function rulesOf(t: Pick<Tables, 'schedules'>, s: ScheduleRecord, after: number): Promise<ScheduleRules> {
+/**
+ * The rules of a schedule with its overrides still running after `after`, people as they are
+ * now (their name, their first phone): a change to a person holds from the next look.
+ */
+export async function rulesOf(t: Pick<Tables, 'schedules' | 'people'>, s: ScheduleRecord, after: number): Promise<ScheduleRules> {
   const overrides = await t.schedules.overrides(s.id, after);
+  const people = await peopleById(t, s.accountId);
   return {
     timeZone: s.timeZone,
-    layers: compileLayers(s.layers),
-    overrides: overrides.map((o) => ({ from: o.startsAt, to: o.endsAt, name: o.name, number: o.phoneNumber })),
+    layers: compileLayers(s.layers, people),
+    overrides: overrides.map((o) => {
+      if (o.personId === null) return { from: o.startsAt, to: o.endsAt, name: o.name, number: o.phoneNumber, person: null };
+      const who = resolveParticipant({ person: o.personId }, people);
+      return { from: o.startsAt, to: o.endsAt, name: who.name, number: who.number, person: who.person };
+    }),
   };
+}
+
+/**
+ * Layers' `{"person": NAME}` participants as the person's id, in the caller's transaction;
+ * an unknown one refuses the schedule, naming it (docs/on-call.md "People").
+ */
+async function peopleInLayers(tx: Pick<Tables, 'people'>, accountId: string, layers: LayersInput): Promise<{ ok: true; layers: LayersInput } | { ok: false; problem: string }> {
+  const out: LayersInput = [];
+  for (const [i, l] of layers.entries()) {
+    const participants = [];
+    for (const [j, p] of l.participants.entries()) {
+      if (!('person' in p)) {
+        participants.push(p);
+        continue;
+      }
+      const person = await tx.people.find(accountId, p.person);
+      if (!person) return { ok: false, problem: `layers.${i}.participants.${j}.person: unknown person: ${p.person}` };
+      participants.push({ person: person.id });
+    }
+    out.push({ ...l, participants });
+  }
+  return { ok: true, layers: out };
 }
 
 /**
@@ -121,10 +154,14 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         await tx.serializeOn(schedulesLock(accountId));
         if (!(await tx.accounts.get(accountId))) return { ok: false, code: 'account_not_found' };
         if (await tx.schedules.find(accountId, c.name)) return { ok: false, code: 'schedule_name_taken' };
+        // Before reading the people it names: a person deleted meanwhile waits for this (usage-of.ts).
+        await claimUse(tx, accountId, 'person');
+        const named = await peopleInLayers(tx, accountId, c.layers);
+        if (!named.ok) return { ok: false, code: 'invalid_schedule', problem: named.problem };
         const now = clock();
-        const first = onCallAt({ timeZone: c.timeZone, layers: compileLayers(c.layers), overrides: [] }, now);
+        const first = onCallAt({ timeZone: c.timeZone, layers: compileLayers(named.layers, await peopleById(tx, accountId)), overrides: [] }, now);
         const schedule = await tx.schedules.create(
-          { accountId, name: c.name, timeZone: c.timeZone, layers: c.layers, watchedName: first.name, watchedNumber: first.number, watchAt: first.until ?? now + 86_400_000 },
+          { accountId, name: c.name, timeZone: c.timeZone, layers: named.layers, watchedName: first.name, watchedNumber: first.number, watchAt: first.until ?? now + 86_400_000 },
           now,
         );
         return { ok: true, schedule };
@@ -153,7 +190,11 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
           const usedBy = await whoUses(tx, accountId, { kind: 'schedule', id: s.id, name: s.name });
           if (usedBy.length > 0) return { ok: false, code: 'schedule_in_use', usedBy };
         }
-        const schedule = await tx.schedules.update(s.id, { name: c.name, timeZone: c.timeZone, layers: c.layers }, clock());
+        // As create: people named by name are kept by id, and an unknown one refuses the change.
+        await claimUse(tx, accountId, 'person');
+        const named = await peopleInLayers(tx, accountId, c.layers);
+        if (!named.ok) return { ok: false, code: 'invalid_schedule', problem: named.problem };
+        const schedule = await tx.schedules.update(s.id, { name: c.name, timeZone: c.timeZone, layers: named.layers }, clock());
         if (!schedule) return { ok: false, code: 'schedule_not_found' };
         // New layers may put someone else on call now: the watch looks (and says oncall.changed).
         await tx.schedules.watchNoLaterThan(s.id, clock());
@@ -169,7 +210,9 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         if (!s) return { ok: false, code: 'schedule_not_found' };
         overrides = (await rulesOf(store, s, now - 35 * 86_400_000)).overrides;
       }
-      const rules: ScheduleRules = { timeZone: c.timeZone, layers: compileLayers(c.layers), overrides };
+      const named = await peopleInLayers(store, accountId, c.layers);
+      if (!named.ok) return { ok: false, code: 'invalid_schedule', problem: named.problem };
+      const rules: ScheduleRules = { timeZone: c.timeZone, layers: compileLayers(named.layers, await peopleById(store, accountId)), overrides };
       return { ok: true, now: onCallAt(rules, now), shifts: shiftsBetween(rules, now, now + days * 86_400_000) };
     },
     removeOverride: (accountId, idOrName, overrideId) =>
@@ -196,13 +239,23 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         if (to === null) return { ok: false, code: 'invalid_override', problem: `--to: not an ISO 8601 instant with a zone: ${input.to}` };
         if (to <= from) return { ok: false, code: 'invalid_override', problem: '--to must be after --from' };
         if (to - from > MAX_OVERRIDE_MS) return { ok: false, code: 'invalid_override', problem: 'an override lasts at most 366 days' };
-        const number = normalizePhoneNumber(input.number.trim());
-        if (!number) return { ok: false, code: 'invalid_override', problem: `invalid phone number: ${input.number}` };
+        const givenNumber = input.number?.trim() || null;
+        const givenPerson = input.person?.trim() || null;
+        if ((givenNumber === null) === (givenPerson === null)) return { ok: false, code: 'invalid_override', problem: 'give exactly one of --number and --person' };
+        const number = givenNumber === null ? '' : normalizePhoneNumber(givenNumber);
+        if (number === null) return { ok: false, code: 'invalid_override', problem: `invalid phone number: ${givenNumber}` };
         const name = input.name?.trim() || null;
         if (name && name.length > 80) return { ok: false, code: 'invalid_override', problem: 'name: at most 80 characters' };
         const s = await tx.schedules.find(accountId, idOrName);
         if (!s) return { ok: false, code: 'schedule_not_found' };
-        const override = await tx.schedules.addOverride({ scheduleId: s.id, startsAt: from, endsAt: to, name, phoneNumber: number }, clock());
+        let personId: string | null = null;
+        if (givenPerson !== null) {
+          await claimUse(tx, accountId, 'person');
+          const person = await tx.people.find(accountId, givenPerson);
+          if (!person) return { ok: false, code: 'invalid_override', problem: `--person: unknown person: ${givenPerson}` };
+          personId = person.id;
+        }
+        const override = await tx.schedules.addOverride({ scheduleId: s.id, startsAt: from, endsAt: to, name: personId ? null : name, phoneNumber: number, personId }, clock());
         // The on-call person may change at its start (or now): the watch looks again then.
         await tx.schedules.watchNoLaterThan(s.id, Math.max(from, clock()));
         return { ok: true, override };

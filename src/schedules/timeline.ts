@@ -11,7 +11,10 @@ export interface Override {
   from: number;
   to: number;
   name: string | null;
-  number: string;
+  /** null: a person with no phone. */
+  number: string | null;
+  /** The person put on call (`--person`); absent or null: the number. */
+  person?: string | null;
 }
 
 export interface ScheduleRules {
@@ -27,6 +30,8 @@ export interface Segment {
   end: number;
   name: string | null;
   number: string | null;
+  /** The person's id, when a person is on call (docs/on-call.md "People"). */
+  person: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -73,30 +78,34 @@ export function segments(rules: ScheduleRules, from: number, to: number): Segmen
     const end = points[i + 1] ?? to;
     const who = whoAt(rules, views, start);
     const prev = out[out.length - 1];
-    if (prev && prev.name === who.name && prev.number === who.number) prev.end = end;
+    if (prev && prev.name === who.name && prev.number === who.number && prev.person === who.person) prev.end = end;
     else out.push({ start, end, ...who });
   }
   return out;
 }
 
-function whoAt(rules: ScheduleRules, views: readonly LayerView[], at: number): { name: string | null; number: string | null } {
+type Who = Pick<Segment, 'name' | 'number' | 'person'>;
+
+function whoAt(rules: ScheduleRules, views: readonly LayerView[], at: number): Who {
   for (let i = rules.overrides.length - 1; i >= 0; i--) {
     const o = rules.overrides[i]!;
-    if (o.from <= at && at < o.to) return { name: o.name, number: o.number };
+    if (o.from <= at && at < o.to) return { name: o.name, number: o.number, person: o.person ?? null };
   }
   for (let i = views.length - 1; i >= 0; i--) {
     const v = views[i]!;
     const shift = covering(v.shifts, at);
     if (!shift) continue;
     if (v.applies && !covering(v.applies, at)) continue;
-    return { name: shift.participant.name, number: shift.participant.number };
+    return { name: shift.participant.name, number: shift.participant.number, person: shift.participant.person };
   }
-  return { name: null, number: null };
+  return { name: null, number: null, person: null };
 }
 
 export interface OnCall {
   name: string | null;
   number: string | null;
+  /** The person's id when a person is on call; absent: a `{"name","number"}` participant, or nobody. */
+  person?: string;
   /** The next instant the on-call person changes; null: no change within a year. */
   until: number | null;
 }
@@ -108,15 +117,17 @@ export interface OnCall {
  */
 const HORIZONS_DAYS = [35, 366];
 
+const personOf = (s: Segment) => (s.person ? { person: s.person } : {});
+
 /** Who is on call at `at`, and until when. */
 export function onCallAt(rules: ScheduleRules, at: number): OnCall {
   let first: Segment | undefined;
   for (const days of HORIZONS_DAYS) {
     const segs = segments(rules, at, at + days * DAY_MS);
     first = segs[0]!;
-    if (segs.length > 1) return { name: first.name, number: first.number, until: first.end };
+    if (segs.length > 1) return { name: first.name, number: first.number, ...personOf(first), until: first.end };
   }
-  return { name: first!.name, number: first!.number, until: null };
+  return { name: first!.name, number: first!.number, ...personOf(first!), until: null };
 }
 
 /** A shift someone is on call for, as the panel and the calendar feed list them. */
@@ -125,6 +136,7 @@ export interface Shift {
   end: number;
   name: string | null;
   number: string;
+  person: string | null;
 }
 
 /**
@@ -135,5 +147,5 @@ export interface Shift {
 export function shiftsBetween(rules: ScheduleRules, from: number, to: number): Shift[] {
   return segments(rules, from - 35 * DAY_MS, to + 35 * DAY_MS)
     .filter((s) => s.number !== null && s.end > from && s.start < to)
-    .map((s) => ({ start: s.start, end: s.end, name: s.name, number: s.number! }));
+    .map((s) => ({ start: s.start, end: s.end, name: s.name, number: s.number!, person: s.person }));
 }

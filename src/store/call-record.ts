@@ -35,6 +35,10 @@ export interface CallRecord {
   charged: boolean;
   /** The escalation step that placed it, counted across rounds from 1; 0: no escalation. */
   escalationOrdinal: number;
+  /** The person the call reaches (docs/on-call.md "People"); null: a bare number. */
+  personId: string | null;
+  /** Which of the person's phones it is (0: the first); null for a bare number. */
+  personPhone: number | null;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -60,6 +64,8 @@ export interface CallRow {
   bundled_into: string | null;
   charged: number;
   escalation_ordinal: number;
+  person_id?: string | null;
+  person_phone?: number | null;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -86,5 +92,7 @@ export function toCall(r: CallRow): CallRecord {
     bundledInto: r.bundled_into ?? null,
     charged: r.charged === 1,
     escalationOrdinal: r.escalation_ordinal ?? 0,
+    personId: r.person_id ?? null,
+    personPhone: r.person_phone === null || r.person_phone === undefined ? null : Number(r.person_phone),
   };
 }

@@ -20,6 +20,8 @@ export interface NewCall {
   escalationOrdinal?: number;
   /** Why it waits, from the start (e.g. no SIP trunk configured). */
   lastReason?: string | null;
+  /** The person it reaches and which of their phones (docs/on-call.md "People"); absent: a bare number. */
+  person?: { personId: string; phone: number } | null;
 }
 
 export interface CallsStore {
@@ -152,6 +154,8 @@ export function queuedCallValues(from: { id?: string; phone?: string; alert?: st
 }
 
 const INSERT_QUEUED_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}) VALUES (${queuedCallValues()})`;
+/** The same row for a call that reaches a person (docs/on-call.md "People"). */
+const INSERT_PERSON_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}, person_id, person_phone) VALUES (${queuedCallValues()}, $person, $personPhone)`;
 
 export function createCallsStore(db: SqlConnection): CallsStore {
   const sql = dialectOf(db.dialect);
@@ -220,8 +224,10 @@ export function createCallsStore(db: SqlConnection): CallsStore {
       const ids: string[] = [];
       for (const c of calls) {
         const id = newId('call');
+        const person = c.person ? { person: c.person.personId, personPhone: c.person.phone } : null;
         // Sent, not waited for: the ids are ours, and the COMMIT waits for them (sql/connection.ts send).
-        insert.send({
+        (person ? db.query(INSERT_PERSON_CALL) : insert).send({
+          ...person,
           id,
           account: c.accountId,
           cred: c.credentialId,

@@ -8,6 +8,8 @@ export interface PolicyStep {
   wait_s: number;
   /** Names of on-call schedules whose on-call person is called too, as of the step's start (src/schedules/step-numbers.ts). */
   schedules?: string[];
+  /** People (by id) whose phones are called in order, as of the step's start (docs/on-call.md "People"). */
+  people?: string[];
 }
 
 export interface Policy {

@@ -8,11 +8,14 @@ import { dialectOf } from './sql/dialect';
  * before it is stored (src/schedules/layers.ts).
  */
 export interface StoredLayer {
-  participants: { name: string; number: string }[];
+  /** A name and number as given, or a person by id (`{"person":"per_…"}`), resolved at call time (src/people/refs.ts). */
+  participants: StoredParticipant[];
   shift: string;
   start: string;
   restrictions?: { days: string[]; from: string; to: string }[];
 }
+
+export type StoredParticipant = { name: string; number: string } | { person: string };
 
 /** An on-call schedule (docs/on-call.md "On-call schedules"). Validation is the service's (src/schedules/service.ts). */
 export interface ScheduleRecord {
@@ -37,7 +40,10 @@ export interface OverrideRecord {
   startsAt: number;
   endsAt: number;
   name: string | null;
+  /** Stored number; '' when the override names a person. */
   phoneNumber: string;
+  /** The person put on call (`--person`), whose first phone is called then; null: the number. */
+  personId: string | null;
   createdAt: number;
 }
 
@@ -62,6 +68,7 @@ interface OverrideRow {
   ends_at: number;
   name: string | null;
   phone_number: string;
+  person_id: string | null;
   created_at: number;
 }
 
@@ -86,6 +93,7 @@ const toOverride = (r: OverrideRow): OverrideRecord => ({
   endsAt: Number(r.ends_at),
   name: r.name,
   phoneNumber: r.phone_number,
+  personId: r.person_id ?? null,
   createdAt: Number(r.created_at),
 });
 
@@ -200,10 +208,10 @@ export function createSchedulesStore(db: SqlConnection): SchedulesStore {
       const id = newId('ovr', now);
       await db
         .query(
-          `INSERT INTO schedule_overrides (id, schedule_id, starts_at, ends_at, name, phone_number, created_at)
-           VALUES ($id, $schedule, $starts, $ends, $name, $number, $now)`,
+          `INSERT INTO schedule_overrides (id, schedule_id, starts_at, ends_at, name, phone_number, person_id, created_at)
+           VALUES ($id, $schedule, $starts, $ends, $name, $number, $person, $now)`,
         )
-        .run({ id, schedule: o.scheduleId, starts: o.startsAt, ends: o.endsAt, name: o.name, number: o.phoneNumber, now });
+        .run({ id, schedule: o.scheduleId, starts: o.startsAt, ends: o.endsAt, name: o.name, number: o.phoneNumber, person: o.personId, now });
       return { ...o, id, createdAt: now };
     },
     async overrides(scheduleId, after) {

@@ -25,6 +25,7 @@ import type { SqlConnection } from './sql/connection';
 import { createUsageStore, type UsageStore } from './usage';
 import { createVoiceDeskStore, type VoiceDeskStore } from './voice-desk';
 import { createFallbacksStore, type FallbacksStore } from './fallbacks';
+import { createPeopleStore, type PeopleStore } from './people';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -62,6 +63,8 @@ export interface Tables {
   voiceDesk: VoiceDeskStore;
   /** Who each account calls when nothing else resolves (docs/on-call.md "Nothing silently calls nobody"). */
   fallbacks: FallbacksStore;
+  /** Who is reached, with their phones in order (docs/on-call.md "People"). */
+  people: PeopleStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -100,6 +103,7 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   schedules: (db) => createSchedulesStore(db),
   voiceDesk: (db) => createVoiceDeskStore(db),
   fallbacks: (db) => createFallbacksStore(db),
+  people: (db) => createPeopleStore(db),
 };
 
 /** The names of the table groups. */

@@ -5,13 +5,14 @@ import type { Tx } from './tables';
  * nobody"): a schedule that a policy's step names, a policy that a heartbeat, a key's default
  * or the voice desk follows. Deleting it anyway left the user calling nobody (issue 49: a
  * webhook answered `0 call(s) queued`, a heartbeat went late and raised nothing).
- * People (`person_in_use`) join here when they exist.
+ * A person that a schedule (a layer, an override still to come) or a policy's step names, or
+ * that is the account's fallback (`person_in_use`, docs/on-call.md "People").
  */
-export type UsedKind = 'schedule' | 'policy';
+export type UsedKind = 'schedule' | 'policy' | 'person';
 
 /** One user of a thing, as the API, the CLI and the panel name it. */
 export interface UsedBy {
-  kind: 'policy' | 'heartbeat' | 'key' | 'voice_desk';
+  kind: 'policy' | 'heartbeat' | 'key' | 'voice_desk' | 'schedule' | 'fallback';
   id: string;
   name: string;
 }
@@ -34,9 +35,36 @@ export function claimUse(tx: Tx, accountId: string, kind: UsedKind): Promise<voi
  * Who uses the account's schedule or policy, in the caller's transaction; empty when nothing
  * does. The caller deletes in the same transaction, so nothing can start using it meanwhile.
  */
-export async function whoUses(tx: Tx, accountId: string, target: { kind: UsedKind; id: string; name: string }): Promise<UsedBy[]> {
+export async function whoUses(tx: Tx, accountId: string, target: { kind: UsedKind; id: string; name: string; /** A person: overrides ended before this do not count. */ now?: number }): Promise<UsedBy[]> {
   await tx.serializeOn(usageLock(accountId, target.kind));
-  return target.kind === 'schedule' ? usersOfSchedule(tx, accountId, target) : usersOfPolicy(tx, accountId, target.id);
+  switch (target.kind) {
+    case 'schedule':
+      return usersOfSchedule(tx, accountId, target);
+    case 'policy':
+      return usersOfPolicy(tx, accountId, target.id);
+    case 'person':
+      return usersOfPerson(tx, accountId, target.id, target.now ?? 0);
+  }
+}
+
+/**
+ * Schedules whose layers or overrides still to come name the person, policies whose steps do,
+ * and the account's fallback. Layers, overrides and steps keep the person's id (src/people/refs.ts),
+ * so a renamed person is still found.
+ */
+async function usersOfPerson(tx: Tx, accountId: string, personId: string, now: number): Promise<UsedBy[]> {
+  const [schedules, policies, fallback] = await Promise.all([tx.schedules.list(accountId), tx.policies.list(accountId), tx.fallbacks.get(accountId)]);
+  const scheduleUsers: UsedBy[] = [];
+  for (const s of schedules) {
+    const inLayers = s.layers.some((l) => l.participants.some((p) => 'person' in p && p.person === personId));
+    const inOverrides = !inLayers && (await tx.schedules.overrides(s.id, now)).some((o) => o.personId === personId);
+    if (inLayers || inOverrides) scheduleUsers.push({ kind: 'schedule', id: s.id, name: s.name });
+  }
+  return [
+    ...scheduleUsers,
+    ...policies.filter((p) => p.steps.some((st) => (st.people ?? []).includes(personId))).map((p) => ({ kind: 'policy' as const, id: p.id, name: p.name })),
+    ...(fallback?.personId === personId ? [{ kind: 'fallback' as const, id: accountId, name: 'account fallback' }] : []),
+  ];
 }
 
 /** Policies whose steps name the schedule (steps keep what was written: its name, or its id). */
@@ -60,5 +88,6 @@ async function usersOfPolicy(tx: Tx, accountId: string, policyId: string): Promi
 
 /** "heartbeat nightly (hb_…), key ak_… (default policy)": the users in one line, for the CLI and logs. */
 export function describeUsers(users: readonly UsedBy[]): string {
-  return users.map((u) => (u.kind === 'voice_desk' ? 'the voice desk' : `${u.kind} ${u.name}${u.name === u.id ? '' : ` (${u.id})`}`)).join(', ');
+  const one = (u: UsedBy) => (u.kind === 'voice_desk' ? 'the voice desk' : u.kind === 'fallback' ? "the account's fallback" : `${u.kind} ${u.name}${u.name === u.id ? '' : ` (${u.id})`}`);
+  return users.map(one).join(', ');
 }

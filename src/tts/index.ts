@@ -5,7 +5,7 @@ import type { Logger } from '../log';
 import { bundleText, cutTo, firstSentence, MAX_NAMED_IN_BUNDLE } from './bundle';
 import { composeCall, concatSamples, toCallAudio } from './compose';
 import { createEspeakRenderer } from './espeak-ng';
-import { LANGUAGES, languageOf, type Language } from './language';
+import { LANGUAGES, languageOf, type Language, type LanguageWords } from './language';
 import { normalizeText } from './normalize';
 import { createPiperRenderer } from './piper';
 import { createRenderCache, type RenderCacheStats } from './render-cache';
@@ -73,28 +73,60 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
     fallbacks = withFallback.fallbacks;
   }
 
-  const speakable = (text: string, what: string): string => {
-    const normalized = normalizeText(text, language);
+  /**
+   * What a call says in one language: its words and its voice (docs/on-call.md "People": a call to
+   * a person speaks the person's language). The configured language speaks with the configured
+   * voice and engine and `calls.intro`; another speaks with espeak-ng's voice of that language
+   * (named by its code: `tr`, `en`) at the same speed and pitch, and its own intro, so it
+   * sounds exactly as `voice-alert say --voice <code>` renders it.
+   */
+  interface Voice {
+    language: Language;
+    words: LanguageWords;
+    speaker: TelephoneSpeaker;
+    intro: string;
+  }
+  const main: Voice = { language, words, speaker, intro: config.calls.intro ? normalizeText(config.calls.intro, language) : words.intro };
+  const others = new Map<Language, Voice>();
+  const voiceFor = (wanted?: Language): Voice => {
+    if (!wanted || wanted === language) return main;
+    let v = others.get(wanted);
+    if (!v) {
+      const speakerOf = createCachedSpeaker(
+        createEspeakRenderer({ binary: tts.espeak_binary, voice: wanted, speedWpm: tts.speed_wpm, pitch: tts.pitch, gapMs: tts.gap_ms }),
+        tts.sox_binary,
+        cache,
+      );
+      v = { language: wanted, words: LANGUAGES[wanted], speaker: speakerOf, intro: LANGUAGES[wanted].intro };
+      others.set(wanted, v);
+    }
+    return v;
+  };
+
+  const speakable = (text: string, what: string, lang: Language = language): string => {
+    const normalized = normalizeText(text, lang);
     if (!normalized) throw new SpeechError('EMPTY_TEXT', `${what} has nothing to speak after normalisation`);
     return normalized;
   };
-  const intro = config.calls.intro ? normalizeText(config.calls.intro, language) : words.intro;
   // An escalation's later call says which call it is before the usual intro.
-  const introFor = (context?: CallContext) =>
-    context?.escalationOrdinal && context.escalationOrdinal > 1 ? `${words.escalationStep(context.escalationOrdinal)} ${intro}` : intro;
-  const call = (message: string, repeat = config.calls.repeat, context?: CallContext) =>
-    composeCall(speaker, { intro: introFor(context), message, repeat, closing: words.closing, pauseMs: tts.pause_ms });
+  const introFor = (v: Voice, context?: CallContext) =>
+    context?.escalationOrdinal && context.escalationOrdinal > 1 ? `${v.words.escalationStep(context.escalationOrdinal)} ${v.intro}` : v.intro;
+  const call = (message: string, repeat = config.calls.repeat, context?: CallContext) => {
+    const v = voiceFor(context?.language);
+    return composeCall(v.speaker, { intro: introFor(v, context), message, repeat, closing: v.words.closing, pauseMs: tts.pause_ms });
+  };
   // A bundle leaves room for the keypad answer and the confirmation within max_call_s.
   const bundleBudgetMs = config.calls.max_call_s * 1000 * 0.8;
 
   return {
     language,
     async forMessage(message: string, context?: CallContext): Promise<CallAudio> {
-      return call(speakable(message, 'the alert message'), config.calls.repeat, context);
+      return call(speakable(message, 'the alert message', voiceFor(context?.language).language), config.calls.repeat, context);
     },
     async forBundle(messages: string[], context?: CallContext): Promise<CallAudio> {
+      const { words, language: lang } = voiceFor(context?.language);
       // Only the alerts that will be named are rendered; the rest are counted (bundle.ts).
-      const named = messages.slice(0, MAX_NAMED_IN_BUNDLE).map((m, i) => speakable(m, `alert ${i + 1} of the bundle`));
+      const named = messages.slice(0, MAX_NAMED_IN_BUNDLE).map((m, i) => speakable(m, `alert ${i + 1} of the bundle`, lang));
       const texts = [...named, ...messages.slice(MAX_NAMED_IN_BUNDLE)];
       // Whole texts first; if the call would run past calls.max_call_s, each alert's first
       // sentence; then said once; then each cut to fit. Every alert is always named.
@@ -108,10 +140,11 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       const perAlert = Math.max(20, Math.floor((short.length * bundleBudgetMs) / once.durationMs / named.length) - 15);
       return call(bundleText(words, texts, (m) => cutTo(firstSentence(m), perAlert)), 1, context);
     },
-    async acknowledged(by?: string): Promise<CallAudio> {
+    async acknowledged(by?: string, context?: CallContext): Promise<CallAudio> {
+      const v = voiceFor(context?.language);
       // The fixed sentence comes from the cache; the number is said digit by digit.
-      const parts = [await speaker.speak(words.acknowledged)];
-      if (by) parts.push(await speaker.speak(words.acknowledgedBy(by.split('').join(' '))));
+      const parts = [await v.speaker.speak(v.words.acknowledged)];
+      if (by) parts.push(await v.speaker.speak(v.words.acknowledgedBy(by.split('').join(' '))));
       return toCallAudio(concatSamples(parts));
     },
     async prompt(sentences: string[]): Promise<CallAudio> {

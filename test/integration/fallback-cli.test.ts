@@ -5,7 +5,7 @@ import { parsePromText, sampleValue } from '../helpers/prom-text';
 
 /**
  * Contract "Nothing silently calls nobody" from the compiled binary: `account set-fallback`
- * (and `--person`, refused until people exist), shown by `account show|list`; then a webhook
+ * (or `--person`, a person of the account), shown by `account show|list`; then a webhook
  * naming a policy whose schedule has nobody on call is answered with the warning, queues the
  * fallback's call, and /metrics counts it.
  */
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('voice-alert account set-fallback', () => {
-  it('sets, shows and clears the fallback; refuses a bad number, --person and neither', async () => {
+  it('sets, shows and clears the fallback; refuses a bad number, an unknown --person and neither', async () => {
     const a = applianceDir();
     const acc = provision(a);
     expect(a.cliJson(['account', 'show', acc.accountId])).toMatchObject({ id: acc.accountId, fallback: null });
@@ -28,12 +28,18 @@ describe('voice-alert account set-fallback', () => {
     expect(bad.stderr).toBe('voice-alert: Invalid phone number: --phone 123\n');
     const person = a.cli(['account', 'set-fallback', acc.accountId, '--person', 'Ayşe']);
     expect(person.status).toBe(1);
-    expect(person.stderr).toBe('voice-alert: --person: people are not available yet; give the fallback as --phone NUMBER\n');
+    expect(person.stderr).toBe('voice-alert: Person not found: Ayşe\n');
     const neither = a.cli(['account', 'set-fallback', acc.accountId]);
     expect([neither.status, neither.stderr]).toEqual([2, 'voice-alert: give exactly one of --phone NUMBER and --person NAME\n']);
     const unknown = a.cli(['account', 'set-fallback', 'acc_nope', '--phone', '5329999999']);
     expect([unknown.status, unknown.stderr]).toEqual([1, 'voice-alert: Account not found: acc_nope\n']);
     expect(a.cliJson(['account', 'show', acc.accountId]).fallback).toEqual({ phone_number: '5329999999', person: null });
+
+    // A person (docs/on-call.md "People"): kept by id, reached like any person.
+    const ayse = a.cliJson(['person', 'create', acc.accountId, '--name', 'Ayşe', '--phone', '5321111111']);
+    expect(a.cliJson(['account', 'set-fallback', acc.accountId, '--person', 'ayşe'])).toEqual({ id: acc.accountId, fallback: { phone_number: null, person: ayse.id } });
+    const inUse = a.cli(['person', 'delete', acc.accountId, 'Ayşe']);
+    expect([inUse.status, inUse.stderr]).toEqual([1, "voice-alert: Person in use: used by the account's fallback; remove those uses first\n"]);
 
     expect(a.cliJson(['account', 'clear-fallback', acc.accountId])).toEqual({ id: acc.accountId, fallback: null });
     expect(a.cliJson(['account', 'show', acc.accountId]).fallback).toBeNull();

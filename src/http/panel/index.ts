@@ -14,6 +14,7 @@ import { keysRoutes } from './routes/keys-routes';
 import { maintenanceRoutes } from './routes/maintenance-routes';
 import { overviewRoutes } from './routes/overview-routes';
 import { policiesRoutes } from './routes/policies-routes';
+import { peopleRoutes } from './routes/people-routes';
 import { schedulesRoutes } from './routes/schedules-routes';
 import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
@@ -44,6 +45,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(schedulesRoutes(env))
     .use(heartbeatsRoutes(env))
     .use(deskRoutes(env))
+    .use(peopleRoutes(env))
     .use(alertsRoutes(env))
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))

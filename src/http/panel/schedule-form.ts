@@ -1,5 +1,6 @@
 import type { ScheduleInput } from '../../schedules';
-import type { StoredLayer } from '../../store';
+import type { Person, StoredLayer } from '../../store';
+import { namesPerson } from '../../people';
 
 /**
  * A schedule as the panel edits it (docs/on-call.md "On-call schedules"), with no script (the
@@ -44,12 +45,15 @@ export function draftFromForm(form: Record<string, string | undefined>): Schedul
 }
 
 /** The stored layers as the form shows them. */
-export function draftFromSchedule(s: { name: string; timeZone: string; layers: readonly StoredLayer[] }): ScheduleDraft {
+export function draftFromSchedule(s: { name: string; timeZone: string; layers: readonly StoredLayer[] }, people: ReadonlyMap<string, Person>): ScheduleDraft {
   return {
     name: s.name,
     timeZone: s.timeZone,
     layers: s.layers.map((l) => ({
-      participants: l.participants.map((p) => (p.name === p.number ? p.number : `${p.name}, ${p.number}`)).join('\n'),
+      // A person as `+Name`, as in a policy's step line (docs/on-call.md "People").
+      participants: l.participants
+        .map((p) => ('person' in p ? `+${people.get(p.person)?.name ?? p.person}` : p.name === p.number ? p.number : `${p.name}, ${p.number}`))
+        .join('\n'),
       shift: l.shift,
       // `2026-11-02T09:00:00` as the field shows it; seconds that are not :00 are kept, not dropped.
       start: /:00$/.test(l.start) && l.start.length > 16 ? l.start.slice(0, 16) : l.start,
@@ -72,7 +76,9 @@ export function inputFromDraft(d: ScheduleDraft): { ok: true; input: ScheduleInp
   const layers: unknown[] = [];
   for (const [i, l] of d.layers.entries()) {
     const participants = lines(l.participants).map((line) => {
-      // The number is after the last comma; a number alone is its own name.
+      // `+Name` names a person (`+` and digits stay a number, as in step lines); otherwise the
+      // number is after the last comma, and a number alone is its own name.
+      if (namesPerson(line)) return { person: line.slice(1).trim() };
       const at = line.lastIndexOf(',');
       const number = (at < 0 ? line : line.slice(at + 1)).trim();
       const name = at < 0 ? number : line.slice(0, at).trim();

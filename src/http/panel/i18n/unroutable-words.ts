@@ -10,6 +10,8 @@ const en = {
   fallbackSave: 'Save fallback',
   fallbackSaved: 'Fallback saved.',
   fallbackInvalid: 'Invalid phone number: {value}',
+  fallbackHint: 'A number, or +name for a person of this account (their phones are called in order).',
+  fallbackNoPerson: 'No such person: {value}',
 };
 
 const tr: typeof en = {
@@ -21,6 +23,8 @@ const tr: typeof en = {
   fallbackSave: 'Yedek numarayı kaydet',
   fallbackSaved: 'Yedek numara kaydedildi.',
   fallbackInvalid: 'Geçersiz telefon numarası: {value}',
+  fallbackHint: 'Bir numara ya da bu hesaptan bir kişi için +ad (telefonları sırayla aranır).',
+  fallbackNoPerson: 'Böyle bir kişi yok: {value}',
 };
 
 export type UnroutableWords = typeof en;

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { PolicyInUse, PolicyResult } from '../../../escalation';
+import { namesPerson } from '../../../people';
 import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
@@ -23,6 +24,8 @@ export function policiesRoutes(env: PanelEnv) {
     const current = await fallbacks.get(c.account.id);
     const users = await Promise.all(list.map((p) => policies.usersOf(c.account.id, p.id)));
     const usedBy = Object.fromEntries(users.flatMap((u) => (u ? [[u.policy.id, u.usedBy]] : [])));
+    const personId = current.ok ? current.fallback?.personId : null;
+    const person = personId ? await env.services.people.get(c.account.id, personId) : null;
     return htmlResponse(
       PoliciesPage({
         t: c.t,
@@ -32,7 +35,7 @@ export function policiesRoutes(env: PanelEnv) {
         account: c.account,
         policies: list,
         credentials,
-        fallback: { current: current.ok ? current.fallback : null },
+        fallback: { current: current.ok ? current.fallback : null, personName: person?.ok ? person.person.name : null },
         usedBy,
         ...extra,
       }),
@@ -74,10 +77,12 @@ export function policiesRoutes(env: PanelEnv) {
       '/panel/a/:accountId/fallback',
       guarded(env, { account: true }, async (c) => {
         const phone = (c.form.phone ?? '').trim();
-        const r = await fallbacks.set(c.account.id, { phone: phone || null });
+        // `+Ayşe`: a person of the account (docs/on-call.md "People"), as in policy steps.
+        const r = await fallbacks.set(c.account.id, namesPerson(phone) ? { person: phone.slice(1).trim() } : { phone: phone || null });
         if (r.ok) return redirect(`/panel/a/${c.account.id}/policies?fallback#fallback`);
         const current = await fallbacks.get(c.account.id);
-        const error = r.code === 'invalid_phone_number' ? fallbackProblem(c.t, r.value) : c.t.notFound;
+        const error =
+          r.code === 'invalid_phone_number' ? fallbackProblem(c.t, r.value) : r.code === 'person_not_found' ? fill(unroutableWords(c.t).fallbackNoPerson, { value: r.value }) : c.t.notFound;
         return render(c, 400, { error, fallback: { current: current.ok ? current.fallback : null, draft: phone } });
       }),
     )

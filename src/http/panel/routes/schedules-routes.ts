@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { icsPath, localToIso, type OnCall, type OverrideResult, type ScheduleInUse, type Shift, type ScheduleResult } from '../../../schedules';
+import { describeParticipant, icsPath, localToIso, type OnCall, type OverrideResult, type ScheduleInUse, type Shift, type ScheduleResult } from '../../../schedules';
 import { describeUsers } from '../../../store';
 import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor } from '../examples';
@@ -39,13 +39,14 @@ export function schedulesRoutes(env: PanelEnv) {
     const found = await schedules.usersOf(c.account.id, c.params.scheduleId ?? '');
     if (!found) return render(c, 404, { error: scheduleWords(c.t).notFound });
     const s = found.schedule;
+    const people = new Map((await env.services.people.list(c.account.id)).map((p) => [p.id, p]));
     return deletePage({
       t: c.t,
       user: c.user,
       csrf: c.csrf,
       title: fill(inUseWords(c.t).deleteSchedule, { name: s.name }),
       lines: [
-        ...s.layers.map((l, i) => `${i + 1}. ${l.participants.map((p) => `${p.name} ${p.number}`).join(', ')} — ${l.shift}, ${l.start} (${s.timeZone})`),
+        ...s.layers.map((l, i) => `${i + 1}. ${l.participants.map((p) => describeParticipant(p, people)).join(', ')} — ${l.shift}, ${l.start} (${s.timeZone})`),
         scheduleWords(c.t).overrides,
       ],
       usedBy: found.usedBy,
@@ -91,7 +92,7 @@ export function schedulesRoutes(env: PanelEnv) {
       `${path}/:scheduleId/edit`,
       guarded(env, { account: true }, async (c) => {
         const s = await editing(c);
-        return s ? form(c, 200, draftFromSchedule(s), { scheduleId: s.id }) : render(c, 404, { error: scheduleWords(c.t).notFound });
+        return s ? form(c, 200, draftFromSchedule(s, new Map((await env.services.people.list(c.account.id)).map((p) => [p.id, p]))), { scheduleId: s.id }) : render(c, 404, { error: scheduleWords(c.t).notFound });
       }),
     )
     .post(

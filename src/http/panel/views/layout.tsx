@@ -3,13 +3,14 @@ import type { Account, PanelUser } from '../../../store';
 import type { Messages } from '../i18n';
 import { overviewWords } from '../i18n/overview-words';
 import { FAVICON, LanguageSwitch } from './language-switch';
+import { peopleWords } from '../i18n/people-words';
 import { scheduleWords } from '../i18n/schedule-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
 import { heartbeatWords } from '../i18n/heartbeat-words';
 import { selfTestWords } from '../i18n/self-test-words';
 import { deskWords } from '../i18n/desk-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk' | 'people';
 
 export interface LayoutProps {
   t: Messages;
@@ -133,6 +134,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/heartbeats`} aria-current={current(active, 'heartbeats')}>
                   {heartbeatWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/people`} aria-current={current(active, 'people')}>
+                  {peopleWords(t).title}
                 </a>
               </li>
               <li>

@@ -22,7 +22,7 @@ export interface PoliciesPageProps {
   /** What follows each policy (by policy id): heartbeats, keys' defaults, the voice desk. */
   usedBy?: Record<string, UsedBy[]>;
   /** The account's fallback (fallback-card.tsx); absent: the card is not shown. */
-  fallback?: { current: Fallback | null; draft?: string };
+  fallback?: { current: Fallback | null; draft?: string; personName?: string | null };
 }
 
 function PolicyForm({ t, csrf, action, values, submit }: { t: Messages; csrf: string; action: string; values: { name: string; steps: string; rounds: string }; submit: string }) {
@@ -130,7 +130,7 @@ export function PoliciesPage(p: PoliciesPageProps) {
       ) : (
         ''
       )}
-      {p.fallback ? <FallbackCard t={t} csrf={csrf} accountId={account.id} fallback={p.fallback.current} draft={p.fallback.draft} /> : ''}
+      {p.fallback ? <FallbackCard t={t} csrf={csrf} accountId={account.id} fallback={p.fallback.current} draft={p.fallback.draft} personName={p.fallback.personName} /> : ''}
     </Layout>
   );
 }
