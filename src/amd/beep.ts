@@ -19,9 +19,9 @@ const MIN_SHARE = 0.7;
 const MIN_MEAN_SQUARE = 100 * 100;
 /**
  * Whole 20 ms frames a tone of 150 ms always fills, however it falls on the frame grid
- * (150 / 20 = 7.5): the frames at its edges are part silence and may not count.
+ * (150 / 20 = 7.5, and the frames at its two edges are part silence and may not count: 6).
  */
-export const BEEP_FRAMES = 7;
+export const BEEP_FRAMES = 6;
 
 function goertzelShare(samples: Int16Array, hz: number, energy: number): number {
   const c = 2 * Math.cos((2 * Math.PI * hz) / RATE);

@@ -54,6 +54,21 @@ describe('the voicemail detector (Asterisk app_amd timings, contract defaults)',
     expect(rec.atMs).toBeLessThanOrEqual(2840);
   });
 
+  it('a beep that comes a while after the greeting ended: the mailbox records again from its end', () => {
+    const { updates } = run(concat(voice(2000), silence(1500), tone(800, 400), silence(3000)));
+    expect(updates.map((u) => (u.kind === 'decided' ? u.verdict.reason : u.why))).toEqual(['long_greeting', 'greeting_end', 'beep_end']);
+    const [, first, second] = updates;
+    expect(first).toMatchObject({ atMs: 2000 + 800 });
+    expect(second!.kind === 'recording' && second!.atMs).toBeGreaterThanOrEqual(3900);
+  });
+
+  it('a tone long after the mailbox began recording is not its beep', () => {
+    const d = createAmdDetector(AMD_DEFAULTS);
+    const { updates } = run(concat(voice(2000), silence(4000), tone(800, 400), silence(500)), d);
+    expect(updates.filter((u) => u.kind === 'recording')).toHaveLength(1);
+    expect(d.done).toBe(true);
+  });
+
   it('a beep first: machine, beep', () => {
     const { decided, recording } = run(concat(silence(500), tone(440, 300), silence(500)));
     expect(decided?.kind === 'decided' && decided.verdict).toMatchObject({ answeredBy: 'machine', reason: 'beep' });

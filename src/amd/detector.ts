@@ -1,6 +1,6 @@
 import { createBeepDetector } from './beep';
 import { createAmdMachine, isAnalysing, verdictOf, type AmdEvent, type AmdReason, type AmdState, type AnsweredBy } from './machine';
-import { MAILBOX_WAIT_MS, SILENCE_THRESHOLD, type AmdTimings } from './options';
+import { LATE_BEEP_MS, MAILBOX_WAIT_MS, SILENCE_THRESHOLD, type AmdTimings } from './options';
 
 /** What the analysis found, `atMs` after the answer (counted in audio heard). */
 export interface AmdVerdict {
@@ -19,6 +19,8 @@ export type AmdUpdate = { kind: 'decided'; verdict: AmdVerdict } | { kind: 'reco
 
 export interface AmdDetector {
   readonly state: AmdState;
+  /** Nothing more can change: a person or unknown decided, or a mailbox recording past LATE_BEEP_MS. Feeding it more is harmless. */
+  readonly done: boolean;
   /** Feeds 20 ms (or any length) of 8 kHz linear PCM, in order, from the answer on. */
   push(samples: Int16Array): AmdUpdate[];
   /** A keypad digit arrived: a person, if the analysis still runs. */
@@ -47,12 +49,16 @@ export function createAmdDetector(t: AmdTimings): AmdDetector {
   let words = 0;
   /** Silence since the machine's greeting last spoke (any voice restarts it). */
   let quietMs = 0;
+  /** When the mailbox was last taken to record. */
+  let recordingAtMs = 0;
+  const done = () => machine.state === 'human' || machine.state === 'unknown' || (machine.state === 'recording' && atMs - recordingAtMs > LATE_BEEP_MS);
 
   const fire = (event: AmdEvent, out: AmdUpdate[], at = atMs) => {
     const from = machine.state;
     if (!machine.on(event)) return;
     const verdict = verdictOf(from, event);
     if (verdict) out.push({ kind: 'decided', verdict: { ...verdict, atMs: at } });
+    if (machine.state === 'recording') recordingAtMs = at;
     if (machine.state === 'recording') out.push({ kind: 'recording', atMs: at, why: event as 'beep_end' | 'greeting_end' | 'deadline' });
   };
 
@@ -90,10 +96,12 @@ export function createAmdDetector(t: AmdTimings): AmdDetector {
     get state() {
       return machine.state;
     },
+    get done() {
+      return done();
+    },
     push(samples) {
       const out: AmdUpdate[] = [];
-      const state = machine.state;
-      if (state === 'human' || state === 'unknown' || state === 'recording') return out;
+      if (done()) return out;
       const frameMs = samples.length / 8;
       atMs += frameMs;
       let sum = 0;

@@ -48,6 +48,7 @@ describe('the voicemail detection state machine', () => {
         'greeting -deadline-> recording',
         'beep -beep_end-> recording',
         'beep -deadline-> recording',
+        'recording -beep-> beep',
       ].sort(),
     );
   });

@@ -15,10 +15,12 @@ import { IllegalTransitionError } from '../call-model';
  *        │  │                   │                                     beep
  *        │  └──── beep (any analysing state) ─────────────────────────> beep ──beep_end / deadline──> recording
  *        └─ silence_limit / timeout (timeout: word, gap too) ─────────> unknown
+ *                                                               recording ──beep (late)──> beep
  *
- * `human`, `unknown` and `recording` are final. `greeting` and `beep` are a decided machine
- * whose mailbox does not record yet: it does from the end of its beep (or, with none, from
- * the end of its greeting), where a message left starts.
+ * `human` and `unknown` are final. `greeting` and `beep` are a decided machine whose mailbox
+ * does not record yet: it does from the end of its beep (or, with none, from the end of its
+ * greeting), where a message left starts. A beep that still comes shortly after (a box that
+ * pauses long before it) moves `recording` back to `beep`: the message starts again after it.
  */
 export const AMD_STATES = ['initial_silence', 'word', 'gap', 'human', 'unknown', 'greeting', 'beep', 'recording'] as const;
 export type AmdState = (typeof AMD_STATES)[number];
@@ -65,7 +67,9 @@ export const AMD_REACTIONS: Record<AmdState, Partial<Record<AmdEvent, AmdState |
   beep: { beep_end: 'recording', deadline: 'recording', key: 'ignore', timeout: 'ignore', beep: 'ignore' },
   human: FINAL_IGNORES,
   unknown: FINAL_IGNORES,
-  recording: FINAL_IGNORES,
+  // A beep soon after a greeting's end (a box that pauses longer than after_greeting_silence_ms
+  // before its beep): the mailbox records from this beep's end instead (detector.ts LATE_BEEP_MS).
+  recording: { ...FINAL_IGNORES, beep: 'beep' },
 };
 
 export type AnsweredBy = 'human' | 'machine' | 'unknown';

@@ -41,3 +41,10 @@ export const MAILBOX_WAIT_MS = 20_000;
  * `silence_threshold` (dsp.conf, 256 on a 16-bit scale, about −42 dBFS).
  */
 export const SILENCE_THRESHOLD = 256;
+
+/**
+ * A beep this soon after the mailbox was taken to record (its greeting's end) is still its
+ * beep: some boxes pause a second or more between greeting and beep. The message starts again
+ * after it.
+ */
+export const LATE_BEEP_MS = 2500;
