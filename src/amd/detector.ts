@@ -1,5 +1,6 @@
 import { createBeepDetector } from './beep';
-import { createAmdMachine, isAnalysing, verdictOf, type AmdEvent, type AmdReason, type AmdState, type AnsweredBy } from './machine';
+import type { AmdReason, AnsweredBy } from '../call-model';
+import { createAmdMachine, isAnalysing, verdictOf, type AmdEvent, type AmdState } from './machine';
 import { LATE_BEEP_MS, MAILBOX_WAIT_MS, SILENCE_THRESHOLD, type AmdTimings } from './options';
 
 /** What the analysis found, `atMs` after the answer (counted in audio heard). */

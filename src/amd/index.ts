@@ -4,5 +4,5 @@
  * worker feeds it (sip/rtp/stream.ts).
  */
 export { createAmdDetector, type AmdDetector, type AmdUpdate, type AmdVerdict } from './detector';
-export { AMD_REASONS, type AmdReason, type AnsweredBy, type AmdState } from './machine';
+export type { AmdState } from './machine';
 export { AMD_DEFAULTS, MAILBOX_WAIT_MS, type AmdTimings } from './options';

@@ -1,4 +1,4 @@
-import { IllegalTransitionError } from '../call-model';
+import { IllegalTransitionError, type AmdReason, type AnsweredBy } from '../call-model';
 
 /**
  * Whether a person or a mailbox answered, decided from what the callee's side sounds like
@@ -72,9 +72,6 @@ export const AMD_REACTIONS: Record<AmdState, Partial<Record<AmdEvent, AmdState |
   recording: { ...FINAL_IGNORES, beep: 'beep' },
 };
 
-export type AnsweredBy = 'human' | 'machine' | 'unknown';
-export const AMD_REASONS = ['short_greeting', 'long_greeting', 'beep', 'initial_silence', 'max_words', 'timeout', 'keypress'] as const;
-export type AmdReason = (typeof AMD_REASONS)[number];
 
 /** The verdict an edge out of the analysis gives (contract "Voicemail detection"). */
 export function verdictOf(from: AmdState, event: AmdEvent): { answeredBy: AnsweredBy; reason: AmdReason } | null {

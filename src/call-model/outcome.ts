@@ -1,3 +1,5 @@
+import type { AmdReason, AnsweredBy } from './answered-by';
+
 /**
  * How one attempt ended, as the SIP layer saw it. The SIP layer only reports: the call
  * lifecycle (src/calls/retry-policy.ts) alone decides what is final and what is retried.
@@ -41,8 +43,11 @@ export type CallOutcome =
 export interface CallProgress {
   /** First 180/183: the phone rings. */
   ringing(status: number, reason: string): void;
-  /** 200 OK to the INVITE, with the codec the answer picked. */
-  answered(codec: string): void;
+  /**
+   * 200 OK to the INVITE, with the codec the answer picked and who answered: reported once
+   * voicemail detection decided (docs/telephony.md "Voicemail detection"), or at once without it.
+   */
+  answered(codec: string, by: { answeredBy: AnsweredBy; amdReason: AmdReason | null }): void;
   digit(digit: string): void;
   /** The trunk the attempt goes out on now (several trunks: each one tried, in order). */
   trunk?(name: string): void;

@@ -6,7 +6,7 @@ import { describeError, type Logger } from '../log';
 import { metrics } from '../metrics/instruments';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 
-export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk'> & {
+export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk' | 'answeredBy' | 'amdReason'> & {
   /** Keypad 3: the escalations of the alerts spoken pass to their next step without waiting. */
   passToNextStep?: boolean;
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { alertsSection } from './sections/alerts';
+import { amdSection } from './sections/amd';
 import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
 import { httpSection } from './sections/http';
@@ -35,6 +36,7 @@ export const configSchema = z
     integrations: integrationsSection.prefault({}),
     self_test: selfTestSection.prefault({}),
     voice_desk: voiceDeskSection.prefault({}),
+    amd: amdSection.prefault({}),
   })
   .strict()
   // A number form numbers.accept takes must have a trunk that may dial it (sip-trunks.ts).

@@ -27,7 +27,20 @@ export function callStatusJson(c: CallRecord, events: CallEvent[]) {
     alert_id: c.alertId,
     /** The call of the same number it was spoken in (per-number bundling); null: its own call. */
     bundled_into: c.bundledInto,
-    events: events.map((e) => ({ at: iso(e.at), attempt: e.attempt, from: e.from, to: e.to, sip_code: e.sipCode, reason: e.reason, trunk: e.trunk })),
+    /** docs/telephony.md "Voicemail detection": human | machine | unknown, null before an answer. */
+    answered_by: c.answeredBy,
+    amd_reason: c.amdReason,
+    events: events.map((e) => ({
+      at: iso(e.at),
+      attempt: e.attempt,
+      from: e.from,
+      to: e.to,
+      sip_code: e.sipCode,
+      reason: e.reason,
+      trunk: e.trunk,
+      answered_by: e.answeredBy,
+      amd_reason: e.amdReason,
+    })),
   };
 }
 
@@ -62,10 +75,11 @@ export function callListJson(c: CallRecord) {
     last_sip_code: c.lastSipCode,
     last_reason: c.lastReason,
     acknowledged: c.acknowledgedAt !== null,
+    answered_by: c.answeredBy,
   };
 }
 
 /** The `call` of a `call.*` callback (docs/on-call.md "Callbacks"). */
 export function callbackCallJson(c: CallRecord) {
-  return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason };
+  return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason, answered_by: c.answeredBy, amd_reason: c.amdReason };
 }

@@ -1,4 +1,4 @@
-import { IN_PROGRESS_STATES, type CallState } from '../call-model';
+import { IN_PROGRESS_STATES, type AmdReason, type AnsweredBy, type CallState } from '../call-model';
 import { sqlList } from './sql-list';
 
 // A call as the store keeps it (CallRow, a `calls` row) and as the program uses it
@@ -35,6 +35,9 @@ export interface CallRecord {
   charged: boolean;
   /** The escalation step that placed it, counted across rounds from 1; 0: no escalation. */
   escalationOrdinal: number;
+  /** Who answered the latest answered attempt (docs/telephony.md "Voicemail detection"); null before an answer. */
+  answeredBy: AnsweredBy | null;
+  amdReason: AmdReason | null;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -60,6 +63,8 @@ export interface CallRow {
   bundled_into: string | null;
   charged: number;
   escalation_ordinal: number;
+  answered_by?: AnsweredBy | null;
+  amd_reason?: AmdReason | null;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -86,5 +91,7 @@ export function toCall(r: CallRow): CallRecord {
     bundledInto: r.bundled_into ?? null,
     charged: r.charged === 1,
     escalationOrdinal: r.escalation_ordinal ?? 0,
+    answeredBy: r.answered_by ?? null,
+    amdReason: r.amd_reason ?? null,
   };
 }

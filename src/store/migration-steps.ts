@@ -18,6 +18,7 @@ import { voiceDeskStep } from './schema/17-voice-desk';
 import { alertsByKeyStep } from './schema/18-alerts-by-key';
 import { keyedAlertsIndexStep } from './schema/19-keyed-alerts-index';
 import { unroutableStep } from './schema/20-unroutable-and-fallback';
+import { answeredByStep } from './schema/22-answered-by';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   alertsByKeyStep,
   keyedAlertsIndexStep,
   unroutableStep,
+  answeredByStep,
 ];
 
 /** The schema version this program writes. */
