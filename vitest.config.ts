@@ -32,6 +32,8 @@ const PEER_SUITES = [
   'test/integration/self-test.test.ts',
   // A missed heartbeat's call through a sipp trunk (README "Heartbeats").
   'test/integration/heartbeat-call.test.ts',
+  // Voicemail detection: sipp plays a person's and a mailbox's greeting (docs/telephony.md "Voicemail detection").
+  'test/integration/amd.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
   'test/e2e/voice-desk.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',

@@ -4,7 +4,8 @@
  *                 ┌──────────── retry after calls.retry_delays_s ────────────┐
  *                 v                                                          │
  *   queued ──claim──> dialing ──180/183──> ringing ──200──> answered ──> completed
- *     │                 │ ^                  │                  │  └───> acknowledged (keypad 1)
+ *     │                 │ ^                  │                  │  ├───> acknowledged (keypad 1)
+ *     │                 │ │                  │                  │  └───> no_answer (a voicemail, [amd] on_machine = "hangup_retry")
  *     │                 │ └─ lease expired ──┴──────────────────┘     (process died: claimed again)
  *     │                 └──────────┴─────────> busy | no_answer | failed   (attempts used up)
  *     │                 └──────────┴─────────> rejected                    (403/404/484/603)
@@ -59,7 +60,8 @@ const EDGES: Record<CallState, readonly CallState[]> = {
   dialing: ['dialing', 'ringing', 'answered', 'expired', ...ENDED_BEFORE_ANSWER],
   ringing: ['dialing', 'answered', ...ENDED_BEFORE_ANSWER],
   // answered → queued: stopped mid-call by a shutdown or a media failure, tried again.
-  answered: ['dialing', 'completed', 'acknowledged', 'failed', 'queued'],
+  // answered → no_answer: a voicemail answered and `[amd] on_machine = "hangup_retry"` (its last attempt).
+  answered: ['dialing', 'completed', 'acknowledged', 'failed', 'queued', 'no_answer'],
   completed: [],
   acknowledged: [],
   busy: [],

@@ -14,6 +14,10 @@ export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
 export const FRAME_MS = 20;
 /** G.711 digital silence (the codes for 0): µ-law 0xFF, A-law 0xD5. */
 export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
+/** 20 ms of linear silence: what the analysis hears while no packet comes. */
+const SILENT_PCM = new Int16Array(FRAME_BYTES);
+/** Packets may lag the clock this much (jitter, a burst) before the gap counts as silence. */
+const ANALYSIS_LAG_FRAMES = 5;
 const SILENT_FRAME: Record<Codec, Uint8Array> = {
   PCMU: new Uint8Array(FRAME_BYTES).fill(SILENCE.PCMU),
   PCMA: new Uint8Array(FRAME_BYTES).fill(SILENCE.PCMA),
@@ -121,8 +125,12 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   let framesPlayed = 0;
   let packetsReceived = 0;
   const echo = o.echoCheck ? createEchoCheck() : null;
-  // Fed every packet of the codec in use, and the clock at each tick (RTP that stops is heard as nothing).
+  // Fed every packet of the codec in use. A far end that sends nothing (no RTP yet, silence
+  // suppression, a stream that stopped) is heard as silence: once packets lag the clock by
+  // ANALYSIS_LAG_FRAMES, silent frames fill the gap, so initial_silence_ms and
+  // after_greeting_silence_ms run on time.
   let analysis: AmdDetector | null = o.amd ? createAmdDetector(o.amd) : null;
+  let analysedFrames = 0;
   const analysed = (updates: AmdUpdate[]) => {
     for (const u of updates) o.onAmd?.(u);
     if (analysis?.done) analysis = null;
@@ -145,7 +153,10 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     if (!p) return;
     packetsReceived++;
     if (echo && p.payloadType === media.payloadType) echo.received(p.payload);
-    if (analysis && p.payloadType === media.payloadType) analysed(analysis.push((media.codec === 'PCMA' ? decodeAlaw : decodeUlaw)(p.payload)));
+    if (analysis && p.payloadType === media.payloadType) {
+      analysedFrames += p.payload.length / FRAME_BYTES;
+      analysed(analysis.push((media.codec === 'PCMA' ? decodeAlaw : decodeUlaw)(p.payload)));
+    }
     if (tones && p.payloadType === media.payloadType) {
       const tone = tones.push(p.payload);
       if (tone) o.onDigit(tone);
@@ -198,7 +209,14 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   const SLACK_MS = 2;
   const remove = pacer.add((now) => {
     if (stopped || failed) return;
-    if (analysis) analysed(analysis.clock(now - start));
+    if (analysis) {
+      const due = Math.floor((now - start) / FRAME_MS) - ANALYSIS_LAG_FRAMES;
+      while (analysis && analysedFrames < due) {
+        analysedFrames++;
+        analysed(analysis.push(SILENT_PCM));
+      }
+      if (analysis) analysed(analysis.clock(now - start));
+    }
     try {
       while (start + n * FRAME_MS <= now + SLACK_MS) {
         if (held) {
