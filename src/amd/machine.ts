@@ -73,7 +73,7 @@ export const AMD_REACTIONS: Record<AmdState, Partial<Record<AmdEvent, AmdState |
 };
 
 
-/** The verdict an edge out of the analysis gives (contract "Voicemail detection"). */
+/** The verdict an edge out of the analysis gives (docs/telephony.md "Voicemail detection"). */
 export function verdictOf(from: AmdState, event: AmdEvent): { answeredBy: AnsweredBy; reason: AmdReason } | null {
   if (!(ANALYSING as readonly string[]).includes(from)) return null;
   switch (event) {

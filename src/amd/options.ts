@@ -1,7 +1,7 @@
 /**
- * The `[amd]` timings (docs/telephony.md "Voicemail detection"), in milliseconds, with the
- * contract's defaults. They are Asterisk app_amd's (apps/app_amd.c, amd.conf), except
- * `maxWords`, 3 here: a person answering "Alo, kim arıyor?" says three.
+ * The `[amd]` timings and their defaults (docs/telephony.md "Voicemail detection"), in
+ * milliseconds. They are Asterisk app_amd's (apps/app_amd.c, amd.conf), except `maxWords`,
+ * 3 here: a person answering "Alo, kim arıyor?" says three.
  */
 export interface AmdTimings {
   /** Nobody spoke this long after the answer: `unknown`, `initial_silence`. */
@@ -32,7 +32,7 @@ export const AMD_DEFAULTS: AmdTimings = {
 
 /**
  * A machine's greeting is waited for (beep, or its end) at most this long after the answer
- * (contract: "at most 20 s in all"); then the message is left anyway.
+ * (docs/telephony.md "Voicemail detection": at most 20 s in all); then the message is left anyway.
  */
 export const MAILBOX_WAIT_MS = 20_000;
 
