@@ -106,7 +106,7 @@ describe('a call and its bundle move together', () => {
       ]),
     );
     expect(after.find((c) => c.id === ids[1])).toMatchObject({ answeredAt: clock(), lastSipCode: 200 });
-    expect((await store.calls.events(ids[1]!)).at(-1)).toEqual({ at: clock(), attempt: 1, from: 'dialing', to: 'answered', sipCode: 200, reason: null, trunk: 'main' });
+    expect((await store.calls.events(ids[1]!)).at(-1)).toEqual({ at: clock(), attempt: 1, from: 'dialing', to: 'answered', sipCode: 200, reason: null, trunk: 'main', answeredBy: null, amdReason: null });
     expect(await store.calls.events(ids[3]!)).toHaveLength(1);
     // Nothing listed, nothing to do.
     expect(await store.transaction((tx) => tx.calls.moveAll([], { from: 'dialing', to: 'failed', at: clock() }))).toEqual([]);
