@@ -112,6 +112,8 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
       call.bundled.length === 0
         ? d.audio.forMessage(call.message, context)
         : d.audio.forBundle([call.message, ...call.bundled.map((b) => b.message)], context),
+    // What a voicemail gets (docs/telephony.md "Voicemail detection"): the alerts once, and why.
+    voicemailAudio: d.audio.forVoicemail && (() => d.audio.forVoicemail!([call.message, ...call.bundled.map((b) => b.message)], context)),
     // Says that this number is recorded as the one acknowledging (it is: alerts.acknowledged_by).
     acknowledgedAudio: () => d.audio.acknowledged(call.phoneNumber),
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,

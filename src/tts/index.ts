@@ -82,8 +82,8 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
   // An escalation's later call says which call it is before the usual intro.
   const introFor = (context?: CallContext) =>
     context?.escalationOrdinal && context.escalationOrdinal > 1 ? `${words.escalationStep(context.escalationOrdinal)} ${intro}` : intro;
-  const call = (message: string, repeat = config.calls.repeat, context?: CallContext) =>
-    composeCall(speaker, { intro: introFor(context), message, repeat, closing: words.closing, pauseMs: tts.pause_ms });
+  const call = (message: string, repeat = config.calls.repeat, context?: CallContext, closing = words.closing) =>
+    composeCall(speaker, { intro: introFor(context), message, repeat, closing, pauseMs: tts.pause_ms });
   // A bundle leaves room for the keypad answer and the confirmation within max_call_s.
   const bundleBudgetMs = config.calls.max_call_s * 1000 * 0.8;
 
@@ -107,6 +107,10 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       if (once.durationMs <= bundleBudgetMs) return once;
       const perAlert = Math.max(20, Math.floor((short.length * bundleBudgetMs) / once.durationMs / named.length) - 15);
       return call(bundleText(words, texts, (m) => cutTo(firstSentence(m), perAlert)), 1, context);
+    },
+    async forVoicemail(messages: string[], context?: CallContext): Promise<CallAudio> {
+      const text = messages.length === 1 ? speakable(messages[0]!, 'the alert message') : bundleText(words, messages.map((m, i) => (i < MAX_NAMED_IN_BUNDLE ? speakable(m, `alert ${i + 1} of the bundle`) : m)), firstSentence);
+      return call(text, 1, context, words.voicemail);
     },
     async acknowledged(by?: string): Promise<CallAudio> {
       // The fixed sentence comes from the cache; the number is said digit by digit.

@@ -22,6 +22,8 @@ export interface MessagePlayerOptions {
    * verdict. Absent: none, the answer is `unknown`.
    */
   analysis?: { state: AnswerAnalysis; onMachine: AmdRequest['onMachine'] } | null;
+  /** What `leave_message` leaves (the alerts once and the voicemail sentence); absent: `message`. */
+  voicemailMessage?: () => Promise<CallAudio>;
   /** The verdict, once (UNDECIDED when there was no analysis or the call ended first). */
   onVerdict?: (v: AnswerVerdict) => void;
 }
@@ -152,10 +154,13 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
    */
   async function leaveMessage(analysis: AnswerAnalysis, limit: ReturnType<typeof callLimit>): Promise<CallOutcome> {
     const gone = o.ended.then(() => 'gone' as const);
+    // Rendered while the greeting plays on.
+    const rendering = (o.voicemailMessage ?? o.message)();
+    rendering.catch(() => undefined);
     let seen = await Promise.race([analysis.recording(0), gone, limit.reachedAt]);
     let audio: CallAudio | 'reached' | 'gone';
     try {
-      audio = typeof seen === 'number' ? await Promise.race([o.message(), limit.reachedAt, gone]) : seen;
+      audio = typeof seen === 'number' ? await Promise.race([rendering, limit.reachedAt, gone]) : seen;
     } catch (e) {
       o.log.error({ error: describeError(e) }, 'message audio failed');
       return audioFailure(e as Error);

@@ -51,6 +51,8 @@ export interface PlaceCallOptions {
   onRedirect?: (contacts: URI[]) => void;
   /** Voicemail detection on the answer (docs/telephony.md "Voicemail detection"); absent: none, `unknown`. */
   amd?: AmdRequest | null;
+  /** What a message left on a voicemail plays; absent: `audio`. */
+  voicemailAudio?: () => Promise<CallAudio>;
 }
 
 /**
@@ -196,6 +198,7 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       ended: terminated,
       log,
       analysis: analysis && o.amd ? { state: analysis, onMachine: o.amd.onMachine } : null,
+      voicemailMessage: o.voicemailAudio,
       onVerdict: (v) => {
         log.info({ answeredBy: v.answeredBy, amdReason: v.amdReason }, 'answered by');
         o.progress.answered(remote.codec, v);

@@ -43,6 +43,8 @@ export interface DialRequest {
   mediaCheck?: MediaCheck;
   /** Voicemail detection on the answer (docs/telephony.md "Voicemail detection"); absent: none. */
   amd?: AmdRequest | null;
+  /** What `on_machine = "leave_message"` leaves (CallAudioSource.forVoicemail); absent: `audio`. */
+  voicemailAudio?: () => Promise<CallAudio>;
 }
 
 /**
