@@ -15,6 +15,11 @@ export type CallOutcome =
    * before the message was played once in full: nobody can have heard it.
    */
   | { code: 'INTERRUPTED'; status: 200; reason: string }
+  /**
+   * A voicemail answered and the message was left on it (`[amd] on_machine = "leave_message"`):
+   * final, and not acknowledged (docs/telephony.md "Voicemail detection").
+   */
+  | { code: 'VOICEMAIL'; status: 200; reason: string }
   /** Answered and the callee pressed 1. */
   | { code: 'ACKNOWLEDGED'; status: 200; reason: string }
   /** Answered and the callee pressed 3: not me, call the next step of the escalation now. */

@@ -74,6 +74,11 @@ export interface CallsStore {
   /** Pushes the lease of calls this worker still holds to `leaseMs` from now by the lease clock (a heartbeat); never shortens one. */
   renewLeases(ids: string[], leaseMs: number, now: number): Promise<void>;
   events(id: string): Promise<CallEvent[]>;
+  /**
+   * Every call an escalation step placed for the alert (its `escalation_ordinal`) ended on a
+   * voicemail (docs/telephony.md "Voicemail detection"): nobody of that step can still answer.
+   */
+  stepAllOnVoicemail(alertId: string, ordinal: number): Promise<boolean>;
 }
 
 /** Per-number limits on INVITEs (calls.per_number_gap_s, calls.per_number_per_hour); 0: none. */
@@ -308,6 +313,15 @@ export function createCallsStore(db: SqlConnection): CallsStore {
            WHERE id IN (SELECT value FROM ${sql.jsonTexts('$ids')}) AND state IN (${IN_PROGRESS_SQL})`,
         )
         .run({ ids: JSON.stringify(ids), leaseMs, now });
+    },
+    async stepAllOnVoicemail(alertId, ordinal) {
+      const r = (await db
+        .query(
+          `SELECT COUNT(*) AS calls, SUM(CASE WHEN state = 'voicemail' THEN 1 ELSE 0 END) AS voicemail
+           FROM calls WHERE alert_id = $alert AND escalation_ordinal = $ordinal`,
+        )
+        .get({ alert: alertId, ordinal })) as { calls: number | string; voicemail: number | string | null };
+      return Number(r.calls) > 0 && Number(r.voicemail ?? 0) === Number(r.calls);
     },
     async events(id) {
       return (

@@ -147,6 +147,34 @@ describe('a call and its bundle move together', () => {
   });
 });
 
+describe('voicemail (docs/telephony.md "Voicemail detection")', () => {
+  it('stepAllOnVoicemail: true only once every call of that escalation step ended on a voicemail', async () => {
+    const clock = manualClock();
+    const store = await tempStore(clock);
+    const acc = await store.transaction((tx) => tx.accounts.create({ name: 'a', plan: 'starter' }));
+    const { alertId, step1, step2 } = await store.transaction(async (tx) => {
+      const alertId = await tx.alerts.create({ accountId: acc.id, credentialId: null, key: null, source: 'api', message: 'm' }, clock());
+      const call = (phoneNumber: string, escalationOrdinal: number) => ({ accountId: acc.id, credentialId: null, source: 'api' as const, phoneNumber, message: 'm', alertId, escalationOrdinal });
+      const step1 = await tx.calls.enqueue([call('5321234567', 1), call('5321234568', 1)], clock());
+      const step2 = await tx.calls.enqueue([call('5321234569', 2)], clock());
+      return { alertId, step1, step2 };
+    });
+    const toVoicemail = (id: string) =>
+      store.transaction(async (tx) => {
+        await tx.calls.moveAll([{ id, attempt: 0 }], { from: 'queued', to: 'answered', at: clock(), answered: true, answeredBy: 'machine', amdReason: 'beep' });
+        await tx.calls.moveAll([{ id, attempt: 0 }], { from: 'answered', to: 'voicemail', at: clock(), finished: true });
+      });
+    await toVoicemail(step1[0]!);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 1)).toBe(false); // the other phone may still answer
+    await toVoicemail(step1[1]!);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 1)).toBe(true);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 2)).toBe(false);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 3)).toBe(false); // no calls: not "all on voicemail"
+    expect(step2).toHaveLength(1);
+    await store.close();
+  });
+});
+
 describe('alerts', () => {
   it('moves only from the state it was read in; finds the open alert of a key', async () => {
     const clock = manualClock();

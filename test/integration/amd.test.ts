@@ -73,14 +73,16 @@ describe('voicemail detection through the compiled binary', () => {
     expect(cli.cliJson(['calls', 'show', call.id])).toMatchObject({ answered_by: 'human', amd_reason: 'short_greeting' });
   });
 
-  it('a mailbox with a beep: machine, and with on_machine = "leave_message" the message is left after the beep', async () => {
+  it('a mailbox with a beep: machine, and with on_machine = "leave_message" the message is left after the beep; the call ends voicemail', async () => {
     const sipp = await startSipp({ scenario: 'greeting.xml', fill: { pcap: greeting('machine-000', 'PCMU') } });
     peers.push(sipp);
-    const { call, app } = await callThrough(sipp, {});
-    expect(call).toMatchObject({ answered_by: 'machine', amd_reason: 'long_greeting', state: 'completed', last_reason: '200 message left on a voicemail' });
-    // The mailbox recorded from the beep's end (5.3 s into the clip), never before it.
-    const log = app.output();
-    expect(log).toMatch(/"answeredBy":"machine"/);
+    const { call } = await callThrough(sipp, {});
+    expect(call).toMatchObject({ answered_by: 'machine', amd_reason: 'long_greeting', state: 'voicemail', acknowledged: false, last_reason: '200 message left on a voicemail' });
+    const answer = answered(call);
+    const end = call.events.at(-1);
+    expect(end).toMatchObject({ from: 'answered', to: 'voicemail' });
+    // The beep ends 5.3 s into the greeting: nothing was left before it, and the whole message after it.
+    expect(Date.parse(end.at) - Date.parse(answer.at)).toBeGreaterThan(3000);
   });
 
   it('a mailbox with on_machine = "hangup_retry": hung up at once, counted as no answer', async () => {

@@ -184,6 +184,6 @@ export function createMessagePlayer(o: MessagePlayerOptions): MessagePlayer {
       if (o.farEndGone()) return { code: 'INTERRUPTED', status: 200, reason: 'the voicemail hung up before the message was left in full' };
       return { code: 'COMPLETED', status: 200, reason: 'hung up before the message was left on the voicemail', remoteHangup: false };
     }
-    return { code: 'COMPLETED', status: 200, reason: 'message left on a voicemail', remoteHangup: o.farEndGone() };
+    return { code: 'VOICEMAIL', status: 200, reason: 'message left on a voicemail' };
   }
 }
