@@ -7,7 +7,7 @@
  * and sox give the same files; they are committed (test/fixtures/amd) so a different version
  * never moves the test's floor.
  *
- * A quarter of the clips (every fourth) are held out: never looked at while tuning, reported
+ * A quarter of the clips (3 and 6 of every 8, both languages) are held out: never looked at while tuning, reported
  * apart by scripts/bench-amd.
  *
  *   scripts/amd-corpus            writes test/fixtures/amd/{manifest.json,*.ul.gz}
@@ -133,6 +133,8 @@ const MACHINE = {
     'Ulaşmaya çalıştığınız numara sesli mesaj kutusuna yönlendirilmiştir. Lütfen bip sesinden sonra mesajınızı bırakın ve telefonu kapatın.',
   ],
 } as const;
+/** A quarter of each kind, both languages (odd n speak Turkish, even n English): 3 and 6 of every 8. */
+const heldOut = (n: number): CorpusClip['split'] => (n % 8 === 3 || n % 8 === 6 ? 'heldout' : 'tuning');
 const VOICES = { en: ['en-us', 'en-gb'], tr: ['tr'] } as const;
 const VARIANTS = ['m1', 'm3', 'm5', 'm7', 'f1', 'f2', 'f3', 'f4', 'f5'] as const;
 const LEVELS = { loud: -1, normal: -8, quiet: -22 } as const;
@@ -152,7 +154,7 @@ function human(dir: string, n: number): { clip: CorpusClip; audio: Int16Array } 
   if (n % 3 === 0) audio = underlay(audio, 30);
   const category = breath ? 'human-breath' : level === 'normal' ? `human-${language}` : `human-${level}`;
   const durationMs = (audio.length * 1000) / RATE;
-  return { audio, clip: { id: `human-${String(n).padStart(3, '0')}`, kind: 'human', category, split: n % 4 === 3 ? 'heldout' : 'tuning', language, text, voice, speechStartMs, speechEndMs: speechStartMs + (speech.length * 1000) / RATE, beep: null, durationMs } };
+  return { audio, clip: { id: `human-${String(n).padStart(3, '0')}`, kind: 'human', category, split: heldOut(n), language, text, voice, speechStartMs, speechEndMs: speechStartMs + (speech.length * 1000) / RATE, beep: null, durationMs } };
 }
 
 function machine(dir: string, n: number): { clip: CorpusClip; audio: Int16Array } {
@@ -180,7 +182,7 @@ function machine(dir: string, n: number): { clip: CorpusClip; audio: Int16Array 
   if (n % 3 === 0) audio = underlay(audio, 30);
   const category = music ? 'machine-music' : noBeep ? 'machine-no-beep' : late ? 'machine-late' : `machine-${language}`;
   const durationMs = (audio.length * 1000) / RATE;
-  return { audio, clip: { id: `machine-${String(n).padStart(3, '0')}`, kind: 'machine', category, split: n % 4 === 3 ? 'heldout' : 'tuning', language, text, voice, speechStartMs, speechEndMs, beep, durationMs } };
+  return { audio, clip: { id: `machine-${String(n).padStart(3, '0')}`, kind: 'machine', category, split: heldOut(n), language, text, voice, speechStartMs, speechEndMs, beep, durationMs } };
 }
 
 if (import.meta.main) {
