@@ -33,4 +33,10 @@ export interface CallAudioSource {
    * number is recorded as the one acknowledging.
    */
   acknowledged(by?: string, context?: CallContext): Promise<CallAudio>;
+  /**
+   * What is left on a voicemail (docs/telephony.md "Voicemail detection"): the intro, the
+   * alerts once, and a last sentence saying it was left on a voicemail instead of the keypad
+   * prompt. Absent (test sources): the call's own message is left.
+   */
+  forVoicemail?(messages: string[], context?: CallContext): Promise<CallAudio>;
 }

@@ -1,3 +1,5 @@
+import type { AmdReason, AnsweredBy } from './answered-by';
+
 /**
  * How one attempt ended, as the SIP layer saw it. The SIP layer only reports: the call
  * lifecycle (src/calls/retry-policy.ts) alone decides what is final and what is retried.
@@ -13,6 +15,11 @@ export type CallOutcome =
    * before the message was played once in full: nobody can have heard it.
    */
   | { code: 'INTERRUPTED'; status: 200; reason: string }
+  /**
+   * A voicemail answered and the message was left on it (`[amd] on_machine = "leave_message"`):
+   * final, and not acknowledged (docs/telephony.md "Voicemail detection").
+   */
+  | { code: 'VOICEMAIL'; status: 200; reason: string }
   /** Answered and the callee pressed 1. */
   | { code: 'ACKNOWLEDGED'; status: 200; reason: string }
   /** Answered and the callee pressed 3: not me, call the next step of the escalation now. */
@@ -41,8 +48,11 @@ export type CallOutcome =
 export interface CallProgress {
   /** First 180/183: the phone rings. */
   ringing(status: number, reason: string): void;
-  /** 200 OK to the INVITE, with the codec the answer picked. */
-  answered(codec: string): void;
+  /**
+   * 200 OK to the INVITE, with the codec the answer picked and who answered: reported once
+   * voicemail detection decided (docs/telephony.md "Voicemail detection"), or at once without it.
+   */
+  answered(codec: string, by: { answeredBy: AnsweredBy; amdReason: AmdReason | null }): void;
   digit(digit: string): void;
   /** The trunk the attempt goes out on now (several trunks: each one tried, in order). */
   trunk?(name: string): void;

@@ -4,7 +4,9 @@
  *                 ┌──────────── retry after calls.retry_delays_s ────────────┐
  *                 v                                                          │
  *   queued ──claim──> dialing ──180/183──> ringing ──200──> answered ──> completed
- *     │                 │ ^                  │                  │  └───> acknowledged (keypad 1)
+ *     │                 │ ^                  │                  │  ├───> acknowledged (keypad 1)
+ *     │                 │ │                  │                  │  ├───> no_answer (a voicemail, [amd] on_machine = "hangup_retry")
+ *     │                 │ │                  │                  │  └───> voicemail (the message left on one: not acknowledged)
  *     │                 │ └─ lease expired ──┴──────────────────┘     (process died: claimed again)
  *     │                 └──────────┴─────────> busy | no_answer | failed   (attempts used up)
  *     │                 └──────────┴─────────> rejected                    (403/404/484/603)
@@ -31,6 +33,7 @@ export const CALL_STATES = [
   'failed',
   'expired',
   'cancelled',
+  'voicemail',
 ] as const;
 export type CallState = (typeof CALL_STATES)[number];
 
@@ -40,7 +43,7 @@ export const CLAIMED_STATE = 'dialing' satisfies CallState;
 /** States in which a worker holds the call under a lease. */
 export const IN_PROGRESS_STATES: readonly CallState[] = ['dialing', 'ringing', 'answered'];
 
-export const FINAL_STATES: readonly CallState[] = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired', 'cancelled'];
+export const FINAL_STATES: readonly CallState[] = ['completed', 'acknowledged', 'busy', 'no_answer', 'rejected', 'failed', 'expired', 'cancelled', 'voicemail'];
 
 /**
  * Final states in which the call ended without reaching anyone who listened, after its last
@@ -59,7 +62,9 @@ const EDGES: Record<CallState, readonly CallState[]> = {
   dialing: ['dialing', 'ringing', 'answered', 'expired', ...ENDED_BEFORE_ANSWER],
   ringing: ['dialing', 'answered', ...ENDED_BEFORE_ANSWER],
   // answered → queued: stopped mid-call by a shutdown or a media failure, tried again.
-  answered: ['dialing', 'completed', 'acknowledged', 'failed', 'queued'],
+  // answered → no_answer: a voicemail answered and `[amd] on_machine = "hangup_retry"` (its last attempt);
+  // answered → voicemail: the message was left on one (`leave_message`).
+  answered: ['dialing', 'completed', 'acknowledged', 'failed', 'queued', 'no_answer', 'voicemail'],
   completed: [],
   acknowledged: [],
   busy: [],
@@ -68,6 +73,7 @@ const EDGES: Record<CallState, readonly CallState[]> = {
   failed: [],
   expired: [],
   cancelled: [],
+  voicemail: [],
 };
 
 export const canTransition = (from: CallState, to: CallState): boolean => EDGES[from].includes(to);

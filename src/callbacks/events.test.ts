@@ -30,7 +30,7 @@ async function rig() {
 }
 
 describe('callback events', () => {
-  it('which call edges send an event: answered, acknowledged, and every final state but completed and cancelled', () => {
+  it('which call edges send an event: answered, acknowledged, voicemail, and every final state but completed and cancelled', () => {
     const sent = Object.fromEntries(CALL_STATES.map((s) => [s, callEventFor(s)]).filter(([, e]) => e !== null));
     expect(sent).toEqual({
       answered: 'call.answered',
@@ -40,6 +40,7 @@ describe('callback events', () => {
       rejected: 'call.failed',
       failed: 'call.failed',
       expired: 'call.failed',
+      voicemail: 'call.voicemail',
     });
   });
 

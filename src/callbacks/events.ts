@@ -19,7 +19,7 @@ import type { AlertRecord, CallRecord, SelfTestRecord, Tx } from '../store';
  */
 /** `alert.unroutable`: nobody could be called for it (docs/on-call.md "Nothing silently calls nobody"): `reason`, and the `fallback` called (null: none). */
 export type AlertEventType = 'alert.escalated' | 'alert.acknowledged' | 'alert.resolved' | 'alert.unacknowledged' | 'alert.unroutable';
-export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed';
+export type CallEventType = 'call.answered' | 'call.acknowledged' | 'call.failed' | 'call.voicemail';
 export type TrunkEventType = 'trunk.down' | 'trunk.up';
 /** docs/on-call.md "On-call schedules": the on-call person of a schedule changed. */
 export type OncallEventType = 'oncall.changed';
@@ -31,6 +31,7 @@ export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType 
 export function callEventFor(to: CallState): CallEventType | null {
   if (to === 'answered') return 'call.answered';
   if (to === 'acknowledged') return 'call.acknowledged';
+  if (to === 'voicemail') return 'call.voicemail';
   // Not `completed`: `call.answered` said so, and the alert's own event tells whether anyone
   // acknowledged; not `cancelled`: the alert's `alert.*` event says how it was closed.
   return FAILED_STATES.includes(to) ? 'call.failed' : null;

@@ -7,7 +7,7 @@ import { metrics } from '../metrics/instruments';
 import { leftUnreached, queueNextPhones } from '../people';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 
-export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk'> & {
+export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk' | 'answeredBy' | 'amdReason'> & {
   /** Keypad 3: the escalations of the alerts spoken pass to their next step without waiting. */
   passToNextStep?: boolean;
 };
@@ -116,6 +116,16 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
       // A call of an escalation ended: its engine looks again now, not at its next poll.
       if (isFinal(to)) await tx.escalations.wakeUp(alertIds, at);
       if (passToNextStep) await tx.escalations.skipWait(alertIds, at);
+      // A step whose calls all ended on a voicemail reached nobody: the next step starts now,
+      // not after its wait_s (docs/telephony.md "Voicemail detection").
+      if (to === 'voicemail') {
+        const nobody: string[] = [];
+        for (const held of still) {
+          const c = await tx.calls.get(held.id);
+          if (c?.alertId && c.escalationOrdinal > 0 && (await tx.calls.stepAllOnVoicemail(c.alertId, c.escalationOrdinal))) nobody.push(c.alertId);
+        }
+        if (nobody.length > 0) await tx.escalations.skipWait([...new Set(nobody)], at);
+      }
       // The state the call reached as this transaction leaves it (a retry may have become `cancelled`).
       return { still, reached: (await tx.calls.get(call.id))?.state ?? to, nextPhones };
     });

@@ -96,7 +96,7 @@ describe('dialer limits: stuck attempts and the shutdown grace', () => {
     // Answers at once and talks until told to hang up, as a long message would.
     const { dialer, state } = await rig(
       async (r) => {
-        r.progress.answered('PCMU');
+        r.progress.answered('PCMU', { answeredBy: 'unknown', amdReason: null });
         await new Promise<void>((resolve) => r.hangUpSignal!.addEventListener('abort', () => resolve()));
         hungUpAt = Date.now();
         return { code: 'COMPLETED', status: 200, reason: 'hung up: the appliance is stopping', remoteHangup: false };
@@ -124,7 +124,7 @@ describe('dialer: an illegal transition is a bug and fails the call loudly', () 
     const { store, state, id } = await rig(
       async (r) => {
         dials++;
-        r.progress.answered('PCMU');
+        r.progress.answered('PCMU', { answeredBy: 'unknown', amdReason: null });
         r.progress.ringing(180, 'Ringing');
         return { code: 'COMPLETED', status: 200, reason: 'message played', remoteHangup: false };
       },

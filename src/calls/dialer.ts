@@ -2,7 +2,7 @@ import { isSuppressed, type CallAudioSource, type CallOutcome } from '../call-mo
 import type { Clock } from '../clock';
 import type { LoopSpec } from '../engine';
 import { describeError, type Logger } from '../log';
-import type { DialRequest } from '../sip';
+import type { AmdRequest, DialRequest } from '../sip';
 import type { Store } from '../store';
 import { runClaimedCall, type RunConfig, type RunDeps } from './run-claimed-call';
 
@@ -22,6 +22,8 @@ export interface DialerDeps {
   calls: DialerConfig;
   /** credit.timezone: refunds of calls an acknowledgement cancels. */
   timeZone: string;
+  /** Voicemail detection on every answer (`[amd]`, docs/telephony.md "Voicemail detection"); null or absent: off. */
+  amd?: AmdRequest | null;
   /**
    * Heartbeat lease: renewed every third of it while the call lasts. The claim itself
    * holds for calls.ring_timeout_s more, so after a crash nobody dials the number again

@@ -4,7 +4,7 @@ import type { LoopSpec } from '../engine';
 import type { Logger } from '../log';
 import type { CallOutcome } from '../call-model';
 import { sipTrunks } from '../config/sections/sip';
-import type { DialRequest, InboundDesk, InboundSipText, MediaCounts } from '../sip';
+import type { AmdRequest, DialRequest, InboundDesk, InboundSipText, MediaCounts } from '../sip';
 import type { Store } from '../store';
 import type { CallAudioSource } from '../call-model';
 import { createDialer, type Dialer } from './dialer';
@@ -109,6 +109,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     log: deps.log,
     calls: config.calls,
     timeZone: config.credit.timezone,
+    amd: amdRequest(config.amd),
     leaseMs: config.calls.lease_s * 1000,
     shutdownGraceMs: config.calls.shutdown_grace_s * 1000,
     pollMs: 1000,
@@ -150,5 +151,22 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     markTrunk: (name, up, reason) => set.mark(name, up, reason),
     dialOn: (name, request) => set.dialOn(name, request),
     sendText: (number, text) => set.sendText(number, text),
+  };
+}
+
+/** `[amd]` as the dial takes it: the detector's timings in its own names, or null when off. */
+export function amdRequest(c: Config['amd']): AmdRequest | null {
+  if (!c.enabled) return null;
+  return {
+    onMachine: c.on_machine,
+    timings: {
+      initialSilenceMs: c.initial_silence_ms,
+      greetingMs: c.greeting_ms,
+      afterGreetingSilenceMs: c.after_greeting_silence_ms,
+      totalAnalysisMs: c.total_analysis_ms,
+      minWordMs: c.min_word_ms,
+      betweenWordsSilenceMs: c.between_words_silence_ms,
+      maxWords: c.max_words,
+    },
   };
 }

@@ -62,7 +62,7 @@ async function rig(calls: Record<string, unknown>, o: { talkMs?: number; ackFrom
         request.signal?.addEventListener('abort', () => (clearTimeout(t), resolve(true)), { once: true });
       });
       if (cancelled) return { code: 'ABORTED', status: null, reason: 'cancelled before the answer' } satisfies CallOutcome;
-      request.progress.answered('PCMU');
+      request.progress.answered('PCMU', { answeredBy: 'unknown', amdReason: null });
       await request.audio();
       await new Promise((r) => setTimeout(r, o.talkMs ?? 5_000));
       return o.ackFrom === request.number

@@ -42,6 +42,9 @@ export function classify(o: CallOutcome): { state: CallState; retryable: boolean
       return { state: 'completed', retryable: false };
     case 'ACKNOWLEDGED':
       return { state: 'acknowledged', retryable: false };
+    // Left on a voicemail: nobody heard it, but calling the mailbox again would not change that.
+    case 'VOICEMAIL':
+      return { state: 'voicemail', retryable: false };
     // Keypad 3: heard, handed on (the escalation's next step starts at once).
     case 'PASSED':
       return { state: 'completed', retryable: false };

@@ -1,7 +1,7 @@
 import { CLAIMED_STATE, IllegalTransitionError, type CallAudioSource, type CallOutcome } from '../call-model';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import type { DialRequest } from '../sip';
+import type { AmdRequest, DialRequest } from '../sip';
 import type { ClaimedCall, Store } from '../store';
 import { createCallMover, type CallMover } from './call-mover';
 import { decide, type RetryConfig } from './retry-policy';
@@ -29,6 +29,8 @@ export interface RunDeps {
   hangUp: AbortSignal;
   /** credit.timezone: refunds of calls an acknowledgement cancels. */
   timeZone: string;
+  /** Voicemail detection on every answer (`[amd]`); null or absent: off, every answer `unknown`. */
+  amd?: AmdRequest | null;
 }
 
 /**
@@ -112,6 +114,8 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
       call.bundled.length === 0
         ? d.audio.forMessage(call.message, context)
         : d.audio.forBundle([call.message, ...call.bundled.map((b) => b.message)], context),
+    // What a voicemail gets (docs/telephony.md "Voicemail detection"): the alerts once, and why.
+    voicemailAudio: d.audio.forVoicemail && (() => d.audio.forVoicemail!([call.message, ...call.bundled.map((b) => b.message)], context)),
     // Says that this number is recorded as the one acknowledging (it is: alerts.acknowledged_by).
     acknowledgedAudio: () => d.audio.acknowledged(call.phoneNumber, context),
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,
@@ -119,9 +123,13 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
     maxCallMs: d.calls.max_call_s * 1000,
     signal,
     hangUpSignal: d.hangUp,
+    amd: d.amd ?? null,
     progress: {
       ringing: (status, reason) => void later(() => mover.move('ringing', { sipCode: status, reason, trunk: via.trunk })),
-      answered: (codec) => void later(() => mover.move('answered', { sipCode: 200, reason: `answered (${codec})`, trunk: via.trunk })),
+      answered: (codec, by) => {
+        metrics.callsAnswered.inc({ answered_by: by.answeredBy });
+        void later(() => mover.move('answered', { sipCode: 200, reason: `answered (${codec})`, trunk: via.trunk, answeredBy: by.answeredBy, amdReason: by.amdReason }));
+      },
       digit: (digit) => d.log.info({ call: call.id, digit }, 'keypad'),
       trunk: (name) => {
         via.trunk = name;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { alertsSection } from './sections/alerts';
+import { amdSection } from './sections/amd';
 import { callsSection } from './sections/calls';
 import { creditSection } from './sections/credit';
 import { emailSection } from './sections/email';
@@ -39,6 +40,7 @@ export const configSchema = z
     voice_desk: voiceDeskSection.prefault({}),
     sms: smsSection.prefault({}),
     email: emailSection.prefault({}),
+    amd: amdSection.prefault({}),
   })
   .strict()
   // A number form numbers.accept takes must have a trunk that may dial it (sip-trunks.ts).

@@ -64,6 +64,7 @@ describe('GET /metrics', () => {
       'voice_alert_calls',
       'voice_alert_alerts',
       'voice_alert_call_attempts_total',
+      'voice_alert_calls_answered_total',
       'voice_alert_call_transitions_total',
       'voice_alert_queue_depth',
       'voice_alert_queue_oldest_seconds',

@@ -36,6 +36,13 @@ export const metrics = {
     labelNames: ['sip_code'] as const,
     registers,
   }),
+  /** Answered attempts by who answered (docs/telephony.md "Voicemail detection"). */
+  callsAnswered: new Counter({
+    name: 'voice_alert_calls_answered_total',
+    help: 'Answered call attempts, by who answered: human, machine or unknown',
+    labelNames: ['answered_by'] as const,
+    registers,
+  }),
   /** Alerts that found nobody to call (docs/on-call.md "Nothing silently calls nobody"), counted once their transaction committed. */
   alertsUnroutable: new Counter({
     name: 'voice_alert_alerts_unroutable_total',

@@ -29,7 +29,20 @@ export function callStatusJson(c: CallRecord, events: CallEvent[]) {
     bundled_into: c.bundledInto,
     /** The person the call reaches (docs/on-call.md "People"): their id and which phone (0: the first); null: a bare number. */
     person: personJson(c),
-    events: events.map((e) => ({ at: iso(e.at), attempt: e.attempt, from: e.from, to: e.to, sip_code: e.sipCode, reason: e.reason, trunk: e.trunk })),
+    /** docs/telephony.md "Voicemail detection": human | machine | unknown, null before an answer. */
+    answered_by: c.answeredBy,
+    amd_reason: c.amdReason,
+    events: events.map((e) => ({
+      at: iso(e.at),
+      attempt: e.attempt,
+      from: e.from,
+      to: e.to,
+      sip_code: e.sipCode,
+      reason: e.reason,
+      trunk: e.trunk,
+      answered_by: e.answeredBy,
+      amd_reason: e.amdReason,
+    })),
   };
 }
 
@@ -65,6 +78,7 @@ export function callListJson(c: CallRecord) {
     last_reason: c.lastReason,
     acknowledged: c.acknowledgedAt !== null,
     person: personJson(c),
+    answered_by: c.answeredBy,
   };
 }
 
@@ -75,5 +89,5 @@ export function personJson(c: Pick<CallRecord, 'personId' | 'personPhone'>) {
 
 /** The `call` of a `call.*` callback (docs/on-call.md "Callbacks"). */
 export function callbackCallJson(c: CallRecord) {
-  return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason, person: personJson(c) };
+  return { id: c.id, number: c.phoneNumber, state: c.state, attempts: c.attempts, sip_code: c.lastSipCode, reason: c.lastReason, person: personJson(c), answered_by: c.answeredBy, amd_reason: c.amdReason };
 }

@@ -4,15 +4,14 @@ import type { CallRecord, Tx } from '../store';
 
 /**
  * The ends of a call that did not reach the person (docs/on-call.md "People": phones in order):
- * their next phone is called at once. `voicemail` joins them when voicemail detection lands
- * (issue 46: an attempt that ends `voicemail` counts as not
- * acknowledged): add it here, the one place that decides.
+ * their next phone is called at once. A message left on a voicemail is one of them
+ * (docs/telephony.md "Voicemail detection": it counts as not acknowledged).
  */
-const UNREACHED: ReadonlySet<CallState> = new Set<CallState>(['busy', 'no_answer', 'rejected', 'failed']);
+const UNREACHED: ReadonlySet<CallState> = new Set<CallState>(['busy', 'no_answer', 'rejected', 'failed', 'voicemail']);
 
 /**
  * Whether a call's move means its person was not reached: a final busy/no answer/rejected/
- * failed, or the same outcome sent back to the queue to be retried (`queued` from an attempt;
+ * failed/voicemail, or the same outcome sent back to the queue to be retried (`queued` from an attempt;
  * not our own shutdown handing the call back, which refunds the attempt).
  */
 export function leftUnreached(to: CallState, o: { retried: boolean }): boolean {

@@ -14,6 +14,7 @@ export { createTelephone, type DialRequest, type Telephone, type TelephoneDeps }
 export type { MediaCounts } from './rtp/media-counters';
 export type { MediaReport, EchoCounts } from './rtp/echo-check';
 export type { MediaCheck } from './ua/place-call';
+export type { AmdRequest } from './ua/answer-analysis';
 export { createRtpEngine, type RtpEngine } from './rtp/engine';
 export { describeProbe, type ProbeResult } from './ua/options-probe';
 export { SRTP_REQUIRED_REASON } from './ua/media-handler';

@@ -167,7 +167,7 @@ describe('dialing sipp over UDP', () => {
       acknowledgedAudio: async () => testAudio(5, 2),
       ringTimeoutMs: 5000,
       answerDelayMs: 100,
-      progress: { ...progress, answered: (c) => (answeredAt.push(Date.now()), progress.answered(c)) },
+      progress: { ...progress, answered: (c, by) => (answeredAt.push(Date.now()), progress.answered(c, by)) },
     });
     const talked = Date.now() - answeredAt[0]!;
     expect(outcome).toMatchObject({ code: 'COMPLETED', remoteHangup: false });
@@ -283,7 +283,7 @@ describe('dialing sipp over UDP', () => {
     const { phone, lines } = await phoneFor(sipp.port);
     const stopping = new AbortController();
     const { progress } = recorder();
-    const answered = { ...progress, answered: (c: string) => (progress.answered(c), setTimeout(() => stopping.abort(), 300)) };
+    const answered = { ...progress, answered: (c: string, by: Parameters<typeof progress.answered>[1]) => (progress.answered(c, by), setTimeout(() => stopping.abort(), 300)) };
     const started = Date.now();
     const outcome = await dial(phone, answered, 1500, 5000, { hangUpSignal: stopping.signal }); // a 30 s message
     expect(outcome).toMatchObject({ code: 'COMPLETED', reason: 'hung up: the appliance is stopping', remoteHangup: false });

@@ -1,4 +1,4 @@
-import { IN_PROGRESS_STATES, type CallState } from '../call-model';
+import { IN_PROGRESS_STATES, type AmdReason, type AnsweredBy, type CallState } from '../call-model';
 import { sqlList } from './sql-list';
 
 // A call as the store keeps it (CallRow, a `calls` row) and as the program uses it
@@ -39,6 +39,9 @@ export interface CallRecord {
   personId: string | null;
   /** Which of the person's phones it is (0: the first); null for a bare number. */
   personPhone: number | null;
+  /** Who answered the latest answered attempt (docs/telephony.md "Voicemail detection"); null before an answer. */
+  answeredBy: AnsweredBy | null;
+  amdReason: AmdReason | null;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -66,6 +69,8 @@ export interface CallRow {
   escalation_ordinal: number;
   person_id?: string | null;
   person_phone?: number | null;
+  answered_by?: AnsweredBy | null;
+  amd_reason?: AmdReason | null;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -94,5 +99,7 @@ export function toCall(r: CallRow): CallRecord {
     escalationOrdinal: r.escalation_ordinal ?? 0,
     personId: r.person_id ?? null,
     personPhone: r.person_phone === null || r.person_phone === undefined ? null : Number(r.person_phone),
+    answeredBy: r.answered_by ?? null,
+    amdReason: r.amd_reason ?? null,
   };
 }

@@ -1,7 +1,7 @@
 import { IN_ACCOUNT, type AccountScope } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
-import type { CallState } from '../call-model';
+import type { AmdReason, AnsweredBy, CallState } from '../call-model';
 import { newId } from '../ids';
 import { IN_PROGRESS_SQL, toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
 import { createCallClaim } from './call-claim';
@@ -76,6 +76,11 @@ export interface CallsStore {
   /** Pushes the lease of calls this worker still holds to `leaseMs` from now by the lease clock (a heartbeat); never shortens one. */
   renewLeases(ids: string[], leaseMs: number, now: number): Promise<void>;
   events(id: string): Promise<CallEvent[]>;
+  /**
+   * Every call an escalation step placed for the alert (its `escalation_ordinal`) ended on a
+   * voicemail (docs/telephony.md "Voicemail detection"): nobody of that step can still answer.
+   */
+  stepAllOnVoicemail(alertId: string, ordinal: number): Promise<boolean>;
 }
 
 /** Per-number limits on INVITEs (calls.per_number_gap_s, calls.per_number_per_hour); 0: none. */
@@ -113,12 +118,15 @@ export interface CallChange {
   refundAttempt?: boolean;
   /** The trunk the attempt goes out on, once chosen (docs/telephony.md "SIP trunks: several, in order"). */
   trunk?: string | null;
+  /** With the answer: who answered and why (docs/telephony.md "Voicemail detection"), on the call and its event. */
+  answeredBy?: AnsweredBy | null;
+  amdReason?: AmdReason | null;
 }
 
 /** Records one edge (from → to) for each listed call, in one statement. */
 export type RecordEdge = (
   held: readonly HeldCall[],
-  e: { at: number; from: CallState; to: CallState; code?: number | null; reason?: string | null; trunk?: string | null },
+  e: { at: number; from: CallState; to: CallState; code?: number | null; reason?: string | null; trunk?: string | null; answeredBy?: AnsweredBy | null; amdReason?: AmdReason | null },
 ) => Promise<unknown>;
 
 /** A call as its worker holds it: the attempt it was claimed on (CallChange.attempt). */
@@ -135,6 +143,8 @@ export interface CallEvent {
   sipCode: number | null;
   reason: string | null;
   trunk: string | null;
+  answeredBy: AnsweredBy | null;
+  amdReason: AmdReason | null;
 }
 
 /**
@@ -170,13 +180,23 @@ export function createCallsStore(db: SqlConnection): CallsStore {
   // The edge of every listed call ($held: [{id, attempt}]), one row each, in one statement.
   // The casts give PostgreSQL the parameters' types (a SELECT list does not).
   const insertEvents = db.query(
-    `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason, trunk)
+    `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason, trunk, answered_by, amd_reason)
      SELECT value ->> 'id', CAST($at AS BIGINT), CAST(value ->> 'attempt' AS INTEGER), CAST($from AS TEXT), CAST($to AS TEXT),
-            CAST($code AS INTEGER), CAST($reason AS TEXT), CAST($trunk AS TEXT)
+            CAST($code AS INTEGER), CAST($reason AS TEXT), CAST($trunk AS TEXT), CAST($answeredBy AS TEXT), CAST($amdReason AS TEXT)
      FROM ${sql.jsonObjects('$held')}`,
   );
   const recordEdge: RecordEdge = (held, e) =>
-    insertEvents.run({ held: JSON.stringify(held), at: e.at, from: e.from, to: e.to, code: e.code ?? null, reason: e.reason ?? null, trunk: e.trunk ?? null });
+    insertEvents.run({
+      held: JSON.stringify(held),
+      at: e.at,
+      from: e.from,
+      to: e.to,
+      code: e.code ?? null,
+      reason: e.reason ?? null,
+      trunk: e.trunk ?? null,
+      answeredBy: e.answeredBy ?? null,
+      amdReason: e.amdReason ?? null,
+    });
   // Each listed call ($held) still in $from on its own attempt takes the edge. Driven from
   // the list by the primary key: SQLite would otherwise walk the state's calls and scan the
   // list for each (a bundle of 3,331: 3.7 s instead of 7 ms).
@@ -187,7 +207,8 @@ export function createCallsStore(db: SqlConnection): CallsStore {
        lease_until = CASE WHEN $to IN (${IN_PROGRESS_SQL}) THEN lease_until ELSE NULL END,
        answered_at = CASE WHEN $answered = 1 THEN $at ELSE answered_at END,
        acknowledged_at = CASE WHEN $acknowledged = 1 THEN $at ELSE acknowledged_at END,
-       finished_at = CASE WHEN $finished = 1 THEN $at ELSE finished_at END
+       finished_at = CASE WHEN $finished = 1 THEN $at ELSE finished_at END,
+       answered_by = COALESCE($answeredBy, answered_by), amd_reason = COALESCE($amdReason, amd_reason)
      FROM (SELECT value ->> 'id' AS held_id, CAST(value ->> 'attempt' AS INTEGER) AS held_attempt FROM ${sql.jsonObjects('$held')}) AS held
      WHERE calls.id = held.held_id AND ${sql.unindexed('calls.attempts')} = held.held_attempt AND ${sql.unindexed('calls.state')} = $from
      RETURNING calls.id`,
@@ -212,10 +233,12 @@ export function createCallsStore(db: SqlConnection): CallsStore {
         acknowledged: c.acknowledged ? 1 : 0,
         finished: c.finished ? 1 : 0,
         refund: c.refundAttempt ? 1 : 0,
+        answeredBy: c.answeredBy ?? null,
+        amdReason: c.amdReason ?? null,
       })) as { id: string }[]).map((r) => r.id),
     );
     const edges = moved.size === held.length ? held : held.filter((h) => moved.has(h.id));
-    if (edges.length > 0) await recordEdge(edges, { at: c.at, from: c.from, to: c.to, code: c.sipCode, reason: c.reason, trunk: c.trunk });
+    if (edges.length > 0) await recordEdge(edges, { at: c.at, from: c.from, to: c.to, code: c.sipCode, reason: c.reason, trunk: c.trunk, answeredBy: c.answeredBy, amdReason: c.amdReason });
     return edges.map((h) => h.id);
   };
   return {
@@ -297,12 +320,31 @@ export function createCallsStore(db: SqlConnection): CallsStore {
         )
         .run({ ids: JSON.stringify(ids), leaseMs, now });
     },
+    async stepAllOnVoicemail(alertId, ordinal) {
+      const r = (await db
+        .query(
+          `SELECT COUNT(*) AS calls, SUM(CASE WHEN state = 'voicemail' THEN 1 ELSE 0 END) AS voicemail
+           FROM calls WHERE alert_id = $alert AND escalation_ordinal = $ordinal`,
+        )
+        .get({ alert: alertId, ordinal })) as { calls: number | string; voicemail: number | string | null };
+      return Number(r.calls) > 0 && Number(r.voicemail ?? 0) === Number(r.calls);
+    },
     async events(id) {
       return (
         (await db
-          .query('SELECT at, attempt, from_state, to_state, sip_code, reason, trunk FROM call_events WHERE call_id = $id ORDER BY id')
-          .all({ id })) as { at: number; attempt: number; from_state: CallState; to_state: CallState; sip_code: number | null; reason: string | null; trunk: string | null }[]
-      ).map((e) => ({ at: e.at, attempt: e.attempt, from: e.from_state, to: e.to_state, sipCode: e.sip_code, reason: e.reason, trunk: e.trunk }));
+          .query('SELECT at, attempt, from_state, to_state, sip_code, reason, trunk, answered_by, amd_reason FROM call_events WHERE call_id = $id ORDER BY id')
+          .all({ id })) as {
+          at: number;
+          attempt: number;
+          from_state: CallState;
+          to_state: CallState;
+          sip_code: number | null;
+          reason: string | null;
+          trunk: string | null;
+          answered_by: AnsweredBy | null;
+          amd_reason: AmdReason | null;
+        }[]
+      ).map((e) => ({ at: e.at, attempt: e.attempt, from: e.from_state, to: e.to_state, sipCode: e.sip_code, reason: e.reason, trunk: e.trunk, answeredBy: e.answered_by, amdReason: e.amd_reason }));
     },
   };
 }

@@ -19,6 +19,7 @@ import { alertsByKeyStep } from './schema/18-alerts-by-key';
 import { keyedAlertsIndexStep } from './schema/19-keyed-alerts-index';
 import { unroutableStep } from './schema/20-unroutable-and-fallback';
 import { peopleStep } from './schema/21-people';
+import { answeredByStep } from './schema/22-answered-by';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   keyedAlertsIndexStep,
   unroutableStep,
   peopleStep,
+  answeredByStep,
 ];
 
 /** The schema version this program writes. */

@@ -106,7 +106,7 @@ describe('a call and its bundle move together', () => {
       ]),
     );
     expect(after.find((c) => c.id === ids[1])).toMatchObject({ answeredAt: clock(), lastSipCode: 200 });
-    expect((await store.calls.events(ids[1]!)).at(-1)).toEqual({ at: clock(), attempt: 1, from: 'dialing', to: 'answered', sipCode: 200, reason: null, trunk: 'main' });
+    expect((await store.calls.events(ids[1]!)).at(-1)).toEqual({ at: clock(), attempt: 1, from: 'dialing', to: 'answered', sipCode: 200, reason: null, trunk: 'main', answeredBy: null, amdReason: null });
     expect(await store.calls.events(ids[3]!)).toHaveLength(1);
     // Nothing listed, nothing to do.
     expect(await store.transaction((tx) => tx.calls.moveAll([], { from: 'dialing', to: 'failed', at: clock() }))).toEqual([]);
@@ -143,6 +143,34 @@ describe('a call and its bundle move together', () => {
     );
     expect((await store.alerts.get(made.closed.id))!.state).toBe('resolved');
     expect((await store.alerts.getMany([made.ended.id, 'alt_nope'])).map((a) => [a.id, a.state, a.stateReason])).toEqual([[made.ended.id, 'unacknowledged', 'r']]);
+    await store.close();
+  });
+});
+
+describe('voicemail (docs/telephony.md "Voicemail detection")', () => {
+  it('stepAllOnVoicemail: true only once every call of that escalation step ended on a voicemail', async () => {
+    const clock = manualClock();
+    const store = await tempStore(clock);
+    const acc = await store.transaction((tx) => tx.accounts.create({ name: 'a', plan: 'starter' }));
+    const { alertId, step1, step2 } = await store.transaction(async (tx) => {
+      const alertId = await tx.alerts.create({ accountId: acc.id, credentialId: null, key: null, source: 'api', message: 'm' }, clock());
+      const call = (phoneNumber: string, escalationOrdinal: number) => ({ accountId: acc.id, credentialId: null, source: 'api' as const, phoneNumber, message: 'm', alertId, escalationOrdinal });
+      const step1 = await tx.calls.enqueue([call('5321234567', 1), call('5321234568', 1)], clock());
+      const step2 = await tx.calls.enqueue([call('5321234569', 2)], clock());
+      return { alertId, step1, step2 };
+    });
+    const toVoicemail = (id: string) =>
+      store.transaction(async (tx) => {
+        await tx.calls.moveAll([{ id, attempt: 0 }], { from: 'queued', to: 'answered', at: clock(), answered: true, answeredBy: 'machine', amdReason: 'beep' });
+        await tx.calls.moveAll([{ id, attempt: 0 }], { from: 'answered', to: 'voicemail', at: clock(), finished: true });
+      });
+    await toVoicemail(step1[0]!);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 1)).toBe(false); // the other phone may still answer
+    await toVoicemail(step1[1]!);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 1)).toBe(true);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 2)).toBe(false);
+    expect(await store.calls.stepAllOnVoicemail(alertId, 3)).toBe(false); // no calls: not "all on voicemail"
+    expect(step2).toHaveLength(1);
     await store.close();
   });
 });

@@ -111,9 +111,10 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
   // An escalation's later call says which call it is before the usual intro.
   const introFor = (v: Voice, context?: CallContext) =>
     context?.escalationOrdinal && context.escalationOrdinal > 1 ? `${v.words.escalationStep(context.escalationOrdinal)} ${v.intro}` : v.intro;
-  const call = (message: string, repeat = config.calls.repeat, context?: CallContext) => {
+  /** `closing`: what ends it instead of the keypad prompt (a voicemail's last sentence), in the callee's language. */
+  const call = (message: string, repeat = config.calls.repeat, context?: CallContext, closing?: (w: Voice['words']) => string) => {
     const v = voiceFor(context?.language);
-    return composeCall(v.speaker, { intro: introFor(v, context), message, repeat, closing: v.words.closing, pauseMs: tts.pause_ms });
+    return composeCall(v.speaker, { intro: introFor(v, context), message, repeat, closing: closing ? closing(v.words) : v.words.closing, pauseMs: tts.pause_ms });
   };
   // A bundle leaves room for the keypad answer and the confirmation within max_call_s.
   const bundleBudgetMs = config.calls.max_call_s * 1000 * 0.8;
@@ -139,6 +140,11 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       if (once.durationMs <= bundleBudgetMs) return once;
       const perAlert = Math.max(20, Math.floor((short.length * bundleBudgetMs) / once.durationMs / named.length) - 15);
       return call(bundleText(words, texts, (m) => cutTo(firstSentence(m), perAlert)), 1, context);
+    },
+    async forVoicemail(messages: string[], context?: CallContext): Promise<CallAudio> {
+      const w = voiceFor(context?.language).words;
+      const text = messages.length === 1 ? speakable(messages[0]!, 'the alert message') : bundleText(w, messages.map((m, i) => (i < MAX_NAMED_IN_BUNDLE ? speakable(m, `alert ${i + 1} of the bundle`) : m)), firstSentence);
+      return call(text, 1, context, (words) => words.voicemail);
     },
     async acknowledged(by?: string, context?: CallContext): Promise<CallAudio> {
       const v = voiceFor(context?.language);

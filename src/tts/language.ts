@@ -25,6 +25,8 @@ export interface LanguageWords {
   escalationStep: (ordinal: number) => string;
   /** After the confirmation: who is recorded as acknowledging (digits spoken one by one). */
   acknowledgedBy: (digits: string) => string;
+  /** Last sentence of a message left on a voicemail (docs/telephony.md "Voicemail detection"). */
+  voicemail: string;
   /** Unit symbol (as written after a number) -> spoken word(s). */
   units: Record<string, string>;
 }
@@ -45,6 +47,7 @@ const tr: LanguageWords = {
   bundleFirst: (k) => `İlk ${k} tanesi:`,
   escalationStep: (n) => `${TR_ORDINALS[n - 1] ?? `${n}.`} arama: bu alarmı henüz kimse onaylamadı.`,
   acknowledgedBy: (d) => `Onaylayan numara kaydedildi: ${d}.`,
+  voicemail: 'Bu mesaj sesli mesaj kutusuna bırakıldı; alarm onaylanmadı.',
   ordinal: (i) => TR_ORDINALS[i - 1] ?? `${i}. alarm`,
   units: {
     ms: 'milisaniye', msec: 'milisaniye', s: 'saniye', sec: 'saniye', sn: 'saniye', m: 'dakika', min: 'dakika',
@@ -70,6 +73,7 @@ const en: LanguageWords = {
   bundleFirst: (k) => `The first ${k}:`,
   escalationStep: (n) => `${EN_ORDINALS[n - 1] ?? `Call ${n}`}${n <= 10 ? ' call' : ''}: nobody acknowledged this alert yet.`,
   acknowledgedBy: (d) => `The acknowledging number is recorded: ${d}.`,
+  voicemail: 'This message was left on a voicemail; the alert is not acknowledged.',
   ordinal: (i) => EN_ORDINALS[i - 1] ?? `Alert ${i}`,
   units: {
     ms: 'milliseconds', msec: 'milliseconds', s: 'seconds', sec: 'seconds', m: 'minutes', min: 'minutes',

@@ -53,6 +53,10 @@ export function applianceDir(overrides: ConfigOverrides = {}): ApplianceDir {
     // No SIP OPTIONS probes unless a test asks: sipp takes each OPTIONS as a new call of its
     // scenario, which uses up its `-m` calls and leaves the real INVITE unanswered.
     sip: { options_interval_s: 0 },
+    // Voicemail detection off unless a test asks (test/integration/amd.test.ts does, a silent
+    // answer included): sipp's scenarios answer without audio, and the analysis would put
+    // amd.initial_silence_ms before every message, and take their keys for a person's at once.
+    amd: { enabled: false },
   };
   for (const [section, values] of Object.entries(overrides)) config[section] = { ...config[section], ...values };
   const store = config.store as { path: string; url?: string };

@@ -132,6 +132,22 @@ describe('panel pages over HTTP', () => {
     expect(byState).not.toContain('data-call-id=');
   });
 
+  test('who answered (docs/telephony.md "Voicemail detection") shows in the call list and on the call\'s page', async () => {
+    const { a, store, ownerA } = await setup({ language: 'en' });
+    const now = Date.now();
+    const [id] = await store.transaction((tx) => tx.calls.enqueue([{ accountId: a.id, credentialId: null, source: 'api', phoneNumber: '5321234567', message: 'm' }], now));
+    await store.transaction(async (tx) => {
+      await tx.calls.moveAll([{ id: id!, attempt: 0 }], { from: 'queued', to: 'dialing', at: now });
+      await tx.calls.moveAll([{ id: id!, attempt: 0 }], { from: 'dialing', to: 'answered', at: now, answered: true, answeredBy: 'machine', amdReason: 'beep' });
+    });
+    expect(await store.calls.get(id!)).toMatchObject({ answeredBy: 'machine', amdReason: 'beep' });
+    expect((await store.calls.events(id!)).at(-1)).toMatchObject({ to: 'answered', answeredBy: 'machine', amdReason: 'beep' });
+    const list = await (await ownerA.get(`/panel/a/${a.id}/calls`)).text();
+    expect(list).toContain('data-answered-by="machine">a voicemail (beep)</small>');
+    const page = await (await ownerA.get(`/panel/a/${a.id}/calls/${id}`)).text();
+    expect(page).toMatch(/<dt>Answered by<\/dt>\s*<dd data-answered-by="machine">a voicemail \(beep\)<\/dd>/);
+  });
+
   test('settings mask secrets; the panel speaks English when configured', async () => {
     const { admin, config } = await setup({ language: 'en' });
     (config.sip as { password: string }).password = 'hunter2-trunk-secret';

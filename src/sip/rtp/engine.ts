@@ -1,3 +1,4 @@
+import type { AmdTimings, AmdUpdate } from '../../amd';
 import type { Logger } from '../../log';
 import type { MediaReport } from './echo-check';
 import { createMediaCounters, type MediaCounts } from './media-counters';
@@ -24,6 +25,8 @@ export interface RtpStreamHandle {
   interrupt(): void;
   /** Sends nothing while held; the message plays on unheard (see stream.ts). */
   hold(onHold: boolean): void;
+  /** A keypad digit reached the call: the voicemail analysis (if running) hears a person. */
+  analysisKey(): void;
 }
 
 export type PlayResult = 'played' | 'stopped' | 'failed';
@@ -36,6 +39,9 @@ export interface StreamOptions extends StreamMedia {
   echoCheck?: boolean;
   /** The stream's counts when its port is released, before release() resolves. */
   onReport?: (report: MediaReport) => void;
+  /** Voicemail detection (src/amd) with these timings, its findings to `onAmd`; absent: none. */
+  amd?: AmdTimings | null;
+  onAmd?: (update: AmdUpdate) => void;
 }
 
 /**
@@ -103,6 +109,9 @@ export function createRtpEngine(o: {
       case 'digit':
         streams.get(m.port)?.onDigit(m.digit);
         return;
+      case 'amd':
+        streams.get(m.port)?.onAmd?.(m.update);
+        return;
       case 'sent': {
         const report = streams.get(m.port)?.onPacketSent;
         if (report) for (const t of m.times) report(t - performance.timeOrigin);
@@ -166,7 +175,7 @@ export function createRtpEngine(o: {
       start(s) {
         if (alive()) {
           streams.set(port, s);
-          send({ t: 'start', port, remote: s.remote, codec: s.codec, payloadType: s.payloadType, telephoneEventPts: s.telephoneEventPts, srtp: s.srtp ?? null, recordSendTimes: !!s.onPacketSent, echoCheck: s.echoCheck ?? false });
+          send({ t: 'start', port, remote: s.remote, codec: s.codec, payloadType: s.payloadType, telephoneEventPts: s.telephoneEventPts, srtp: s.srtp ?? null, recordSendTimes: !!s.onPacketSent, echoCheck: s.echoCheck ?? false, amd: s.amd ?? null });
         }
         let codec = s.codec;
         return {
@@ -192,6 +201,9 @@ export function createRtpEngine(o: {
           },
           hold(onHold) {
             if (alive()) send({ t: 'hold', port, onHold });
+          },
+          analysisKey() {
+            if (alive()) send({ t: 'analysis_key', port });
           },
         };
       },

@@ -1,3 +1,4 @@
+import type { AmdTimings, AmdUpdate } from '../../amd';
 import type { MediaReport } from './echo-check';
 import type { Codec } from './sdp';
 import type { StreamMedia } from './stream';
@@ -17,12 +18,16 @@ export type ToRtpWorker =
       recordSendTimes: boolean;
       /** Note played frames and count those that come back (echo-check.ts). */
       echoCheck?: boolean;
+      /** Voicemail detection's timings (stream.ts); null: no analysis. */
+      amd?: AmdTimings | null;
     } & StreamMedia)
   /** A new offer/answer for a running stream (stream.ts update()). */
   | ({ t: 'update'; port: number } & StreamMedia)
   /** `audio` is copied, never transferred: it may be the speech cache's own buffer. */
   | { t: 'play'; port: number; play: number; audio: Uint8Array; law: Codec }
   | { t: 'interrupt'; port: number }
+  /** A keypad digit reached the call: the analysis hears a person. */
+  | { t: 'analysis_key'; port: number }
   | { t: 'hold'; port: number; onHold: boolean }
   /** Stops the stream (if started), closes the socket and returns the port to the pool. */
   | { t: 'release'; port: number };
@@ -32,6 +37,8 @@ export type FromRtpWorker =
   | { t: 'taken'; request: number; code: 'RTP_PORTS_EXHAUSTED' }
   | { t: 'played'; port: number; play: number; result: 'played' | 'stopped' | 'failed' }
   | { t: 'digit'; port: number; digit: string }
+  /** What the voicemail analysis found (src/amd). */
+  | { t: 'amd'; port: number; update: AmdUpdate }
   /** Send times as epoch ms (performance.timeOrigin + now): each thread has its own origin. */
   | { t: 'sent'; port: number; times: number[] }
   /** The stream's packet counts (and echo counts), just before its 'released'. */

@@ -5,6 +5,7 @@ import { decodeRtp, encodeRtp } from './packet';
 import { createPacer, type Pacer } from './pacer';
 import { answer, offer, parseRemote } from './sdp';
 import { startRtpStream } from './stream';
+import { AMD_DEFAULTS, type AmdUpdate } from '../../amd';
 
 const local = { address: '127.0.0.1', port: 10000, sessionId: 1, version: 1 };
 
@@ -96,6 +97,34 @@ async function udpPair() {
   rx.on('message', (m) => got.push(decodeRtp(m)!));
   return { rx, tx, got, remote: { address: '127.0.0.1', port: rx.address().port } };
 }
+
+describe('voicemail detection on the stream (docs/telephony.md "Voicemail detection")', () => {
+  it('a far end that sends nothing is heard as silence: unknown, initial_silence, on the stream clock', async () => {
+    const { rx, tx, remote } = await udpPair();
+    const clock = manualPacer();
+    const found: AmdUpdate[] = [];
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMU', payloadType: 0, telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer, amd: AMD_DEFAULTS, onAmd: (u) => found.push(u) });
+    for (let i = 0; i < 125; i++) clock.tick(); // 2.5 s, less the lag allowed to packets
+    expect(found).toEqual([]);
+    for (let i = 0; i < 10; i++) clock.tick();
+    expect(found).toEqual([{ kind: 'decided', verdict: { answeredBy: 'unknown', reason: 'initial_silence', atMs: 2500 } }]);
+    stream.stop();
+    rx.close();
+  });
+
+  it('a key during the analysis: human, keypress; none after the verdict', async () => {
+    const { rx, tx, remote } = await udpPair();
+    const clock = manualPacer();
+    const found: AmdUpdate[] = [];
+    const stream = startRtpStream({ socket: tx, remote, codec: 'PCMA', payloadType: 8, telephoneEventPts: [], onDigit: () => undefined, pacer: clock.pacer, amd: AMD_DEFAULTS, onAmd: (u) => found.push(u) });
+    for (let i = 0; i < 20; i++) clock.tick();
+    stream.analysisKey();
+    stream.analysisKey();
+    expect(found).toMatchObject([{ kind: 'decided', verdict: { answeredBy: 'human', reason: 'keypress' } }]);
+    stream.stop();
+    rx.close();
+  });
+});
 
 describe('RTP stream pacing', () => {
   it('sends nothing on hold and resumes with the marker, consecutive sequence and a timestamp that kept running', async () => {

@@ -62,7 +62,7 @@ function fakeEngine() {
       port: 10000,
       start: (s) => {
         started.push(s);
-        return { codec: s.codec, play: async () => 'played', interrupt: () => undefined, hold: () => undefined, update: () => undefined } satisfies RtpStreamHandle;
+        return { codec: s.codec, play: async () => 'played', interrupt: () => undefined, hold: () => undefined, update: () => undefined, analysisKey: () => undefined } satisfies RtpStreamHandle;
       },
       release: async () => undefined,
     }),

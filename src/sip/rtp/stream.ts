@@ -6,12 +6,18 @@ import type { Pacer } from './pacer';
 import { inLaw } from './law';
 import { TELEPHONE_EVENT_PT, type Codec } from './sdp';
 import { createEchoCheck, type MediaReport } from './echo-check';
+import { createAmdDetector, type AmdDetector, type AmdTimings, type AmdUpdate } from '../../amd';
+import { decodeAlaw, decodeUlaw } from '../../g711';
 import { createSrtpReceiver, createSrtpSender, type SrtpReceiver, type SrtpSender } from './srtp';
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711 (RFC 3551 §4.5.14)
 export const FRAME_MS = 20;
 /** G.711 digital silence (the codes for 0): µ-law 0xFF, A-law 0xD5. */
 export const SILENCE: Record<Codec, number> = { PCMU: 0xff, PCMA: 0xd5 };
+/** 20 ms of linear silence: what the analysis hears while no packet comes. */
+const SILENT_PCM = new Int16Array(FRAME_BYTES);
+/** Packets may lag the clock this much (jitter, a burst) before the gap counts as silence. */
+const ANALYSIS_LAG_FRAMES = 5;
 const SILENT_FRAME: Record<Codec, Uint8Array> = {
   PCMU: new Uint8Array(FRAME_BYTES).fill(SILENCE.PCMU),
   PCMA: new Uint8Array(FRAME_BYTES).fill(SILENCE.PCMA),
@@ -50,6 +56,8 @@ export interface RtpStream {
    * RTP clock runs on, and the first packet after the hold carries the marker.
    */
   hold(onHold: boolean): void;
+  /** A keypad digit reached the call (any path: RFC 4733, INFO, tones): a person, if the analysis still runs. */
+  analysisKey(): void;
   /** Stops sending and closes the socket. */
   stop(): void;
   /** Packets sent and received so far, and with `echoCheck` what came back (echo-check.ts). */
@@ -83,6 +91,12 @@ export interface RtpStreamOptions extends StreamMedia {
   pacer: Pacer;
   /** Note played frames and count those that come back (the voice-path self-test, echo-check.ts). */
   echoCheck?: boolean;
+  /**
+   * Voicemail detection (src/amd): the callee's audio from the start of the stream is analysed
+   * with these timings and every change reported to `onAmd`. Absent: no analysis.
+   */
+  amd?: AmdTimings | null;
+  onAmd?: (update: AmdUpdate) => void;
 }
 
 export function startRtpStream(o: RtpStreamOptions): RtpStream {
@@ -111,6 +125,16 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   let framesPlayed = 0;
   let packetsReceived = 0;
   const echo = o.echoCheck ? createEchoCheck() : null;
+  // Fed every packet of the codec in use. A far end that sends nothing (no RTP yet, silence
+  // suppression, a stream that stopped) is heard as silence: once packets lag the clock by
+  // ANALYSIS_LAG_FRAMES, silent frames fill the gap, so initial_silence_ms and
+  // after_greeting_silence_ms run on time.
+  let analysis: AmdDetector | null = o.amd ? createAmdDetector(o.amd) : null;
+  let analysedFrames = 0;
+  const analysed = (updates: AmdUpdate[]) => {
+    for (const u of updates) o.onAmd?.(u);
+    if (analysis?.done) analysis = null;
+  };
 
   o.socket.on('message', (data, rinfo) => {
     let packet: Uint8Array = data;
@@ -129,6 +153,10 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
     if (!p) return;
     packetsReceived++;
     if (echo && p.payloadType === media.payloadType) echo.received(p.payload);
+    if (analysis && p.payloadType === media.payloadType) {
+      analysedFrames += p.payload.length / FRAME_BYTES;
+      analysed(analysis.push((media.codec === 'PCMA' ? decodeAlaw : decodeUlaw)(p.payload)));
+    }
     if (tones && p.payloadType === media.payloadType) {
       const tone = tones.push(p.payload);
       if (tone) o.onDigit(tone);
@@ -181,6 +209,14 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
   const SLACK_MS = 2;
   const remove = pacer.add((now) => {
     if (stopped || failed) return;
+    if (analysis) {
+      const due = Math.floor((now - start) / FRAME_MS) - ANALYSIS_LAG_FRAMES;
+      while (analysis && analysedFrames < due) {
+        analysedFrames++;
+        analysed(analysis.push(SILENT_PCM));
+      }
+      if (analysis) analysed(analysis.clock(now - start));
+    }
     try {
       while (start + n * FRAME_MS <= now + SLACK_MS) {
         if (held) {
@@ -229,6 +265,7 @@ export function startRtpStream(o: RtpStreamOptions): RtpStream {
       tePts = new Set([TELEPHONE_EVENT_PT, ...next.telephoneEventPts]);
     },
     interrupt: () => flush('stopped'),
+    analysisKey: () => analysis && analysed(analysis.key()),
     hold(onHold) {
       if (held && !onHold) marker = true; // a new talkspurt (RFC 3551 §4.1)
       held = onHold;

@@ -66,6 +66,8 @@ async function handle(m: ToRtpWorker): Promise<void> {
         telephoneEventPts: m.telephoneEventPts,
         srtp: m.srtp ?? null,
         echoCheck: m.echoCheck ?? false,
+        amd: m.amd ?? null,
+        onAmd: (update) => post({ t: 'amd', port, update }),
         pacer,
         onDigit: (digit) => post({ t: 'digit', port, digit }),
         onFailed: (e) => post({ t: 'error', message: `rtp stream on port ${port} stopped: ${String(e)}` }),
@@ -87,6 +89,8 @@ async function handle(m: ToRtpWorker): Promise<void> {
       return channels.get(m.port)?.stream?.update({ remote: m.remote, codec: m.codec, payloadType: m.payloadType, telephoneEventPts: m.telephoneEventPts, srtp: m.srtp ?? null });
     case 'interrupt':
       return channels.get(m.port)?.stream?.interrupt();
+    case 'analysis_key':
+      return channels.get(m.port)?.stream?.analysisKey();
     case 'hold':
       return channels.get(m.port)?.stream?.hold(m.onHold);
     case 'release': {

@@ -18,6 +18,7 @@ function fakeEngine() {
           interrupt: () => undefined,
           hold: () => undefined,
           update: (m: StreamMedia) => updates.push(m),
+          analysisKey: () => undefined,
         } satisfies RtpStreamHandle;
       },
       release: async () => undefined,

@@ -17,6 +17,7 @@ function fakeEngine() {
           interrupt: () => undefined,
           hold: (h: boolean) => holds.push(h),
           update: (m: StreamMedia) => updates.push(m),
+          analysisKey: () => undefined,
         }) satisfies RtpStreamHandle,
       release: async () => undefined,
     }),

@@ -100,7 +100,7 @@ export class MediaHandler implements SessionDescriptionHandler {
   }
 
   /** Starts the continuous RTP stream (call after the 200 OK). */
-  startStream(opts: Pick<StreamOptions, 'onDigit' | 'onPacketSent' | 'echoCheck' | 'onReport'>): RtpStreamHandle {
+  startStream(opts: Pick<StreamOptions, 'onDigit' | 'onPacketSent' | 'echoCheck' | 'onReport' | 'amd' | 'onAmd'>): RtpStreamHandle {
     if (this.rtpPort === null || !this.remote) throw new Error('media not negotiated');
     if (!this.stream) {
       this.stream = this.rtpPort.start({ ...this.streamMedia(this.remote), ...opts });

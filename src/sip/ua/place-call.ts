@@ -13,6 +13,7 @@ import { byeWaited } from './send-bye';
 import { keepSessionAlive } from './session-upkeep';
 import type { UpdateServer } from './update-server';
 import type { MediaReport } from '../rtp/echo-check';
+import { createAnswerAnalysis, type AmdRequest } from './answer-analysis';
 
 /** Ask for the stream's counts at its end; `echo`: also note and count what comes back (rtp/echo-check.ts). */
 export interface MediaCheck {
@@ -48,6 +49,10 @@ export interface PlaceCallOptions {
   mediaCheck?: MediaCheck;
   /** A 3xx's Contact (RFC 3261 §8.1.3.4), most preferred first; the attempt ends SIP_FINAL with the 3xx. */
   onRedirect?: (contacts: URI[]) => void;
+  /** Voicemail detection on the answer (docs/telephony.md "Voicemail detection"); absent: none, `unknown`. */
+  amd?: AmdRequest | null;
+  /** What a message left on a voicemail plays; absent: `audio`. */
+  voicemailAudio?: () => Promise<CallAudio>;
 }
 
 /**
@@ -87,10 +92,12 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
   /** The PBX answered a refresh with 408/481: the session is gone (RFC 4028 §10). */
   let sessionLost = false;
   let stopPlaying = (): void => undefined;
+  let analysisKey = (): void => undefined;
 
   const onDigit = guarded((digit: string) => {
     log.info({ digit }, 'keypad');
     o.progress.digit(digit);
+    analysisKey(); // before the key reaches the player: a person, if the analysis still runs
     player?.key(digit);
   });
   const media = () => inviter.sessionDescriptionHandler as MediaHandler | undefined;
@@ -153,7 +160,6 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       await hangUp(outcome.reason);
       return outcome;
     }
-    o.progress.answered(remote.codec);
     upkeep = keepSessionAlive({
       inviter,
       handler,
@@ -171,12 +177,15 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       }),
     });
     const perPacket = o.onPacketSent;
+    const analysis = o.amd ? createAnswerAnalysis() : null;
     const stream = handler.startStream({
       onDigit,
       onPacketSent: perPacket && ((at) => perPacket(callId, at)),
       ...(o.mediaCheck ? { echoCheck: o.mediaCheck.echo, onReport: o.mediaCheck.onReport } : {}),
+      ...(analysis && o.amd ? { amd: o.amd.timings, onAmd: (u) => analysis.update(u) } : {}),
     });
     stopPlaying = () => stream.interrupt();
+    analysisKey = () => stream.analysisKey();
     attempt.on('media_up', 'media up');
     player = createMessagePlayer({
       stream,
@@ -188,6 +197,12 @@ async function inviteOnce(ua: UserAgent, target: URI, o: PlaceCallOptions, x: In
       farEndGone: () => attempt.state === 'ended' || sessionLost,
       ended: terminated,
       log,
+      analysis: analysis && o.amd ? { state: analysis, onMachine: o.amd.onMachine } : null,
+      voicemailMessage: o.voicemailAudio,
+      onVerdict: (v) => {
+        log.info({ answeredBy: v.answeredBy, amdReason: v.amdReason }, 'answered by');
+        o.progress.answered(remote.codec, v);
+      },
     });
     const outcome = await player.play();
     if (attempt.state !== 'ended') {

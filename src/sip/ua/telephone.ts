@@ -19,6 +19,7 @@ import { stopWaitMs } from './stop-wait';
 import { createUpdateServer, type UpdateServer } from './update-server';
 import { createRtpEngine, type RtpEngine } from '../rtp/engine';
 import type { MediaCounts } from '../rtp/media-counters';
+import type { AmdRequest } from './answer-analysis';
 import { advertisedAddress, transportFor, type SipTransportBase, type SipTransportOptions } from '../transport';
 
 /** How long start() waits for the first REGISTER's outcome. */
@@ -41,6 +42,10 @@ export interface DialRequest {
   hangUpSignal?: AbortSignal;
   /** The voice-path self-test: the stream's packet and echo counts, reported before dial() resolves. */
   mediaCheck?: MediaCheck;
+  /** Voicemail detection on the answer (docs/telephony.md "Voicemail detection"); absent: none. */
+  amd?: AmdRequest | null;
+  /** What `on_machine = "leave_message"` leaves (CallAudioSource.forVoicemail); absent: `audio`. */
+  voicemailAudio?: () => Promise<CallAudio>;
 }
 
 /**

@@ -165,6 +165,7 @@ export const en = {
     failed: 'Failed',
     expired: 'Expired',
     cancelled: 'Cancelled',
+    voicemail: 'Left on voicemail',
   } as Record<string, string>,
   sources: { api: 'API', webhook: 'Webhook', test: 'Test' } as Record<string, string>,
   // history

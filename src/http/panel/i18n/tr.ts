@@ -161,6 +161,7 @@ export const tr: Messages = {
     failed: 'Başarısız',
     expired: 'Süresi doldu',
     cancelled: 'İptal edildi',
+    voicemail: 'Sesli mesaja bırakıldı',
   },
   sources: { api: 'API', webhook: 'Webhook', test: 'Test' },
   historyTitle: 'API çağrı geçmişi',

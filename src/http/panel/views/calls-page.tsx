@@ -2,6 +2,7 @@ import { CALL_STATES } from '../../../call-model';
 import type { Account, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import type { Messages } from '../i18n';
+import { answeredByText } from '../i18n/answered-by-words';
 import { CallAlertCell } from './call-links';
 import { Layout } from './layout';
 import { DateRangeAndApply, Pager, StateBadge } from './parts';
@@ -95,7 +96,19 @@ export function CallsPage(p: CallsPageProps) {
                     <td data-label={t.attempts} class="num">{String(c.attempts)}</td>
                     <td data-label={t.sipCode} class="num">{c.lastSipCode === null ? '—' : String(c.lastSipCode)}</td>
                     <td data-label={t.updated} class="wide">{fmt.dateTime(c.updatedAt)}</td>
-                    <td data-label={t.answered} class="wide">{fmt.dateTime(c.answeredAt ?? null)}</td>
+                    <td data-label={t.answered} class="wide">
+                      {fmt.dateTime(c.answeredAt ?? null)}
+                      {c.answeredBy ? (
+                        <>
+                          <br />
+                          <small class="answered-by" data-answered-by={c.answeredBy} safe>
+                            {answeredByText(t, c.answeredBy, c.amdReason)}
+                          </small>
+                        </>
+                      ) : (
+                        ''
+                      )}
+                    </td>
                     <td data-label={t.finished} class="wide">{fmt.dateTime(c.finishedAt ?? null)}</td>
                     <td data-label={t.acknowledged} class="wide">{c.acknowledgedAt === null ? t.no : fmt.dateTime(c.acknowledgedAt)}</td>
                     <td data-label={t.acknowledged} class="narrow" data-testid="call-times">

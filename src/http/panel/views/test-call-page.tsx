@@ -2,6 +2,7 @@ import type { Account, CallRecord, PanelUser } from '../../../store';
 import type { CallEvent } from '../../../store/calls';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
+import { answeredByText, answeredByWords } from '../i18n/answered-by-words';
 import { Layout } from './layout';
 import { CallAlertFacts } from './call-links';
 import { CsrfField, Notice, StateBadge } from './parts';
@@ -35,6 +36,16 @@ export function TestCallStatus({ t, fmt, accountId, call, events = [] }: { t: Me
         <dd>{call.lastSipCode === null ? '—' : String(call.lastSipCode)}</dd>
         <dt>{t.updated}</dt>
         <dd>{fmt.dateTime(call.updatedAt)}</dd>
+        {call.answeredBy ? (
+          <>
+            <dt>{answeredByWords(t).answeredBy}</dt>
+            <dd data-answered-by={call.answeredBy} safe>
+              {answeredByText(t, call.answeredBy, call.amdReason)}
+            </dd>
+          </>
+        ) : (
+          ''
+        )}
         <CallAlertFacts t={t} accountId={accountId} call={call} />
       </dl>
       {events.length > 0 ? (

@@ -1,0 +1,109 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FINAL_STATES } from '../../src/call-model';
+import { decodeUlaw, encodeAlaw } from '../../src/g711';
+import { loadCorpus } from '../helpers/amd-corpus';
+import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
+import { post } from '../helpers/http';
+import { freePort } from '../helpers/ports';
+import { writeRtpPcap } from '../helpers/rtp-pcap';
+import { startSipp, type SippPeer } from '../helpers/sipp';
+
+/**
+ * docs/telephony.md "Voicemail detection" through the compiled binary: sipp answers and plays
+ * a clip of the corpus (test/fixtures/amd) as RTP, and the call says who answered.
+ */
+let running: RunningAppliance[] = [];
+let peers: SippPeer[] = [];
+afterEach(async () => {
+  for (const r of running) await r.stop();
+  for (const p of peers) await p.stop();
+  running = [];
+  peers = [];
+});
+
+const corpus = loadCorpus();
+/** A clip of the corpus as a pcap in `codec`. */
+function greeting(id: string, codec: 'PCMU' | 'PCMA'): string {
+  const clip = corpus.find((c) => c.clip.id === id)!;
+  const path = join(mkdtempSync(join(tmpdir(), 'va-amd-')), `${id}.pcap`);
+  writeRtpPcap(path, codec === 'PCMU' ? clip.ulaw : encodeAlaw(decodeUlaw(clip.ulaw)), codec === 'PCMU' ? 0 : 8);
+  return path;
+}
+
+async function callThrough(sipp: SippPeer, amd: Record<string, unknown>) {
+  const rtp = await freePort();
+  const a = applianceDir({
+    sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 },
+    calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 1, repeat: 1 },
+    tts: { voice: 'en', speed_wpm: 400 },
+    amd: { enabled: true, ...amd },
+  });
+  const acc = provision(a);
+  const app = await a.start();
+  running.push(app);
+  const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'disk full on db1' });
+  expect(r.status).toBe(200);
+  const id = r.json.call_id as string;
+  let call: any = null;
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${app.url}/api/calls/${id}`, { headers: { 'x-api-key': acc.apiKey, 'x-api-secret': acc.apiSecret } });
+        call = (await res.json()).call;
+        return (FINAL_STATES as readonly string[]).includes(call?.state);
+      },
+      { timeout: 40_000, interval: 200 },
+    )
+    .toBe(true);
+  return { call, app, cli: a };
+}
+
+const answered = (call: any) => call.events.find((e: any) => e.to === 'answered');
+
+describe('voicemail detection through the compiled binary', () => {
+  it.each(['PCMU', 'PCMA'] as const)('a person saying "Alo?" (%s): human, short_greeting, and the message plays', async (codec) => {
+    const sipp = await startSipp({ scenario: 'greeting.xml', fill: { pcap: greeting('human-015', codec) }, keys: { codec_name: codec, codec_pt: codec === 'PCMU' ? 0 : 8 } });
+    peers.push(sipp);
+    const { call, cli } = await callThrough(sipp, {});
+    expect(call).toMatchObject({ state: 'completed', answered_by: 'human', amd_reason: 'short_greeting', last_reason: '200 message played' });
+    expect(answered(call)).toMatchObject({ answered_by: 'human', amd_reason: 'short_greeting' });
+    expect(cli.cliJson(['calls', 'show', call.id])).toMatchObject({ answered_by: 'human', amd_reason: 'short_greeting' });
+  });
+
+  it('a mailbox with a beep: machine, and with on_machine = "leave_message" the message is left after the beep; the call ends voicemail', async () => {
+    const sipp = await startSipp({ scenario: 'greeting.xml', fill: { pcap: greeting('machine-000', 'PCMU') } });
+    peers.push(sipp);
+    const { call } = await callThrough(sipp, {});
+    expect(call).toMatchObject({ answered_by: 'machine', amd_reason: 'long_greeting', state: 'voicemail', acknowledged: false, last_reason: '200 message left on a voicemail' });
+    const answer = answered(call);
+    const end = call.events.at(-1);
+    expect(end).toMatchObject({ from: 'answered', to: 'voicemail' });
+    // The beep ends 5.3 s into the greeting: nothing was left before it, and the whole message after it.
+    expect(Date.parse(end.at) - Date.parse(answer.at)).toBeGreaterThan(3000);
+  });
+
+  it('a mailbox with on_machine = "hangup_retry": hung up at once, counted as no answer', async () => {
+    const sipp = await startSipp({ scenario: 'greeting.xml', fill: { pcap: greeting('machine-000', 'PCMU') } });
+    peers.push(sipp);
+    const { call } = await callThrough(sipp, { on_machine: 'hangup_retry' });
+    expect(call).toMatchObject({ answered_by: 'machine', state: 'no_answer' });
+    expect(call.last_reason).toMatch(/a voicemail answered \(long_greeting\)/);
+  });
+
+  it('an answer that stays silent: unknown, initial_silence, and the message still plays', async () => {
+    const sipp = await startSipp({ scenario: 'answer.xml' });
+    peers.push(sipp);
+    const { call } = await callThrough(sipp, {});
+    expect(call).toMatchObject({ state: 'completed', answered_by: 'unknown', amd_reason: 'initial_silence', last_reason: '200 message played' });
+  });
+
+  it('a key during the analysis: human, keypress, and a 1 acknowledges at once', async () => {
+    const sipp = await startSipp({ scenario: 'dtmf.xml', keys: { listen_ms: 300, digit: 1 } });
+    peers.push(sipp);
+    const { call } = await callThrough(sipp, {});
+    expect(call).toMatchObject({ state: 'acknowledged', answered_by: 'human', amd_reason: 'keypress' });
+  });
+});
