@@ -52,6 +52,22 @@ export async function panelApp(
   return { app, store, config, users, deps };
 }
 
+/** The password the panel tests give their users (at least MIN_PASSWORD_LENGTH). */
+export const TEST_PASSWORD = 'a-long-password-1';
+
+/**
+ * The usual start of an account page's test: two accounts (Acme `a`, Other `b`), Acme's owner
+ * logged in as `owner`, and `page`, Acme's `/panel/a/<id>/<section>`.
+ */
+export async function acmeOwnerOn(ctx: Awaited<ReturnType<typeof panelApp>>, section: string) {
+  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
+  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
+  await ctx.users.createOwner(a.id, 'a@acme.test', TEST_PASSWORD);
+  const owner = browser(ctx.app);
+  await owner.login('a@acme.test', TEST_PASSWORD);
+  return { ...ctx, a, b, owner, page: `/panel/a/${a.id}/${section}` };
+}
+
 /** A cookie jar for one "browser" over app.handle. */
 export function browser(app: { handle(r: Request): Promise<Response> }) {
   const jar = new Map<string, string>();

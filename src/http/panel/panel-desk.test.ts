@@ -1,18 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { acmeOwnerOn, panelApp } from '../../../test/helpers/panel-app';
 
 // docs/telephony.md "Voice desk: calls in": the panel's desk page, as `desk pin` and `desk set-policy`.
-const PW = 'a-long-password-1';
 
 async function setup() {
-  const ctx = await panelApp({ language: 'en' }, undefined, undefined, { voice_desk: { enabled: true } });
-  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
-  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
-  await ctx.users.createOwner(a.id, 'a@acme.test', PW);
-  const owner = browser(ctx.app);
-  await owner.login('a@acme.test', PW);
-  const page = `/panel/a/${a.id}/desk`;
-  return { ...ctx, a, b, owner, page, csrf: await owner.csrf(page), desk: ctx.deps.services.desk };
+  const ctx = await acmeOwnerOn(await panelApp({ language: 'en' }, undefined, undefined, { voice_desk: { enabled: true } }), 'desk');
+  return { ...ctx, csrf: await ctx.owner.csrf(ctx.page), desk: ctx.deps.services.desk };
 }
 
 describe('panel: voice desk', () => {

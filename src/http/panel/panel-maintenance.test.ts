@@ -1,20 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { acmeOwnerOn, panelApp } from '../../../test/helpers/panel-app';
 
 // docs/on-call.md "Maintenance windows": the panel page (list, create, delete) and the alert page's
 // suppression line.
-const PW = 'a-long-password-1';
 
-async function setup() {
-  const ctx = await panelApp();
-  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
-  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
-  await ctx.users.createOwner(a.id, 'a@acme.test', PW);
-  const owner = browser(ctx.app);
-  await owner.login('a@acme.test', PW);
-  const page = `/panel/a/${a.id}/maintenance`;
-  return { ...ctx, a, b, owner, page };
-}
+const setup = async () => acmeOwnerOn(await panelApp(), 'maintenance');
 
 describe('panel: maintenance windows', () => {
   test('an owner creates one (local times in credit.timezone, one match per line), sees it listed, deletes it', async () => {

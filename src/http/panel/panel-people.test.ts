@@ -1,20 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { acmeOwnerOn, panelApp } from '../../../test/helpers/panel-app';
 import { createSchedulesService } from '../../schedules';
 
 // docs/on-call.md "People": the panel's people page (list, add, edit, delete asked first).
-const PW = 'a-long-password-1';
 
-async function setup() {
-  const ctx = await panelApp();
-  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
-  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
-  await ctx.users.createOwner(a.id, 'a@acme.test', PW);
-  const owner = browser(ctx.app);
-  await owner.login('a@acme.test', PW);
-  const page = `/panel/a/${a.id}/people`;
-  return { ...ctx, a, b, owner, page };
-}
+const setup = async () => acmeOwnerOn(await panelApp(), 'people');
 
 describe('panel: people', () => {
   test('add (phones one a line, in order), list, edit, delete after asking; errors keep the draft', async () => {

@@ -1,19 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { browser, panelApp } from '../../../test/helpers/panel-app';
+import { acmeOwnerOn, panelApp } from '../../../test/helpers/panel-app';
 import { createHeartbeatService } from '../../heartbeats';
 
-const PW = 'a-long-password-1';
 
-async function setup() {
-  const ctx = await panelApp();
-  const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
-  const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
-  await ctx.users.createOwner(a.id, 'a@acme.test', PW);
-  const owner = browser(ctx.app);
-  await owner.login('a@acme.test', PW);
-  const page = `/panel/a/${a.id}/policies`;
-  return { ...ctx, a, b, owner, page };
-}
+const setup = async () => acmeOwnerOn(await panelApp(), 'policies');
 
 describe('panel: escalation policies', () => {
   test('create with steps as lines, edit (reorder by moving lines), delete; errors keep the draft', async () => {
