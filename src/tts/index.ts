@@ -146,6 +146,14 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       const text = messages.length === 1 ? speakable(messages[0]!, 'the alert message') : bundleText(w, messages.map((m, i) => (i < MAX_NAMED_IN_BUNDLE ? speakable(m, `alert ${i + 1} of the bundle`) : m)), firstSentence);
       return call(text, 1, context, (words) => words.voicemail);
     },
+    async forVerification(name: string, context?: CallContext): Promise<CallAudio> {
+      const v = voiceFor(context?.language);
+      // No intro (it says "alert"): the question itself says who calls and for whom.
+      return composeCall(v.speaker, { intro: '', message: speakable(v.words.verifyQuestion(name), 'the verification question', v.language), repeat: config.calls.repeat, closing: v.words.verifyClosing, pauseMs: tts.pause_ms });
+    },
+    async verified(context?: CallContext): Promise<CallAudio> {
+      return toCallAudio(await voiceFor(context?.language).speaker.speak(voiceFor(context?.language).words.verified));
+    },
     async acknowledged(by?: string, context?: CallContext): Promise<CallAudio> {
       const v = voiceFor(context?.language);
       // The fixed sentence comes from the cache; the number is said digit by digit.
