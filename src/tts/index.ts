@@ -37,6 +37,9 @@ export interface SpeechStats {
  */
 export interface SpeechSource extends CallAudioSource {
   readonly language: Language;
+  /** Speech always has the verification call's words (docs/on-call.md "Verification"). */
+  forVerification(name: string, context?: CallContext): Promise<CallAudio>;
+  verified(context?: CallContext): Promise<CallAudio>;
   /**
    * One prompt of the voice desk (docs/telephony.md "Voice desk"): the sentences as they are, each
    * normalised and rendered through the same engine and cache as calls, joined. Rejects with
