@@ -38,6 +38,8 @@ const PEER_SUITES = [
   // A person's phones in order against sipp, and their language heard (docs/on-call.md "People").
   'test/integration/people-phones.test.ts',
   'test/integration/people-language.test.ts',
+  // Verification calls against sipp (docs/on-call.md "Verification").
+  'test/integration/people-verify.test.ts',
   // Voicemail detection: sipp plays a person's and a mailbox's greeting (docs/telephony.md "Voicemail detection").
   'test/integration/amd.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
@@ -68,6 +70,7 @@ const PEER_WAIT_SUITES = [
   'test/integration/heartbeat-call.test.ts',
   'test/integration/people-phones.test.ts',
   'test/integration/people-language.test.ts',
+  'test/integration/people-verify.test.ts',
 ];
 
 /**

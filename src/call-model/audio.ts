@@ -39,4 +39,11 @@ export interface CallAudioSource {
    * prompt. Absent (test sources): the call's own message is left.
    */
   forVoicemail?(messages: string[], context?: CallContext): Promise<CallAudio>;
+  /**
+   * A verification call (docs/on-call.md "Verification"): who the number is checked for,
+   * `calls.repeat` times, then "press 1 to confirm"; `confirmed`: what follows the 1. Absent
+   * (test sources): the call's own message is spoken and the usual confirmation follows.
+   */
+  forVerification?(name: string, context?: CallContext): Promise<CallAudio>;
+  verified?(context?: CallContext): Promise<CallAudio>;
 }

@@ -4,7 +4,7 @@ import { IllegalTransitionError, isFinal, isInProgress, isSuppressed, transition
 import type { Clock } from '../clock';
 import { describeError, type Logger } from '../log';
 import { metrics } from '../metrics/instruments';
-import { leftUnreached, queueNextPhones } from '../people';
+import { leftUnreached, queueNextPhones, recordVerification } from '../people';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 
 export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk' | 'answeredBy' | 'amdReason'> & {
@@ -45,7 +45,7 @@ export interface CallMoverDeps {
 
 type Held = Pick<CallRecord, 'id' | 'attempts' | 'alertId'>;
 
-export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 'phoneNumber' | 'accountId'>, start: CallState, bundled: Held[] = []): CallMover {
+export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 'phoneNumber' | 'accountId'> & { verify?: boolean }, start: CallState, bundled: Held[] = []): CallMover {
   let state = start;
   let held: Held[] = [call, ...bundled];
   // A mover is made once per claim: the claim (the store's UPDATE) was the edge into `start`.
@@ -104,6 +104,11 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
       const nextPhones = leftUnreached(to, { retried: !details.refundAttempt })
         ? await queueNextPhones(tx, await tx.calls.getMany(still.map((c) => c.id)), { now: at, timeZone: d.timeZone })
         : [];
+      // A verification call's end is kept on its person's phone (docs/on-call.md "Verification").
+      if (call.verify && isFinal(to)) {
+        const ended = await tx.calls.get(call.id);
+        if (ended?.verify) await recordVerification(tx, ended, at);
+      }
       const alertIds = [...new Set(still.map((c) => c.alertId).filter((a): a is string => a !== null))];
       if (to === 'acknowledged') {
         const byId = new Map((await tx.alerts.getMany(alertIds)).map((a) => [a.id, a]));

@@ -73,7 +73,9 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
     await mover.move('queued', { reason, runAfter: d.clock(), refundAttempt: true, trunk: via.trunk });
     return;
   }
-  const decision = decide(outcome, attempt, d.clock(), d.calls);
+  // A verification call is tried once: its answer (busy, no answer, …) is the result the
+  // person is waiting for (docs/on-call.md "Verification"), not a reason to ring again.
+  const decision = decide(outcome, attempt, d.clock(), call.verify ? { ...d.calls, max_attempts: attempt } : d.calls);
   metrics.callAttempts.inc({ sip_code: decision.sipCode === undefined || decision.sipCode === null ? 'none' : String(decision.sipCode) });
   if (decision.final) {
     await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED', trunk: via.trunk });
@@ -104,20 +106,25 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
       else throw e;
     }));
   // A person's call speaks their language, as they are now (docs/on-call.md "People").
-  const language = call.personId ? (await d.store.people.get(call.personId))?.language : undefined;
+  const person = call.personId ? await d.store.people.get(call.personId) : null;
+  const language = person?.language;
   const context = { escalationOrdinal: call.escalationOrdinal, ...(language ? { language } : {}) };
+  // A verification call asks who it is for and says nothing of alerts (docs/on-call.md "Verification").
+  const verifying = call.verify && person && d.audio.forVerification ? { name: person.name, forVerification: d.audio.forVerification.bind(d.audio) } : null;
   const request: DialRequest = {
     number: call.phoneNumber,
     // Rendering starts once the INVITE left and runs while the phone rings. Alerts bundled
     // into the call are spoken together, each named.
     audio: () =>
-      call.bundled.length === 0
+      verifying
+        ? verifying.forVerification(verifying.name, context)
+        : call.bundled.length === 0
         ? d.audio.forMessage(call.message, context)
         : d.audio.forBundle([call.message, ...call.bundled.map((b) => b.message)], context),
     // What a voicemail gets (docs/telephony.md "Voicemail detection"): the alerts once, and why.
-    voicemailAudio: d.audio.forVoicemail && (() => d.audio.forVoicemail!([call.message, ...call.bundled.map((b) => b.message)], context)),
+    voicemailAudio: call.verify ? undefined : d.audio.forVoicemail && (() => d.audio.forVoicemail!([call.message, ...call.bundled.map((b) => b.message)], context)),
     // Says that this number is recorded as the one acknowledging (it is: alerts.acknowledged_by).
-    acknowledgedAudio: () => d.audio.acknowledged(call.phoneNumber, context),
+    acknowledgedAudio: () => (call.verify && d.audio.verified ? d.audio.verified(context) : d.audio.acknowledged(call.phoneNumber, context)),
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,
     answerDelayMs: d.calls.answer_delay_ms,
     maxCallMs: d.calls.max_call_s * 1000,

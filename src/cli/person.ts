@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import type { PersonInput, PersonRefusal } from '../people';
+import { verificationResults, type PersonInput, type PersonRefusal } from '../people';
 import { personDeletedJson, personJson } from '../outward';
 import type { Person } from '../store';
-import { print, withServices } from './context';
+import { CliError, positiveInt, print, withServices } from './context';
 import { inUseError } from './in-use';
 import { refusal, requireAccount } from './refusal';
 import { part, printList, row } from './text';
@@ -120,6 +120,37 @@ export function personCommand(): Command {
         if (!r.ok && r.code === 'person_in_use') throw inUseError(r);
         if (!r.ok) refused(r, { accountId, person: idOrName });
         print(opts.json === true, personDeletedJson(r.person), () => `deleted ${r.person.name}`);
+      }),
+    );
+  cmd
+    .command('verify')
+    .description("call each of the person's phones (or --phone) and ask to press 1; waits for the results (no credit used)")
+    .argument(...ACCOUNT)
+    .argument(...PERSON)
+    .option('--phone <number>', 'only this phone of theirs')
+    .option('--timeout <s>', 'give up waiting after this many seconds (default 300)', positiveInt('--timeout'))
+    .option('--json', 'print one JSON line per number: {"number","ok","reason"}')
+    .action((accountId: string, idOrName: string, opts: { phone?: string; timeout?: number; json?: boolean }, c: Command) =>
+      withServices(c, async ({ people }, store) => {
+        await requireAccount(store, accountId);
+        const r = await people.verify(accountId, idOrName, opts.phone);
+        if (!r.ok) refused(r, { accountId, person: idOrName });
+        // The running appliance's dialer places the calls (they are rows of its queue); this
+        // process only watches them end (docs/on-call.md "Verification").
+        const until = Date.now() + (opts.timeout ?? 300) * 1000;
+        const ids = r.calls.map((call) => call.id);
+        for (;;) {
+          const byId = new Map((await store.calls.getMany(ids)).map((call) => [call.id, call]));
+          const results = verificationResults(ids.map((id) => byId.get(id)!));
+          if (results) {
+            for (const x of results) print(opts.json === true, x, () => `${x.number}: ${x.ok ? 'verified' : `not verified (${x.reason})`}`);
+            const failed = results.filter((x) => !x.ok).length;
+            if (failed > 0) throw new CliError(`${failed} of ${results.length} number(s) not verified`);
+            return;
+          }
+          if (Date.now() > until) throw new CliError(`the verification calls did not end within ${opts.timeout ?? 300} s (is voice-alert serve running?)`);
+          await Bun.sleep(250);
+        }
       }),
     );
   return cmd;

@@ -105,4 +105,29 @@ describe('/api/people', () => {
     const oncall = await send('GET', '/api/schedules/noc/oncall', a.auth);
     expect(oncall.json).toMatchObject({ status: 'success', name: 'Ayşe', number: '5321111111', person: expect.stringMatching(/^per_/) });
   });
+
+  it('POST /api/people/{name}/verify answers 202 at once with the calls queued, uncharged, before alerts; refusals as the catalogue says', async () => {
+    const a = await account();
+    const other = await account();
+    await send('POST', '/api/people', a.auth, { name: 'Ayşe', phones: ['5321111111', '5322222222'], language: 'en' });
+    // No body: every phone.
+    const all = await send('POST', `/api/people/${encodeURIComponent('ayşe')}/verify`, a.auth);
+    expect(all).toMatchObject({ status: 202, json: { status: 'success', message: 'Verification calls queued', person: expect.stringMatching(/^per_/) } });
+    expect(all.json.calls.map((c: { number: string }) => c.number)).toEqual(['5321111111', '5322222222']);
+    const calls = await store.calls.getMany(all.json.calls.map((c: { id: string }) => c.id));
+    expect(calls.map((c) => [c.state, c.verify, c.charged, c.alertId])).toEqual([
+      ['queued', true, false, null],
+      ['queued', true, false, null],
+    ]);
+    // One phone, in any accepted form.
+    const one = await send('POST', `/api/people/${encodeURIComponent('Ayşe')}/verify`, a.auth, { phone: '0532 222 22 22' });
+    expect(one).toMatchObject({ status: 202, json: { calls: [{ number: '5322222222' }] } });
+    expect(await send('POST', `/api/people/${encodeURIComponent('Ayşe')}/verify`, a.auth, { phone: '5329999999' })).toMatchObject({
+      status: 400,
+      json: { code: 'invalid_person' },
+    });
+    // Another account's person is not found, like a missing one; no key is 401.
+    expect(await send('POST', `/api/people/${encodeURIComponent('Ayşe')}/verify`, other.auth)).toMatchObject({ status: 404, json: { code: 'person_not_found' } });
+    expect((await send('POST', `/api/people/${encodeURIComponent('Ayşe')}/verify`, {})).status).toBe(401);
+  });
 });

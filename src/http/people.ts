@@ -15,6 +15,8 @@ import { errorResponse, jsonResponse } from './respond';
  * - POST /api/people          {"name", "phones": [..], "sms": [..], "emails": [..], "language", "time_zone"}
  * - GET  /api/people/:name    one (by name in any case, or id)
  * - PUT  /api/people/:name    replaces the fields given
+ * - POST /api/people/:name/verify  {"phone"} optional: queues verification calls, answers 202 at
+ *                                   once (docs/on-call.md "Verification"); results appear on the person
  * DELETE /api/people/:name is with the other deletes (deletes.ts: 409 while used).
  * Another account's person is 404 `Person not found`, like a missing one.
  */
@@ -36,11 +38,13 @@ export function peopleRoutes(deps: HttpDeps) {
   };
 
   /** The body as fields, or the answer refusing it. */
-  const fieldsOf = async (request: Request) => {
+  const fieldsOf = async (request: Request, o: { emptyBody?: boolean } = {}) => {
     const body = await readBodyLimited(request, deps.config.http.max_body_bytes);
     if (body === null) return { response: errorResponse('body_too_large') } as const;
     const auth = await authenticateApiRequest(deps, request, { body, apiKeyOnly: true });
     if (!auth.ok) return { response: auth.response } as const;
+    // A request that needs nothing more (verify: every phone) may come with no body at all.
+    if (o.emptyBody && body.length === 0) return { accountId: auth.account.id, fields: {} as Record<string, unknown> } as const;
     const decoded = decodeBody(body, request.headers.get('content-type'));
     if (!decoded.ok) return { response: errorResponse('malformed_request') } as const;
     return { accountId: auth.account.id, fields: decoded.fields } as const;
@@ -67,6 +71,19 @@ export function peopleRoutes(deps: HttpDeps) {
       if (!auth.ok) return auth.response;
       return answer(await service.get(auth.account.id, decodeURIComponent(params.name)), 200, 'Person found');
     })
+    .post(
+      '/api/people/:name/verify',
+      async ({ params, request }) => {
+        const f = await fieldsOf(request, { emptyBody: true });
+        if ('response' in f) return f.response;
+        const phone = f.fields.phone;
+        if (phone !== undefined && typeof phone !== 'string') return errorResponse('invalid_person', { detail: 'phone: a number' });
+        const r = await service.verify(f.accountId, decodeURIComponent(params.name), phone);
+        if (!r.ok) return r.code === 'invalid_person' ? errorResponse(r.code, { detail: r.problem }) : errorResponse(r.code);
+        return jsonResponse(202, { status: 'success', message: 'Verification calls queued', person: r.person.id, calls: r.calls });
+      },
+      { parse: 'none' },
+    )
     .put(
       '/api/people/:name',
       async ({ params, request }) => {

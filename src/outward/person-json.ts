@@ -11,7 +11,12 @@ export function personJson(p: Person) {
     id: p.id,
     account_id: p.accountId,
     name: p.name,
-    phones: p.phones.map((ph) => ({ number: ph.number, verified_at: iso(ph.verifiedAt) })),
+    phones: p.phones.map((ph) => ({
+      number: ph.number,
+      verified_at: iso(ph.verifiedAt),
+      /** The latest verification call (docs/on-call.md "Verification"); null: never checked. */
+      last_check: ph.lastCheck ? { at: iso(ph.lastCheck.at), ok: ph.lastCheck.ok, reason: ph.lastCheck.reason } : null,
+    })),
     sms: p.sms,
     emails: p.emails,
     language: p.language,

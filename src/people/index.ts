@@ -7,3 +7,4 @@ export { createPeopleService, type PeopleService, type PersonResult, type Person
 export { namesPerson, personName, LANGUAGES, type PersonInput } from './input';
 export { firstTarget, peopleById, personIdsOf, type CallTarget, type PersonRef, type NamesResult } from './refs';
 export { leftUnreached, queueNextPhones } from './next-phone';
+export { checkOf, queueVerification, recordVerification, verificationResults, type VerifyStart } from './verify';

@@ -78,7 +78,8 @@ export function personFields(value: unknown, base: PersonFields, accept: readonl
       const number = normalizePhoneNumber(raw.trim(), accept);
       if (!number) return { ok: false, code: 'invalid_phone_number', value: raw };
       if (phones.some((p) => p.number === number)) continue;
-      phones.push({ number, verifiedAt: base.phones.find((p) => p.number === number)?.verifiedAt ?? null });
+      const kept = base.phones.find((p) => p.number === number);
+      phones.push({ number, verifiedAt: kept?.verifiedAt ?? null, lastCheck: kept?.lastCheck ?? null });
     }
   }
   let sms = base.sms;

@@ -44,7 +44,7 @@ describe('people', () => {
     // update replaces what it names, keeps the rest
     const u = await people.update(acc, 'ayşe', { phones: ['5323333333'] });
     expect(u).toMatchObject({ ok: true, person: { name: 'Ayşe', phones: [{ number: '5323333333' }], sms: ['5321111111'], language: 'en' } });
-    expect((await store.people.get(r.person.id))!.phones).toEqual([{ number: '5323333333', verifiedAt: null }]);
+    expect((await store.people.get(r.person.id))!.phones).toEqual([{ number: '5323333333', verifiedAt: null, lastCheck: null }]);
     expect((await people.list(acc)).map((p) => p.name)).toEqual(['Ayşe']);
 
     expect(await people.remove(acc, 'Ayşe')).toMatchObject({ ok: true });

@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import type { NumberForm } from '../phone';
 import { whoUses, type Person, type PersonFields, type PersonLanguage, type Store, type UsedBy } from '../store';
 import { personFields } from './input';
+import { queueVerification, type VerifyStart } from './verify';
 
 export type PersonRefusal =
   | { ok: false; code: 'invalid_person'; problem: string }
@@ -27,6 +28,12 @@ export interface PeopleService {
   remove(accountId: string, idOrName: string): Promise<PersonResult | PersonInUse>;
   /** The person and who uses them now (the panel's delete page asks before it deletes); null: no such person. */
   usersOf(accountId: string, idOrName: string): Promise<{ person: Person; usedBy: UsedBy[] } | null>;
+  /**
+   * Queues a verification call to each phone of the person, or to `phone` only (any accepted
+   * form of one of theirs): docs/on-call.md "Verification". Returns at once; the results
+   * appear on the person as the calls end.
+   */
+  verify(accountId: string, idOrName: string, phone?: string): Promise<VerifyStart>;
 }
 
 const peopleLock = (accountId: string) => `people/${accountId}`;
@@ -72,6 +79,7 @@ export function createPeopleService(d: { store: Store; clock: Clock; numberForms
         await tx.people.delete(p.id);
         return { ok: true, person: p };
       }),
+    verify: (accountId, idOrName, phone) => queueVerification(d, accountId, idOrName, phone),
     usersOf: (accountId, idOrName) =>
       d.store.transaction(async (tx) => {
         const person = await tx.people.find(accountId, idOrName);

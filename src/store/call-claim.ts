@@ -11,6 +11,12 @@ const CLAIM_LOCK = 0x5641_0001;
 const CLAIM_CANDIDATES = 8;
 
 /**
+ * Verification calls are claimed before every alert call that is due (docs/on-call.md
+ * "Verification": never queued behind alerts); among each kind, first due first.
+ */
+const VERIFY_FIRST = 'c.verify DESC,';
+
+/**
  * The dialer's claim (CallsStore.claim): the next due call whose number is free and within
  * its pacing, under a lease, with the calls of the same account and number that were due
  * too (its bundle), each with its edge recorded.
@@ -37,7 +43,7 @@ export function createCallClaim(db: SqlConnection, recordEdge: RecordEdge): Call
       `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, lease_until = ${leaseNow} + $leaseMs,
          attempts = attempts + 1, updated_at = $now, bundled_into = NULL
        WHERE id = (SELECT c.id FROM calls c WHERE ${which} AND ${claimable}
-                   ORDER BY c.run_after, c.created_at, c.rowid LIMIT 1${sql.skipLocked ? ' FOR UPDATE OF c SKIP LOCKED' : ''})
+                   ORDER BY ${VERIFY_FIRST} c.run_after, c.created_at, c.rowid LIMIT 1${sql.skipLocked ? ' FOR UPDATE OF c SKIP LOCKED' : ''})
        RETURNING *`,
     );
   // SQLite: one statement (goqite), its writer is one at a time (BEGIN IMMEDIATE).
@@ -51,7 +57,7 @@ export function createCallClaim(db: SqlConnection, recordEdge: RecordEdge): Call
   // claims for different numbers never wait for each other.
   const candidates =
     db.dialect === 'postgres'
-      ? db.query(`SELECT c.id, c.phone_number AS number FROM calls c WHERE ${claimable} ORDER BY c.run_after, c.created_at, c.rowid LIMIT ${CLAIM_CANDIDATES}`)
+      ? db.query(`SELECT c.id, c.phone_number AS number FROM calls c WHERE ${claimable} ORDER BY ${VERIFY_FIRST} c.run_after, c.created_at, c.rowid LIMIT ${CLAIM_CANDIDATES}`)
       : null;
   const numberTurn = db.dialect === 'postgres' ? db.query(`SELECT pg_try_advisory_xact_lock(${CLAIM_LOCK}, hashtext($number)) AS got`) : null;
   const claimThis = take('c.id = $id');
@@ -60,6 +66,8 @@ export function createCallClaim(db: SqlConnection, recordEdge: RecordEdge): Call
     `UPDATE calls SET state = '${CLAIMED_STATE}', claimed_from = state, bundled_into = $carrier, lease_until = ${leaseNow} + $leaseMs,
        attempts = attempts + 1, updated_at = $now
      WHERE account_id = $account AND phone_number = $number AND state = 'queued' AND run_after <= $now AND id <> $carrier
+       -- A verification call speaks only its own question, and is never spoken inside an alert call.
+       AND verify = 0 AND $carrierVerify = 0
      RETURNING *, rowid AS seq`,
   );
   return async (now, leaseMs, pacing = { gapMs: 0, perHour: 0 }) => {
@@ -87,7 +95,7 @@ export function createCallClaim(db: SqlConnection, recordEdge: RecordEdge): Call
       reason: from === 'queued' ? null : 'lease expired: the previous worker stopped',
     });
     // In the order they were queued (RETURNING promises none): spoken first come, first named.
-    const bundled = ((await bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, leaseMs })) as (CallRow & { seq: number })[])
+    const bundled = ((await bundleInto.all({ carrier: row.id, account: row.account_id, number: row.phone_number, now, leaseMs, carrierVerify: Number(row.verify ?? 0) })) as (CallRow & { seq: number })[])
       .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
       .map(toCall);
     if (bundled.length > 0) {

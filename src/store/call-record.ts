@@ -42,6 +42,8 @@ export interface CallRecord {
   /** Who answered the latest answered attempt (docs/telephony.md "Voicemail detection"); null before an answer. */
   answeredBy: AnsweredBy | null;
   amdReason: AmdReason | null;
+  /** A verification call (docs/on-call.md "Verification"): asks its person to press 1 for this phone. */
+  verify: boolean;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -71,6 +73,7 @@ export interface CallRow {
   person_phone?: number | null;
   answered_by?: AnsweredBy | null;
   amd_reason?: AmdReason | null;
+  verify?: number | null;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -101,5 +104,6 @@ export function toCall(r: CallRow): CallRecord {
     personPhone: r.person_phone === null || r.person_phone === undefined ? null : Number(r.person_phone),
     answeredBy: r.answered_by ?? null,
     amdReason: r.amd_reason ?? null,
+    verify: Number(r.verify ?? 0) === 1,
   };
 }

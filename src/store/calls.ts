@@ -22,6 +22,8 @@ export interface NewCall {
   lastReason?: string | null;
   /** The person it reaches and which of their phones (docs/on-call.md "People"); absent: a bare number. */
   person?: { personId: string; phone: number } | null;
+  /** A verification call of that person's phone (docs/on-call.md "Verification"); needs `person`. */
+  verify?: boolean;
 }
 
 export interface CallsStore {
@@ -165,7 +167,7 @@ export function queuedCallValues(from: { id?: string; phone?: string; alert?: st
 
 const INSERT_QUEUED_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}) VALUES (${queuedCallValues()})`;
 /** The same row for a call that reaches a person (docs/on-call.md "People"). */
-const INSERT_PERSON_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}, person_id, person_phone) VALUES (${queuedCallValues()}, $person, $personPhone)`;
+const INSERT_PERSON_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}, person_id, person_phone, verify) VALUES (${queuedCallValues()}, $person, $personPhone, $verify)`;
 
 export function createCallsStore(db: SqlConnection): CallsStore {
   const sql = dialectOf(db.dialect);
@@ -247,7 +249,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
       const ids: string[] = [];
       for (const c of calls) {
         const id = newId('call');
-        const person = c.person ? { person: c.person.personId, personPhone: c.person.phone } : null;
+        const person = c.person ? { person: c.person.personId, personPhone: c.person.phone, verify: c.verify ? 1 : 0 } : null;
         // Sent, not waited for: the ids are ours, and the COMMIT waits for them (sql/connection.ts send).
         (person ? db.query(INSERT_PERSON_CALL) : insert).send({
           ...person,

@@ -28,7 +28,7 @@ export { newLease, type Lease } from './lease';
 export type { ScheduleRecord, OverrideRecord, NewSchedule, StoredLayer, StoredParticipant } from './schedules';
 export type { DeskSetup, VoiceDeskStore } from './voice-desk';
 export type { Fallback, FallbacksStore } from './fallbacks';
-export { nameKey, type Person, type PersonFields, type PersonLanguage, type PersonPhone, type PeopleStore } from './people';
+export { nameKey, type Person, type PersonFields, type PersonLanguage, type PersonPhone, type PhoneCheck, type PeopleStore } from './people';
 export type { Escalation, EscalationPlan } from './escalations';
 export { ordinalOf } from './escalations';
 export { claimUse, describeUsers, whoUses, type UsedBy, type UsedKind } from './usage-of';

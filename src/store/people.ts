@@ -2,11 +2,29 @@ import { newId } from '../ids';
 import { IN_ACCOUNT } from './account-scope';
 import type { SqlConnection } from './sql/connection';
 
-/** A phone of a person, called in the order kept; `verifiedAt` is set by a verification call (issue 45, later). */
+/** The outcome of the latest verification call of a phone (docs/on-call.md "Verification"). */
+export interface PhoneCheck {
+  at: number;
+  ok: boolean;
+  /** Why it failed: `no answer`, `busy`, `voicemail`, `no key`, `rejected`, `failed`, …; null when ok. */
+  reason: string | null;
+}
+
+/**
+ * A phone of a person, called in the order kept. `verifiedAt`: when 1 was last pressed on a
+ * verification call to it; `lastCheck`: that call's latest outcome. A changed number has neither.
+ */
 export interface PersonPhone {
   /** Stored (normalised) number. */
   number: string;
   verifiedAt: number | null;
+  lastCheck?: PhoneCheck | null;
+}
+
+interface StoredPhone {
+  number: string;
+  verified_at: number | null;
+  last_check?: { at: number; ok: boolean; reason: string | null } | null;
 }
 
 /** The languages a call can speak (src/tts/language.ts has their voices and words). */
@@ -46,7 +64,11 @@ const toPerson = (r: PersonRow): Person => ({
   id: r.id,
   accountId: r.account_id,
   name: r.name,
-  phones: (JSON.parse(r.phones) as { number: string; verified_at: number | null }[]).map((p) => ({ number: p.number, verifiedAt: p.verified_at === null ? null : Number(p.verified_at) })),
+  phones: (JSON.parse(r.phones) as StoredPhone[]).map((p) => ({
+    number: p.number,
+    verifiedAt: p.verified_at === null ? null : Number(p.verified_at),
+    lastCheck: p.last_check ? { at: Number(p.last_check.at), ok: p.last_check.ok === true, reason: p.last_check.reason ?? null } : null,
+  })),
   sms: JSON.parse(r.sms) as string[],
   emails: JSON.parse(r.emails) as string[],
   language: r.language === 'en' ? 'en' : 'tr',
@@ -64,7 +86,9 @@ export const nameKey = (name: string) => name.trim().toLowerCase();
 const params = (f: PersonFields) => ({
   name: f.name,
   key: nameKey(f.name),
-  phones: JSON.stringify(f.phones.map((p) => ({ number: p.number, verified_at: p.verifiedAt }))),
+  phones: JSON.stringify(
+    f.phones.map((p): StoredPhone => ({ number: p.number, verified_at: p.verifiedAt, ...(p.lastCheck ? { last_check: { at: p.lastCheck.at, ok: p.lastCheck.ok, reason: p.lastCheck.reason } } : {}) })),
+  ),
   sms: JSON.stringify(f.sms),
   emails: JSON.stringify(f.emails),
   language: f.language,

@@ -90,6 +90,28 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
     expect(texts).toContain('Onaylayan numara kaydedildi: 5 3 2 1 2 3 4 5 6 7.');
   });
 
+  it("a verification call says who it is for and asks to press 1, in the person's language, and no alert words (docs/on-call.md \"Verification\")", async () => {
+    const dir = tempDir();
+    const said = join(dir, 'said');
+    const binary = join(dir, 'espeak-ng-recording');
+    writeFileSync(said, '');
+    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
+    chmodSync(binary, 0o755);
+    const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
+    const en = await source.forVerification('Ayşe', { language: 'en' });
+    const tr = await source.forVerification('Ayşe', { language: 'tr' });
+    const done = await source.verified({ language: 'en' });
+    expect(Math.min(en.durationMs, tr.durationMs, done.durationMs)).toBeGreaterThan(500);
+    const texts = readFileSync(said, 'utf8');
+    expect(texts).toContain('This is voice alert checking the number of Ayşe.'); // as normalised for speech
+    expect(texts).toContain('Press 1 to confirm.');
+    expect(texts).toContain('Ayşe için numara doğrulama aramasıdır.');
+    expect(texts).toContain("Doğrulamak için 1'e basın.");
+    expect(texts).toContain('Thank you, the number is confirmed.');
+    expect(texts).not.toContain('alert call');
+    expect(texts).not.toContain('alarm');
+  });
+
   it('speaks a bundle as one message naming each alert, and keeps 10 long alerts within calls.max_call_s', async () => {
     const dir = tempDir();
     const said = join(dir, 'said');

@@ -37,6 +37,9 @@ export interface SpeechStats {
  */
 export interface SpeechSource extends CallAudioSource {
   readonly language: Language;
+  /** Speech always has the verification call's words (docs/on-call.md "Verification"). */
+  forVerification(name: string, context?: CallContext): Promise<CallAudio>;
+  verified(context?: CallContext): Promise<CallAudio>;
   /**
    * One prompt of the voice desk (docs/telephony.md "Voice desk"): the sentences as they are, each
    * normalised and rendered through the same engine and cache as calls, joined. Rejects with
@@ -145,6 +148,14 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       const w = voiceFor(context?.language).words;
       const text = messages.length === 1 ? speakable(messages[0]!, 'the alert message') : bundleText(w, messages.map((m, i) => (i < MAX_NAMED_IN_BUNDLE ? speakable(m, `alert ${i + 1} of the bundle`) : m)), firstSentence);
       return call(text, 1, context, (words) => words.voicemail);
+    },
+    async forVerification(name: string, context?: CallContext): Promise<CallAudio> {
+      const v = voiceFor(context?.language);
+      // No intro (it says "alert"): the question itself says who calls and for whom.
+      return composeCall(v.speaker, { intro: '', message: speakable(v.words.verifyQuestion(name), 'the verification question', v.language), repeat: config.calls.repeat, closing: v.words.verifyClosing, pauseMs: tts.pause_ms });
+    },
+    async verified(context?: CallContext): Promise<CallAudio> {
+      return toCallAudio(await voiceFor(context?.language).speaker.speak(voiceFor(context?.language).words.verified));
     },
     async acknowledged(by?: string, context?: CallContext): Promise<CallAudio> {
       const v = voiceFor(context?.language);

@@ -27,6 +27,12 @@ export interface LanguageWords {
   acknowledgedBy: (digits: string) => string;
   /** Last sentence of a message left on a voicemail (docs/telephony.md "Voicemail detection"). */
   voicemail: string;
+  /** A verification call's question (docs/on-call.md "Verification"): who the number is checked for. */
+  verifyQuestion: (name: string) => string;
+  /** Its keypad prompt (DTMF 1 = the number is confirmed). */
+  verifyClosing: string;
+  /** Played after 1 was pressed on a verification call. */
+  verified: string;
   /** Unit symbol (as written after a number) -> spoken word(s). */
   units: Record<string, string>;
 }
@@ -48,6 +54,9 @@ const tr: LanguageWords = {
   escalationStep: (n) => `${TR_ORDINALS[n - 1] ?? `${n}.`} arama: bu alarmı henüz kimse onaylamadı.`,
   acknowledgedBy: (d) => `Onaylayan numara kaydedildi: ${d}.`,
   voicemail: 'Bu mesaj sesli mesaj kutusuna bırakıldı; alarm onaylanmadı.',
+  verifyQuestion: (name) => `Bu, voice-alert'in ${name} için numara doğrulama aramasıdır.`,
+  verifyClosing: "Doğrulamak için 1'e basın.",
+  verified: 'Teşekkürler, numara doğrulandı.',
   ordinal: (i) => TR_ORDINALS[i - 1] ?? `${i}. alarm`,
   units: {
     ms: 'milisaniye', msec: 'milisaniye', s: 'saniye', sec: 'saniye', sn: 'saniye', m: 'dakika', min: 'dakika',
@@ -74,6 +83,9 @@ const en: LanguageWords = {
   escalationStep: (n) => `${EN_ORDINALS[n - 1] ?? `Call ${n}`}${n <= 10 ? ' call' : ''}: nobody acknowledged this alert yet.`,
   acknowledgedBy: (d) => `The acknowledging number is recorded: ${d}.`,
   voicemail: 'This message was left on a voicemail; the alert is not acknowledged.',
+  verifyQuestion: (name) => `This is voice-alert checking the number of ${name}.`,
+  verifyClosing: 'Press 1 to confirm.',
+  verified: 'Thank you, the number is confirmed.',
   ordinal: (i) => EN_ORDINALS[i - 1] ?? `Alert ${i}`,
   units: {
     ms: 'milliseconds', msec: 'milliseconds', s: 'seconds', sec: 'seconds', m: 'minutes', min: 'minutes',

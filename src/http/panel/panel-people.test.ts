@@ -84,4 +84,36 @@ describe('panel: people', () => {
     expect((await owner.post(`/panel/a/${a.id}/fallback`, { _csrf: csrf, phone: '0532 999 99 99' })).status).toBe(303);
     expect(await store.fallbacks.get(a.id)).toMatchObject({ phoneNumber: '5329999999', personId: null });
   });
+
+  test('the Verify button queues a verification call per phone (no credit) and the page shows each phone\'s last check', async () => {
+    const { store, a, b, owner, page } = await setup();
+    const ayse = await store.transaction((tx) =>
+      tx.people.create(a.id, { name: 'Ayşe', phones: [{ number: '5321111111', verifiedAt: null }, { number: '5322222222', verifiedAt: null }], sms: [], emails: [], language: 'tr', timeZone: null }, 0),
+    );
+    let html = await (await owner.get(page)).text();
+    expect(html).toContain(`action="${page}/${ayse.id}/verify"`);
+    const csrf = await owner.csrf(page);
+    const placed = await owner.post(`${page}/${ayse.id}/verify`, { _csrf: csrf });
+    expect(placed.status).toBe(303);
+    expect(placed.headers.get('location')).toBe(`${page}?verifying=2`);
+    const calls = await store.calls.list({ accountId: a.id });
+    expect(calls.map((c) => [c.phoneNumber, c.verify, c.charged]).sort()).toEqual([
+      ['5321111111', true, false],
+      ['5322222222', true, false],
+    ]);
+    // Another account's person is not found.
+    const mine = await store.transaction((tx) => tx.people.create(b.id, { name: 'Cem', phones: [{ number: '5323333333', verifiedAt: null }], sms: [], emails: [], language: 'tr', timeZone: null }, 0));
+    expect((await owner.post(`${page}/${mine.id}/verify`, { _csrf: csrf })).status).toBe(404);
+    // The results as the calls leave them on the person (src/people/verify.ts recordVerification).
+    await store.transaction((tx) =>
+      tx.people.update(ayse.id, { ...ayse, phones: [
+        { number: '5321111111', verifiedAt: 1_700_000_000_000, lastCheck: { at: 1_700_000_000_000, ok: true, reason: null } },
+        { number: '5322222222', verifiedAt: null, lastCheck: { at: 1_700_000_000_000, ok: false, reason: 'busy' } },
+      ] }, 1),
+    );
+    html = await (await owner.get(page)).text();
+    expect(html).toContain('data-last-check="ok"');
+    expect(html).toContain('data-last-check="busy"');
+    expect(html).toContain('meşgul');
+  });
 });

@@ -78,7 +78,11 @@ export function peopleRoutes(env: PanelEnv) {
   return new Elysia({ name: 'panel-people' })
     .get(
       path,
-      guarded(env, { account: true }, (c) => render(c, 200, { notice: c.query.ok !== undefined ? peopleWords(c.t).saved : undefined })),
+      guarded(env, { account: true }, (c) => {
+        const w = peopleWords(c.t);
+        const verifying = c.query.verifying !== undefined ? fill(w.verifying, { n: String(Number(c.query.verifying) || 0) }) : undefined;
+        return render(c, 200, { notice: c.query.ok !== undefined ? w.saved : verifying });
+      }),
     )
     .post(
       path,
@@ -93,6 +97,15 @@ export function peopleRoutes(env: PanelEnv) {
         const id = c.params.personId ?? '';
         const r = await people.update(c.account.id, id, inputOf(c.form));
         return r.ok ? done(c) : render(c, r.code === 'person_not_found' ? 404 : 400, { error: problem(c, r), draft: draft(c, id) });
+      }),
+    )
+    .post(
+      `${path}/:personId/verify`,
+      guarded(env, { account: true }, async (c) => {
+        // docs/on-call.md "Verification": queued at once; the page shows each phone's last check.
+        const r = await people.verify(c.account.id, c.params.personId ?? '');
+        if (r.ok) return redirect(`/panel/a/${c.account.id}/people?verifying=${r.calls.length}`);
+        return r.code === 'person_not_found' ? render(c, 404, { error: peopleWords(c.t).errors.person_not_found }) : render(c, 400, { error: r.problem });
       }),
     )
     .post(

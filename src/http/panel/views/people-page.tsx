@@ -115,11 +115,26 @@ export function PeoplePage(p: PeoplePageProps) {
               {person.phones.map((ph) => (
                 <li data-phone={ph.number}>
                   <span safe>{ph.number}</span> — {ph.verifiedAt ? fill(w.verified, { t: fmt.dateTime(ph.verifiedAt) }) : w.notVerified}
+                  {ph.lastCheck ? (
+                    <span class={ph.lastCheck.ok ? '' : 'error'} data-last-check={ph.lastCheck.ok ? 'ok' : (ph.lastCheck.reason ?? '')} safe>
+                      {` · ${ph.lastCheck.ok ? fill(w.lastCheckOk, { t: fmt.dateTime(ph.lastCheck.at) }) : fill(w.lastCheckFailed, { t: fmt.dateTime(ph.lastCheck.at), reason: w.reasons[ph.lastCheck.reason ?? ''] ?? ph.lastCheck.reason ?? '' })}`}
+                    </span>
+                  ) : (
+                    ''
+                  )}
                 </li>
               ))}
             </ol>
           )}
           {person.sms.length || person.emails.length ? <p safe>{[...person.sms.map((n) => `SMS ${n}`), ...person.emails].join(' · ')}</p> : ''}
+          {person.phones.length > 0 ? (
+            <form class="inline" method="post" action={`${base}/${person.id}/verify`} title={w.verifyHint}>
+              <CsrfField csrf={csrf} />
+              <button type="submit">{w.verify}</button>
+            </form>
+          ) : (
+            ''
+          )}
           <details>
             <summary>{w.edit}</summary>
             <PersonForm t={t} csrf={csrf} action={`${base}/${person.id}`} values={draftFor(person.id) ?? draftOf(person)} submit={w.save} />
