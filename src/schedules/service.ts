@@ -3,7 +3,7 @@ import { objectName } from '../names';
 import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
 import { peopleById } from '../people';
-import { claimUse, whoUses, type OverrideRecord, type ScheduleRecord, type Store, type Tables, type UsedBy } from '../store';
+import { claimUse, whoUses, type OverrideRecord, type Person, type ScheduleRecord, type Store, type Tables, type UsedBy } from '../store';
 import { compileLayers, isIanaTimeZone, resolveParticipant, validateLayers, type LayersInput } from './layers';
 import { onCallAt, shiftsBetween, type OnCall, type ScheduleRules, type Shift } from './timeline';
 
@@ -54,8 +54,11 @@ export function parseInstant(s: string): number | null {
  * now (their name, their first phone): a change to a person holds from the next look.
  */
 export async function rulesOf(t: Pick<Tables, 'schedules' | 'people'>, s: ScheduleRecord, after: number): Promise<ScheduleRules> {
-  const overrides = await t.schedules.overrides(s.id, after);
-  const people = await peopleById(t, s.accountId);
+  return rulesWith(s, await t.schedules.overrides(s.id, after), await peopleById(t, s.accountId));
+}
+
+/** rulesOf with its reads given: a caller looking at many schedules of one account reads its people once (coverage.ts). */
+export function rulesWith(s: ScheduleRecord, overrides: readonly OverrideRecord[], people: ReadonlyMap<string, Person>): ScheduleRules {
   return {
     timeZone: s.timeZone,
     layers: compileLayers(s.layers, people),
