@@ -1,7 +1,7 @@
 import { peopleById } from '../people';
 import type { Person, ScheduleRecord, Tables } from '../store';
 import { coverageOf, type ScheduleCoverage } from './coverage';
-import { rulesWith } from './service';
+import { rulesWith } from './rules';
 
 /** How far back overrides are read: one still running at the window's start counts (as the panel's views). */
 const OVERRIDES_BACK_MS = 35 * 86_400_000;

@@ -72,3 +72,14 @@ export function coverageOf(rules: ScheduleRules, people: ReadonlyMap<string, Per
   }
   return { shifts, gaps, gapMs: gaps.reduce((n, g) => n + (g.end - g.start), 0), unverified: [...unverified.values()] };
 }
+
+/** The window `coverage` looks at by default, and the longest it takes (the calendar feed reaches 60 days). */
+export const COVERAGE_DAYS = 14;
+export const MAX_COVERAGE_DAYS = 90;
+
+/** `--days` or `?days=`: a whole number of days, 1 to MAX_COVERAGE_DAYS; null when it is not one. */
+export function coverageDays(value: string): number | null {
+  if (!/^\d{1,3}$/.test(value.trim())) return null;
+  const n = Number(value.trim());
+  return n >= 1 && n <= MAX_COVERAGE_DAYS ? n : null;
+}
