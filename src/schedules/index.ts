@@ -14,3 +14,4 @@ export { createOncallWatch, WATCH_POLL_MS, type OncallWatch, type OncallWatchDep
 export { rulesOf, rulesWith } from './rules';
 export { COVERAGE_DAYS, MAX_COVERAGE_DAYS, coverageDays, coverageOf, type CoverageGap, type CoverageShift, type ScheduleCoverage, type UnverifiedPerson } from './coverage';
 export { readCoverage, type ScheduleCoverageRead } from './coverage-read';
+export { COVERAGE_GAUGES_EVERY_MS, createCoverageGauges, type CoverageGauges, type CoverageReading } from './coverage-gauges';
