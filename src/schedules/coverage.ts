@@ -22,7 +22,7 @@ export interface CoverageShift {
   /**
    * A person's phones in the order they are called, each with its verification; a bare
    * number is its one phone, never verified (only a person's phones are: docs/on-call.md
-   * "Proof of reach").
+   * "Coverage").
    */
   phones: PersonPhone[];
 }
