@@ -6,7 +6,7 @@ import { certificateFields, createHttpApp, createRateLimiter, listen } from './h
 import { createPanelEnv, panelRoutes } from './http/panel';
 import { createTelephony, NO_TRUNK_REASON } from './calls';
 import { createEscalationEngine } from './escalation';
-import { createOncallWatch } from './schedules';
+import { createCoverageGauges, createOncallWatch } from './schedules';
 import { createWindowStarter } from './maintenance';
 import { createCallbackSender } from './callbacks';
 import { createEngine } from './engine';
@@ -127,8 +127,10 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       log,
     }),
   };
+  // docs/on-call.md "Coverage": gaps and unverified people of the next 14 days, for /metrics.
+  const coverage = createCoverageGauges({ store, clock });
   const rateLimiter = createRateLimiter(config.http.rate_limit_per_minute, clock);
-  const httpDeps = { store, clock, log, config, intake, services, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts(), selfTestResults: () => selfTests.results(), smsStatus: () => secondPath.status() };
+  const httpDeps = { store, clock, log, config, intake, services, rateLimiter, trunkStatus: () => telephony.status(), mediaCounts: () => telephony.mediaCounts(), selfTestResults: () => selfTests.results(), smsStatus: () => secondPath.status(), coverage: () => coverage.readings() };
   const app = createHttpApp(httpDeps, [panelRoutes(createPanelEnv(httpDeps, { speech }))]);
 
   const listening = listen(app, { config, log, tls: tls.value });
@@ -170,6 +172,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       maintenance,
       heartbeats,
       oncallWatch,
+      coverage,
       sweeper,
     ],
     stopOrder: [
@@ -177,6 +180,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       maintenance.name,
       heartbeats.name, // a claimed heartbeat not yet fired is another appliance's at once
       oncallWatch.name,
+      coverage.name, // reads only
       selfTests.name, // a self-test call in progress hangs up; its row stays due
       ...telephony.loops.map((l) => l.name), // unanswered calls back to the queue, answered ones finish; then the trunks close
       secondPath.loop.name, // a text in progress ends with its modem's line

@@ -8,6 +8,7 @@ import { alertsCommand } from './alerts';
 import { backupCommand } from './backup';
 import { callsCommand } from './calls';
 import { configCommand } from './config';
+import { coverageCommand } from './coverage';
 import { CliError } from './context';
 import { creditCommand } from './credit';
 import { deskCommand } from './desk';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   program.addCommand(heartbeatCommand());
   program.addCommand(scheduleCommand());
   program.addCommand(personCommand());
+  program.addCommand(coverageCommand());
   program.addCommand(deskCommand());
   program.addCommand(callsCommand());
   program.addCommand(alertsCommand());

@@ -19,6 +19,7 @@ import { errorResponse, requestIdFor } from './respond';
 import { sharedHeadersOntoResponse } from './shared-headers';
 import { scheduleRoutes } from './schedules';
 import { peopleRoutes } from './people';
+import { coverageRoutes } from './coverage';
 import { webhookRoutes } from './webhook';
 
 /** Route patterns -> regexes, to tell 405 (path known, method not) from 404. */
@@ -84,6 +85,7 @@ export function createHttpApp(deps: HttpDeps, features: Elysia<any>[] = []) {
     .use(heartbeatRoutes(deps))
     .use(scheduleRoutes(deps))
     .use(peopleRoutes(deps))
+    .use(coverageRoutes(deps))
     .use(deleteRoutes(deps))
     .use(webhookRoutes(deps))
     .use(compatRoutes(deps));

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { IntakeDeps } from '../intake';
 import type { Logger } from '../log';
+import type { CoverageReading } from '../schedules';
 import type { SecondPathStatus } from '../second-path';
 import type { Services } from '../services';
 import type { Store } from '../store';
@@ -25,6 +26,8 @@ export interface HttpDeps {
   mediaCounts?: () => { packetsSent: number; lateTicks: number };
   /** Each trunk's newest voice-path self-test result, for voice_alert_self_test_ok. */
   selfTestResults?: () => { trunk: string; ok: boolean }[];
+  /** Each schedule's coverage as the engine's loop last computed it, for /metrics (src/schedules/coverage-gauges.ts). */
+  coverage?: () => readonly CoverageReading[];
   /** The second path's modems and relay (docs/second-path.md "Operations"), for /healthz checks.sms and /metrics. */
   smsStatus?: () => SecondPathStatus;
   /** Free bytes on the file system holding `dir`; statfs unless a test simulates a full disk. */

@@ -21,7 +21,7 @@ function sameToken(given: string | undefined, expected: string): boolean {
  * time); 401 JSON otherwise, like every other refusal.
  */
 export function metricsRoutes(deps: HttpDeps) {
-  const scrape = createScrapeRegistry({ store: deps.store, clock: deps.clock, trunkStatus: deps.trunkStatus, mediaCounts: deps.mediaCounts, selfTestResults: deps.selfTestResults, smsStatus: deps.smsStatus });
+  const scrape = createScrapeRegistry({ store: deps.store, clock: deps.clock, trunkStatus: deps.trunkStatus, mediaCounts: deps.mediaCounts, selfTestResults: deps.selfTestResults, smsStatus: deps.smsStatus, coverage: deps.coverage });
   const both = Registry.merge([instrumentRegistry, scrape]);
   return new Elysia({ name: 'metrics' }).get('/metrics', async ({ request }) => {
     const token = deps.config.metrics.token;

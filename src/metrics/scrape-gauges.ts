@@ -24,6 +24,8 @@ export interface ScrapeSources {
   smsStatus?: () => { modems: { name: string; state: string; registration: { registered: boolean } | null; signal: { dbm: number | null } | null }[] };
   /** Each trunk's newest voice-path self-test result (src/self-test scheduler.ts). */
   selfTestResults?: () => { trunk: string; ok: boolean }[];
+  /** Each schedule's next 14 days as the coverage loop last computed them (src/schedules/coverage-gauges.ts). */
+  coverage?: () => readonly { account: string; schedule: string; unverifiedPeople: number; gapSeconds: number }[];
 }
 
 const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math.max(0, (now - oldest) / 1000));
@@ -145,6 +147,27 @@ export function createScrapeRegistry(src: ScrapeSources): Registry {
     collect() {
       this.reset();
       for (const r of src.selfTestResults?.() ?? []) this.set({ trunk: r.trunk }, r.ok ? 1 : 0);
+    },
+  });
+  // Computed by an engine loop, read here: docs/on-call.md "Coverage". A deleted schedule's series goes.
+  new Gauge({
+    name: 'voice_alert_oncall_unverified_people',
+    help: 'people on call in the next 14 days with no verified phone, per account and schedule',
+    labelNames: ['account', 'schedule'],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of src.coverage?.() ?? []) this.set({ account: c.account, schedule: c.schedule }, c.unverifiedPeople);
+    },
+  });
+  new Gauge({
+    name: 'voice_alert_oncall_gap_seconds',
+    help: 'seconds of the next 14 days with nobody on call, per account and schedule',
+    labelNames: ['account', 'schedule'],
+    registers,
+    collect() {
+      this.reset();
+      for (const c of src.coverage?.() ?? []) this.set({ account: c.account, schedule: c.schedule }, c.gapSeconds);
     },
   });
   // One series per configured modem, always set (0 when down): docs/second-path.md "Operations".

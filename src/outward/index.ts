@@ -13,6 +13,7 @@ export { heartbeatChangeJson, heartbeatJson, heartbeatState, newHeartbeatJson } 
 export { selfTestJson } from './self-test-json';
 export { oncallJson, overrideJson, scheduleDeletedJson, scheduleJson, scheduleWithOverridesJson } from './schedule-json';
 export { personDeletedJson, personJson } from './person-json';
+export { coverageJson, type ScheduleCoverageView } from './coverage-json';
 export { alertActionJson } from './alert-action-json';
 export { accountJson, newAccountJson } from './account-json';
 export { fallbackJson } from './fallback-json';

@@ -6,8 +6,12 @@ export { compileLayers, describeParticipant, isIanaTimeZone, localToIso, validat
 export { layerShifts, shiftBoundary, shiftIndexAt } from './rotation';
 export { restrictionIntervals } from './restrictions';
 export { onCallAt, segments, shiftsBetween, type OnCall, type Override, type ScheduleRules, type Segment, type Shift } from './timeline';
-export { createSchedulesService, parseInstant, rulesOf, type OnCallResult, type OverrideInput, type OverrideResult, type PreviewResult, type ScheduleChange, type ScheduleInput, type ScheduleInUse, type ScheduleResult, type SchedulesService, type ScheduleView } from './service';
+export { createSchedulesService, parseInstant, type AccountCoverage, type OnCallResult, type OverrideInput, type OverrideResult, type PreviewResult, type ScheduleChange, type ScheduleInput, type ScheduleInUse, type ScheduleResult, type SchedulesService, type ScheduleView } from './service';
 export { icsPath, icsUrl } from './ics-url';
 export { scheduleCalendar } from './ics';
 export { stepNumbers, stepTargets, type StepTargets } from './step-numbers';
 export { createOncallWatch, WATCH_POLL_MS, type OncallWatch, type OncallWatchDeps } from './watch';
+export { rulesOf, rulesWith } from './rules';
+export { COVERAGE_DAYS, MAX_COVERAGE_DAYS, coverageDays, coverageOf, type CoverageGap, type CoverageShift, type ScheduleCoverage, type UnverifiedPerson } from './coverage';
+export { readCoverage, type ScheduleCoverageRead } from './coverage-read';
+export { COVERAGE_GAUGES_EVERY_MS, createCoverageGauges, type CoverageGauges, type CoverageReading } from './coverage-gauges';

@@ -4,7 +4,9 @@ import type { Clock } from '../clock';
 import { normalizePhoneNumber } from '../phone';
 import { peopleById } from '../people';
 import { claimUse, whoUses, type OverrideRecord, type ScheduleRecord, type Store, type Tables, type UsedBy } from '../store';
-import { compileLayers, isIanaTimeZone, resolveParticipant, validateLayers, type LayersInput } from './layers';
+import { readCoverage, type ScheduleCoverageRead } from './coverage-read';
+import { compileLayers, isIanaTimeZone, validateLayers, type LayersInput } from './layers';
+import { rulesOf } from './rules';
 import { onCallAt, shiftsBetween, type OnCall, type ScheduleRules, type Shift } from './timeline';
 
 /** What a person gives for a schedule (CLI, panel); `layers` is the parsed JSON. */
@@ -47,24 +49,6 @@ export function parseInstant(s: string): number | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s.trim())) return null;
   const ms = Date.parse(s.trim());
   return Number.isFinite(ms) ? ms : null;
-}
-
-/**
- * The rules of a schedule with its overrides still running after `after`, people as they are
- * now (their name, their first phone): a change to a person holds from the next look.
- */
-export async function rulesOf(t: Pick<Tables, 'schedules' | 'people'>, s: ScheduleRecord, after: number): Promise<ScheduleRules> {
-  const overrides = await t.schedules.overrides(s.id, after);
-  const people = await peopleById(t, s.accountId);
-  return {
-    timeZone: s.timeZone,
-    layers: compileLayers(s.layers, people),
-    overrides: overrides.map((o) => {
-      if (o.personId === null) return { from: o.startsAt, to: o.endsAt, name: o.name, number: o.phoneNumber, person: null };
-      const who = resolveParticipant({ person: o.personId }, people);
-      return { from: o.startsAt, to: o.endsAt, name: who.name, number: who.number, person: who.person };
-    }),
-  };
 }
 
 /**
@@ -122,6 +106,18 @@ export interface SchedulesService {
   shifts(schedule: ScheduleRecord, from: number, to: number): Promise<Shift[]>;
   /** The panel's view of an account's schedules (null: every account's): who is on call now, the next `days` days, the overrides to come. */
   views(accountId: string | null, days: number): Promise<ScheduleView[]>;
+  /**
+   * Each schedule of the account over the next `days` days (docs/on-call.md "Coverage"): its
+   * shifts with each person's phones and their verification, the gaps with nobody on call,
+   * the people on call with no verified phone.
+   */
+  coverage(accountId: string, days: number): Promise<AccountCoverage>;
+}
+
+export interface AccountCoverage {
+  from: number;
+  to: number;
+  schedules: ScheduleCoverageRead[];
 }
 
 export interface ScheduleView {
@@ -268,6 +264,11 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
     },
     async shifts(schedule, from, to) {
       return shiftsBetween(await rulesOf(store, schedule, from - 35 * 86_400_000), from, to);
+    },
+    async coverage(accountId, days) {
+      const from = clock();
+      const to = from + days * 86_400_000;
+      return { from, to, schedules: await readCoverage(store, await store.schedules.list(accountId), from, to) };
     },
     async views(accountId, days) {
       const now = clock();

@@ -1,6 +1,6 @@
 import { firstTarget, peopleById, type CallTarget } from '../people';
 import type { PolicyStep, Tables } from '../store';
-import { rulesOf } from './service';
+import { rulesOf } from './rules';
 import { onCallAt } from './timeline';
 
 /** Whom a step reaches at an instant, and which of its schedules and people gave nobody (and why). */

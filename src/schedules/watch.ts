@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { LoopSpec } from '../engine';
 import { newLease, type ScheduleRecord, type Store } from '../store';
-import { rulesOf } from './service';
+import { rulesOf } from './rules';
 import { onCallAt } from './timeline';
 
 /** How often due schedules are looked for: an `oncall.changed` is written within seconds of the change. */

@@ -15,6 +15,7 @@ import { maintenanceRoutes } from './routes/maintenance-routes';
 import { overviewRoutes } from './routes/overview-routes';
 import { policiesRoutes } from './routes/policies-routes';
 import { peopleRoutes } from './routes/people-routes';
+import { coverageRoutes } from './routes/coverage-routes';
 import { schedulesRoutes } from './routes/schedules-routes';
 import { passwordRoutes } from './routes/password-routes';
 import { settingsRoutes } from './routes/settings-routes';
@@ -46,6 +47,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(heartbeatsRoutes(env))
     .use(deskRoutes(env))
     .use(peopleRoutes(env))
+    .use(coverageRoutes(env))
     .use(alertsRoutes(env))
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))

@@ -14,7 +14,11 @@ export function oncallOverviewReader(env: PanelEnv) {
       env.services.panelReads.openAlerts(account?.id ?? null, OPEN_ALERTS_SHOWN),
       account ? null : accountNamesOf(env),
     ]);
+    // The engine's last look (src/schedules/coverage-gauges.ts, once a minute): the overview and its
+    // 5 s refresh read it, never compute it. Only schedules with something wrong.
+    const coverage = (env.deps.coverage?.() ?? []).filter((c) => (account === null || c.account === account.id) && (c.gapSeconds > 0 || c.unverifiedPeople > 0));
     return {
+      coverage: coverage.map((c) => ({ accountId: c.account, schedule: c.schedule, gapSeconds: c.gapSeconds, unverifiedPeople: c.unverifiedPeople })),
       oncall: views.map((v) => ({ accountId: v.schedule.accountId, schedule: v.schedule.name, timeZone: v.schedule.timeZone, ...v.now })),
       openAlerts,
       ...(accountNames ? { accountNames } : {}),

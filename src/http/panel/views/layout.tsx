@@ -4,13 +4,14 @@ import type { Messages } from '../i18n';
 import { overviewWords } from '../i18n/overview-words';
 import { FAVICON, LanguageSwitch } from './language-switch';
 import { peopleWords } from '../i18n/people-words';
+import { coverageWords } from '../i18n/coverage-words';
 import { scheduleWords } from '../i18n/schedule-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
 import { heartbeatWords } from '../i18n/heartbeat-words';
 import { selfTestWords } from '../i18n/self-test-words';
 import { deskWords } from '../i18n/desk-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk' | 'people';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk' | 'people' | 'coverage';
 
 export interface LayoutProps {
   t: Messages;
@@ -139,6 +140,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/people`} aria-current={current(active, 'people')}>
                   {peopleWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/coverage`} aria-current={current(active, 'coverage')}>
+                  {coverageWords(t).title}
                 </a>
               </li>
               <li>

@@ -1,6 +1,7 @@
 import type { AlertRecord } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
+import { coverageWords, lengthText } from '../i18n/coverage-words';
 import { scheduleWords } from '../i18n/schedule-words';
 import { unroutableWords } from '../i18n/unroutable-words';
 import { AlertStateBadge } from './alert-parts';
@@ -13,6 +14,30 @@ export interface OncallOverviewData {
   openAlerts: AlertRecord[];
   /** The administrator's view of every account: each account's name by id, shown in an account column. */
   accountNames?: Record<string, string>;
+  /** Schedules with a gap or someone on call with no verified phone in the next 14 days (docs/on-call.md "Coverage"). */
+  coverage?: { accountId: string; schedule: string; gapSeconds: number; unverifiedPeople: number }[];
+}
+
+/** What is wrong with coverage, each schedule linked to its account's coverage page; nothing when all is well. */
+function CoverageWarnings({ t, data }: { t: Messages; data: OncallOverviewData }) {
+  const w = coverageWords(t);
+  if (!data.coverage?.length) return '';
+  return (
+    <section class="card" aria-labelledby="ov-coverage" data-testid="coverage-warnings">
+      <h2 id="ov-coverage">{w.overviewTitle}</h2>
+      <ul>
+        {data.coverage.map((c) => (
+          <li class="notice error" data-coverage={c.schedule}>
+            <a href={`/panel/a/${c.accountId}/coverage`} safe>
+              {data.accountNames ? `${data.accountNames[c.accountId] ?? c.accountId} · ${c.schedule}` : c.schedule}
+            </a>
+            {': '}
+            {[c.gapSeconds > 0 ? fill(w.overviewGap, { h: lengthText(w, c.gapSeconds * 1000) }) : null, c.unverifiedPeople > 0 ? fill(w.overviewUnverified, { n: c.unverifiedPeople }) : null].filter(Boolean).join(' · ')}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 /** The account column of the administrator's every-account lists: its name, linked to its pages. */
@@ -30,6 +55,7 @@ export function OncallOverview({ t, fmt, data }: { t: Messages; fmt: Formatter; 
   const w = scheduleWords(t);
   return (
     <>
+      <CoverageWarnings t={t} data={data} />
       {data.oncall.length ? (
         <section class="card" aria-labelledby="ov-oncall">
           <h2 id="ov-oncall">{w.oncallTitle}</h2>
