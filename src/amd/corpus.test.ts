@@ -4,9 +4,10 @@ import { AMD_DEFAULTS } from './options';
 
 /**
  * The detector over the whole corpus (scripts/amd-corpus, test/fixtures/amd) as the RTP worker
- * feeds it. The floors are what scripts/bench-amd measured (people 96.9 % over all, 100 % of
- * the 16 held out; mailboxes 100 %) less a margin (two of 16 held out), so a change that makes
- * it worse fails here.
+ * feeds it. The floors are what scripts/bench-amd measured (people 100 % over all, a breath
+ * no longer a word, and 100 % of the 16 held out; mailboxes 100 %) less the margin the first
+ * floors had (4 points over all people, two of 16 held out), so a change that makes it worse
+ * fails here.
  * A person counts as right when `human` or `unknown` (both hear the message at once).
  */
 const results = loadCorpus().map(({ clip, ulaw }) => ({ clip, r: replay(ulaw, AMD_DEFAULTS) }));
@@ -25,7 +26,7 @@ describe('voicemail detection over the corpus', () => {
   });
 
   it('takes people for people (tuning and held-out parts apart)', () => {
-    expect(share(people, personRight)).toBeGreaterThanOrEqual(0.93);
+    expect(share(people, personRight)).toBeGreaterThanOrEqual(0.96);
     expect(share(people.filter((x) => x.clip.split === 'heldout'), personRight)).toBeGreaterThanOrEqual(0.87);
   });
 

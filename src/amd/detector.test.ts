@@ -28,6 +28,21 @@ describe('the voicemail detector (Asterisk app_amd timings, contract defaults)',
     expect(decided?.kind === 'decided' && decided.verdict.answeredBy).toBe('human');
   });
 
+  it('a loud breath of noise before three words is not a fourth word (nor part of the greeting): human', () => {
+    const word = concat(voice(200), silence(150));
+    const { decided } = run(concat(silence(300), noise(250, 2500, 3), silence(250), word, word, word, silence(1000)));
+    expect(decided).toEqual({ kind: 'decided', verdict: { answeredBy: 'human', reason: 'short_greeting', atMs: 300 + 250 + 250 + 3 * 350 - 150 + 800 } });
+  });
+
+  it('a word that starts unvoiced ("s", "h") counts whole once its vowel comes: its noise adds to the greeting', () => {
+    const word = concat(noise(80, 2500, 5), voice(320), silence(150));
+    // 4 × 400 ms of loud sound: long_greeting at 1500 ms of it, in the fourth word's vowel.
+    const { decided } = run(concat(word, word, word, word, silence(1000)));
+    expect(decided?.kind === 'decided' && decided.verdict).toMatchObject({ answeredBy: 'machine' });
+    const words = run(concat(word, word, word, silence(1000))).decided;
+    expect(words?.kind === 'decided' && words.verdict).toMatchObject({ answeredBy: 'human', reason: 'short_greeting' });
+  });
+
   it('a long greeting: machine, long_greeting, once greeting_ms of voice; recording from its end', () => {
     const { decided, recording } = run(concat(silence(200), voice(2500), silence(1200)));
     expect(decided).toEqual({ kind: 'decided', verdict: { answeredBy: 'machine', reason: 'long_greeting', atMs: 200 + 1500 } });

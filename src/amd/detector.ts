@@ -1,7 +1,8 @@
 import { createBeepDetector } from './beep';
 import type { AmdReason, AnsweredBy } from '../call-model';
 import { createAmdMachine, isAnalysing, verdictOf, type AmdEvent, type AmdState } from './machine';
-import { LATE_BEEP_MS, MAILBOX_WAIT_MS, SILENCE_THRESHOLD, type AmdTimings } from './options';
+import { LATE_BEEP_MS, MAILBOX_WAIT_MS, SILENCE_THRESHOLD, VOICED_RUN_MS, type AmdTimings } from './options';
+import { createVoicing, VOICED_CORRELATION } from './voicing';
 
 /** What the analysis found, `atMs` after the answer (counted in audio heard). */
 export interface AmdVerdict {
@@ -39,6 +40,12 @@ export interface AmdDetector {
  * the current word and to the greeting's total; silence of between_words_silence_ms ends a
  * word; the silence count restarts on voice once a word's worth of voice was heard (so a click
  * in the initial silence does not restart it). The machine (machine.ts) takes the events.
+ *
+ * One difference from Asterisk: a run of loud frames is speech only once VOICED_RUN_MS of it
+ * is voiced (voicing.ts), so a breath or a rustle before "Alo, buyrun." is not a fourth word
+ * (max_words) nor part of the greeting's length. Until then its frames count as silence; when
+ * the run turns out voiced (a word that starts with "s", "k" or "h"), its frames so far count
+ * as voice at once, as one piece.
  */
 export function createAmdDetector(t: AmdTimings): AmdDetector {
   const machine = createAmdMachine();
@@ -52,6 +59,12 @@ export function createAmdDetector(t: AmdTimings): AmdDetector {
   let quietMs = 0;
   /** When the mailbox was last taken to record. */
   let recordingAtMs = 0;
+  const voicing = createVoicing();
+  /** The run of loud frames under way (ended by between_words_silence_ms of quiet): is it speech yet, its length, its voiced part. */
+  let runIsSpeech = false;
+  let pendingMs = 0;
+  let runVoicedMs = 0;
+  let quietRunMs = 0;
   const done = () => machine.state === 'human' || machine.state === 'unknown' || (machine.state === 'recording' && atMs - recordingAtMs > LATE_BEEP_MS);
 
   const fire = (event: AmdEvent, out: AmdUpdate[], at = atMs) => {
@@ -85,6 +98,22 @@ export function createAmdDetector(t: AmdTimings): AmdDetector {
     }
   };
 
+  /** Passes a frame to `analyse` as voice only when its run of loud frames is speech (see above). */
+  const gate = (loud: boolean, frameMs: number, out: AmdUpdate[]) => {
+    if (!loud) {
+      quietRunMs += frameMs;
+      if (quietRunMs >= t.betweenWordsSilenceMs) [runIsSpeech, pendingMs, runVoicedMs] = [false, 0, 0];
+      return analyse(false, frameMs, out);
+    }
+    quietRunMs = 0;
+    if (runIsSpeech) return analyse(true, frameMs, out);
+    pendingMs += frameMs;
+    if (voicing.correlation() >= VOICED_CORRELATION) runVoicedMs += frameMs;
+    if (runVoicedMs < VOICED_RUN_MS) return analyse(false, frameMs, out);
+    runIsSpeech = true;
+    analyse(true, pendingMs, out);
+  };
+
   const clock = (elapsedMs: number): AmdUpdate[] => {
     const out: AmdUpdate[] = [];
     // Frames counted and the clock each end it; the verdict says when, on the one that did.
@@ -108,10 +137,11 @@ export function createAmdDetector(t: AmdTimings): AmdDetector {
       let sum = 0;
       for (let i = 0; i < samples.length; i++) sum += Math.abs(samples[i]!);
       const voice = samples.length > 0 && sum / samples.length >= SILENCE_THRESHOLD;
+      voicing.push(samples);
       const tone = beep.push(samples);
       if (tone === 'started') fire('beep', out);
       if (tone === 'ended' && machine.state === 'beep') fire('beep_end', out);
-      if (isAnalysing(machine.state)) analyse(voice, frameMs, out);
+      if (isAnalysing(machine.state)) gate(voice, frameMs, out);
       if (machine.state === 'greeting') {
         quietMs = voice ? 0 : quietMs + frameMs;
         if (quietMs >= t.afterGreetingSilenceMs) fire('greeting_end', out);

@@ -43,6 +43,12 @@ export const MAILBOX_WAIT_MS = 20_000;
 export const SILENCE_THRESHOLD = 256;
 
 /**
+ * Voiced frames (voicing.ts) a run of loud frames needs before it counts as speech: two 20 ms
+ * frames, so one frame of noise that happens to correlate does not make a breath a word.
+ */
+export const VOICED_RUN_MS = 40;
+
+/**
  * A beep this soon after the mailbox was taken to record (its greeting's end) is still its
  * beep: some boxes pause a second or more between greeting and beep. The message starts again
  * after it.

@@ -107,3 +107,76 @@ describe('voicemail detection through the compiled binary', () => {
     expect(call).toMatchObject({ state: 'acknowledged', answered_by: 'human', amd_reason: 'keypress' });
   });
 });
+
+/**
+ * A mailbox is not a person reached (docs/telephony.md "Voicemail detection"): sipp stands for
+ * two phones (test/peers/sipp/mailbox-or-press.xml), MOBILE going to its mailbox (a greeting
+ * with a beep from the corpus) and DESK answering with keypad 1. Every wait_s is 600 s and the
+ * mobile's own retry 30 s away, so a second call placed within seconds was placed because the
+ * first ended `voicemail`, not by a wait running out.
+ */
+const MOBILE = '5321111111';
+const DESK = '5322222222';
+
+async function mailboxThenDesk(steps: (a: ReturnType<typeof applianceDir>, accountId: string) => string[]) {
+  const sipp = await startSipp({ scenario: 'mailbox-or-press.xml', calls: 2, keys: { listen_ms: 300, digit: 1 }, fill: { mailbox_number: MOBILE, pcap: greeting('machine-000', 'PCMU') } });
+  peers.push(sipp);
+  const rtp = await freePort();
+  const a = applianceDir({
+    sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 },
+    calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [30], max_attempts: 2, repeat: 1, per_number_gap_s: 0 },
+    tts: { voice: 'en', speed_wpm: 450, pause_ms: 200 },
+    amd: { enabled: true },
+  });
+  const acc = provision(a);
+  a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', ...steps(a, acc.accountId).flatMap((s) => ['--step', s]), '--rounds', '1']);
+  const app = await a.start();
+  running.push(app);
+  const get = async (path: string) => (await fetch(`${app.url}${path}`, { headers: { 'x-api-key': acc.apiKey, 'x-api-secret': acc.apiSecret } })).json();
+  const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'core switch down', policy: 'oncall' });
+  expect(r.status).toBe(200);
+  const alertId = r.json.alert_id as string;
+  await expect.poll(async () => (await get(`/api/alerts/${alertId}`)).alert?.state, { timeout: 60_000, interval: 200 }).toBe('acknowledged');
+  const alert = (await get(`/api/alerts/${alertId}`)).alert;
+  const [mobile, desk] = await Promise.all(alert.calls.map(async (c: any) => (await get(`/api/calls/${c.id}`)).call));
+  return { alert, mobile, desk, sipp };
+}
+
+/** From the mobile's end (`voicemail`) to the desk's first dial, in ms. */
+const dialledAfter = (mobile: any, desk: any) => {
+  const left = mobile.events.find((e: any) => e.to === 'voicemail');
+  const dialling = desk.events.find((e: any) => e.to === 'dialing');
+  return Date.parse(dialling.at) - Date.parse(left.at);
+};
+
+describe('a voicemail is nobody reached, through the compiled binary', () => {
+  it("a person's first phone answered by its mailbox: that call ends voicemail and the second phone rings at once", async () => {
+    const { alert, mobile, desk, sipp } = await mailboxThenDesk((a, accountId) => {
+      a.cliJson(['person', 'create', accountId, '--name', 'Ayşe', '--phone', MOBILE, '--phone', DESK, '--json']);
+      return ['+Ayşe:600'];
+    });
+    expect(alert.calls.map((c: any) => [c.phone_number, c.state])).toEqual([
+      [MOBILE, 'voicemail'],
+      [DESK, 'acknowledged'],
+    ]);
+    expect(mobile).toMatchObject({ answered_by: 'machine', state: 'voicemail', person: { phone: 0 } });
+    expect(desk).toMatchObject({ answered_by: 'human', amd_reason: 'keypress', person: { phone: 1 } });
+    // Queued in the transaction that ended the mobile's call; dialled as the dialer looks again.
+    expect(dialledAfter(mobile, desk)).toBeGreaterThanOrEqual(0);
+    expect(dialledAfter(mobile, desk)).toBeLessThan(10_000);
+    expect(await sipp.exited).toBe(0); // exactly two calls reached the phones
+  }, 90_000);
+
+  it('an escalation step whose calls all ended voicemail: the next step starts at once, not after its wait_s', async () => {
+    const { alert, mobile, desk, sipp } = await mailboxThenDesk(() => [`${MOBILE}:600`, `${DESK}:600`]);
+    expect(alert.calls.map((c: any) => [c.phone_number, c.state])).toEqual([
+      [MOBILE, 'voicemail'],
+      [DESK, 'acknowledged'],
+    ]);
+    expect(mobile).toMatchObject({ answered_by: 'machine', state: 'voicemail' });
+    expect(desk).toMatchObject({ state: 'acknowledged', answered_by: 'human' });
+    expect(dialledAfter(mobile, desk)).toBeGreaterThanOrEqual(0);
+    expect(dialledAfter(mobile, desk)).toBeLessThan(10_000);
+    expect(await sipp.exited).toBe(0);
+  }, 90_000);
+});
