@@ -3,7 +3,7 @@ import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { createAlertActions } from '../alerts';
 import { createLogger } from '../log';
 import { alertJson } from '../outward';
-import type { Person, Store } from '../store';
+import { newLease, type Person, type Store } from '../store';
 import { createTextNotifier, randomShortCodes } from './notifier';
 import { createReplyHandler } from './replies';
 import type { SecondPath, TextResult } from './second-path';
@@ -117,7 +117,7 @@ describe('texts and e-mails to people reached by an alert', () => {
     expect(texts).toEqual([]);
     expect((await store.alerts.get(bare))!.shortCode).toBeNull();
     // Every notice was handled: another tick finds nothing.
-    expect(await store.transaction((tx) => tx.textNotices.claim(clock(), 1, 10))).toEqual([]);
+    expect(await store.transaction((tx) => tx.textNotices.claim(clock(), 10, newLease(1)))).toEqual([]);
   });
 
   it("a notice leased by an appliance that died is sent once the lease ran out; a short code in use by another open alert is not given again", async () => {
@@ -128,10 +128,10 @@ describe('texts and e-mails to people reached by an alert', () => {
     const { path, texts } = fakePath();
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 30_000, codes: () => ['1111', '2222'] });
     // Another appliance claimed both and died.
-    expect(await store.transaction((tx) => tx.textNotices.claim(clock(), 30_000, 10))).toHaveLength(2);
+    expect(await store.transaction((tx) => tx.textNotices.claim(clock(), 10, newLease(30_000)))).toHaveLength(2);
     await notifier.tick();
     expect(texts).toEqual([]);
-    clock.advance(30_000);
+    clock.advance(30_001);
     await notifier.tick();
     expect(texts).toHaveLength(2);
     const codes = [(await store.alerts.get(first))!.shortCode, (await store.alerts.get(second))!.shortCode].sort();

@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import { emitTextEvent } from '../callbacks';
 import type { LoopSpec } from '../engine';
 import type { Logger } from '../log';
-import type { AlertRecord, AlertTextType, Store, TextNotice } from '../store';
+import { newLease, type AlertRecord, type AlertTextType, type Store, type TextNotice } from '../store';
 import { emailFor, textFor } from './notice-text';
 import type { SecondPath } from './second-path';
 
@@ -21,7 +21,7 @@ export interface TextNotifierDeps {
   clock: Clock;
   log: Logger;
   secondPath: Pick<SecondPath, 'sendText' | 'sendEmail'>;
-  /** How long a claimed notice is this appliance's (then another may take it over). */
+  /** How long a claimed notice is this appliance's (then another may take it over), on the database's clock (store/lease.ts). */
   leaseMs: number;
   /** Between looks at the table when nothing woke it. */
   everyMs?: number;
@@ -43,6 +43,8 @@ export function randomShortCodes(random: () => number = Math.random): string[] {
 export function createTextNotifier(d: TextNotifierDeps): LoopSpec & { handle(n: TextNotice): Promise<void> } {
   const log = d.log.child({ component: 'text-notices' });
   const codes = d.codes ?? (() => randomShortCodes());
+  const lease = newLease(d.leaseMs);
+  const finish = (n: TextNotice) => d.store.transaction((tx) => tx.textNotices.finish(n, lease.owner, d.clock()));
 
   const record = async (alert: AlertRecord, personId: string, type: AlertTextType, address: string, detail: string | null) => {
     const at = d.clock();
@@ -61,7 +63,7 @@ export function createTextNotifier(d: TextNotifierDeps): LoopSpec & { handle(n: 
     // An alert already closed (acknowledged on the first call, resolved) or a person deleted
     // since: nothing to say any more.
     if (!alert || !person || alert.state !== 'open' || (person.sms.length === 0 && person.emails.length === 0)) {
-      await d.store.transaction((tx) => tx.textNotices.finish(n.alertId, n.personId, d.clock()));
+      await finish(n);
       return;
     }
     const shortCode = await d.store.transaction((tx) => tx.textNotices.assignShortCode(alert.id, alert.accountId, codes()));
@@ -78,15 +80,18 @@ export function createTextNotifier(d: TextNotifierDeps): LoopSpec & { handle(n: 
       log.info({ alertId: alert.id, personId: person.id, to, ok: r.ok, ...(r.ok ? {} : { reason: r.reason }) }, r.ok ? 'alert e-mailed' : 'alert e-mail failed');
       await record(alert, person.id, r.ok ? 'email.sent' : 'email.failed', to, r.ok ? null : r.reason);
     }
-    await d.store.transaction((tx) => tx.textNotices.finish(n.alertId, n.personId, d.clock()));
+    await finish(n);
   };
 
   return {
     name: TEXT_NOTICES_LOOP,
     everyMs: d.everyMs ?? 1000,
     handle,
+    // A notice not finished at stop (its text sent, the record not yet written) is sent again:
+    // at least once, never lost.
+    end: async () => void (await d.store.transaction((tx) => tx.textNotices.release(lease.owner))),
     async tick() {
-      const claimed = await d.store.transaction((tx) => tx.textNotices.claim(d.clock(), d.leaseMs, d.batch ?? 20));
+      const claimed = await d.store.transaction((tx) => tx.textNotices.claim(d.clock(), d.batch ?? 20, lease));
       // One person's slow relay never holds up another's text.
       const results = await Promise.allSettled(claimed.map(handle));
       for (const [i, r] of results.entries()) {

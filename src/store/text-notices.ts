@@ -1,3 +1,4 @@
+import { claimParams, leasedRows, type Lease } from './lease';
 import type { SqlConnection } from './sql/connection';
 
 /**
@@ -32,13 +33,15 @@ export interface TextNoticesStore {
    */
   owe(n: TextNotice): void;
   /**
-   * Leases up to `limit` pending notices (oldest first) whose lease is free until `now +
-   * leaseMs`: a notifier that dies leaves them to the next. Inside a transaction. Leases are
-   * on the appliance's clock: a skew between appliances only delays a notice by it.
+   * Leases up to `limit` pending notices (oldest first) nobody holds to `lease.owner`
+   * (store/lease.ts): a notifier that dies leaves them to the next once the lease ran out.
+   * Inside a transaction.
    */
-  claim(now: number, leaseMs: number, limit: number): Promise<TextNotice[]>;
-  /** The notice was handled (each text and e-mail recorded on its own); never handed out again. */
-  finish(alertId: string, personId: string, now: number): Promise<void>;
+  claim(now: number, limit: number, lease: Lease): Promise<TextNotice[]>;
+  /** The notice was handled (each text and e-mail recorded on its own): never handed out again. False: `owner` no longer held it. */
+  finish(n: Pick<TextNotice, 'alertId' | 'personId'>, owner: string, now: number): Promise<boolean>;
+  /** Lets go of what `owner` holds (a clean stop): another appliance, or this one restarted, sends it at once. */
+  release(owner: string): Promise<number>;
   /**
    * Gives the alert a short code when it has none: `candidates` tried in order, the first
    * not used by another of the account's alerts not resolved. Returns the alert's code (its
@@ -56,6 +59,8 @@ export interface TextNoticesStore {
   /** The people (any account) with `number` (stored form) among their `--sms` numbers. */
   peopleWithSms(number: string): Promise<{ personId: string; accountId: string }[]>;
 }
+
+const noticeKey = (n: Pick<TextNotice, 'alertId' | 'personId'>) => `${n.alertId}/${n.personId}`;
 
 interface NoticeRow {
   alert_id: string;
@@ -76,19 +81,12 @@ interface TextRow {
 
 export function createTextNoticesStore(db: SqlConnection): TextNoticesStore {
   const oweQuery = db.query(
-    `INSERT INTO text_notices (alert_id, person_id, account_id, state, created_at)
-     VALUES ($alert, $person, $account, 'pending', $now) ON CONFLICT DO NOTHING`,
+    `INSERT INTO text_notices (id, alert_id, person_id, account_id, state, created_at)
+     VALUES ($id, $alert, $person, $account, 'pending', $now) ON CONFLICT DO NOTHING`,
   );
-  const claimQuery = db.query(
-    `UPDATE text_notices SET lease_until = $until
-     WHERE state = 'pending' AND (lease_until IS NULL OR lease_until <= $now)
-       AND alert_id || ' ' || person_id IN (
-         SELECT alert_id || ' ' || person_id FROM text_notices
-         WHERE state = 'pending' AND (lease_until IS NULL OR lease_until <= $now)
-         ORDER BY created_at LIMIT $limit)
-     RETURNING alert_id, person_id, account_id, created_at`,
-  );
-  const finishQuery = db.query(`UPDATE text_notices SET state = 'done', finished_at = $now, lease_until = NULL WHERE alert_id = $alert AND person_id = $person`);
+  const leases = leasedRows(db, { table: 'text_notices', key: 'id' });
+  const claimQuery = db.query(leases.sql.claim({ due: "state = 'pending'", order: 'created_at, id', returning: 'alert_id, person_id, account_id, created_at' }));
+  const finishQuery = db.query(leases.sql.finish({ set: "state = 'done', finished_at = $at", where: "state = 'pending'" }));
   const codeOf = db.query('SELECT short_code FROM alerts WHERE id = $id');
   const setCode = db.query(
     `UPDATE alerts SET short_code = $code WHERE id = $id AND short_code IS NULL
@@ -114,14 +112,15 @@ export function createTextNoticesStore(db: SqlConnection): TextNoticesStore {
       return rows.map((r) => ({ personId: r.id, accountId: r.account_id }));
     },
     owe(n) {
-      oweQuery.send({ alert: n.alertId, person: n.personId, account: n.accountId, now: n.createdAt });
+      oweQuery.send({ id: noticeKey(n), alert: n.alertId, person: n.personId, account: n.accountId, now: n.createdAt });
     },
-    async claim(now, leaseMs, limit) {
-      const rows = (await claimQuery.all({ now, until: now + leaseMs, limit })) as NoticeRow[];
+    async claim(now, limit, lease) {
+      const rows = (await claimQuery.all(claimParams(now, limit, lease))) as NoticeRow[];
       return rows.map((r) => ({ alertId: r.alert_id, personId: r.person_id, accountId: r.account_id, createdAt: Number(r.created_at) }));
     },
-    async finish(alertId, personId, now) {
-      await finishQuery.run({ alert: alertId, person: personId, now });
+    release: (owner) => leases.release(owner),
+    async finish(n, owner, now) {
+      return (await finishQuery.run({ key: noticeKey(n), owner, at: now, now })).changes === 1;
     },
     async assignShortCode(alertId, accountId, candidates) {
       for (const code of candidates) {

@@ -15,16 +15,17 @@ export const secondPathNoticesStep: MigrationStep = {
 
     -- One row per alert and person, written in the transaction that queues the person's first
     -- call (calls.ts enqueue): a durable outbox the notifier (src/second-path/notifier.ts)
-    -- drains after COMMIT. The primary key makes it once per alert and person.
+    -- drains after COMMIT.
     CREATE TABLE text_notices (
+      id          TEXT PRIMARY KEY,                  -- <alert_id>/<person_id>: once per alert and person
       alert_id    TEXT NOT NULL,
       person_id   TEXT NOT NULL,
       account_id  TEXT NOT NULL,
       state       TEXT NOT NULL CHECK (state IN ('pending','done')),
       created_at  INTEGER NOT NULL,                  -- unix ms
-      lease_until INTEGER,                           -- a notifier holds it until then
-      finished_at INTEGER,
-      PRIMARY KEY (alert_id, person_id)
+      lease_until INTEGER,                           -- a notifier holds it until then (store/lease.ts)
+      lease_owner TEXT,
+      finished_at INTEGER
     ) STRICT;
     CREATE INDEX text_notices_pending ON text_notices(state, created_at);
 
