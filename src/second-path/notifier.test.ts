@@ -120,7 +120,7 @@ describe('texts and e-mails to people reached by an alert', () => {
     expect(await store.transaction((tx) => tx.textNotices.claim(clock(), 10, newLease(1)))).toEqual([]);
   });
 
-  it("a notice leased by an appliance that died is sent once the lease ran out; a short code in use by another open alert is not given again", async () => {
+  it("a notice leased by an appliance that died (or let go) is sent once the lease ran out; a short code in use by another open alert is not given again", async () => {
     const acc = await account();
     const ayse = await person(acc.id, { sms: ['5321234567'] });
     const first = await alertCalling(acc.id, [ayse], 'one');
@@ -128,10 +128,14 @@ describe('texts and e-mails to people reached by an alert', () => {
     const { path, texts } = fakePath();
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 30_000, codes: () => ['1111', '2222'] });
     // Another appliance claimed both and died.
-    expect(await store.transaction((tx) => tx.textNotices.claim(clock(), 10, newLease(30_000)))).toHaveLength(2);
+    const dead = newLease(30_000);
+    expect(await store.transaction((tx) => tx.textNotices.claim(clock(), 10, dead))).toHaveLength(2);
     await notifier.tick();
     expect(texts).toEqual([]);
-    clock.advance(30_001);
+    // Leases run on the database's clock (store/lease.ts): on SQLite the caller's; on
+    // PostgreSQL its own, so there the other appliance lets go instead.
+    if (store.dialect === 'sqlite') clock.advance(30_001);
+    else await store.transaction((tx) => tx.textNotices.release(dead.owner));
     await notifier.tick();
     expect(texts).toHaveLength(2);
     const codes = [(await store.alerts.get(first))!.shortCode, (await store.alerts.get(second))!.shortCode].sort();
