@@ -177,6 +177,10 @@ describe('answering by text', () => {
     const json = await alertJson(store, (await store.alerts.get(newer))!);
     expect(json.events.at(-1)).toMatchObject({ type: 'sms.received', address: '5321234567', detail: '1' });
     expect((await store.calls.ofAlert(newer)).every((c) => c.state === 'cancelled')).toBe(true);
+    // Again: the newest is acknowledged already, so the newest still open is.
+    expect(await text('5321234567', 'ack')).toMatchObject({ kind: 'done', alertId: older, changed: true });
+    // And once none is open, the newest, unchanged.
+    expect(await text('5321234567', '1')).toMatchObject({ kind: 'done', alertId: newer, changed: false });
   });
 
   it('"ack <code>" and "resolve <code>" name their alert; an unknown code changes nothing', async () => {

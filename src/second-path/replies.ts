@@ -47,7 +47,10 @@ export function createReplyHandler(d: ReplyDeps): (t: IncomingText) => Promise<R
     const texted = (await Promise.all(people.map(async (p) => (await d.store.textNotices.textedTo(p.personId, number, RECENT)).map((a) => ({ ...a, ...p })))))
       .flat()
       .sort((a, b) => b.newest - a.newest);
-    const target = command.code === null ? texted[0] : texted.find((a) => a.shortCode === command.code);
+    // No code: the newest the answer still changes (an acknowledgement skips alerts already
+    // acknowledged or resolved, a resolve those resolved), else simply the newest.
+    const open = (a: { state: string }) => (command.action === 'acknowledge' ? a.state === 'open' : a.state !== 'resolved');
+    const target = command.code === null ? (texted.find(open) ?? texted[0]) : texted.find((a) => a.shortCode === command.code);
     if (!target) {
       log.warn({ from: number, code: command.code, action: command.action }, 'text answer names no alert texted to that number: ignored');
       return { kind: 'no_alert', number, command };
