@@ -3,8 +3,9 @@ import { NUMBER_FORMS, normalizePhoneNumber } from '../phone';
 /**
  * How a text back is read (docs/second-path.md "Answering by text"): `1`, `ack`, `ack <code>`
  * acknowledge, `resolve <code>` (or `resolve`) resolves; no code: the newest alert texted to
- * that number that the answer still changes (replies.ts). Case and surrounding blanks do not matter; anything else is not an answer
- * (null) and changes nothing. A long text is never an answer: a reply is a few characters.
+ * that number that the answer still changes (replies.ts). Case and surrounding blanks do not
+ * matter; anything else is not an answer (null) and changes nothing. A long text is never an
+ * answer: a reply is a few characters.
  */
 export type ReplyCommand = { action: 'acknowledge' | 'resolve'; code: string | null };
 
