@@ -19,7 +19,7 @@ import { observeCommit } from './metrics';
 import { createSnsConfirmer } from './sources';
 import { createServices, type Services } from './services';
 import { createStore, storeOptionsFrom, type Store } from './store';
-import { createSecondPath } from './second-path';
+import { createReplyHandler, createSecondPath, createTextNotifier } from './second-path';
 import { createSweeper } from './sweeper';
 import { prepareTls, type TlsError } from './tls';
 import { createCallAudioSource, type SpeechSource } from './tts';
@@ -74,13 +74,20 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   if (!tls.ok) throw new TlsSetupError(tls.error);
   if (tls.value?.created) log.info(certificateFields(tls.value.pair), 'made a self-signed certificate');
   const store = await createStore({ ...storeOptionsFrom(config), clock, log, onCommit: observeCommit });
+  // Calls queued wake the dialer and the second path's notices (texts and e-mails owed to the
+  // people those calls reach, docs/second-path.md); the latter's loop exists once the engine does.
+  let wakeNotices = (): void => undefined;
+  const callsQueued = () => {
+    telephony.wake();
+    wakeNotices();
+  };
   const speech = createSpeech(config, log);
   // Every domain service, once. Telephony is made below; its hooks run only on requests, after start.
   const services = createServices({
     store,
     clock,
     config,
-    onQueued: () => telephony.wake(),
+    onQueued: callsQueued,
     trunkConfigured: () => telephony.status().state !== 'not_configured',
   });
   // docs/telephony.md "Voice desk": calls to the appliance, answered with the same speech as calls out.
@@ -88,6 +95,10 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   // docs/second-path.md: texts (GSM modems or SIP MESSAGE through the trunks) and e-mail. Texts
   // coming in reach secondPath.onText's listeners (people's replies are read there, issue 48 §5).
   const secondPath = createSecondPath(config, { log, sipText: (number, text) => telephony.sendText(number, text) });
+  // docs/second-path.md "Answering by text": a person's reply acknowledges or resolves.
+  const replies = createReplyHandler({ store, clock, log, alerts: services.alerts });
+  secondPath.onText((t) => void replies(t).catch((e: unknown) => log.error({ error: e instanceof Error ? e.message : String(e), from: t.from }, 'text reply not handled')));
+  const notices = createTextNotifier({ store, clock, log, secondPath, leaseMs: config.calls.lease_s * 1000 });
   const telephony = createTelephony(config, {
     store,
     clock,
@@ -118,7 +129,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     // With no trunk, a call says why it waits from the moment it is queued.
     waitReason: () => (telephony.trunkConfigured() ? null : NO_TRUNK_REASON),
     dedupeWindowS: config.alerts.dedupe_window_s,
-    onQueued: () => telephony.wake(),
+    onQueued: callsQueued,
     numberForms: config.numbers.accept,
     language: languageOf(config.tts.voice, config.tts.language),
     snsConfirmer: createSnsConfirmer({
@@ -136,7 +147,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   const listening = listen(app, { config, log, tls: tls.value });
 
   // Escalations follow their durable schedule on the dialer's clock; new step calls wake it.
-  const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: () => telephony.wake() });
+  const escalation = createEscalationEngine({ store, clock, log, timeZone: config.credit.timezone, onQueued: callsQueued });
   // Outcome callbacks: outside intake and dialling, on its own bounded slots (sender.ts).
   const callbacks = createCallbackSender({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
   // Maintenance windows (docs/on-call.md "Maintenance windows"): each start, claimed by one appliance,
@@ -154,7 +165,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     language: config.panel.language,
     timeZone: config.credit.timezone,
     waitReason: intake.waitReason,
-    onQueued: () => telephony.wake(),
+    onQueued: callsQueued,
   });
   // On-call schedules (docs/on-call.md "On-call schedules"): each change, claimed by one appliance, is an oncall.changed callback.
   const oncallWatch = createOncallWatch({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
@@ -166,6 +177,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     loops: [
       ...telephony.loops,
       secondPath.loop, // opens the modems, reads their SIM, registration and signal every sms.status_interval_s
+      notices, // texts and e-mails owed to people reached by alerts, after the calls' COMMIT
       selfTests,
       escalation,
       callbacks,
@@ -183,11 +195,13 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       coverage.name, // reads only
       selfTests.name, // a self-test call in progress hangs up; its row stays due
       ...telephony.loops.map((l) => l.name), // unanswered calls back to the queue, answered ones finish; then the trunks close
+      notices.name, // a notice being sent ends; one not finished is sent again after its lease
       secondPath.loop.name, // a text in progress ends with its modem's line
       callbacks.name, // events in flight stay pending: sent again after the restart
       sweeper.name,
     ],
   });
+  wakeNotices = () => engine.wake(notices.name);
   await engine.start();
 
   return {

@@ -25,7 +25,9 @@ export type TrunkEventType = 'trunk.down' | 'trunk.up';
 export type OncallEventType = 'oncall.changed';
 /** docs/telephony.md "Voice-path self-test": a self-test failed, or passed after a failure. */
 export type SelfTestEventType = 'selftest.failed' | 'selftest.passed';
-export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType | OncallEventType | SelfTestEventType;
+/** docs/second-path.md "On the alert": a text or e-mail to a person reached by an alert. */
+export type TextEventType = 'sms.sent' | 'sms.failed' | 'email.sent';
+export type CallbackEventType = AlertEventType | CallEventType | TrunkEventType | OncallEventType | SelfTestEventType | TextEventType;
 
 /** The call event a call's edge to `to` causes, if any. */
 export function callEventFor(to: CallState): CallEventType | null {
@@ -167,6 +169,22 @@ export function emitOncallChanged(
   at: number,
 ): Promise<string | null> {
   return write(tx, 'oncall.changed', schedule.accountId, `schedule/${schedule.id}`, at, { schedule: schedule.name, schedule_id: schedule.id, from, to });
+}
+
+/**
+ * `sms.sent` / `sms.failed` / `email.sent` (docs/second-path.md "On the alert"): `{ "alert":
+ * {…}, "person_id": "per_…", "to": "5321234567" | "ops@example.com", "detail": … }`. MUST be
+ * called inside `store.transaction`, with its `tx`, beside the record of the text. In order
+ * per alert.
+ */
+export function emitTextEvent(
+  tx: Tx,
+  type: TextEventType,
+  alert: AlertRecord,
+  at: number,
+  fields: { personId: string | null; to: string; detail: string | null },
+): Promise<string | null> {
+  return write(tx, type, alert.accountId, alert.id, at, { alert: callbackAlertJson(alert), person_id: fields.personId, to: fields.to, detail: fields.detail });
 }
 
 async function write(tx: Tx, type: CallbackEventType, accountId: string, orderKey: string, at: number, fields: Record<string, unknown>): Promise<string | null> {

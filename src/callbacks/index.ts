@@ -5,6 +5,8 @@ export {
   emitCallEvents,
   emitTrunkEvent,
   emitSelfTestEvent,
+  emitTextEvent,
+  type TextEventType,
   type SelfTestEventType,
   type AlertEventType,
   type CallEventType,

@@ -54,6 +54,29 @@ describe('GET /api/alerts/:id', () => {
     expect(r.json.alert.calls[0]).toMatchObject({ alert_id: a.alertId, bundled_into: null });
   });
 
+  it('shows the short code and each text and e-mail of the alert, oldest first (docs/second-path.md "On the alert")', async () => {
+    const a = await accountWithAlert();
+    expect((await send('GET', `/api/alerts/${a.alertId}`, withSecret(a))).json.alert).toMatchObject({ short_code: null, events: [] });
+    await store.transaction(async (tx) => {
+      expect(await tx.textNotices.assignShortCode(a.alertId, a.accountId, ['4821'])).toBe('4821');
+      await tx.textNotices.record({ alertId: a.alertId, accountId: a.accountId, personId: 'per_1', type: 'sms.sent', address: '5321234567', detail: 'modem gsm1', at: clock() });
+      await tx.textNotices.record({ alertId: a.alertId, accountId: a.accountId, personId: 'per_1', type: 'email.failed', address: 'a@example.com', detail: 'cannot reach the relay', at: clock() + 1 });
+    });
+    const alert = (await send('GET', `/api/alerts/${a.alertId}`, withSecret(a))).json.alert;
+    expect(alert.short_code).toBe('4821');
+    expect(alert.events).toEqual([
+      { type: 'sms.sent', at: new Date(clock()).toISOString(), address: '5321234567', person_id: 'per_1', detail: 'modem gsm1' },
+      { type: 'email.failed', at: new Date(clock() + 1).toISOString(), address: 'a@example.com', person_id: 'per_1', detail: 'cannot reach the relay' },
+    ]);
+    // A second alert of the account open at the same time cannot take the code; another account's can.
+    const b = await accountWithAlert();
+    const other = await store.transaction((tx) => tx.alerts.create({ accountId: a.accountId, credentialId: null, key: null, source: 'api', message: 'm' }, clock()));
+    expect(await store.transaction((tx) => tx.textNotices.assignShortCode(other, a.accountId, ['4821', '4822']))).toBe('4822');
+    expect(await store.transaction((tx) => tx.textNotices.assignShortCode(b.alertId, b.accountId, ['4821']))).toBe('4821');
+    // Once given, the code stays.
+    expect(await store.transaction((tx) => tx.textNotices.assignShortCode(a.alertId, a.accountId, ['9999']))).toBe('4821');
+  });
+
   it('accepts the webhook key, here and on GET /api/calls/:id; a wrong one is 403 "Invalid webhook key"', async () => {
     const a = await accountWithAlert();
     expect((await send('GET', `/api/alerts/${a.alertId}`, withHookKey(a))).status).toBe(200);

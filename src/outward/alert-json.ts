@@ -1,4 +1,4 @@
-import type { AlertRecord, Store } from '../store';
+import type { AlertRecord, AlertText, Store } from '../store';
 import { callStatusJson } from './call-json';
 import { iso } from './iso';
 
@@ -9,7 +9,7 @@ import { iso } from './iso';
  */
 export async function alertJson(store: Store, a: AlertRecord) {
   const calls = await store.calls.ofAlert(a.id);
-  const events = await Promise.all(calls.map((c) => store.calls.events(c.id)));
+  const [events, texts] = await Promise.all([Promise.all(calls.map((c) => store.calls.events(c.id))), store.textNotices.ofAlert(a.id)]);
   return {
     id: a.id,
     account_id: a.accountId,
@@ -31,7 +31,16 @@ export async function alertJson(store: Store, a: AlertRecord) {
     // Contract "Nothing silently calls nobody": why nobody could be called (null: someone was).
     unroutable: a.unroutable,
     calls: calls.map((c, i) => callStatusJson(c, events[i]!)),
+    // docs/second-path.md: what a text reply names it by (null: nobody was texted), and each
+    // text and e-mail sent or received for it, oldest first.
+    short_code: a.shortCode,
+    events: texts.map(alertTextJson),
   };
+}
+
+/** One text or e-mail of an alert (docs/second-path.md "On the alert"). */
+export function alertTextJson(t: AlertText) {
+  return { type: t.type, at: iso(t.at), address: t.address, person_id: t.personId, detail: t.detail };
 }
 
 export type AlertJson = Awaited<ReturnType<typeof alertJson>>;

@@ -30,6 +30,8 @@ export interface AlertRecord {
   suppressedUntil: number | null;
   /** Why nobody could be called ("step 1: schedule backup has nobody on call"); null: it reached someone. */
   unroutable: string | null;
+  /** What a text reply names it by (docs/second-path.md "Short codes"); null until its first text or e-mail. */
+  shortCode: string | null;
 }
 
 /** An `alerts` row as SQLite returns it (`SELECT *`). */
@@ -51,6 +53,7 @@ export interface AlertRow {
   suppressed_by: string | null;
   suppressed_until: number | null;
   unroutable?: string | null;
+  short_code?: string | null;
 }
 
 /** The one mapping from a row to an AlertRecord (panel-queries reads alerts too). */
@@ -72,6 +75,7 @@ export const toAlert = (r: AlertRow): AlertRecord => ({
   suppressedBy: r.suppressed_by ?? null,
   suppressedUntil: r.suppressed_until ?? null,
   unroutable: r.unroutable ?? null,
+  shortCode: r.short_code ?? null,
 });
 
 export interface NewAlert {

@@ -5,6 +5,7 @@ import type { AmdReason, AnsweredBy, CallState } from '../call-model';
 import { newId } from '../ids';
 import { IN_PROGRESS_SQL, toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
 import { createCallClaim } from './call-claim';
+import { createTextNoticesStore } from './text-notices';
 
 export interface NewCall {
   accountId: string;
@@ -246,6 +247,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
   return {
     async enqueue(calls, now) {
       const insert = db.query(INSERT_QUEUED_CALL);
+      const notices = createTextNoticesStore(db);
       const ids: string[] = [];
       for (const c of calls) {
         const id = newId('call');
@@ -265,6 +267,10 @@ export function createCallsStore(db: SqlConnection): CallsStore {
           ordinal: c.escalationOrdinal ?? 0,
           reason: c.lastReason ?? null,
         });
+        // The one place a call for a person is queued (intake, escalation step, next phone):
+        // their texts and e-mails are owed from here, once per alert and person, drained after
+        // COMMIT by the notifier (docs/second-path.md "When texts and e-mails are sent").
+        if (c.person && c.alertId) notices.owe({ alertId: c.alertId, personId: c.person.personId, accountId: c.accountId, createdAt: now });
         ids.push(id);
       }
       return ids;

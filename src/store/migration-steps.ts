@@ -21,6 +21,7 @@ import { unroutableStep } from './schema/20-unroutable-and-fallback';
 import { peopleStep } from './schema/21-people';
 import { answeredByStep } from './schema/22-answered-by';
 import { verificationCallsStep } from './schema/23-verification-calls';
+import { secondPathNoticesStep } from './schema/24-second-path-notices';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   peopleStep,
   answeredByStep,
   verificationCallsStep,
+  secondPathNoticesStep,
 ];
 
 /** The schema version this program writes. */

@@ -1,0 +1,154 @@
+import { claimParams, leasedRows, type Lease } from './lease';
+import type { SqlConnection } from './sql/connection';
+
+/**
+ * The second path's durable outbox and record (docs/second-path.md "When texts and e-mails
+ * are sent"): `text_notices` holds what a person is owed for an alert (written beside their
+ * first call, in the same transaction, once per alert and person), `alert_texts` every text
+ * and e-mail sent or received for an alert. Short codes live on `alerts.short_code`.
+ */
+export interface TextNotice {
+  alertId: string;
+  personId: string;
+  accountId: string;
+  createdAt: number;
+}
+
+export type AlertTextType = 'sms.sent' | 'sms.failed' | 'email.sent' | 'email.failed' | 'sms.received';
+
+export interface AlertText {
+  alertId: string;
+  accountId: string;
+  personId: string | null;
+  type: AlertTextType;
+  address: string;
+  detail: string | null;
+  at: number;
+}
+
+export interface TextNoticesStore {
+  /**
+   * Owes the person a notice for the alert unless one is already owed or given (once per
+   * alert and person). Sent, not waited for: run inside the transaction queuing their call.
+   */
+  owe(n: TextNotice): void;
+  /**
+   * Leases up to `limit` pending notices (oldest first) nobody holds to `lease.owner`
+   * (store/lease.ts): a notifier that dies leaves them to the next once the lease ran out.
+   * Inside a transaction.
+   */
+  claim(now: number, limit: number, lease: Lease): Promise<TextNotice[]>;
+  /** The notice was handled (each text and e-mail recorded on its own): never handed out again. False: `owner` no longer held it. */
+  finish(n: Pick<TextNotice, 'alertId' | 'personId'>, owner: string, now: number): Promise<boolean>;
+  /** Lets go of what `owner` holds (a clean stop): another appliance, or this one restarted, sends it at once. */
+  release(owner: string): Promise<number>;
+  /**
+   * Gives the alert a short code when it has none: `candidates` tried in order, the first
+   * not used by another of the account's alerts not resolved. Returns the alert's code (its
+   * old one when it had one), or null when every candidate was taken.
+   */
+  assignShortCode(alertId: string, accountId: string, candidates: readonly string[]): Promise<string | null>;
+  record(t: AlertText): Promise<void>;
+  /** The alert's texts and e-mails, oldest first. */
+  ofAlert(alertId: string): Promise<AlertText[]>;
+  /**
+   * Alerts texted (sms.sent) to `number` for this person, newest first, with their short
+   * codes and states: whom a reply from that number may name.
+   */
+  textedTo(personId: string, number: string, limit: number): Promise<{ alertId: string; shortCode: string | null; state: string; newest: number }[]>;
+  /** The people (any account) with `number` (stored form) among their `--sms` numbers. */
+  peopleWithSms(number: string): Promise<{ personId: string; accountId: string }[]>;
+}
+
+const noticeKey = (n: Pick<TextNotice, 'alertId' | 'personId'>) => `${n.alertId}/${n.personId}`;
+
+interface NoticeRow {
+  alert_id: string;
+  person_id: string;
+  account_id: string;
+  created_at: number;
+}
+
+interface TextRow {
+  alert_id: string;
+  account_id: string;
+  person_id: string | null;
+  type: AlertTextType;
+  address: string;
+  detail: string | null;
+  at: number;
+}
+
+export function createTextNoticesStore(db: SqlConnection): TextNoticesStore {
+  const oweQuery = db.query(
+    `INSERT INTO text_notices (id, alert_id, person_id, account_id, state, created_at)
+     VALUES ($id, $alert, $person, $account, 'pending', $now) ON CONFLICT DO NOTHING`,
+  );
+  const leases = leasedRows(db, { table: 'text_notices', key: 'id' });
+  const claimQuery = db.query(leases.sql.claim({ due: "state = 'pending'", order: 'created_at, id', returning: 'alert_id, person_id, account_id, created_at' }));
+  const finishQuery = db.query(leases.sql.finish({ set: "state = 'done', finished_at = $at", where: "state = 'pending'" }));
+  const codeOf = db.query('SELECT short_code FROM alerts WHERE id = $id');
+  const setCode = db.query(
+    `UPDATE alerts SET short_code = $code WHERE id = $id AND short_code IS NULL
+       AND NOT EXISTS (SELECT 1 FROM alerts o WHERE o.account_id = $account AND o.short_code = $code AND o.state <> 'resolved')
+     RETURNING short_code`,
+  );
+  const insertText = db.query(
+    `INSERT INTO alert_texts (alert_id, account_id, person_id, type, address, detail, at)
+     VALUES ($alert, $account, $person, $type, $address, $detail, $at)`,
+  );
+  const ofAlertQuery = db.query('SELECT * FROM alert_texts WHERE alert_id = $alert ORDER BY id');
+  const textedQuery = db.query(
+    `SELECT a.id AS alert_id, a.short_code, a.state, max(t.id) AS newest FROM alert_texts t JOIN alerts a ON a.id = t.alert_id
+     WHERE t.person_id = $person AND t.address = $number AND t.type = 'sms.sent'
+     GROUP BY a.id, a.short_code, a.state ORDER BY newest DESC LIMIT $limit`,
+  );
+  // people.sms is a JSON array of stored numbers (digits and +), so the quoted number matches exactly.
+  const bySms = db.query(`SELECT id, account_id FROM people WHERE sms LIKE $pattern ORDER BY id`);
+  return {
+    async peopleWithSms(number) {
+      if (!/^\+?\d+$/.test(number)) return [];
+      const rows = (await bySms.all({ pattern: `%"${number}"%` })) as { id: string; account_id: string }[];
+      return rows.map((r) => ({ personId: r.id, accountId: r.account_id }));
+    },
+    owe(n) {
+      oweQuery.send({ id: noticeKey(n), alert: n.alertId, person: n.personId, account: n.accountId, now: n.createdAt });
+    },
+    async claim(now, limit, lease) {
+      const rows = (await claimQuery.all(claimParams(now, limit, lease))) as NoticeRow[];
+      return rows.map((r) => ({ alertId: r.alert_id, personId: r.person_id, accountId: r.account_id, createdAt: Number(r.created_at) }));
+    },
+    release: (owner) => leases.release(owner),
+    async finish(n, owner, now) {
+      return (await finishQuery.run({ key: noticeKey(n), owner, at: now, now })).changes === 1;
+    },
+    async assignShortCode(alertId, accountId, candidates) {
+      for (const code of candidates) {
+        const current = (await codeOf.get({ id: alertId })) as { short_code: string | null } | null;
+        if (!current) return null;
+        if (current.short_code) return current.short_code;
+        const set = (await setCode.get({ id: alertId, account: accountId, code })) as { short_code: string } | null;
+        if (set) return set.short_code;
+      }
+      return null;
+    },
+    async record(t) {
+      await insertText.run({ alert: t.alertId, account: t.accountId, person: t.personId, type: t.type, address: t.address, detail: t.detail, at: t.at });
+    },
+    async ofAlert(alertId) {
+      return ((await ofAlertQuery.all({ alert: alertId })) as TextRow[]).map((r) => ({
+        alertId: r.alert_id,
+        accountId: r.account_id,
+        personId: r.person_id,
+        type: r.type,
+        address: r.address,
+        detail: r.detail,
+        at: Number(r.at),
+      }));
+    },
+    async textedTo(personId, number, limit) {
+      const rows = (await textedQuery.all({ person: personId, number, limit })) as { alert_id: string; short_code: string | null; state: string; newest: number }[];
+      return rows.map((r) => ({ alertId: r.alert_id, shortCode: r.short_code, state: r.state, newest: Number(r.newest) }));
+    },
+  };
+}
