@@ -29,6 +29,7 @@ export type { ScheduleRecord, OverrideRecord, NewSchedule, StoredLayer, StoredPa
 export type { DeskSetup, VoiceDeskStore } from './voice-desk';
 export type { Fallback, FallbacksStore } from './fallbacks';
 export { nameKey, type Person, type PersonFields, type PersonLanguage, type PersonPhone, type PeopleStore } from './people';
+export type { ImportedObject, ImportSourcesStore } from './import-sources';
 export type { Escalation, EscalationPlan } from './escalations';
 export { ordinalOf } from './escalations';
 export { claimUse, describeUsers, whoUses, type UsedBy, type UsedKind } from './usage-of';

@@ -20,6 +20,7 @@ import { keyedAlertsIndexStep } from './schema/19-keyed-alerts-index';
 import { unroutableStep } from './schema/20-unroutable-and-fallback';
 import { peopleStep } from './schema/21-people';
 import { answeredByStep } from './schema/22-answered-by';
+import { importSourcesStep } from './schema/26-import-sources';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   unroutableStep,
   peopleStep,
   answeredByStep,
+  importSourcesStep,
 ];
 
 /** The schema version this program writes. */

@@ -26,6 +26,7 @@ import { createUsageStore, type UsageStore } from './usage';
 import { createVoiceDeskStore, type VoiceDeskStore } from './voice-desk';
 import { createFallbacksStore, type FallbacksStore } from './fallbacks';
 import { createPeopleStore, type PeopleStore } from './people';
+import { createImportSourcesStore, type ImportSourcesStore } from './import-sources';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -65,6 +66,8 @@ export interface Tables {
   fallbacks: FallbacksStore;
   /** Who is reached, with their phones in order (docs/on-call.md "People"). */
   people: PeopleStore;
+  /** What each imported object came from (docs/integrations.md "Moving from Opsgenie or PagerDuty"). */
+  importSources: ImportSourcesStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -104,6 +107,7 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   voiceDesk: (db) => createVoiceDeskStore(db),
   fallbacks: (db) => createFallbacksStore(db),
   people: (db) => createPeopleStore(db),
+  importSources: (db) => createImportSourcesStore(db),
 };
 
 /** The names of the table groups. */
