@@ -7,7 +7,8 @@ import {
   OPSGENIE_US,
   PAGERDUTY_API,
   SourceError,
-  againstExisting,
+  applyPlan,
+  ImportRefused,
   opsgenieSource,
   pagerDutySource,
   planOpsgenie,
@@ -17,7 +18,6 @@ import {
   type ImportPlan,
   type PlanContext,
 } from '../importers';
-import type { Store } from '../store';
 import { CliError, print, withStore } from './context';
 import { requireAccount, UsageError } from './refusal';
 
@@ -25,8 +25,8 @@ import { requireAccount, UsageError } from './refusal';
  * `import opsgenie|pagerduty ACCOUNT` (docs/integrations.md "Moving from Opsgenie or PagerDuty"):
  * reads the team from the source's REST API and prints the plan, each object with its action.
  * The key is never an argument (it would sit in the shell's history and the process list):
- * OPSGENIE_API_KEY / PAGERDUTY_TOKEN, or a file. `--apply` is refused until the appliance has
- * people to create (issue 45), before anything is read.
+ * OPSGENIE_API_KEY / PAGERDUTY_TOKEN, or a file. The plan's actions are what an apply would do
+ * now (src/importers/apply.ts runs and rolls back); `--apply` writes it, all or nothing.
  */
 export function importCommand(): Command {
   const cmd = new Command('import').description('move a team from Opsgenie or PagerDuty: the plan of what it becomes here');
@@ -35,7 +35,7 @@ export function importCommand(): Command {
       .argument('<account>', 'account id (acc_…) the team is imported into')
       .option('--api-url <url>', `the source's API (default ${urlDefault})`)
       .option('--appliance-url <url>', "this appliance's URL as the tools will reach it, for the integrations' list (default http://<hostname>:<http port>)")
-      .option('--apply', 'write the plan (not yet: needs people)')
+      .option('--apply', 'write the plan in one transaction (all or nothing); again later: updates what it imported')
       .option('--json', 'print JSON');
   common(cmd.command('opsgenie').description("Opsgenie's users, schedules, escalations, heartbeats, maintenance and integrations (US or EU host)"), `${OPSGENIE_US}; EU https://api.eu.opsgenie.com`)
     .option('--api-key-file <file>', 'a file holding the API key (else $OPSGENIE_API_KEY)')
@@ -65,7 +65,6 @@ interface Options {
 }
 
 async function run(c: Command, accountId: string, opts: Options, plan: (ctx: PlanContext) => Promise<ImportPlan>): Promise<void> {
-  if (opts.apply) throw new CliError('not yet: needs people (issue 45): run without --apply to see the plan', 1);
   await withStore(c, async (store, config) => {
     await requireAccount(store, accountId);
     const ctx: PlanContext = { account: accountId, numberForms: config.numbers.accept, now: systemClock(), applianceUrl: applianceUrlOf(opts.applianceUrl, config) };
@@ -76,8 +75,14 @@ async function run(c: Command, accountId: string, opts: Options, plan: (ctx: Pla
       if (e instanceof SourceError) throw new CliError(e.message, 1);
       throw e;
     }
-    const result = { ...p, objects: againstExisting(p.objects, await existing(store, accountId)) };
-    print(!!opts.json, result, () => human(result));
+    let result: ImportPlan;
+    try {
+      result = await applyPlan(p, { store, clock: systemClock, config }, !!opts.apply);
+    } catch (e) {
+      if (e instanceof ImportRefused) throw new CliError(e.message, 1);
+      throw e;
+    }
+    print(!!opts.json, result, () => human(result, !!opts.apply));
   });
 }
 
@@ -94,13 +99,8 @@ function applianceUrlOf(given: string | undefined, config: Config): string {
   return `${config.http.tls === 'off' && !config.http.tls_cert_file ? 'http' : 'https'}://${hostname()}:${port}`;
 }
 
-async function existing(store: Store, accountId: string) {
-  const [schedules, policies, heartbeats] = await Promise.all([store.schedules.list(accountId), store.policies.list(accountId), store.heartbeats.list(accountId)]);
-  return { schedules: schedules.map((s) => s.name), policies: policies.map((p) => p.name), heartbeats: heartbeats.map((h) => h.name) };
-}
-
 /** One line an object: its action, kind and name (and what it belongs to), then why for a skip. */
-function human(p: ImportPlan): string {
+function human(p: ImportPlan, applied: boolean): string {
   const lines = p.objects.map((o) => {
     const of = 'of' in o ? ` (of ${o.of})` : '';
     const why = o.why ? `: ${o.why}` : '';
@@ -108,5 +108,5 @@ function human(p: ImportPlan): string {
     return `${o.action.padEnd(9)} ${o.kind.padEnd(9)} ${o.name}${of}${why}${notes}`;
   });
   const integrations = p.integrations.map((i) => `  ${i.name} (${i.type}): ${i.url ?? `not taken: ${i.why}`}`);
-  return [...lines, '', `integrations (send to, with ${p.integrations[0]?.key ?? "the account's webhook key"}):`, ...integrations, '', 'nothing was written (--apply: not yet, needs people)'].join('\n');
+  return [...lines, '', `integrations (send to, with ${p.integrations[0]?.key ?? "the account's webhook key"}):`, ...integrations, '', applied ? 'written (each object remembers its source id: --apply again updates them)' : 'nothing was written (--apply writes it)'].join('\n');
 }

@@ -90,10 +90,10 @@ describe('voice-alert import opsgenie', () => {
     const lines = r.stdout.split('\n');
     expect(lines).toContain('create    schedule  noc');
     expect(lines).toContain('skip      rule      rule 4 (random team dba) (of noc-escalation): random: one member chosen at random cannot be expressed here');
-    expect(lines[lines.length - 2]).toBe('nothing was written (--apply: not yet, needs people)');
+    expect(lines[lines.length - 2]).toBe('nothing was written (--apply writes it)');
   });
 
-  it("a key Opsgenie refuses: exit 1 with Opsgenie's words; no key: a usage error; --apply: refused before anything is read", async () => {
+  it("a key Opsgenie refuses: exit 1 with Opsgenie's words; no key: a usage error", async () => {
     expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('bad.key', 'nope')])).toEqual({
       status: 1,
       stdout: '',
@@ -104,13 +104,6 @@ describe('voice-alert import opsgenie', () => {
       stdout: '',
       stderr: 'voice-alert: no key: set OPSGENIE_API_KEY or give --api-key-file FILE (never the key itself as an argument)\n',
     });
-    const before = opsgenie.requests.length;
-    expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--apply'])).toEqual({
-      status: 1,
-      stdout: '',
-      stderr: 'voice-alert: not yet: needs people (issue 45): run without --apply to see the plan\n',
-    });
-    expect(opsgenie.requests.length).toBe(before);
   });
 });
 
@@ -125,5 +118,73 @@ describe('voice-alert import pagerduty', () => {
       stdout: '',
       stderr: 'voice-alert: PagerDuty answered 401: Unauthorized (GET /users)\n',
     });
+  });
+});
+
+describe('voice-alert import opsgenie --apply', () => {
+  // An account of its own: the tests above leave theirs as they found it, these write.
+  let acc: string;
+  const ogArgs = () => ['--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY)];
+  const rows = async () => {
+    const out: Record<string, unknown> = {};
+    for (const what of ['person', 'schedule', 'policy', 'heartbeat', 'maintenance']) {
+      const r = await run([what, 'list', acc, ...(what === 'maintenance' ? ['--all'] : []), '--json']);
+      expect(r.status).toBe(0);
+      out[what] = JSON.parse(r.stdout);
+    }
+    return out;
+  };
+  beforeAll(async () => {
+    acc = JSON.parse((await run(['account', 'create', '--name', 'NOC apply', '--plan', 'starter', '--json'])).stdout).id;
+  });
+
+  it('a 500 on page 3 of the users: exit 1 and nothing written', async () => {
+    const failing = startOpsgenieStandIn({ pageSize: 2, failUsersAtOffset: 4 });
+    try {
+      const r = await run(['import', 'opsgenie', acc, '--api-url', failing.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--apply']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('500');
+      expect(failing.requests.some((q) => q.includes('offset=4'))).toBe(true);
+    } finally {
+      failing.stop();
+    }
+    expect(await rows()).toEqual({ person: [], schedule: [], policy: [], heartbeat: [], maintenance: [] });
+  });
+
+  it('a hand-made schedule of the same name is a skip; twice: creates, then every object unchanged and the same rows', async () => {
+    const layers = JSON.stringify([{ participants: [{ name: 'Ece', number: '5329999999' }], shift: '7d', start: '2026-11-02T09:00' }]);
+    expect((await run(['schedule', 'create', acc, '--name', 'noc-backup', '--time-zone', 'UTC', '--layers', layers])).status).toBe(0);
+    const handMade = JSON.parse((await run(['schedule', 'list', acc, '--json'])).stdout)[0];
+
+    const first = await run(['import', 'opsgenie', acc, ...ogArgs(), '--apply', '--json']);
+    expect(first).toMatchObject({ status: 0, stderr: '' });
+    const actions = (r: { stdout: string }) => JSON.parse(r.stdout).objects.filter((o: any) => ['person', 'schedule', 'policy', 'heartbeat', 'window'].includes(o.kind)).map((o: any) => [o.kind, o.name, o.action]);
+    expect(actions(first)).toEqual([
+      ['person', 'Ayşe Yılmaz', 'create'],
+      ['person', 'Bora Kaya', 'create'],
+      ['person', 'John Smith', 'create'],
+      ['person', 'Cem Demir', 'create'],
+      ['person', 'Deniz Ak', 'create'],
+      ['schedule', 'noc', 'create'],
+      ['schedule', 'noc-backup', 'skip'],
+      ['schedule', 'us-only', 'skip'],
+      ['policy', 'noc-escalation', 'skip'],
+      ['policy', 'empty-team', 'skip'],
+      ['heartbeat', 'nightly-backup', 'skip'],
+      ['heartbeat', 'orphan', 'create'],
+      ['window', 'core switch upgrade', 'create'],
+      ['window', 'prometheus only', 'skip'],
+      ['window', 'lab', 'skip'],
+    ]);
+    const backup = JSON.parse(first.stdout).objects.find((o: any) => o.kind === 'schedule' && o.name === 'noc-backup');
+    expect(backup.why).toBe('a schedule named noc-backup already exists here and was not imported: objects made by hand are never touched');
+    const after1 = await rows();
+    expect((after1.schedule as any[]).find((s) => s.name === 'noc-backup')).toEqual(handMade);
+
+    const second = await run(['import', 'opsgenie', acc, ...ogArgs(), '--apply', '--json']);
+    expect(second.status).toBe(0);
+    expect(actions(second).map(([k, n, a]: string[]) => [k, n, a === 'create' ? 'unchanged' : a])).toEqual(actions(second));
+    expect(actions(second).filter(([, , a]: string[]) => a !== 'skip').every(([, , a]: string[]) => a === 'unchanged')).toBe(true);
+    expect(await rows()).toEqual(after1);
   });
 });
