@@ -8,6 +8,9 @@ import {
   PAGERDUTY_API,
   SourceError,
   applyPlan,
+  CHECK_DAYS,
+  checkImport,
+  type CheckDeps,
   ImportRefused,
   opsgenieSource,
   pagerDutySource,
@@ -18,6 +21,8 @@ import {
   type ImportPlan,
   type PlanContext,
 } from '../importers';
+import { parseInstant } from '../schedules';
+import type { Store } from '../store';
 import { CliError, print, withStore } from './context';
 import { requireAccount, UsageError } from './refusal';
 
@@ -36,6 +41,8 @@ export function importCommand(): Command {
       .option('--api-url <url>', `the source's API (default ${urlDefault})`)
       .option('--appliance-url <url>', "this appliance's URL as the tools will reach it, for the integrations' list (default http://<hostname>:<http port>)")
       .option('--apply', 'write the plan in one transaction (all or nothing); again later: updates what it imported')
+      .option('--check', "after --apply: the source's own on-call timeline against ours, minute by minute, 14 days; exit 1 on any difference")
+      .option('--from <instant>', '--check from this ISO 8601 instant (default now)')
       .option('--json', 'print JSON');
   common(cmd.command('opsgenie').description("Opsgenie's users, schedules, escalations, heartbeats, maintenance and integrations (US or EU host)"), `${OPSGENIE_US}; EU https://api.eu.opsgenie.com`)
     .option('--api-key-file <file>', 'a file holding the API key (else $OPSGENIE_API_KEY)')
@@ -43,7 +50,18 @@ export function importCommand(): Command {
       run(c, accountId, opts, async (ctx) => {
         const apiKey = secret(opts.apiKeyFile, 'OPSGENIE_API_KEY', '--api-key-file');
         const src = opsgenieSource({ apiKey, baseUrl: opts.apiUrl ?? OPSGENIE_US });
-        return planOpsgenie(await readOpsgenie(src), ctx);
+        // Opsgenie's schedule timeline, one per source schedule, each period with its rotation.
+        const timelines = new Map<string, Awaited<ReturnType<typeof src.timeline>>>();
+        const theirs: Theirs = async (s, from) => {
+          const id = s.source_id.split('/')[0]!;
+          if (!timelines.has(id)) timelines.set(id, await src.timeline(id, new Date(from).toISOString(), CHECK_DAYS));
+          const rotations = new Set(s.layers.map((l) => l.source));
+          return timelines
+            .get(id)!
+            .filter((p) => rotations.has(p.rotationId) && p.recipient.type === 'user')
+            .map((p) => ({ start: Date.parse(p.startDate), end: Date.parse(p.endDate), userId: p.recipient.id ?? '', label: p.recipient.name ?? p.recipient.id ?? '?' }));
+        };
+        return { plan: planOpsgenie(await readOpsgenie(src), ctx), theirs };
       }),
     );
   common(cmd.command('pagerduty').description("PagerDuty's users, schedules, escalation policies and services' integrations"), PAGERDUTY_API)
@@ -52,7 +70,12 @@ export function importCommand(): Command {
       run(c, accountId, opts, async (ctx) => {
         const token = secret(opts.tokenFile, 'PAGERDUTY_TOKEN', '--token-file');
         const src = pagerDutySource({ token, baseUrl: opts.apiUrl ?? PAGERDUTY_API });
-        return planPagerDuty(await readPagerDuty(src, ctx.now), ctx);
+        // PagerDuty's final schedule (every layer and override rendered) over the range.
+        const theirs: Theirs = async (s, from, to) => {
+          const entries = (await src.schedule(s.source_id, new Date(from).toISOString(), new Date(to).toISOString())).final_schedule?.rendered_schedule_entries ?? [];
+          return entries.filter((e) => e.user).map((e) => ({ start: Date.parse(e.start), end: Date.parse(e.end), userId: e.user!.id, label: e.user!.summary ?? e.user!.id }));
+        };
+        return { plan: planPagerDuty(await readPagerDuty(src, ctx.now), ctx), theirs };
       }),
     );
   return cmd;
@@ -60,17 +83,24 @@ export function importCommand(): Command {
 
 interface Options {
   apply?: boolean;
+  check?: boolean;
+  from?: string;
   json?: boolean;
   applianceUrl?: string;
 }
 
-async function run(c: Command, accountId: string, opts: Options, plan: (ctx: PlanContext) => Promise<ImportPlan>): Promise<void> {
+type Theirs = CheckDeps['theirs'];
+
+async function run(c: Command, accountId: string, opts: Options, read: (ctx: PlanContext) => Promise<{ plan: ImportPlan; theirs: Theirs }>): Promise<void> {
+  const from = opts.from === undefined ? null : parseInstant(opts.from);
+  if (opts.from !== undefined && from === null) throw new UsageError(`--from must be an ISO 8601 instant with a zone, got "${opts.from}"`);
   await withStore(c, async (store, config) => {
     await requireAccount(store, accountId);
     const ctx: PlanContext = { account: accountId, numberForms: config.numbers.accept, now: systemClock(), applianceUrl: applianceUrlOf(opts.applianceUrl, config) };
     let p: ImportPlan;
+    let theirs: Theirs;
     try {
-      p = await plan(ctx);
+      ({ plan: p, theirs } = await read(ctx));
     } catch (e) {
       if (e instanceof SourceError) throw new CliError(e.message, 1);
       throw e;
@@ -82,8 +112,38 @@ async function run(c: Command, accountId: string, opts: Options, plan: (ctx: Pla
       if (e instanceof ImportRefused) throw new CliError(e.message, 1);
       throw e;
     }
+    if (opts.check) {
+      try {
+        await check(store, result, from ?? ctx.now, theirs, !!opts.json);
+      } catch (e) {
+        if (e instanceof SourceError) throw new CliError(e.message, 1);
+        throw e;
+      }
+      return;
+    }
     print(!!opts.json, result, () => human(result, !!opts.apply));
   });
+}
+
+/** `--check`: each imported schedule against the source's timeline; exit 1 on any difference. */
+async function check(store: Store, plan: ImportPlan, from: number, theirs: Theirs, json: boolean): Promise<void> {
+  const schedules = await checkImport(plan, from, { store, clock: systemClock, theirs });
+  const to = new Date(from + CHECK_DAYS * 86_400_000).toISOString();
+  const source = plan.source === 'opsgenie' ? 'Opsgenie' : 'PagerDuty';
+  print(json, { source: plan.source, account: plan.account, from: new Date(from).toISOString(), to, schedules }, () =>
+    [
+      `${source}'s timeline against ours, ${new Date(from).toISOString()} to ${to}, minute by minute:`,
+      ...schedules.flatMap((s) =>
+        s.why
+          ? [`${s.schedule}: ${s.why}`]
+          : s.disagreements.length === 0
+            ? [`${s.schedule}: agrees`]
+            : [`${s.schedule}: ${s.disagreements.length} disagreement(s)`, ...s.disagreements.map((d) => `  ${d.from} to ${d.to}: theirs ${d.theirs ?? 'nobody'}, ours ${d.ours ?? 'nobody'}`)],
+      ),
+    ].join('\n'),
+  );
+  const n = schedules.reduce((k, s) => k + s.disagreements.length + (s.why ? 1 : 0), 0);
+  if (n > 0) throw new CliError(`${n} disagreement(s) with ${source}'s timeline (above)`, 1);
 }
 
 /** The key from its file (trimmed), else the environment; neither is a usage error. */

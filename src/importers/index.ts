@@ -11,3 +11,4 @@ export { planOpsgenie } from './opsgenie-plan';
 export { planPagerDuty } from './pagerduty-plan';
 export { againstExisting, type Action, type ImportPlan, type PlanContext, type PlannedObject } from './plan';
 export { applyPlan, ImportRefused } from './apply';
+export { CHECK_DAYS, checkImport, compareTimelines, type CheckDeps, type Disagreement, type ScheduleCheck } from './check';

@@ -188,3 +188,69 @@ describe('voice-alert import opsgenie --apply', () => {
     expect(await rows()).toEqual(after1);
   });
 });
+
+describe('voice-alert import opsgenie --check', () => {
+  // One rotation in America/New_York across the end of DST (2026-11-01 02:00 local): a daily
+  // handover at 09:00 local is 13:00Z before it and 14:00Z after. The timeline the stand-in
+  // serves is written here from that, apart from our schedules' code.
+  const from = '2026-10-30T13:00:00Z';
+  const simple = [
+    {
+      id: 's-simple',
+      name: 'simple',
+      timezone: 'America/New_York',
+      enabled: true,
+      rotations: [{ id: 'r-daily', name: 'daily', startDate: from, type: 'daily', length: 1, participants: [{ type: 'user', id: 'u-ayse' }, { type: 'user', id: 'u-bora' }] }],
+    },
+  ];
+  const handover = (d: number) => {
+    const day = new Date(Date.UTC(2026, 9, 30 + d));
+    day.setUTCHours(day < new Date('2026-11-01T00:00:00Z') ? 13 : 14);
+    return day.toISOString();
+  };
+  const rightPeriods = () => Array.from({ length: 15 }, (_, d) => ({ startDate: handover(d), endDate: handover(d + 1), user: d % 2 === 0 ? 'u-ayse' : 'u-bora' }));
+  let acc: string;
+  let standIn: StandIn;
+  let periods: { startDate: string; endDate: string; user: string }[];
+  const check = () => run(['import', 'opsgenie', acc, '--api-url', standIn.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check', '--from', from, '--json']);
+
+  beforeAll(async () => {
+    periods = rightPeriods();
+    standIn = startOpsgenieStandIn({ schedules: simple, timeline: () => [{ id: 'r-daily', name: 'daily', periods }] });
+    acc = JSON.parse((await run(['account', 'create', '--name', 'NOC check', '--plan', 'starter', '--json'])).stdout).id;
+    const applied = await run(['import', 'opsgenie', acc, '--api-url', standIn.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--apply', '--json']);
+    expect(applied.status).toBe(0);
+    expect(JSON.parse(applied.stdout).objects.find((o: any) => o.kind === 'schedule')).toMatchObject({ name: 'simple', action: 'create' });
+  });
+  afterAll(() => standIn.stop());
+
+  it("agrees with the source's timeline when the import is right: exit 0, no disagreement", async () => {
+    const r = await check();
+    expect(r).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toEqual({ source: 'opsgenie', account: acc, from: '2026-10-30T13:00:00.000Z', to: '2026-11-13T13:00:00.000Z', schedules: [{ schedule: 'simple', disagreements: [] }] });
+    expect(standIn.requests).toContain('GET /v2/schedules/s-simple/timeline?identifierType=id&interval=14&intervalUnit=days&date=2026-10-30T13%3A00%3A00.000Z');
+  });
+
+  it('a timeline made to differ: each stretch with its exact minutes, theirs and ours; exit 1', async () => {
+    periods = rightPeriods();
+    // Day 3 (Bora's, 2026-11-02 from 14:00Z): Cem from 15:00Z to 17:30Z. Day 6 (Ayşe's): nobody for 7 minutes.
+    const bora = periods[3]!;
+    const ayse = periods[6]!;
+    periods.splice(3, 1, { ...bora, endDate: '2026-11-02T15:00:00Z' }, { startDate: '2026-11-02T15:00:00Z', endDate: '2026-11-02T17:30:00Z', user: 'u-cem' }, { ...bora, startDate: '2026-11-02T17:30:00Z' });
+    periods.splice(8, 1, { ...ayse, endDate: '2026-11-05T20:00:00Z' }, { ...ayse, startDate: '2026-11-05T20:07:00Z' });
+    const r = await check();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("voice-alert: 2 disagreement(s) with Opsgenie's timeline (above)\n");
+    expect(JSON.parse(r.stdout).schedules).toEqual([
+      {
+        schedule: 'simple',
+        disagreements: [
+          { from: '2026-11-02T15:00:00.000Z', to: '2026-11-02T17:30:00.000Z', theirs: 'Cem Demir', ours: 'Bora Kaya' },
+          { from: '2026-11-05T20:00:00.000Z', to: '2026-11-05T20:07:00.000Z', theirs: null, ours: 'Ayşe Yılmaz' },
+        ],
+      },
+    ]);
+    const text = await run(['import', 'opsgenie', acc, '--api-url', standIn.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check', '--from', from]);
+    expect(text.stdout.split('\n')).toContain('  2026-11-02T15:00:00.000Z to 2026-11-02T17:30:00.000Z: theirs Cem Demir, ours Bora Kaya');
+  });
+});
