@@ -97,6 +97,7 @@ const POSTGRES_SUITES = [
   'src/escalation/*.test.ts',
   'src/schedules/*.test.ts',
   'src/people/*.test.ts',
+  'src/importers/apply.test.ts',
   'src/voice-desk/service.test.ts',
   'src/intake/*.test.ts',
   'src/maintenance/*.test.ts',
