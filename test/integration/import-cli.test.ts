@@ -11,7 +11,7 @@ vi.mock('htmx.org/dist/htmx.min.js', () => ({ default: '' }));
 import { runCli } from '../../src/cli';
 import { applianceDir, type ApplianceDir } from '../helpers/appliance';
 import { OPSGENIE_KEY, startOpsgenieStandIn, type StandIn } from '../helpers/opsgenie-standin';
-import { PAGERDUTY_TOKEN, startPagerDutyStandIn } from '../helpers/pagerduty-standin';
+import { PAGERDUTY_TOKEN, startPagerDutyStandIn, type FinalEntry } from '../helpers/pagerduty-standin';
 
 // docs/integrations.md "Moving from Opsgenie or PagerDuty": `voice-alert import` as an operator
 // runs it, against stand-in APIs on 127.0.0.1 reached by --api-url (as the EU host would be).
@@ -252,5 +252,74 @@ describe('voice-alert import opsgenie --check', () => {
     ]);
     const text = await run(['import', 'opsgenie', acc, '--api-url', standIn.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check', '--from', from]);
     expect(text.stdout.split('\n')).toContain('  2026-11-02T15:00:00.000Z to 2026-11-02T17:30:00.000Z: theirs Cem Demir, ours Bora Kaya');
+  });
+});
+
+describe('voice-alert import pagerduty --apply and --check', () => {
+  // noc (America/New_York): Layer 1 weekly Ayşe then Bora, 09:00–18:00 local every day; Layer 2
+  // (on top) Bora on Saturdays 10:00–16:00. PagerDuty's final schedule, written here from that
+  // apart from our code: 09:00 local is 13:00Z before DST ends (2026-11-01), 14:00Z after.
+  const from = '2026-10-26T13:00:00Z';
+  const at = (d: number, hour: number) => {
+    const day = new Date(Date.UTC(2026, 9, 26 + d));
+    day.setUTCHours(hour + (day < new Date('2026-11-01T00:00:00Z') ? 4 : 5));
+    return day.toISOString();
+  };
+  const rightEntries = () =>
+    Array.from({ length: 14 }, (_, d) => {
+      const who = d < 7 ? 'PAYSE' : 'PBORA';
+      if (d === 5) return [{ start: at(d, 9), end: at(d, 10), user: who }, { start: at(d, 10), end: at(d, 16), user: 'PBORA' }, { start: at(d, 16), end: at(d, 18), user: who }];
+      return [{ start: at(d, 9), end: at(d, 18), user: who }];
+    }).flat();
+  let entries: FinalEntry[];
+  let acc: string;
+  let standIn: StandIn;
+  const args = () => ['--api-url', standIn.url, '--token-file', keyFile('pd.token', PAGERDUTY_TOKEN)];
+
+  beforeAll(async () => {
+    entries = rightEntries();
+    standIn = startPagerDutyStandIn({ finalSchedule: (id) => (id === 'PNOC' ? entries : []) });
+    acc = JSON.parse((await run(['account', 'create', '--name', 'PD', '--plan', 'starter', '--json'])).stdout).id;
+  });
+  afterAll(() => standIn.stop());
+
+  it('--apply twice: created, then unchanged, the same rows', async () => {
+    const first = await run(['import', 'pagerduty', acc, ...args(), '--apply', '--json']);
+    expect(first).toMatchObject({ status: 0, stderr: '' });
+    const kinds = (r: { stdout: string }) => JSON.parse(r.stdout).objects.filter((o: any) => ['person', 'schedule', 'policy'].includes(o.kind)).map((o: any) => [o.kind, o.name, o.action]);
+    expect(kinds(first)).toEqual([
+      ['person', 'Ayşe Yılmaz', 'create'],
+      ['person', 'Bora Kaya', 'create'],
+      ['person', 'John Smith', 'create'],
+      ['schedule', 'noc', 'create'],
+      ['schedule', 'us-only', 'skip'],
+      ['policy', 'noc-policy', 'create'],
+    ]);
+    // One command at a time: each captures stdout.
+    const rows = async () => {
+      const out = [];
+      for (const w of ['person', 'schedule', 'policy']) out.push(JSON.parse((await run([w, 'list', acc, '--json'])).stdout));
+      return out;
+    };
+    const after1 = await rows();
+    const second = await run(['import', 'pagerduty', acc, ...args(), '--apply', '--json']);
+    expect(kinds(second).map((k: string[]) => k[2])).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'skip', 'unchanged']);
+    expect(await rows()).toEqual(after1);
+  });
+
+  it("--check agrees with PagerDuty's final schedule, then reports the minutes it was made to differ", async () => {
+    const check = () => run(['import', 'pagerduty', acc, ...args(), '--check', '--from', from, '--json']);
+    const ok = await check();
+    expect(JSON.parse(ok.stdout).schedules).toEqual([{ schedule: 'noc', disagreements: [] }]);
+    expect(ok.status).toBe(0);
+    expect(standIn.requests).toContain('GET /schedules/PNOC?since=2026-10-26T13:00:00.000Z&until=2026-11-09T13:00:00.000Z');
+
+    // Saturday 2026-11-07 (Bora's week): Ayşe 12:00–12:45 local (EST) instead.
+    entries = rightEntries().flatMap((e) =>
+      e.start === at(12, 9) ? [{ ...e, end: '2026-11-07T17:00:00.000Z' }, { start: '2026-11-07T17:00:00.000Z', end: '2026-11-07T17:45:00.000Z', user: 'PAYSE' }, { ...e, start: '2026-11-07T17:45:00.000Z' }] : [e],
+    );
+    const r = await check();
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).schedules).toEqual([{ schedule: 'noc', disagreements: [{ from: '2026-11-07T17:00:00.000Z', to: '2026-11-07T17:45:00.000Z', theirs: 'Ayşe Yılmaz', ours: 'Bora Kaya' }] }]);
   });
 });
