@@ -17,9 +17,8 @@ export interface ImportSourcesStore {
   find(accountId: string, source: string, sourceKind: string, sourceId: string): Promise<ImportedObject | null>;
   /** Every object imported from `source` into the account. */
   list(accountId: string, source: string): Promise<ImportedObject[]>;
+  /** Replaces what the source's object pointed at (an object deleted here and imported again). */
   remember(accountId: string, source: string, o: ImportedObject, now: number): Promise<void>;
-  /** Forgets whatever points at `objectId` (it was deleted here). */
-  forget(objectId: string): Promise<void>;
 }
 
 interface Row {
@@ -51,9 +50,6 @@ export function createImportSourcesStore(db: SqlConnection): ImportSourcesStore 
            VALUES ($a, $s, $k, $i, $ok, $oi, $now)`,
         )
         .run({ a: accountId, s: source, k: o.sourceKind, i: o.sourceId, ok: o.objectKind, oi: o.objectId, now });
-    },
-    async forget(objectId) {
-      await db.query('DELETE FROM import_sources WHERE object_id = $id').run({ id: objectId });
     },
   };
 }
