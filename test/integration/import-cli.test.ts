@@ -93,6 +93,19 @@ describe('voice-alert import opsgenie', () => {
     expect(lines[lines.length - 2]).toBe('nothing was written (--apply writes it)');
   });
 
+  it('--check before any --apply: each schedule is not imported, exit 1; --from must be an instant', async () => {
+    const r = await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check']);
+    expect(r.status).toBe(1);
+    expect(r.stdout.split('\n').slice(1, 3)).toEqual(['noc: not imported: run --apply first', 'noc-backup: not imported: run --apply first']);
+    expect(r.stderr).toBe("voice-alert: 2 disagreement(s) with Opsgenie's timeline (above)\n");
+    expect(opsgenie.requests.some((q) => q.includes('/timeline'))).toBe(false);
+    expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--check', '--from', 'tomorrow'])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'voice-alert: --from must be an ISO 8601 instant with a zone, got "tomorrow"\n',
+    });
+  });
+
   it("a key Opsgenie refuses: exit 1 with Opsgenie's words; no key: a usage error", async () => {
     expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('bad.key', 'nope')])).toEqual({
       status: 1,
