@@ -2,7 +2,7 @@
  * The way in (docs/integrations.md "Moving from Opsgenie or PagerDuty"): read a team from
  * Opsgenie's or PagerDuty's REST API (opsgenie-source.ts, pagerduty-source.ts over
  * source-http.ts), translate it into a plan (opsgenie-plan.ts, pagerduty-plan.ts, plan.ts).
- * Nothing here writes: applying a plan waits for people (issue 45).
+ * apply.ts writes a plan (all or nothing, idempotent by the source ids it remembers).
  */
 export { SourceError, rateLimitWaitMs } from './source-http';
 export { OPSGENIE_EU, OPSGENIE_US, opsgenieSource, readOpsgenie, type OpsgenieExport } from './opsgenie-source';
@@ -10,3 +10,5 @@ export { PAGERDUTY_API, pagerDutySource, readPagerDuty, type PagerDutyExport } f
 export { planOpsgenie } from './opsgenie-plan';
 export { planPagerDuty } from './pagerduty-plan';
 export { againstExisting, type Action, type ImportPlan, type PlanContext, type PlannedObject } from './plan';
+export { applyPlan, ImportRefused } from './apply';
+export { CHECK_DAYS, checkImport, compareTimelines, type CheckDeps, type Disagreement, type ScheduleCheck } from './check';

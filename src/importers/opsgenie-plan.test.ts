@@ -57,8 +57,8 @@ describe('reading Opsgenie', () => {
     standIn = startOpsgenieStandIn();
     const src = opsgenieSource({ apiKey: OPSGENIE_KEY, baseUrl: standIn.url });
     expect(await src.timeline('s-noc', '2026-11-15T12:00:00Z', 14)).toEqual([
-      { startDate: '2026-11-16T14:00:00Z', endDate: '2026-11-16T23:00:00Z', type: 'default', recipient: { id: 'u-bora', type: 'user', name: 'bora@example.com' } },
-      { startDate: '2026-11-16T12:00:00Z', endDate: '2026-11-17T00:00:00Z', type: 'default', recipient: { id: 'u-cem', type: 'user', name: 'cem@example.com' } },
+      { startDate: '2026-11-16T14:00:00Z', endDate: '2026-11-16T23:00:00Z', type: 'default', recipient: { id: 'u-bora', type: 'user', name: 'bora@example.com' }, rotationId: 'r-days' },
+      { startDate: '2026-11-16T12:00:00Z', endDate: '2026-11-17T00:00:00Z', type: 'default', recipient: { id: 'u-cem', type: 'user', name: 'cem@example.com' }, rotationId: 'r-backup' },
     ]);
     expect(standIn.requests).toEqual(['GET /v2/schedules/s-noc/timeline?identifierType=id&interval=14&intervalUnit=days&date=2026-11-15T12%3A00%3A00Z']);
   });

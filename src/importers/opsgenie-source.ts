@@ -151,15 +151,15 @@ export function opsgenieSource(o: OpsgenieSourceOptions) {
     team: (id: string) => data<OgTeam>(`/v2/teams/${encodeURIComponent(id)}`, { identifierType: 'id' }),
     schedules: () => all<OgSchedule>('/v2/schedules', { expand: 'rotation' }),
     overrides: (scheduleId: string) => data<OgOverride[]>(`/v2/schedules/${encodeURIComponent(scheduleId)}/overrides`, { scheduleIdentifierType: 'id' }),
-    /** The schedule's final timeline for `days` from `date` (--check compares ours with it). */
+    /** The schedule's final timeline for `days` from `date`, each period with its rotation's id (--check compares ours with it). */
     timeline: async (scheduleId: string, date: string, days: number) => {
-      const d = await data<{ finalTimeline?: { rotations?: { periods?: OgTimelinePeriod[] }[] } }>(`/v2/schedules/${encodeURIComponent(scheduleId)}/timeline`, {
+      const d = await data<{ finalTimeline?: { rotations?: { id: string; periods?: OgTimelinePeriod[] }[] } }>(`/v2/schedules/${encodeURIComponent(scheduleId)}/timeline`, {
         identifierType: 'id',
         interval: days,
         intervalUnit: 'days',
         date,
       });
-      return (d.finalTimeline?.rotations ?? []).flatMap((r) => r.periods ?? []);
+      return (d.finalTimeline?.rotations ?? []).flatMap((r) => (r.periods ?? []).map((p) => ({ ...p, rotationId: r.id })));
     },
     escalations: () => data<OgEscalation[]>('/v2/escalations'),
     heartbeats: async () => (await data<{ heartbeats?: OgHeartbeat[] }>('/v2/heartbeats')).heartbeats ?? [],

@@ -22,6 +22,7 @@ import { peopleStep } from './schema/21-people';
 import { answeredByStep } from './schema/22-answered-by';
 import { verificationCallsStep } from './schema/23-verification-calls';
 import { secondPathNoticesStep } from './schema/24-second-path-notices';
+import { importSourcesStep } from './schema/25-import-sources';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -55,6 +56,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   answeredByStep,
   verificationCallsStep,
   secondPathNoticesStep,
+  importSourcesStep,
 ];
 
 /** The schema version this program writes. */

@@ -27,6 +27,7 @@ import { createVoiceDeskStore, type VoiceDeskStore } from './voice-desk';
 import { createFallbacksStore, type FallbacksStore } from './fallbacks';
 import { createPeopleStore, type PeopleStore } from './people';
 import { createTextNoticesStore, type TextNoticesStore } from './text-notices';
+import { createImportSourcesStore, type ImportSourcesStore } from './import-sources';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -68,6 +69,8 @@ export interface Tables {
   people: PeopleStore;
   /** The second path's notices owed to people, texts and e-mails recorded on alerts (docs/second-path.md). */
   textNotices: TextNoticesStore;
+  /** What each imported object came from (docs/integrations.md "Moving from Opsgenie or PagerDuty"). */
+  importSources: ImportSourcesStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -108,6 +111,7 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   fallbacks: (db) => createFallbacksStore(db),
   people: (db) => createPeopleStore(db),
   textNotices: (db) => createTextNoticesStore(db),
+  importSources: (db) => createImportSourcesStore(db),
 };
 
 /** The names of the table groups. */

@@ -6,7 +6,8 @@
  * both kinds, an override and a team participant, escalations (a schedule with `repeat`),
  * heartbeats (one in hours), maintenance and integrations. `GenieKey good-key` only; a path
  * listed in `throttleOnce` answers its first request 429 with Opsgenie's rate-limit headers;
- * `failUsersAtOffset` makes that page of users a 500.
+ * `failUsersAtOffset` makes that page of users a 500. `schedules` and `timeline` replace the
+ * schedules (without overrides) and the timeline (--check's tests: a timeline written apart).
  */
 export const OPSGENIE_KEY = 'good-key';
 
@@ -177,6 +178,25 @@ function TIMELINE(scheduleId: string, url: URL) {
   };
 }
 
+/** A timeline given by a test, in Get Schedule Timeline's shape; users by id, named by their username. */
+function customTimeline(scheduleId: string, url: URL, rotations: TimelineRotation[]) {
+  const username = (id: string) => OG_USERS.find((u) => u.id === id)?.username ?? id;
+  const start = url.searchParams.get('date')!;
+  return {
+    _parent: { id: scheduleId, enabled: true },
+    startDate: start,
+    endDate: new Date(Date.parse(start) + Number(url.searchParams.get('interval') ?? 1) * 86_400_000).toISOString(),
+    finalTimeline: {
+      rotations: rotations.map((r, i) => ({
+        id: r.id,
+        name: r.name,
+        order: i + 1,
+        periods: r.periods.map((p) => ({ startDate: p.startDate, endDate: p.endDate, type: 'default', recipient: { id: p.user, type: 'user', name: username(p.user) } })),
+      })),
+    },
+  };
+}
+
 export interface StandIn {
   url: string;
   /** Every request: method and path with its query. */
@@ -199,7 +219,15 @@ function page(url: URL, items: unknown[], pageSize: number) {
   return { data: items.slice(offset, offset + limit), paging, totalCount: items.length };
 }
 
-export function startOpsgenieStandIn(o: { throttleOnce?: string[]; pageSize?: number; failUsersAtOffset?: number } = {}): StandIn {
+export interface TimelineRotation {
+  id: string;
+  name: string;
+  periods: { startDate: string; endDate: string; user: string }[];
+}
+
+export function startOpsgenieStandIn(
+  o: { throttleOnce?: string[]; pageSize?: number; failUsersAtOffset?: number; schedules?: unknown[]; timeline?: (scheduleId: string, url: URL) => TimelineRotation[] } = {},
+): StandIn {
   const requests: string[] = [];
   const throttled = new Set<string>();
   const answer = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -229,9 +257,9 @@ export function startOpsgenieStandIn(o: { throttleOnce?: string[]; pageSize?: nu
       if (p === '/v2/users') return answer(200, page(url, OG_USERS, o.pageSize ?? 2));
       if ((r = m(/^\/v2\/users\/([^/]+)\/contacts$/))) return answer(200, { data: CONTACTS[r[1]!] ?? [] });
       if ((r = m(/^\/v2\/teams\/([^/]+)$/))) return TEAMS[r[1]!] ? answer(200, { data: TEAMS[r[1]!] }) : answer(404, { message: 'No team exists with id' });
-      if (p === '/v2/schedules') return answer(200, page(url, OG_SCHEDULES, 100));
+      if (p === '/v2/schedules') return answer(200, page(url, o.schedules ?? OG_SCHEDULES, 100));
       if ((r = m(/^\/v2\/schedules\/([^/]+)\/overrides$/))) return answer(200, { data: OVERRIDES[r[1]!] ?? [] });
-      if ((r = m(/^\/v2\/schedules\/([^/]+)\/timeline$/))) return answer(200, { data: TIMELINE(r[1]!, url) });
+      if ((r = m(/^\/v2\/schedules\/([^/]+)\/timeline$/))) return answer(200, { data: o.timeline ? customTimeline(r[1]!, url, o.timeline(r[1]!, url)) : TIMELINE(r[1]!, url) });
       if (p === '/v2/escalations') return answer(200, { data: OG_ESCALATIONS });
       if (p === '/v2/heartbeats') return answer(200, { data: { heartbeats: HEARTBEATS } });
       if (p === '/v2/maintenance') return answer(200, { data: Object.values(MAINTENANCE).map(({ rules: _, ...m }) => m) });

@@ -8,7 +8,8 @@ import type { StandIn } from './opsgenie-standin';
  * kinds and an override, escalation policies with `num_loops`, services with their integrations.
  * `Token token=good-token` only (else 401 with PagerDuty's error body, code 2006); a path in
  * `throttleOnce` answers its first request 429 with the `ratelimit-*` headers of
- * developer-docs "Rate Limits".
+ * developer-docs "Rate Limits". `finalSchedule` renders a schedule's `final_schedule` entries
+ * for `since`/`until` (--check's tests: a final schedule written apart).
  */
 export const PAGERDUTY_TOKEN = 'good-token';
 
@@ -114,7 +115,13 @@ function page(url: URL, field: string, items: unknown[], pageSize: number) {
   return { [field]: items.slice(offset, offset + limit), limit, offset, more: offset + limit < items.length, total: null };
 }
 
-export function startPagerDutyStandIn(o: { throttleOnce?: string[]; pageSize?: number } = {}): StandIn {
+export interface FinalEntry {
+  start: string;
+  end: string;
+  user: string;
+}
+
+export function startPagerDutyStandIn(o: { throttleOnce?: string[]; pageSize?: number; finalSchedule?: (id: string, since: string, until: string) => FinalEntry[] } = {}): StandIn {
   const requests: string[] = [];
   const throttled = new Set<string>();
   const server = Bun.serve({
@@ -133,6 +140,13 @@ export function startPagerDutyStandIn(o: { throttleOnce?: string[]; pageSize?: n
       if (p === '/users') return Response.json(page(url, 'users', USERS, o.pageSize ?? 2));
       if (p === '/schedules') return Response.json(page(url, 'schedules', Object.values(SCHEDULES).map(({ schedule_layers: _, final_schedule: __, ...s }) => s), 100));
       if (one && one[2]) return Response.json({ overrides: OVERRIDES[one[1]!] ?? [] });
+      if (one && SCHEDULES[one[1]!] && o.finalSchedule) {
+        const since = url.searchParams.get('since')!;
+        const until = url.searchParams.get('until')!;
+        const user = (id: string) => USERS.find((u) => u.id === id)!;
+        const entries = o.finalSchedule(one[1]!, since, until).map((e) => ({ start: e.start, end: e.end, user: ref(e.user, 'user_reference', user(e.user).name) }));
+        return Response.json({ schedule: { ...SCHEDULES[one[1]!], final_schedule: { name: 'Final Schedule', rendered_schedule_entries: entries, rendered_coverage_percentage: null } } });
+      }
       if (one) return SCHEDULES[one[1]!] ? Response.json({ schedule: SCHEDULES[one[1]!] }) : Response.json({ error: { message: 'Not Found', code: 2100 } }, { status: 404 });
       if (p === '/escalation_policies') return Response.json(page(url, 'escalation_policies', POLICIES, 100));
       if (p === '/services') return Response.json(page(url, 'services', SERVICES, 100));

@@ -11,7 +11,7 @@ vi.mock('htmx.org/dist/htmx.min.js', () => ({ default: '' }));
 import { runCli } from '../../src/cli';
 import { applianceDir, type ApplianceDir } from '../helpers/appliance';
 import { OPSGENIE_KEY, startOpsgenieStandIn, type StandIn } from '../helpers/opsgenie-standin';
-import { PAGERDUTY_TOKEN, startPagerDutyStandIn } from '../helpers/pagerduty-standin';
+import { PAGERDUTY_TOKEN, startPagerDutyStandIn, type FinalEntry } from '../helpers/pagerduty-standin';
 
 // docs/integrations.md "Moving from Opsgenie or PagerDuty": `voice-alert import` as an operator
 // runs it, against stand-in APIs on 127.0.0.1 reached by --api-url (as the EU host would be).
@@ -90,10 +90,23 @@ describe('voice-alert import opsgenie', () => {
     const lines = r.stdout.split('\n');
     expect(lines).toContain('create    schedule  noc');
     expect(lines).toContain('skip      rule      rule 4 (random team dba) (of noc-escalation): random: one member chosen at random cannot be expressed here');
-    expect(lines[lines.length - 2]).toBe('nothing was written (--apply: not yet, needs people)');
+    expect(lines[lines.length - 2]).toBe('nothing was written (--apply writes it)');
   });
 
-  it("a key Opsgenie refuses: exit 1 with Opsgenie's words; no key: a usage error; --apply: refused before anything is read", async () => {
+  it('--check before any --apply: each schedule is not imported, exit 1; --from must be an instant', async () => {
+    const r = await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check']);
+    expect(r.status).toBe(1);
+    expect(r.stdout.split('\n').slice(1, 3)).toEqual(['noc: not imported: run --apply first', 'noc-backup: not imported: run --apply first']);
+    expect(r.stderr).toBe("voice-alert: 2 disagreement(s) with Opsgenie's timeline (above)\n");
+    expect(opsgenie.requests.some((q) => q.includes('/timeline'))).toBe(false);
+    expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--check', '--from', 'tomorrow'])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'voice-alert: --from must be an ISO 8601 instant with a zone, got "tomorrow"\n',
+    });
+  });
+
+  it("a key Opsgenie refuses: exit 1 with Opsgenie's words; no key: a usage error", async () => {
     expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('bad.key', 'nope')])).toEqual({
       status: 1,
       stdout: '',
@@ -104,13 +117,6 @@ describe('voice-alert import opsgenie', () => {
       stdout: '',
       stderr: 'voice-alert: no key: set OPSGENIE_API_KEY or give --api-key-file FILE (never the key itself as an argument)\n',
     });
-    const before = opsgenie.requests.length;
-    expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--apply'])).toEqual({
-      status: 1,
-      stdout: '',
-      stderr: 'voice-alert: not yet: needs people (issue 45): run without --apply to see the plan\n',
-    });
-    expect(opsgenie.requests.length).toBe(before);
   });
 });
 
@@ -125,5 +131,207 @@ describe('voice-alert import pagerduty', () => {
       stdout: '',
       stderr: 'voice-alert: PagerDuty answered 401: Unauthorized (GET /users)\n',
     });
+  });
+});
+
+describe('voice-alert import opsgenie --apply', () => {
+  // An account of its own: the tests above leave theirs as they found it, these write.
+  let acc: string;
+  const ogArgs = () => ['--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY)];
+  const rows = async () => {
+    const out: Record<string, unknown> = {};
+    for (const what of ['person', 'schedule', 'policy', 'heartbeat', 'maintenance']) {
+      const r = await run([what, 'list', acc, ...(what === 'maintenance' ? ['--all'] : []), '--json']);
+      expect(r.status).toBe(0);
+      out[what] = JSON.parse(r.stdout);
+    }
+    return out;
+  };
+  beforeAll(async () => {
+    acc = JSON.parse((await run(['account', 'create', '--name', 'NOC apply', '--plan', 'starter', '--json'])).stdout).id;
+  });
+
+  it('a 500 on page 3 of the users: exit 1 and nothing written', async () => {
+    const failing = startOpsgenieStandIn({ pageSize: 2, failUsersAtOffset: 4 });
+    try {
+      const r = await run(['import', 'opsgenie', acc, '--api-url', failing.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--apply']);
+      expect(r).toMatchObject({ status: 1, stderr: 'voice-alert: Opsgenie answered 500: Internal Server Error (GET /v2/users)\n' });
+      expect(failing.requests.some((q) => q.includes('offset=4'))).toBe(true);
+    } finally {
+      failing.stop();
+    }
+    expect(await rows()).toEqual({ person: [], schedule: [], policy: [], heartbeat: [], maintenance: [] });
+  });
+
+  it('a hand-made schedule of the same name is a skip; twice: creates, then every object unchanged and the same rows', async () => {
+    const layers = JSON.stringify([{ participants: [{ name: 'Ece', number: '5329999999' }], shift: '7d', start: '2026-11-02T09:00' }]);
+    expect((await run(['schedule', 'create', acc, '--name', 'noc-backup', '--time-zone', 'UTC', '--layers', layers])).status).toBe(0);
+    const handMade = JSON.parse((await run(['schedule', 'list', acc, '--json'])).stdout)[0];
+
+    const first = await run(['import', 'opsgenie', acc, ...ogArgs(), '--apply', '--json']);
+    expect(first).toMatchObject({ status: 0, stderr: '' });
+    const actions = (r: { stdout: string }) => JSON.parse(r.stdout).objects.filter((o: any) => ['person', 'schedule', 'policy', 'heartbeat', 'window'].includes(o.kind)).map((o: any) => [o.kind, o.name, o.action]);
+    expect(actions(first)).toEqual([
+      ['person', 'Ayşe Yılmaz', 'create'],
+      ['person', 'Bora Kaya', 'create'],
+      ['person', 'John Smith', 'create'],
+      ['person', 'Cem Demir', 'create'],
+      ['person', 'Deniz Ak', 'create'],
+      ['schedule', 'noc', 'create'],
+      ['schedule', 'noc-backup', 'skip'],
+      ['schedule', 'us-only', 'skip'],
+      ['policy', 'noc-escalation', 'skip'],
+      ['policy', 'empty-team', 'skip'],
+      ['heartbeat', 'nightly-backup', 'skip'],
+      ['heartbeat', 'orphan', 'create'],
+      ['window', 'core switch upgrade', 'create'],
+      ['window', 'prometheus only', 'skip'],
+      ['window', 'lab', 'skip'],
+    ]);
+    const backup = JSON.parse(first.stdout).objects.find((o: any) => o.kind === 'schedule' && o.name === 'noc-backup');
+    expect(backup.why).toBe('a schedule named noc-backup already exists here and was not imported: objects made by hand are never touched');
+    const after1 = await rows();
+    expect((after1.schedule as any[]).find((s) => s.name === 'noc-backup')).toEqual(handMade);
+
+    const second = await run(['import', 'opsgenie', acc, ...ogArgs(), '--apply', '--json']);
+    expect(second.status).toBe(0);
+    expect(actions(second).map(([k, n, a]: string[]) => [k, n, a === 'create' ? 'unchanged' : a])).toEqual(actions(second));
+    expect(actions(second).filter(([, , a]: string[]) => a !== 'skip').every(([, , a]: string[]) => a === 'unchanged')).toBe(true);
+    expect(await rows()).toEqual(after1);
+  });
+});
+
+describe('voice-alert import opsgenie --check', () => {
+  // One rotation in America/New_York across the end of DST (2026-11-01 02:00 local): a daily
+  // handover at 09:00 local is 13:00Z before it and 14:00Z after. The timeline the stand-in
+  // serves is written here from that, apart from our schedules' code.
+  const from = '2026-10-30T13:00:00Z';
+  const simple = [
+    {
+      id: 's-simple',
+      name: 'simple',
+      timezone: 'America/New_York',
+      enabled: true,
+      rotations: [{ id: 'r-daily', name: 'daily', startDate: from, type: 'daily', length: 1, participants: [{ type: 'user', id: 'u-ayse' }, { type: 'user', id: 'u-bora' }] }],
+    },
+  ];
+  const handover = (d: number) => {
+    const day = new Date(Date.UTC(2026, 9, 30 + d));
+    day.setUTCHours(day < new Date('2026-11-01T00:00:00Z') ? 13 : 14);
+    return day.toISOString();
+  };
+  const rightPeriods = () => Array.from({ length: 15 }, (_, d) => ({ startDate: handover(d), endDate: handover(d + 1), user: d % 2 === 0 ? 'u-ayse' : 'u-bora' }));
+  let acc: string;
+  let standIn: StandIn;
+  let periods: { startDate: string; endDate: string; user: string }[];
+  const check = () => run(['import', 'opsgenie', acc, '--api-url', standIn.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check', '--from', from, '--json']);
+
+  beforeAll(async () => {
+    periods = rightPeriods();
+    standIn = startOpsgenieStandIn({ schedules: simple, timeline: () => [{ id: 'r-daily', name: 'daily', periods }] });
+    acc = JSON.parse((await run(['account', 'create', '--name', 'NOC check', '--plan', 'starter', '--json'])).stdout).id;
+    const applied = await run(['import', 'opsgenie', acc, '--api-url', standIn.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--apply', '--json']);
+    expect(applied.status).toBe(0);
+    expect(JSON.parse(applied.stdout).objects.find((o: any) => o.kind === 'schedule')).toMatchObject({ name: 'simple', action: 'create' });
+  });
+  afterAll(() => standIn.stop());
+
+  it("agrees with the source's timeline when the import is right: exit 0, no disagreement", async () => {
+    const r = await check();
+    expect(r).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toEqual({ source: 'opsgenie', account: acc, from: '2026-10-30T13:00:00.000Z', to: '2026-11-13T13:00:00.000Z', schedules: [{ schedule: 'simple', disagreements: [] }] });
+    expect(standIn.requests).toContain('GET /v2/schedules/s-simple/timeline?identifierType=id&interval=14&intervalUnit=days&date=2026-10-30T13%3A00%3A00.000Z');
+  });
+
+  it('a timeline made to differ: each stretch with its exact minutes, theirs and ours; exit 1', async () => {
+    periods = rightPeriods();
+    // Day 3 (Bora's, 2026-11-02 from 14:00Z): Cem from 15:00Z to 17:30Z. Day 6 (Ayşe's): nobody for 7 minutes.
+    const bora = periods[3]!;
+    const ayse = periods[6]!;
+    periods.splice(3, 1, { ...bora, endDate: '2026-11-02T15:00:00Z' }, { startDate: '2026-11-02T15:00:00Z', endDate: '2026-11-02T17:30:00Z', user: 'u-cem' }, { ...bora, startDate: '2026-11-02T17:30:00Z' });
+    periods.splice(8, 1, { ...ayse, endDate: '2026-11-05T20:00:00Z' }, { ...ayse, startDate: '2026-11-05T20:07:00Z' });
+    const r = await check();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("voice-alert: 2 disagreement(s) with Opsgenie's timeline (above)\n");
+    expect(JSON.parse(r.stdout).schedules).toEqual([
+      {
+        schedule: 'simple',
+        disagreements: [
+          { from: '2026-11-02T15:00:00.000Z', to: '2026-11-02T17:30:00.000Z', theirs: 'Cem Demir', ours: 'Bora Kaya' },
+          { from: '2026-11-05T20:00:00.000Z', to: '2026-11-05T20:07:00.000Z', theirs: null, ours: 'Ayşe Yılmaz' },
+        ],
+      },
+    ]);
+    const text = await run(['import', 'opsgenie', acc, '--api-url', standIn.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check', '--from', from]);
+    expect(text.stdout.split('\n')).toContain('  2026-11-02T15:00:00.000Z to 2026-11-02T17:30:00.000Z: theirs Cem Demir, ours Bora Kaya');
+  });
+});
+
+describe('voice-alert import pagerduty --apply and --check', () => {
+  // noc (America/New_York): Layer 1 weekly Ayşe then Bora, 09:00–18:00 local every day; Layer 2
+  // (on top) Bora on Saturdays 10:00–16:00. PagerDuty's final schedule, written here from that
+  // apart from our code: 09:00 local is 13:00Z before DST ends (2026-11-01), 14:00Z after.
+  const from = '2026-10-26T13:00:00Z';
+  const at = (d: number, hour: number) => {
+    const day = new Date(Date.UTC(2026, 9, 26 + d));
+    day.setUTCHours(hour + (day < new Date('2026-11-01T00:00:00Z') ? 4 : 5));
+    return day.toISOString();
+  };
+  const rightEntries = () =>
+    Array.from({ length: 14 }, (_, d) => {
+      const who = d < 7 ? 'PAYSE' : 'PBORA';
+      if (d === 5) return [{ start: at(d, 9), end: at(d, 10), user: who }, { start: at(d, 10), end: at(d, 16), user: 'PBORA' }, { start: at(d, 16), end: at(d, 18), user: who }];
+      return [{ start: at(d, 9), end: at(d, 18), user: who }];
+    }).flat();
+  let entries: FinalEntry[];
+  let acc: string;
+  let standIn: StandIn;
+  const args = () => ['--api-url', standIn.url, '--token-file', keyFile('pd.token', PAGERDUTY_TOKEN)];
+
+  beforeAll(async () => {
+    entries = rightEntries();
+    standIn = startPagerDutyStandIn({ finalSchedule: (id) => (id === 'PNOC' ? entries : []) });
+    acc = JSON.parse((await run(['account', 'create', '--name', 'PD', '--plan', 'starter', '--json'])).stdout).id;
+  });
+  afterAll(() => standIn.stop());
+
+  it('--apply twice: created, then unchanged, the same rows', async () => {
+    const first = await run(['import', 'pagerduty', acc, ...args(), '--apply', '--json']);
+    expect(first).toMatchObject({ status: 0, stderr: '' });
+    const kinds = (r: { stdout: string }) => JSON.parse(r.stdout).objects.filter((o: any) => ['person', 'schedule', 'policy'].includes(o.kind)).map((o: any) => [o.kind, o.name, o.action]);
+    expect(kinds(first)).toEqual([
+      ['person', 'Ayşe Yılmaz', 'create'],
+      ['person', 'Bora Kaya', 'create'],
+      ['person', 'John Smith', 'create'],
+      ['schedule', 'noc', 'create'],
+      ['schedule', 'us-only', 'skip'],
+      ['policy', 'noc-policy', 'create'],
+    ]);
+    // One command at a time: each captures stdout.
+    const rows = async () => {
+      const out = [];
+      for (const w of ['person', 'schedule', 'policy']) out.push(JSON.parse((await run([w, 'list', acc, '--json'])).stdout));
+      return out;
+    };
+    const after1 = await rows();
+    const second = await run(['import', 'pagerduty', acc, ...args(), '--apply', '--json']);
+    expect(kinds(second).map((k: string[]) => k[2])).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'skip', 'unchanged']);
+    expect(await rows()).toEqual(after1);
+  });
+
+  it("--check agrees with PagerDuty's final schedule, then reports the minutes it was made to differ", async () => {
+    const check = () => run(['import', 'pagerduty', acc, ...args(), '--check', '--from', from, '--json']);
+    const ok = await check();
+    expect(JSON.parse(ok.stdout).schedules).toEqual([{ schedule: 'noc', disagreements: [] }]);
+    expect(ok.status).toBe(0);
+    expect(standIn.requests).toContain('GET /schedules/PNOC?since=2026-10-26T13:00:00.000Z&until=2026-11-09T13:00:00.000Z');
+
+    // Saturday 2026-11-07 (Bora's week): Ayşe 12:00–12:45 local (EST) instead.
+    entries = rightEntries().flatMap((e) =>
+      e.start === at(12, 9) ? [{ ...e, end: '2026-11-07T17:00:00.000Z' }, { start: '2026-11-07T17:00:00.000Z', end: '2026-11-07T17:45:00.000Z', user: 'PAYSE' }, { ...e, start: '2026-11-07T17:45:00.000Z' }] : [e],
+    );
+    const r = await check();
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).schedules).toEqual([{ schedule: 'noc', disagreements: [{ from: '2026-11-07T17:00:00.000Z', to: '2026-11-07T17:45:00.000Z', theirs: 'Ayşe Yılmaz', ours: 'Bora Kaya' }] }]);
   });
 });
