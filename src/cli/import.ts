@@ -23,7 +23,7 @@ import {
 } from '../importers';
 import { parseInstant } from '../schedules';
 import type { Store } from '../store';
-import { CliError, print, withStore } from './context';
+import { CliError, print, withServices } from './context';
 import { requireAccount, UsageError } from './refusal';
 
 /**
@@ -94,7 +94,7 @@ type Theirs = CheckDeps['theirs'];
 async function run(c: Command, accountId: string, opts: Options, read: (ctx: PlanContext) => Promise<{ plan: ImportPlan; theirs: Theirs }>): Promise<void> {
   const from = opts.from === undefined ? null : parseInstant(opts.from);
   if (opts.from !== undefined && from === null) throw new UsageError(`--from must be an ISO 8601 instant with a zone, got "${opts.from}"`);
-  await withStore(c, async (store, config) => {
+  await withServices(c, async (services, store, config) => {
     await requireAccount(store, accountId);
     const ctx: PlanContext = { account: accountId, numberForms: config.numbers.accept, now: systemClock(), applianceUrl: applianceUrlOf(opts.applianceUrl, config) };
     let p: ImportPlan;
@@ -114,7 +114,7 @@ async function run(c: Command, accountId: string, opts: Options, read: (ctx: Pla
     }
     if (opts.check) {
       try {
-        await check(store, result, from ?? ctx.now, theirs, !!opts.json);
+        await check(store, services.schedules, result, from ?? ctx.now, theirs, !!opts.json);
       } catch (e) {
         if (e instanceof SourceError) throw new CliError(e.message, 1);
         throw e;
@@ -126,8 +126,8 @@ async function run(c: Command, accountId: string, opts: Options, read: (ctx: Pla
 }
 
 /** `--check`: each imported schedule against the source's timeline; exit 1 on any difference. */
-async function check(store: Store, plan: ImportPlan, from: number, theirs: Theirs, json: boolean): Promise<void> {
-  const schedules = await checkImport(plan, from, { store, clock: systemClock, theirs });
+async function check(store: Store, ours: CheckDeps['schedules'], plan: ImportPlan, from: number, theirs: Theirs, json: boolean): Promise<void> {
+  const schedules = await checkImport(plan, from, { store, clock: systemClock, schedules: ours, theirs });
   const to = new Date(from + CHECK_DAYS * 86_400_000).toISOString();
   const source = plan.source === 'opsgenie' ? 'Opsgenie' : 'PagerDuty';
   print(json, { source: plan.source, account: plan.account, from: new Date(from).toISOString(), to, schedules }, () =>

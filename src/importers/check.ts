@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { createSchedulesService } from '../schedules';
+import type { SchedulesService } from '../schedules';
 import type { Store } from '../store';
 import type { ImportPlan, PlannedSchedule } from './plan';
 
@@ -72,6 +72,8 @@ export function compareTimelines(from: number, to: number, theirs: readonly OnCa
 export interface CheckDeps {
   store: Store;
   clock: Clock;
+  /** Ours: the registry's schedules service (src/services.ts). */
+  schedules: Pick<SchedulesService, 'shifts'>;
   /** The source's own timeline of a planned schedule over [from, to), its people named by the source's user id. */
   theirs(schedule: PlannedSchedule, from: number, to: number): Promise<{ start: number; end: number; userId: string; label: string }[]>;
 }
@@ -79,7 +81,7 @@ export interface CheckDeps {
 /** Every schedule of the plan an apply imported, compared over [from, from + 14 days). */
 export async function checkImport(plan: ImportPlan, from: number, d: CheckDeps): Promise<ScheduleCheck[]> {
   const to = from + CHECK_DAYS * 86_400_000;
-  const schedules = createSchedulesService({ store: d.store, clock: d.clock });
+  const { schedules } = d;
   const out: ScheduleCheck[] = [];
   for (const o of plan.objects) {
     if (o.kind !== 'schedule' || o.action === 'skip') continue;
