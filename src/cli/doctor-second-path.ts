@@ -28,10 +28,14 @@ async function checkModem(config: Config, m: Config['sms']['modems'][number]): P
   // Two programs on one AT port answer each other's commands: a modem a running appliance holds
   // is left to it (its state is in /healthz checks.sms); anything else holding it (ModemManager
   // probes every ttyUSB) is the fault.
-  const holder = await holderOf(m.device);
-  if (holder && /voice-alert|^bun$/.test(holder.command)) {
-    return { name: 'sms.modem', status: 'skip', detail: `[${m.name}] ${m.device} is in use by the running appliance (process ${holder.pid}): see GET /healthz checks.sms` };
+  // Every holder is looked at: the appliance holding it is what counts, whoever else shows up
+  // beside it at that moment (a CI run once found another process first).
+  const holders = await holdersOf(m.device);
+  const appliance = holders.find((h) => /voice-alert|^bun$/.test(h.command));
+  if (appliance) {
+    return { name: 'sms.modem', status: 'skip', detail: `[${m.name}] ${m.device} is in use by the running appliance (process ${appliance.pid}): see GET /healthz checks.sms` };
   }
+  const holder = holders[0];
   if (holder) {
     return {
       name: 'sms.modem',
@@ -69,20 +73,21 @@ function remedyFor(st: ModemStatus): string {
 }
 
 /**
- * A process (not this one) that has `device` open, by /proc/PID/fd; null when none (or /proc is
- * not readable). On a pseudo-terminal (a modem reached through socat or ser2net) the process
+ * The processes (not this one) that have `device` open, by /proc/PID/fd; none when none (or /proc
+ * is not readable). On a pseudo-terminal (a modem reached through socat or ser2net) the process
  * that made it holds /dev/ptmx and the device both: it is the far end, not a second user.
  */
-async function holderOf(device: string): Promise<{ pid: number; command: string } | null> {
+async function holdersOf(device: string): Promise<{ pid: number; command: string }[]> {
   const target = await realpath(device).catch(() => null);
-  if (!target) return null;
+  if (!target) return [];
+  const found: { pid: number; command: string }[] = [];
   for (const pid of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
     const open = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
     if (!open.includes(target) || open.includes('/dev/ptmx')) continue;
     const command = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '?')).trim();
-    return { pid: Number(pid), command };
+    found.push({ pid: Number(pid), command });
   }
-  return null;
+  return found;
 }

@@ -16,7 +16,10 @@ export interface RunningAppliance {
   configPath: string;
   url: string;
   process: ChildProcess;
-  /** Everything the server printed on stdout (JSON log lines). */
+  /**
+   * Everything the server printed, stdout (JSON log lines) and stderr (the first-start banner)
+   * in the order it came: only ever appended to, so `output().slice(before)` is what came since.
+   */
   output(): string;
   /** SIGTERM and wait for exit; resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -88,12 +91,18 @@ function startServer(dir: string, configPath: string, extraArgs: string[], env: 
   });
   let out = '';
   let err = '';
+  // Both streams in arrival order (output() above); `out` alone is read for the start line.
+  let all = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}${err}`)), 10_000);
-    child.stderr!.on('data', (d) => (err += d));
+    child.stderr!.on('data', (d) => {
+      err += d;
+      all += d;
+    });
     child.stdout!.on('data', (d) => {
       out += d;
+      all += d;
       const m = /"url":"(https?:\/\/[^"]+)"/.exec(out);
       if (m && /voice-alert listening/.test(out)) {
         clearTimeout(timer);
@@ -102,7 +111,7 @@ function startServer(dir: string, configPath: string, extraArgs: string[], env: 
           configPath,
           url: m[1]!,
           process: child,
-          output: () => out + err,
+          output: () => all,
           stop: async () => {
             child.kill('SIGTERM');
             // A graceful stop that hangs is a bug to report, not a process to leave behind.

@@ -62,7 +62,8 @@ describe('HTTP edges', () => {
       message: 'ok',
       // No trunk configured: checks.trunks maps no name (docs/telephony.md "SIP trunks: several, in
       // order").
-      checks: { database: 'up', disk: 'up', trunk: 'none', trunks: {}, queue: 0, oldest_queued_s: null },
+      // No modem configured: the second path's check says so (docs/second-path.md).
+      checks: { database: 'up', disk: 'up', trunk: 'none', trunks: {}, queue: 0, oldest_queued_s: null, sms: { via: 'modem', state: 'none', modems: {} } },
     });
   });
 

@@ -50,14 +50,16 @@ export async function hostAddresses(hosts: string[]): Promise<Set<string>> {
  * the desk answers whatever extension the PBX routed to it, so an out-of-dialog INVITE is
  * given our user before sip.js looks (the PBX's dialled user plays no part in the desk). So is
  * a MESSAGE (ua/text-message.ts): a text reply is addressed to whatever number we sent from.
+ * `methods`: those taken (INVITE with the desk on, MESSAGE with texts received).
  * `receiveRequest` is private in sip.js's types, a plain method at run time.
  */
-export function acceptAnyUser(ua: UserAgent): void {
+export function acceptAnyUser(ua: UserAgent, methods: ReadonlySet<'INVITE' | 'MESSAGE'>): void {
   type CoreWithRequests = { receiveRequest(message: Core.IncomingRequestMessage): void };
   const core = ua.userAgentCore as unknown as CoreWithRequests;
   const passOn = core.receiveRequest.bind(ua.userAgentCore);
   core.receiveRequest = (message) => {
-    if ((message.method === 'INVITE' || message.method === 'MESSAGE') && !message.toTag && message.ruri && message.ruri.user !== ua.contact.uri.user) {
+    // Only the methods something here takes: with the desk off an INVITE keeps sip.js's own 404.
+    if (methods.has(message.method as 'INVITE' | 'MESSAGE') && !message.toTag && message.ruri && message.ruri.user !== ua.contact.uri.user) {
       const ruri = message.ruri.clone();
       ruri.user = ua.contact.uri.user;
       message.ruri = ruri;

@@ -184,7 +184,7 @@ export function createTelephone(sip: Omit<SipConfig, 'trunks'>, silenceMs: numbe
       updates = createUpdateServer(ua, log);
       if (deps.inbound || deps.onText) {
         trunkAddresses = await hostAddresses([server.host, registrar.host]);
-        acceptAnyUser(ua);
+        acceptAnyUser(ua, new Set([...(deps.inbound ? (['INVITE'] as const) : []), ...(deps.onText ? (['MESSAGE'] as const) : [])]));
       }
       if (deps.onText) onText = inboundTextMessages({ trunk: sip.name, addresses: () => trunkAddresses, onText: deps.onText });
       if (deps.inbound) {
