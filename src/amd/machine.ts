@@ -73,27 +73,22 @@ export const AMD_REACTIONS: Record<AmdState, Partial<Record<AmdEvent, AmdState |
 };
 
 
-/** The verdict an edge out of the analysis gives (docs/telephony.md "Voicemail detection"). */
+/** The verdict each event ending the analysis gives (docs/telephony.md "Voicemail detection"). */
+const VERDICTS: Partial<Record<AmdEvent, { answeredBy: AnsweredBy; reason: AmdReason }>> = {
+  key: { answeredBy: 'human', reason: 'keypress' },
+  greeting_end: { answeredBy: 'human', reason: 'short_greeting' },
+  silence_limit: { answeredBy: 'unknown', reason: 'initial_silence' },
+  timeout: { answeredBy: 'unknown', reason: 'timeout' },
+  long_greeting: { answeredBy: 'machine', reason: 'long_greeting' },
+  too_many_words: { answeredBy: 'machine', reason: 'max_words' },
+  beep: { answeredBy: 'machine', reason: 'beep' },
+};
+
+/** The verdict an edge out of the analysis gives; null for any other edge. */
 export function verdictOf(from: AmdState, event: AmdEvent): { answeredBy: AnsweredBy; reason: AmdReason } | null {
   if (!(ANALYSING as readonly string[]).includes(from)) return null;
-  switch (event) {
-    case 'key':
-      return { answeredBy: 'human', reason: 'keypress' };
-    case 'greeting_end':
-      return { answeredBy: 'human', reason: 'short_greeting' };
-    case 'silence_limit':
-      return { answeredBy: 'unknown', reason: 'initial_silence' };
-    case 'timeout':
-      return { answeredBy: 'unknown', reason: 'timeout' };
-    case 'long_greeting':
-      return { answeredBy: 'machine', reason: 'long_greeting' };
-    case 'too_many_words':
-      return { answeredBy: 'machine', reason: 'max_words' };
-    case 'beep':
-      return { answeredBy: 'machine', reason: 'beep' };
-    default:
-      return null;
-  }
+  const v = VERDICTS[event];
+  return v ? { ...v } : null;
 }
 
 export const isAnalysing = (s: AmdState) => (ANALYSING as readonly string[]).includes(s);
