@@ -8,6 +8,12 @@ import { leftUnreached, queueNextPhones, recordVerification } from '../people';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 
 export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk' | 'answeredBy' | 'amdReason'> & {
+  /**
+   * Back in the queue for this long from the move's own time (a retry's delay): counted from
+   * the moment the attempt is recorded as ended, so "at least N s after the last attempt"
+   * holds for what the events show.
+   */
+  retryInMs?: number;
   /** Keypad 3: the escalations of the alerts spoken pass to their next step without waiting. */
   passToNextStep?: boolean;
 };
@@ -70,8 +76,9 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
     return targets;
   };
 
-  const write = async (to: CallState, { passToNextStep, ...details }: MoveDetails) => {
+  const write = async (to: CallState, { passToNextStep, retryInMs, ...given }: MoveDetails) => {
     const at = d.clock();
+    const details = retryInMs === undefined ? given : { ...given, runAfter: at + retryInMs };
     // One transaction; everything in it goes through `tx` (it may run again as a whole).
     // The call and its bundle move in a statement per target, not one per call: a bundle
     // may carry thousands of alerts (BENCHMARKS "Alert storm").

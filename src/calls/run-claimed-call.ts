@@ -75,17 +75,18 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
   }
   // A verification call is tried once: its answer (busy, no answer, …) is the result the
   // person is waiting for (docs/on-call.md "Verification"), not a reason to ring again.
-  const decision = decide(outcome, attempt, d.clock(), call.verify ? { ...d.calls, max_attempts: attempt } : d.calls);
+  const decidedAt = d.clock();
+  const decision = decide(outcome, attempt, decidedAt, call.verify ? { ...d.calls, max_attempts: attempt } : d.calls);
   metrics.callAttempts.inc({ sip_code: decision.sipCode === undefined || decision.sipCode === null ? 'none' : String(decision.sipCode) });
   if (decision.final) {
     await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED', trunk: via.trunk });
     return;
   }
-  const waitS = Math.round((decision.runAfter - d.clock()) / 1000);
+  const retryInMs = decision.runAfter - decidedAt;
   await mover.move('queued', {
     sipCode: decision.sipCode,
-    reason: `${decision.kind}: ${decision.reason}; retry in ${waitS} s`,
-    runAfter: decision.runAfter,
+    reason: `${decision.kind}: ${decision.reason}; retry in ${Math.round(retryInMs / 1000)} s`,
+    retryInMs,
     trunk: via.trunk,
   });
 }

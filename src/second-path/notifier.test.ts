@@ -142,6 +142,16 @@ describe('texts and e-mails to people reached by an alert', () => {
     expect(codes).toEqual(['1111', '2222']);
   });
 
+  it('short codes chosen at once (two notices, two appliances) never give two open alerts one code', async () => {
+    const acc = await account();
+    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => alertCalling(acc.id, [], `alert ${i}`)));
+    const candidates = ['1111', '2222', '3333', '4444', '5555', '6666', '7777', '8888'];
+    // Each in its own transaction, all at once: on PostgreSQL they run side by side on the
+    // pool's connections, and each would see every candidate free without the account's turn.
+    const codes = await Promise.all(ids.map((id) => store.transaction((tx) => tx.textNotices.assignShortCode(id, acc.id, candidates))));
+    expect([...codes].sort()).toEqual(candidates);
+  });
+
   it('randomShortCodes: 4 digits first, then 6', () => {
     let i = 0;
     const codes = randomShortCodes(() => [0, 0.9999][i++ % 2]!);

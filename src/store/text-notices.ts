@@ -1,4 +1,5 @@
 import { claimParams, leasedRows, type Lease } from './lease';
+import { createKeyLock } from './key-lock';
 import type { SqlConnection } from './sql/connection';
 
 /**
@@ -45,7 +46,9 @@ export interface TextNoticesStore {
   /**
    * Gives the alert a short code when it has none: `candidates` tried in order, the first
    * not used by another of the account's alerts not resolved. Returns the alert's code (its
-   * old one when it had one), or null when every candidate was taken.
+   * old one when it had one), or null when every candidate was taken. Only on a
+   * transaction: two appliances (or two notices of one) choosing at once take turns per
+   * account, or both would see a code free and both take it (key-lock.ts).
    */
   assignShortCode(alertId: string, accountId: string, candidates: readonly string[]): Promise<string | null>;
   record(t: AlertText): Promise<void>;
@@ -87,6 +90,7 @@ export function createTextNoticesStore(db: SqlConnection): TextNoticesStore {
   const leases = leasedRows(db, { table: 'text_notices', key: 'id' });
   const claimQuery = db.query(leases.sql.claim({ due: "state = 'pending'", order: 'created_at, id', returning: 'alert_id, person_id, account_id, created_at' }));
   const finishQuery = db.query(leases.sql.finish({ set: "state = 'done', finished_at = $at", where: "state = 'pending'" }));
+  const keyLock = createKeyLock(db);
   const codeOf = db.query('SELECT short_code FROM alerts WHERE id = $id');
   const setCode = db.query(
     `UPDATE alerts SET short_code = $code WHERE id = $id AND short_code IS NULL
@@ -123,6 +127,7 @@ export function createTextNoticesStore(db: SqlConnection): TextNoticesStore {
       return (await finishQuery.run({ key: noticeKey(n), owner, at: now, now })).changes === 1;
     },
     async assignShortCode(alertId, accountId, candidates) {
+      await keyLock(`short code ${accountId}`);
       for (const code of candidates) {
         const current = (await codeOf.get({ id: alertId })) as { short_code: string | null } | null;
         if (!current) return null;
