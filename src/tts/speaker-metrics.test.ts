@@ -30,14 +30,22 @@ const series = async <T extends { get(): Promise<{ values: { labels: Record<stri
 
 describe('speech metrics', () => {
   it('a render is timed into voice_alert_speech_render_seconds and counted a miss; the same text again is a hit, not timed', async () => {
+    // The instruments are the process's own: other files in this worker may have counted
+    // before (vitest.config.ts runs unit files without isolation), so each is read as a change.
+    const before = {
+      miss: await series(metrics.speechCache, { result: 'miss' }),
+      hit: await series(metrics.speechCache, { result: 'hit' }),
+      count: await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_count'),
+      sum: await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_sum'),
+    };
     const renderer = fakeRenderer();
     const speaker = createCachedSpeaker(renderer, 'sox', createRenderCache({ dir: join(tempDir(), 'cache'), maxBytes: 10_000_000, log: silentLogger() }));
     await speaker.speak('disk dolu');
     await speaker.speak('disk dolu');
     expect(renderer.renders).toBe(1);
-    expect(await series(metrics.speechCache, { result: 'miss' })).toBe(1);
-    expect(await series(metrics.speechCache, { result: 'hit' })).toBe(1);
-    expect(await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_count')).toBe(1);
-    expect(await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_sum')).toBeGreaterThan(0);
+    expect((await series(metrics.speechCache, { result: 'miss' })) - before.miss).toBe(1);
+    expect((await series(metrics.speechCache, { result: 'hit' })) - before.hit).toBe(1);
+    expect((await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_count')) - before.count).toBe(1);
+    expect((await series(metrics.speechRenderSeconds, { engine: 'fake' }, 'voice_alert_speech_render_seconds_sum')) - before.sum).toBeGreaterThan(0);
   });
 });

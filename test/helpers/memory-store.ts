@@ -5,6 +5,7 @@ import { createAlertActions } from '../../src/alerts';
 import type { IntakeDeps, IntakeRequest } from '../../src/intake';
 import { sign } from '../../src/signing';
 import { createStore, type CreateStoreOptions, type Store } from '../../src/store';
+import { tracked } from './open-stores';
 import { testStoreUrl } from './postgres';
 
 /** A clock the test moves by hand. */
@@ -20,9 +21,9 @@ export function manualClock(start: string | number = '2026-11-15T12:00:00Z') {
  * A real store on a temporary file (WAL and group commit behave as in production), or on
  * a fresh PostgreSQL database when the suite runs in the PostgreSQL project.
  */
-export function tempStore(clock: () => number, options: Pick<CreateStoreOptions, 'onCommit' | 'timeoutMs'> = {}): Promise<Store> {
+export async function tempStore(clock: () => number, options: Pick<CreateStoreOptions, 'onCommit' | 'timeoutMs'> = {}): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'va-store-'));
-  return createStore({ path: join(dir, 'voice-alert.db'), url: testStoreUrl(), busyTimeoutMs: 1000, clock, ...options });
+  return tracked(await createStore({ path: join(dir, 'voice-alert.db'), url: testStoreUrl(), busyTimeoutMs: 1000, clock, ...options }));
 }
 
 export function intakeDeps(store: Store, clock: () => number, timeZone = 'Europe/Istanbul'): IntakeDeps {

@@ -1,3 +1,4 @@
+import { tracked } from './open-stores';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,14 +29,14 @@ export async function panelApp(
   const dir = mkdtempSync(join(tmpdir(), 'va-panel-'));
   const config = configSchema.parse({ ...more, store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
   // On the vitest project "postgres", a fresh PostgreSQL database (test/helpers/postgres.ts).
-  const store = await createStore({
+  const store = tracked(await createStore({
     path: config.store.path,
     url: testStoreUrl(),
     busyTimeoutMs: 1000,
     timeoutMs: config.store.timeout_ms,
     poolSize: config.store.pool_size,
     clock: now,
-  });
+  }));
   // No telephony in process: the panel's test calls go by the configuration (sip.server or trunks).
   const services = createServices({ store, clock: now, config, trunkConfigured: () => trunkConfigured(config.sip) });
   const deps: HttpDeps = {
