@@ -96,6 +96,8 @@ export async function startRtpPhone(port: number): Promise<RtpPhone> {
   async function sayUlaw(audio: Uint8Array) {
     const to = remote;
     if (!to) throw new Error('no RTP from the appliance yet: nowhere to send audio');
+    // Paced against one clock from the first packet, so a long clip does not drift late.
+    const start = performance.now();
     for (let i = 0; i + 160 <= audio.length; i += 160) {
       const p = Buffer.alloc(12 + 160);
       p[0] = 0x80;
@@ -106,7 +108,7 @@ export async function startRtpPhone(port: number): Promise<RtpPhone> {
       p.writeUInt32BE(0x1234abcd, 8);
       p.set(audio.subarray(i, i + 160), 12);
       await new Promise<void>((r) => socket.send(p, to.port, to.address, () => r()));
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, Math.max(0, start + ((i + 160) / 8) - performance.now())));
     }
   }
 }
