@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FINAL_STATES } from '../../src/call-model';
+import { configSchema } from '../../src/config';
+import { silentLogger } from '../../src/log';
+import { createCallAudioSource } from '../../src/tts';
 import { decodeUlaw, encodeAlaw } from '../../src/g711';
 import { loadCorpus } from '../helpers/amd-corpus';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
@@ -38,13 +41,18 @@ function greeting(id: string, codec: 'PCMU' | 'PCMA'): string {
   return path;
 }
 
-async function callThrough(sipp: SippPeer, amd: Record<string, unknown>, whileRinging?: () => Promise<void>) {
+const CALLS = { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 1, repeat: 1 };
+const TTS = { voice: 'en', speed_wpm: 400 };
+
+/** `more`: other sections of the configuration. */
+async function callThrough(sipp: SippPeer, amd: Record<string, unknown>, whileRinging?: () => Promise<void>, more: Record<string, unknown> = {}) {
   const rtp = await freePort();
   const a = applianceDir({
     sip: { server: `127.0.0.1:${sipp.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 50 },
-    calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 1, repeat: 1 },
-    tts: { voice: 'en', speed_wpm: 400 },
+    calls: CALLS,
+    tts: TTS,
     amd: { enabled: true, ...amd },
+    ...more,
   });
   const acc = provision(a);
   const app = await a.start();
@@ -89,6 +97,36 @@ describe('voicemail detection through the compiled binary', () => {
     expect(end).toMatchObject({ from: 'answered', to: 'voicemail' });
     // The beep ends 5.3 s into the greeting: nothing was left before it, and the whole message after it.
     expect(Date.parse(end.at) - Date.parse(answer.at)).toBeGreaterThan(3000);
+  });
+
+  it('a mailbox with voice_desk.number set hears, after its beep and nothing before, the message once and the voicemail sentence naming the desk, frame for frame', async () => {
+    const rtpPort = await freePort();
+    const phone = await startRtpPhone(rtpPort);
+    phones.push(phone);
+    const sipp = await startSipp({ scenario: 'answer-to-port.xml', fill: { rtp_port: rtpPort } });
+    peers.push(sipp);
+    const greeting = corpus.find((c) => c.clip.id === 'machine-000')!.ulaw;
+    const { call, app } = await callThrough(
+      sipp,
+      {},
+      async () => {
+        await expect.poll(() => phone.remote(), { timeout: 20_000, interval: 20 }).not.toBeNull();
+        await phone.say(greeting);
+      },
+      { voice_desk: { number: '4400' } },
+    );
+    expect(call).toMatchObject({ answered_by: 'machine', state: 'voicemail', last_reason: '200 message left on a voicemail' });
+    // What the box recorded is what the same code renders for a voicemail with the desk's number.
+    const render = (voice_desk: Record<string, unknown>) =>
+      createCallAudioSource(configSchema.parse({ calls: CALLS, tts: TTS, voice_desk }), { log: silentLogger(), dataDir: mkdtempSync(join(tmpdir(), 'va-amd-tts-')) }).forVoicemail!(['disk full on db1']);
+    const [named, plain] = await Promise.all([render({ number: '4400' }), render({})]);
+    const heard = loudFrames(joined(phone.frames), 0xff);
+    const expected = loudFrames(named.pcmu, 0xff);
+    expect(expected.length).toBeGreaterThan(loudFrames(plain.pcmu, 0xff).length + 50); // "… call the voice desk on 4 4 0 0."
+    expect(heard.length).toBe(expected.length);
+    expect(heard.every((f, i) => Buffer.from(f).equals(Buffer.from(expected[i]!)))).toBe(true);
+    // The desk is off here: the operator is told the number will be refused.
+    expect(app.output()).toMatch(/voice_desk\.number is set but the voice desk is off/);
   });
 
   it('a mailbox with on_machine = "hangup_retry": hung up at once, counted as no answer', async () => {
