@@ -1,6 +1,7 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configSchema } from '../config';
 import { silentLogger } from '../log';
 import { createCallAudioSource } from './index';
 import { tempDir, ttsConfig } from '../../test/helpers/tts-support';
@@ -146,5 +147,33 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
     expect(text).toContain('Onuncu: Alarm 10.');
     expect(text).not.toContain('Alarm 11');
     expect(bundle.durationMs).toBeLessThan(60_000);
+  });
+
+  it('a voicemail ends with the voicemail sentence, and names the voice desk\'s number when voice_desk.number is set, in the box\'s language (docs/telephony.md "Voicemail detection")', async () => {
+    const dir = tempDir();
+    const said = join(dir, 'said');
+    const binary = join(dir, 'espeak-ng-recording');
+    writeFileSync(said, '');
+    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
+    chmodSync(binary, 0o755);
+    const tts = { espeak_binary: binary, voice: 'en' };
+    const plain = createCallAudioSource(configSchema.parse({ tts }), { log: silentLogger(), dataDir: dir });
+    const withDesk = createCallAudioSource(configSchema.parse({ tts, voice_desk: { number: '+904400*1' } }), { log: silentLogger(), dataDir: dir });
+    const without = await plain.forVoicemail!(['Disk full on db1']);
+    const named = await withDesk.forVoicemail!(['Disk full on db1']);
+    await withDesk.forVoicemail!(['Disk full on db1'], { language: 'tr' });
+    // The number is said sign by sign: a few seconds more.
+    expect(named.durationMs).toBeGreaterThan(without.durationMs + 2000);
+    const lines = readFileSync(said, 'utf8').split('\n');
+    expect(lines).toContain('This message was left on a voicemail; the alert is not acknowledged.');
+    expect(lines).toContain('This message was left on a voicemail; the alert is not acknowledged. To hear it and acknowledge it, call the voice desk on plus 9 0 4 4 0 0 star 1.');
+    expect(lines).toContain('Bu mesaj sesli mesaj kutusuna bırakıldı; alarm onaylanmadı. Dinlemek ve onaylamak için sesli masayı arayın: artı 9 0 4 4 0 0 yıldız 1.');
+  });
+
+  it('voice_desk.number takes a number or extension, or nothing', () => {
+    expect(configSchema.parse({}).voice_desk.number).toBe('');
+    expect(configSchema.parse({ voice_desk: { number: '4400' } }).voice_desk.number).toBe('4400');
+    expect(() => configSchema.parse({ voice_desk: { number: '44 00' } })).toThrow(/a number or extension/);
+    expect(() => configSchema.parse({ voice_desk: { number: 'desk' } })).toThrow(/a number or extension/);
   });
 });

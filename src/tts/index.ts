@@ -5,7 +5,7 @@ import type { Logger } from '../log';
 import { bundleText, cutTo, firstSentence, MAX_NAMED_IN_BUNDLE } from './bundle';
 import { composeCall, concatSamples, toCallAudio } from './compose';
 import { createEspeakRenderer } from './espeak-ng';
-import { LANGUAGES, languageOf, type Language, type LanguageWords } from './language';
+import { LANGUAGES, languageOf, spokenNumber, type Language, type LanguageWords } from './language';
 import { normalizeText } from './normalize';
 import { createPiperRenderer } from './piper';
 import { createRenderCache, type RenderCacheStats } from './render-cache';
@@ -147,7 +147,10 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
     async forVoicemail(messages: string[], context?: CallContext): Promise<CallAudio> {
       const w = voiceFor(context?.language).words;
       const text = messages.length === 1 ? speakable(messages[0]!, 'the alert message') : bundleText(w, messages.map((m, i) => (i < MAX_NAMED_IN_BUNDLE ? speakable(m, `alert ${i + 1} of the bundle`) : m)), firstSentence);
-      return call(text, 1, context, (words) => words.voicemail);
+      // The desk's number, when known, tells whoever plays the box back how to act on it
+      // (docs/telephony.md "Voicemail detection": voice_desk.number).
+      const desk = config.voice_desk.number;
+      return call(text, 1, context, (words) => (desk ? `${words.voicemail} ${words.voicemailDesk(spokenNumber(desk, words))}` : words.voicemail));
     },
     async forVerification(name: string, context?: CallContext): Promise<CallAudio> {
       const v = voiceFor(context?.language);

@@ -27,6 +27,10 @@ export interface LanguageWords {
   acknowledgedBy: (digits: string) => string;
   /** Last sentence of a message left on a voicemail (docs/telephony.md "Voicemail detection"). */
   voicemail: string;
+  /** After it, when voice_desk.number is set: where to call to hear and acknowledge the alert (the number as spoken). */
+  voicemailDesk: (spoken: string) => string;
+  /** How `+`, `*` and `#` in a number are said, digit by digit (spokenNumber). */
+  keypadSigns: Record<'+' | '*' | '#', string>;
   /** A verification call's question (docs/on-call.md "Verification"): who the number is checked for. */
   verifyQuestion: (name: string) => string;
   /** Its keypad prompt (DTMF 1 = the number is confirmed). */
@@ -54,6 +58,8 @@ const tr: LanguageWords = {
   escalationStep: (n) => `${TR_ORDINALS[n - 1] ?? `${n}.`} arama: bu alarmı henüz kimse onaylamadı.`,
   acknowledgedBy: (d) => `Onaylayan numara kaydedildi: ${d}.`,
   voicemail: 'Bu mesaj sesli mesaj kutusuna bırakıldı; alarm onaylanmadı.',
+  voicemailDesk: (n) => `Dinlemek ve onaylamak için sesli masayı arayın: ${n}.`,
+  keypadSigns: { '+': 'artı', '*': 'yıldız', '#': 'kare' },
   verifyQuestion: (name) => `Bu, voice-alert'in ${name} için numara doğrulama aramasıdır.`,
   verifyClosing: "Doğrulamak için 1'e basın.",
   verified: 'Teşekkürler, numara doğrulandı.',
@@ -83,6 +89,8 @@ const en: LanguageWords = {
   escalationStep: (n) => `${EN_ORDINALS[n - 1] ?? `Call ${n}`}${n <= 10 ? ' call' : ''}: nobody acknowledged this alert yet.`,
   acknowledgedBy: (d) => `The acknowledging number is recorded: ${d}.`,
   voicemail: 'This message was left on a voicemail; the alert is not acknowledged.',
+  voicemailDesk: (n) => `To hear it and acknowledge it, call the voice desk on ${n}.`,
+  keypadSigns: { '+': 'plus', '*': 'star', '#': 'hash' },
   verifyQuestion: (name) => `This is voice-alert checking the number of ${name}.`,
   verifyClosing: 'Press 1 to confirm.',
   verified: 'Thank you, the number is confirmed.',
@@ -106,4 +114,9 @@ export const LANGUAGES: Record<Language, LanguageWords> = { tr, en };
 export function languageOf(voice: string, setting: 'auto' | Language = 'auto'): Language {
   if (setting !== 'auto') return setting;
   return /^tr\b/i.test(voice) ? 'tr' : 'en';
+}
+
+/** A number said sign by sign ("4 4 0 0", "plus 9 0 …"): a listener writes it down as said. */
+export function spokenNumber(number: string, words: LanguageWords): string {
+  return [...number].map((c) => words.keypadSigns[c as '+' | '*' | '#'] ?? c).join(' ');
 }

@@ -30,7 +30,11 @@ export interface VoiceDeskDeps {
 /** The desk as the trunks see it; null when `[voice_desk] enabled` is false. */
 export function createVoiceDesk(config: Config, deps: VoiceDeskDeps): InboundDesk | null {
   const c = config.voice_desk;
-  if (!c.enabled) return null;
+  if (!c.enabled) {
+    // Voicemails still name it (src/tts forVoicemail): say so where the operator looks.
+    if (c.number) deps.log.warn({ number: c.number }, 'voice_desk.number is set but the voice desk is off: voicemails name a number the appliance refuses');
+    return null;
+  }
   const log = deps.log.child({ component: 'voice-desk' });
   const counters = deskCounters();
   const lockout = createLockout({ threshold: c.lockout_threshold, windowMs: c.lockout_window_s * 1000, lockMs: c.lockout_s * 1000, clock: deps.clock });

@@ -1,11 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isFinal } from '../../src/call-model';
 import { readWav } from '../../src/tts';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { post } from '../helpers/http';
-import { startBaresip, startKamailio } from '../helpers/pbx';
+import { loadCorpus } from '../helpers/amd-corpus';
+import { baresipWav, startBaresip, startKamailio } from '../helpers/pbx';
 import { freePort } from '../helpers/ports';
 import { compareThroughDecoder, expectedAudio, loudFrames } from '../helpers/recording';
 import { startSipp } from '../helpers/sipp';
@@ -33,12 +35,13 @@ afterEach(async () => {
 const ca = makeTestCa();
 const pbxCert = ca.issue('pbx', ['IP:127.0.0.1', 'DNS:localhost']);
 
-async function appliance(sip: Record<string, unknown>) {
+async function appliance(sip: Record<string, unknown>, more: Record<string, unknown> = {}) {
   const rtp = await freePort();
   const a = applianceDir({
     sip: { domain: '127.0.0.1', username: USER, dial_prefix: '0', local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 40}`, t1_ms: 100, ...sip },
     calls: callsConfig,
     tts: ttsConfig,
+    ...more,
   });
   return a;
 }
@@ -101,6 +104,30 @@ describe('SIP over TLS with SRTP (SDES) through kamailio to baresip', () => {
     expect(call.state).not.toBe('completed');
     const reasons = (call.events as { reason?: string }[]).map((e) => e.reason ?? '');
     expect(reasons.some((r) => r.startsWith('SRTP required: the PBX answered plain RTP'))).toBe(true);
+  });
+});
+
+/**
+ * docs/telephony.md "Voicemail detection" under SRTP: the analysis hears the callee's audio
+ * after decryption. baresip (SRTP only) sends a clip of the corpus (test/fixtures/amd) through
+ * its aufile module instead of its tone; the answer is decided from it, not `unknown`.
+ */
+describe('voicemail detection under SRTP, through kamailio (TLS) to baresip', () => {
+  const corpus = loadCorpus();
+  it.each([
+    ['human-015', 'a person saying "Alo?"', { answered_by: 'human', amd_reason: 'short_greeting', state: 'completed' }],
+    ['machine-000', 'a mailbox greeting with a beep', { answered_by: 'machine', amd_reason: 'long_greeting', state: 'voicemail' }],
+  ] as const)('%s (%s): decided from the decrypted audio', async (id, _what, expected) => {
+    const clip = corpus.find((c) => c.clip.id === id)!;
+    const dir = mkdtempSync(join(tmpdir(), 'va-srtp-amd-'));
+    const phone = await startBaresip({ user: DIALED, codec: 'PCMU', srtp: true, play: baresipWav(clip.ulaw, dir, id) });
+    stops.push(() => phone.stop());
+    const pbx = await startKamailio({ target: `127.0.0.1:${phone.port}`, auth: true, user: USER, password: PASSWORD, tls: pbxCert });
+    stops.push(() => pbx.stop());
+    const a = await appliance({ server: `127.0.0.1:${pbx.tlsPort}`, transport: 'tls', tls_ca_file: ca.caFile, srtp: 'sdes', password: PASSWORD, register: true }, { amd: { enabled: true } });
+    const { call } = await callAndWait(a);
+    expect(call).toMatchObject({ ...expected, attempts: 1, last_sip_code: 200 });
+    expect(phone.output()).toMatch(/aufile/);
   });
 });
 

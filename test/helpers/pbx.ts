@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,6 +141,11 @@ export async function startBaresip(o: {
   codec: 'PCMU' | 'PCMA';
   /** SRTP keyed by SDES, mandatory (its srtp module, `mediaenc=srtp-mand`): plain RTP is refused. */
   srtp?: boolean;
+  /**
+   * A WAV file it sends once answered instead of its 440 Hz tone (its aufile module; 48 kHz,
+   * 2 channels, 16-bit, as ausrc_srate/ausrc_channels say: baresipWav makes one).
+   */
+  play?: string;
 }): Promise<Peer & { recordDir: string }> {
   const port = await freePort();
   const rtp = await freePort();
@@ -154,11 +159,23 @@ export async function startBaresip(o: {
     rtp_high: rtp + 20,
     user: o.user,
     codec: o.codec,
-    modules: o.srtp ? 'module\t\t\tsrtp.so' : '',
+    modules: [o.srtp ? 'module\t\t\tsrtp.so' : '', o.play ? 'module\t\t\taufile.so' : ''].join('\n'),
+    audio_source: o.play ? `aufile,${o.play}` : 'ausine,440',
     account_params: o.srtp ? ';mediaenc=srtp-mand' : '',
   };
   writeFileSync(join(dir, 'config'), fill(join(PEERS, 'baresip', 'config'), values));
   writeFileSync(join(dir, 'accounts'), fill(join(PEERS, 'baresip', 'accounts'), values));
   const peer = await run('baresip', ['-f', dir], dir, port, /baresip is ready/);
   return { ...peer, recordDir };
+}
+
+/**
+ * 8 kHz µ-law (a clip of test/fixtures/amd) as the WAV startBaresip's `play` takes, in `dir`,
+ * followed by `silenceS` of silence: baresip hangs up when its file ends, and the far end of a
+ * test should hang up when the appliance does, not before.
+ */
+export function baresipWav(ulaw: Uint8Array, dir: string, name: string, silenceS = 120): string {
+  const path = join(dir, `${name}.wav`);
+  execFileSync('sox', ['-t', 'raw', '-r', '8000', '-e', 'u-law', '-b', '8', '-c', '1', '-', '-r', '48000', '-c', '2', '-b', '16', '-e', 'signed', path, 'pad', '0', String(silenceS)], { input: ulaw });
+  return path;
 }

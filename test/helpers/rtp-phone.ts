@@ -33,6 +33,8 @@ export interface RtpPhone {
   press(key: string): Promise<void>;
   /** One key press as tones in the audio (PCMU, 100 ms tone and 100 ms silence, paced 20 ms a packet). */
   tone(key: string): Promise<void>;
+  /** µ-law audio (a greeting, a word) as PCMU packets, paced 20 ms a packet. */
+  say(ulaw: Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,23 +86,29 @@ export async function startRtpPhone(port: number): Promise<RtpPhone> {
       await new Promise((r) => setTimeout(r, 60));
     },
     async tone(key) {
-      const to = remote;
-      if (!to) throw new Error('no RTP from the appliance yet: nowhere to send the tone');
       if (!TONES[key]) throw new Error(`no tone for ${key}`);
-      const audio = new Uint8Array([...soxUlaw(0.1, key), ...soxUlaw(0.1)]);
-      for (let i = 0; i + 160 <= audio.length; i += 160) {
-        const p = Buffer.alloc(12 + 160);
-        p[0] = 0x80;
-        p[1] = 0;
-        p.writeUInt16BE(seq++ & 0xffff, 2);
-        ts += 160;
-        p.writeUInt32BE(ts, 4);
-        p.writeUInt32BE(0x1234abcd, 8);
-        p.set(audio.subarray(i, i + 160), 12);
-        await new Promise<void>((r) => socket.send(p, to.port, to.address, () => r()));
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await sayUlaw(new Uint8Array([...soxUlaw(0.1, key), ...soxUlaw(0.1)]));
     },
+    say: (ulaw) => sayUlaw(ulaw),
     close: () => new Promise<void>((r) => socket.close(() => r())),
   };
+
+  async function sayUlaw(audio: Uint8Array) {
+    const to = remote;
+    if (!to) throw new Error('no RTP from the appliance yet: nowhere to send audio');
+    // Paced against one clock from the first packet, so a long clip does not drift late.
+    const start = performance.now();
+    for (let i = 0; i + 160 <= audio.length; i += 160) {
+      const p = Buffer.alloc(12 + 160);
+      p[0] = 0x80;
+      p[1] = 0;
+      p.writeUInt16BE(seq++ & 0xffff, 2);
+      ts += 160;
+      p.writeUInt32BE(ts, 4);
+      p.writeUInt32BE(0x1234abcd, 8);
+      p.set(audio.subarray(i, i + 160), 12);
+      await new Promise<void>((r) => socket.send(p, to.port, to.address, () => r()));
+      await new Promise((r) => setTimeout(r, Math.max(0, start + ((i + 160) / 8) - performance.now())));
+    }
+  }
 }

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-
-/** A number or extension on the PBX to call (e.g. its echo test): digits, `*`, `#`, a leading `+`. */
-const DIALLABLE = /^\+?[0-9*#]{1,32}$/;
+import { diallableOrEmpty } from './diallable';
 
 /**
  * The voice-path self-test (docs/telephony.md "Voice-path self-test"): a call to a PBX number now
@@ -11,7 +9,7 @@ const DIALLABLE = /^\+?[0-9*#]{1,32}$/;
 export const selfTestSection = z
   .object({
     /** What to call; empty: no self-test. sip.dial_prefix goes before it unless it is 3–6 digits or holds * or # (ua/telephone.ts). */
-    number: z.string().refine((v) => v === '' || DIALLABLE.test(v), 'a number or extension: digits, * and #, a leading + allowed').default(''),
+    number: diallableOrEmpty,
     /** Seconds between scheduled self-tests of each trunk; 0: only `voice-alert self-test run`. */
     interval_s: z.number().int().min(0).max(7 * 86_400).default(3600),
     /** Only this trunk (a name in sip.trunks, or sip.name); empty: each trunk in turn. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { diallableOrEmpty } from './diallable';
 
 /**
  * docs/telephony.md "Voice desk": engineers call the appliance on an internal extension to hear,
@@ -9,6 +10,12 @@ export const voiceDeskSection = z
   .object({
     /** Answer INVITEs from the trunks' addresses (or through their registration). */
     enabled: z.boolean().default(false),
+    /**
+     * The number callers dial to reach the desk (the PBX's extension or DID routed here). Set,
+     * a message left on a voicemail names it in its last sentence (docs/telephony.md
+     * "Voicemail detection"); empty: it does not. The appliance cannot learn it: the PBX routes.
+     */
+    number: diallableOrEmpty,
     /** Wrong PINs in one call before it is ended. */
     pin_tries: z.number().int().min(1).max(10).default(3),
     /** More wrong PINs than this within `lockout_window_s` from one trunk lock the desk there. */
