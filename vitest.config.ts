@@ -100,6 +100,7 @@ const POSTGRES_SUITES = [
   'src/escalation/*.test.ts',
   'src/schedules/*.test.ts',
   'src/people/*.test.ts',
+  'src/handoff/*.test.ts',
   'src/second-path/notifier.test.ts',
   'src/importers/apply.test.ts',
   'src/voice-desk/service.test.ts',

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { LoopSpec } from '../engine';
 import { newLease, type ScheduleRecord, type Store } from '../store';
+import { recordHandoff } from './handoff-record';
 import { rulesOf } from './rules';
 import { onCallAt } from './timeline';
 
@@ -59,6 +60,8 @@ export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
       if (next !== null && next <= now) next = now; // more to catch up on: the next look goes on
       if (!(await tx.schedules.finishWatch(s.id, lease.owner, { ...seen, nextAt: next ?? now + IDLE_LOOK_MS }))) return 0;
       for (const c of changes) await emitOncallChanged(tx, s, c.from, c.to, c.at);
+      const last = changes[changes.length - 1];
+      if (s.handoffCall && last) await recordHandoff(tx, s, rules, last.at, now);
       return changes.length;
     });
 
