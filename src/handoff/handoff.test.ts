@@ -170,6 +170,24 @@ describe('hand-off calls', () => {
     expect((await store.alerts.get(alert!.id))!.state).toBe('resolved');
   });
 
+  it('an override ending hands back to the rotation: the person coming back is called, the override\'s person is the one going off call', async () => {
+    const r = await rig();
+    // Cem covers Bora's first hour (09:00–10:00 local); at 10:00 Bora comes back.
+    const cem = await createPeopleService({ store, clock, defaultLanguage: 'tr' }).create(r.acc.id, { name: 'Cem', phones: ['5324444444'], language: 'en' });
+    if (!cem.ok) throw new Error(cem.code);
+    const o = await r.schedules.addOverride(r.acc.id, 'noc', { from: '2026-11-16T06:00:00Z', to: '2026-11-16T07:00:00Z', person: 'Cem' });
+    expect(o.ok).toBe(true);
+    await handOff(r);
+    expect((await r.calls()).map((c) => c.phoneNumber)).toEqual(['5324444444']);
+    await placeNext(PRESSED_1);
+    clock.set('2026-11-16T07:00:02Z');
+    expect(await r.watch.tick()).toBe(1);
+    expect(await r.loop.tick()).toBe(1);
+    expect((await r.calls()).map((c) => c.phoneNumber)).toEqual(['5324444444', '5322222222']);
+    const [back] = await store.handoffs.ofSchedule(r.schedule.id, 1);
+    expect(back).toMatchObject({ at: Date.parse('2026-11-16T07:00:00Z'), incoming: { name: 'Bora', person: r.bora.id }, outgoing: { name: 'Cem', person: cem.person.id }, until: Date.parse('2026-11-17T06:00:00Z') });
+  });
+
   it('a schedule without --handoff-call calls nobody at its hand-offs', async () => {
     const r = await rig(false);
     expect(r.schedule.handoffCall).toBe(false);

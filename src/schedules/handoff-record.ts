@@ -1,5 +1,6 @@
 import type { ScheduleRecord, Tx } from '../store';
-import { onCallAt, type ScheduleRules } from './timeline';
+import { rulesOf } from './rules';
+import { onCallAt } from './timeline';
 
 /**
  * docs/on-call.md "Hand-off calls": a hand-off not confirmed within this long raises its
@@ -14,8 +15,11 @@ export const HANDOFF_CONFIRM_WITHIN_MS = 600_000;
  * that rewrites who was on call already) and only a recent one: after a long outage the
  * hand-offs missed are not called now (a call about a shift begun hours ago helps nobody).
  */
-export async function recordHandoff(tx: Tx, s: ScheduleRecord, rules: ScheduleRules, at: number, now: number): Promise<void> {
+export async function recordHandoff(tx: Tx, s: ScheduleRecord, at: number, now: number): Promise<void> {
   if (now - at >= HANDOFF_CONFIRM_WITHIN_MS) return;
+  // Its own rules, with the overrides still running a moment before `at`: the watch's leave
+  // out an override that ended at `at`, and who was on call then is its person.
+  const rules = await rulesOf(tx, s, at - 1);
   const to = onCallAt(rules, at);
   const before = onCallAt(rules, at - 1);
   if (to.number === null) return;

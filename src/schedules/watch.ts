@@ -61,7 +61,7 @@ export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
       if (!(await tx.schedules.finishWatch(s.id, lease.owner, { ...seen, nextAt: next ?? now + IDLE_LOOK_MS }))) return 0;
       for (const c of changes) await emitOncallChanged(tx, s, c.from, c.to, c.at);
       const last = changes[changes.length - 1];
-      if (s.handoffCall && last) await recordHandoff(tx, s, rules, last.at, now);
+      if (s.handoffCall && last) await recordHandoff(tx, s, last.at, now);
       return changes.length;
     });
 
