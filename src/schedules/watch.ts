@@ -28,7 +28,8 @@ export interface OncallWatchDeps {
  * the next instant its on-call person changes (`watch_at`); a due row is claimed with a lease
  * by the database's clock (store/schedules.ts claimWatch, FOR UPDATE SKIP LOCKED on
  * PostgreSQL), then one transaction checks the lease is still this watch's, records who is
- * on call now and the next change, and writes the events to the outbox beside it.
+ * on call now and the next change, and writes the events to the outbox beside it (and, for
+ * a schedule with hand-off calls, its latest change as a hand-off: handoff-record.ts).
  */
 export interface OncallWatch extends LoopSpec {
   /** One look: resolves with how many events were written, once they committed. */
