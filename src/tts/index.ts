@@ -40,6 +40,9 @@ export interface SpeechSource extends CallAudioSource {
   /** Speech always has the verification call's words (docs/on-call.md "Verification"). */
   forVerification(name: string, context?: CallContext): Promise<CallAudio>;
   verified(context?: CallContext): Promise<CallAudio>;
+  /** …and the hand-off call's (docs/on-call.md "Hand-off calls"). */
+  forHandoff(h: { schedule: string; until: number | null; timeZone: string }, context?: CallContext): Promise<CallAudio>;
+  handoffConfirmed(context?: CallContext): Promise<CallAudio>;
   /**
    * One prompt of the voice desk (docs/telephony.md "Voice desk"): the sentences as they are, each
    * normalised and rendered through the same engine and cache as calls, joined. Rejects with
