@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { testAudio, testAudioSource } from '../../test/helpers/test-audio';
 import type { CallContext, CallOutcome } from '../call-model';
+import { createAlertActions } from '../alerts';
 import { runClaimedCall } from '../calls/run-claimed-call';
 import { periodOf } from '../credit';
 import { silentLogger } from '../log';
@@ -186,6 +187,34 @@ describe('hand-off calls', () => {
     expect((await r.calls()).map((c) => c.phoneNumber)).toEqual(['5324444444', '5322222222']);
     const [back] = await store.handoffs.ofSchedule(r.schedule.id, 1);
     expect(back).toMatchObject({ at: Date.parse('2026-11-16T07:00:00Z'), incoming: { name: 'Bora', person: r.bora.id }, outgoing: { name: 'Cem', person: cem.person.id }, until: Date.parse('2026-11-17T06:00:00Z') });
+  });
+
+  it('the alert resolved by hand stops the later tries; so does the schedule turned off', async () => {
+    const r = await rig();
+    await handOff(r);
+    clock.advance(10 * MIN);
+    expect(await r.loop.tick()).toBe(1); // the first try never dialled: the alert
+    const alert = (await store.alerts.findOpen(r.acc.id, 'handoff:noc'))!;
+    const [h] = await store.handoffs.ofSchedule(r.schedule.id, 1);
+    await placeNext(NO_ANSWER); // the hand-off call, claimed first, ends unanswered
+    await createAlertActions({ store, clock, timeZone: TZ }).resolve(r.acc.id, alert.id, 'api');
+    clock.advance(11 * MIN);
+    expect(await r.loop.tick()).toBe(1);
+    expect(await store.handoffs.get(h!.id)).toMatchObject({ state: 'ended', endedReason: 'the alert was resolved', tries: 1 });
+    clock.advance(60 * MIN);
+    expect(await r.loop.tick()).toBe(0);
+    expect((await r.calls()).filter((c) => c.handoffId)).toHaveLength(1);
+
+    // The next day's hand-off, then hand-off calls turned off before its second try.
+    clock.set('2026-11-17T06:00:02Z');
+    await r.watch.tick();
+    expect(await r.loop.tick()).toBe(1);
+    await placeNext(NO_ANSWER);
+    expect((await r.schedules.update(r.acc.id, 'noc', { handoffCall: false })).ok).toBe(true);
+    clock.advance(3 * MIN);
+    expect(await r.loop.tick()).toBe(1);
+    const [next] = await store.handoffs.ofSchedule(r.schedule.id, 1);
+    expect(next).toMatchObject({ state: 'ended', endedReason: 'hand-off calls were turned off', tries: 1, incoming: { name: 'Ayşe' } });
   });
 
   it('a schedule without --handoff-call calls nobody at its hand-offs', async () => {
