@@ -40,6 +40,8 @@ const PEER_SUITES = [
   'test/integration/people-language.test.ts',
   // Verification calls against sipp (docs/on-call.md "Verification").
   'test/integration/people-verify.test.ts',
+  // A hand-off call against sipp (docs/on-call.md "Hand-off calls").
+  'test/integration/handoff-call.test.ts',
   // Voicemail detection: sipp plays a person's and a mailbox's greeting (docs/telephony.md "Voicemail detection").
   'test/integration/amd.test.ts',
   // The voice desk (README "Voice desk"): sipp calls the appliance through kamailio.
@@ -71,6 +73,7 @@ const PEER_WAIT_SUITES = [
   'test/integration/people-phones.test.ts',
   'test/integration/people-language.test.ts',
   'test/integration/people-verify.test.ts',
+  'test/integration/handoff-call.test.ts',
 ];
 
 /**
@@ -100,6 +103,7 @@ const POSTGRES_SUITES = [
   'src/escalation/*.test.ts',
   'src/schedules/*.test.ts',
   'src/people/*.test.ts',
+  'src/handoff/*.test.ts',
   'src/second-path/notifier.test.ts',
   'src/importers/apply.test.ts',
   'src/voice-desk/service.test.ts',

@@ -11,6 +11,7 @@ import { createWindowStarter } from './maintenance';
 import { createCallbackSender } from './callbacks';
 import { createEngine } from './engine';
 import { createHeartbeatChecker } from './heartbeats';
+import { createHandoffLoop } from './handoff';
 import { createSelfTestScheduler } from './self-test';
 import { sipTrunks } from './config/sections/sip';
 import type { IntakeDeps } from './intake';
@@ -169,6 +170,17 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
   });
   // On-call schedules (docs/on-call.md "On-call schedules"): each change, claimed by one appliance, is an oncall.changed callback.
   const oncallWatch = createOncallWatch({ store, clock, log, leaseMs: config.calls.lease_s * 1000 });
+  // Hand-off calls (docs/on-call.md "Hand-off calls"): each hand-off the watch wrote, claimed by one appliance.
+  const handoffs = createHandoffLoop({
+    store,
+    clock,
+    log,
+    leaseMs: config.calls.lease_s * 1000,
+    timeZone: config.credit.timezone,
+    language: config.panel.language,
+    waitReason: intake.waitReason,
+    onQueued: callsQueued,
+  });
   const sweeper = createSweeper({ store, rateLimiter, clock, log, config });
 
   // Every background loop (src/engine), in start order; the stop order below.
@@ -184,6 +196,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       maintenance,
       heartbeats,
       oncallWatch,
+      handoffs,
       coverage,
       sweeper,
     ],
@@ -192,6 +205,7 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
       maintenance.name,
       heartbeats.name, // a claimed heartbeat not yet fired is another appliance's at once
       oncallWatch.name,
+      handoffs.name, // a claimed hand-off not yet stepped is another appliance's at once
       coverage.name, // reads only
       selfTests.name, // a self-test call in progress hangs up; its row stays due
       ...telephony.loops.map((l) => l.name), // unanswered calls back to the queue, answered ones finish; then the trunks close

@@ -46,4 +46,11 @@ export interface CallAudioSource {
    */
   forVerification?(name: string, context?: CallContext): Promise<CallAudio>;
   verified?(context?: CallContext): Promise<CallAudio>;
+  /**
+   * A hand-off call (docs/on-call.md "Hand-off calls"): the schedule and until when (local
+   * time in `timeZone`; null: no end known), `calls.repeat` times, then "press 1";
+   * `handoffConfirmed`: what follows the 1. Absent (test sources): the call's own message.
+   */
+  forHandoff?(h: { schedule: string; until: number | null; timeZone: string }, context?: CallContext): Promise<CallAudio>;
+  handoffConfirmed?(context?: CallContext): Promise<CallAudio>;
 }

@@ -6,6 +6,7 @@ import { describeError, type Logger } from '../log';
 import { metrics } from '../metrics/instruments';
 import { leftUnreached, queueNextPhones, recordVerification } from '../people';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
+import { confirmHandoff } from '../handoff';
 
 export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk' | 'answeredBy' | 'amdReason'> & {
   /**
@@ -51,7 +52,7 @@ export interface CallMoverDeps {
 
 type Held = Pick<CallRecord, 'id' | 'attempts' | 'alertId'>;
 
-export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 'phoneNumber' | 'accountId'> & { verify?: boolean }, start: CallState, bundled: Held[] = []): CallMover {
+export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 'phoneNumber' | 'accountId'> & { verify?: boolean; handoffId?: string | null }, start: CallState, bundled: Held[] = []): CallMover {
   let state = start;
   let held: Held[] = [call, ...bundled];
   // A mover is made once per claim: the claim (the store's UPDATE) was the edge into `start`.
@@ -116,6 +117,8 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
         const ended = await tx.calls.get(call.id);
         if (ended?.verify) await recordVerification(tx, ended, at);
       }
+      // A 1 on a hand-off call confirms it, and resolves its alert if one was raised (docs/on-call.md "Hand-off calls").
+      if (call.handoffId && to === 'acknowledged') await confirmHandoff(tx, call.handoffId, call.phoneNumber, at, d.timeZone);
       const alertIds = [...new Set(still.map((c) => c.alertId).filter((a): a is string => a !== null))];
       if (to === 'acknowledged') {
         const byId = new Map((await tx.alerts.getMany(alertIds)).map((a) => [a.id, a]));

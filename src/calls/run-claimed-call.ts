@@ -110,14 +110,19 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
   const person = call.personId ? await d.store.people.get(call.personId) : null;
   const language = person?.language;
   const context = { escalationOrdinal: call.escalationOrdinal, ...(language ? { language } : {}) };
-  // A verification call asks who it is for and says nothing of alerts (docs/on-call.md "Verification").
-  const verifying = call.verify && person && d.audio.forVerification ? { name: person.name, forVerification: d.audio.forVerification.bind(d.audio) } : null;
+  // A hand-off call says the schedule and until when (docs/on-call.md "Hand-off calls"); a
+  // verification call who it is for (docs/on-call.md "Verification"); neither speaks of alerts.
+  const handoff = call.handoffId && d.audio.forHandoff ? await d.store.handoffs.get(call.handoffId) : null;
+  const verifying = call.verify && !call.handoffId && person && d.audio.forVerification ? { name: person.name, forVerification: d.audio.forVerification.bind(d.audio) } : null;
+  const confirmedAudio = handoff && d.audio.handoffConfirmed ? d.audio.handoffConfirmed.bind(d.audio) : call.verify && !call.handoffId && d.audio.verified ? d.audio.verified.bind(d.audio) : null;
   const request: DialRequest = {
     number: call.phoneNumber,
     // Rendering starts once the INVITE left and runs while the phone rings. Alerts bundled
     // into the call are spoken together, each named.
     audio: () =>
-      verifying
+      handoff
+        ? d.audio.forHandoff!({ schedule: handoff.scheduleName, until: handoff.until, timeZone: handoff.timeZone }, context)
+        : verifying
         ? verifying.forVerification(verifying.name, context)
         : call.bundled.length === 0
         ? d.audio.forMessage(call.message, context)
@@ -125,7 +130,7 @@ async function dialWithin(d: RunDeps, call: ClaimedCall, mover: CallMover, signa
     // What a voicemail gets (docs/telephony.md "Voicemail detection"): the alerts once, and why.
     voicemailAudio: call.verify ? undefined : d.audio.forVoicemail && (() => d.audio.forVoicemail!([call.message, ...call.bundled.map((b) => b.message)], context)),
     // Says that this number is recorded as the one acknowledging (it is: alerts.acknowledged_by).
-    acknowledgedAudio: () => (call.verify && d.audio.verified ? d.audio.verified(context) : d.audio.acknowledged(call.phoneNumber, context)),
+    acknowledgedAudio: () => (confirmedAudio ? confirmedAudio(context) : d.audio.acknowledged(call.phoneNumber, context)),
     ringTimeoutMs: d.calls.ring_timeout_s * 1000,
     answerDelayMs: d.calls.answer_delay_ms,
     maxCallMs: d.calls.max_call_s * 1000,

@@ -42,6 +42,7 @@ const human = (s: ScheduleRecord, url: string, people: ReadonlyMap<string, Perso
       ),
     ),
     part('calendar', url),
+    ...(s.handoffCall ? [part('hand-off calls', 'on: whoever comes on call is asked to press 1')] : []),
   ].join('\n');
 
 const ACCOUNT = ['<account>', 'account id (acc_…)'] as const;
@@ -57,12 +58,13 @@ export function scheduleCommand(): Command {
     .requiredOption('--name <name>', 'its name, unique in the account (escalation steps name it as @name); letters, digits, spaces, . _ -')
     .requiredOption('--time-zone <tz>', 'IANA time zone the layers\' local times are read in, e.g. Europe/Istanbul')
     .requiredOption('--layers <json>', 'JSON array of layers: participants, shift (Nd or Nh), start (local), restrictions')
+    .option('--handoff-call', 'call whoever comes on call at each hand-off and ask them to press 1 (docs/on-call.md "Hand-off calls")')
     .option('--json', 'print JSON')
     .action((accountId: string, opts, c: Command) =>
       withServices(c, async ({ schedules }, store, config) => {
         const layers = layersOption(opts.layers);
         await requireAccount(store, accountId);
-        const { schedule } = unwrap(await schedules.create(accountId, { name: opts.name, timeZone: opts.timeZone, layers }), { accountId, schedule: opts.name });
+        const { schedule } = unwrap(await schedules.create(accountId, { name: opts.name, timeZone: opts.timeZone, layers, handoffCall: opts.handoffCall === true }), { accountId, schedule: opts.name });
         const people = await peopleById(store, accountId);
         const url = icsUrl(config, schedule.icsToken);
         print(opts.json, scheduleJson(schedule, url), () => human(schedule, url, people));
@@ -76,13 +78,20 @@ export function scheduleCommand(): Command {
     .option('--name <name>', 'a new name (policies naming the old one by name must be changed too)')
     .option('--time-zone <tz>', 'a new IANA time zone')
     .option('--layers <json>', 'the new layers (JSON, as for create): they replace all the old ones')
+    .option('--handoff-call', 'turn hand-off calls on (docs/on-call.md "Hand-off calls")')
+    .option('--no-handoff-call', 'turn hand-off calls off')
     .option('--json', 'print JSON')
     .action((accountId: string, idOrName: string, opts, c: Command) =>
       withServices(c, async ({ schedules }, store, config) => {
         const layers = opts.layers === undefined ? undefined : layersOption(opts.layers);
         await requireAccount(store, accountId);
-        if (opts.name === undefined && opts.timeZone === undefined && layers === undefined) throw new UsageError('nothing to change: give --name, --time-zone or --layers');
-        const change = { ...(opts.name === undefined ? {} : { name: opts.name }), ...(opts.timeZone === undefined ? {} : { timeZone: opts.timeZone }), ...(layers === undefined ? {} : { layers }) };
+        if (opts.name === undefined && opts.timeZone === undefined && layers === undefined && opts.handoffCall === undefined) throw new UsageError('nothing to change: give --name, --time-zone, --layers or --[no-]handoff-call');
+        const change = {
+          ...(opts.name === undefined ? {} : { name: opts.name }),
+          ...(opts.timeZone === undefined ? {} : { timeZone: opts.timeZone }),
+          ...(layers === undefined ? {} : { layers }),
+          ...(opts.handoffCall === undefined ? {} : { handoffCall: opts.handoffCall === true }),
+        };
         const r = await schedules.update(accountId, idOrName, change);
         if (!r.ok && r.code === 'schedule_in_use') throw inUseError(r);
         const { schedule } = unwrap(r, { accountId, schedule: idOrName });

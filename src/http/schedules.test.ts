@@ -116,6 +116,20 @@ describe('PUT /api/schedules/:name, DELETE /api/schedules/:name/overrides/:id', 
   const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
     app.handle(new Request(`http://localhost${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
 
+  it('handoff_call turns hand-off calls on and off (docs/on-call.md "Hand-off calls"); anything but a boolean is refused', async () => {
+    const a = await accountWithSchedule();
+    const key = { 'x-api-key': a.apiKey, 'x-api-secret': a.apiSecret };
+    expect(a.schedule.handoffCall).toBe(false);
+    const on = await json(await send('PUT', '/api/schedules/noc', key, { handoff_call: true }));
+    expect(on).toMatchObject({ status: 200, json: { schedule: { id: a.schedule.id, handoff_call: true, layers: a.schedule.layers } } });
+    expect((await store.schedules.get(a.schedule.id))!.handoffCall).toBe(true);
+    // Not given: kept.
+    expect((await json(await send('PUT', '/api/schedules/noc', key, { time_zone: 'Europe/Istanbul' }))).json.schedule.handoff_call).toBe(true);
+    const bad = await json(await send('PUT', '/api/schedules/noc', key, { handoff_call: 'yes' }));
+    expect(bad).toEqual({ status: 400, json: { status: 'error', message: 'Invalid schedule: handoff_call: true or false', code: 'invalid_schedule' } });
+    expect((await json(await send('PUT', '/api/schedules/noc', key, { handoff_call: false }))).json.schedule.handoff_call).toBe(false);
+  });
+
   it('changes the layers in place (same id, feed URL, overrides) and removes an override, with the API key only', async () => {
     const a = await accountWithSchedule();
     const key = { 'x-api-key': a.apiKey, 'x-api-secret': a.apiSecret };

@@ -18,7 +18,7 @@ const FEED_DAYS = 60;
  *   account's schedule is 404 like a missing one.
  * - GET /schedules/<token>.ics  the next 60 days' shifts as iCalendar; the unguessable
  *   token is the only credential, so calendar apps can subscribe to the URL as it is.
- * - PUT /api/schedules/:name  {"name"?, "time_zone"?, "layers"?}: changed in place (id, feed URL
+ * - PUT /api/schedules/:name  {"name"?, "time_zone"?, "layers"?, "handoff_call"?}: changed in place (id, feed URL
  *   and overrides stay); DELETE /api/schedules/:name/overrides/:id  one override. Both with the
  *   API key only (its secret, or a signature), as DELETE /api/schedules/:name.
  */
@@ -49,10 +49,14 @@ export function scheduleRoutes(deps: HttpDeps) {
         const decoded = decodeBody(body, request.headers.get('content-type'));
         if (!decoded.ok) return errorResponse('malformed_request');
         const f = decoded.fields as Record<string, unknown>;
+        // docs/on-call.md "Hand-off calls": a boolean (a form's "true"/"false" too), nothing else.
+        const handoff = f.handoff_call === undefined ? undefined : f.handoff_call === true || f.handoff_call === 'true' ? true : f.handoff_call === false || f.handoff_call === 'false' ? false : null;
+        if (handoff === null) return errorResponse('invalid_schedule', { detail: 'handoff_call: true or false' });
         const change: ScheduleChange = {
           ...(typeof f.name === 'string' ? { name: f.name } : {}),
           ...(typeof f.time_zone === 'string' ? { timeZone: f.time_zone } : {}),
           ...(f.layers !== undefined ? { layers: f.layers } : {}),
+          ...(handoff !== undefined ? { handoffCall: handoff } : {}),
         };
         const r = await service.update(auth.account.id, decodeURIComponent(params.name), change);
         if (!r.ok && r.code === 'schedule_in_use')

@@ -44,7 +44,7 @@ const TIME_CHARS = 7;
  * commit wrote (and fsynced) all of them to the WAL; inserting calls cost ~12% of the
  * intake's time in a profile under load.
  */
-export function newId(prefix: 'acc' | 'cred' | 'call' | 'alt' | 'pol' | 'evt' | 'sch' | 'ovr' | 'mw' | 'hb' | 'st' | 'per', now: number = Date.now()): string {
+export function newId(prefix: 'acc' | 'cred' | 'call' | 'alt' | 'pol' | 'evt' | 'sch' | 'ovr' | 'mw' | 'hb' | 'st' | 'per' | 'hof', now: number = Date.now()): string {
   return `${prefix}_${timePrefix(Math.max(0, Math.floor(now)))}${randomToken(20 - TIME_CHARS)}`;
 }
 

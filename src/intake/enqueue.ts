@@ -27,6 +27,8 @@ export interface EnqueueRequest {
   /** Who raised it when not the endpoint (`heartbeat`): its calls and its alert carry this source. */
   source?: CallSource;
   phoneNumbers: string[];
+  /** Who phoneNumbers reach when they are people (a hand-off alert to the outgoing person): their calls name them. */
+  targets?: readonly CallTarget[];
   message: string;
   /** `alert_key`: null for a plain request, which is never deduplicated. */
   alertKey: string | null;
@@ -125,7 +127,7 @@ export async function enqueueCalls(
         escalationOrdinal: req.escalation && !escalating && !route?.unroutable ? ordinalOf({ plan: req.escalation.plan, round: 1, step: route!.step }) : 0,
         lastReason: options.waitReason ?? null,
         // A person's number (docs/on-call.md "People"): the call names them, and their next phone follows a failure.
-        person: route?.targets.find((t) => t.number === phoneNumber)?.person ?? null,
+        person: (route?.targets ?? req.targets)?.find((t) => t.number === phoneNumber)?.person ?? null,
       })),
       now,
     );

@@ -11,3 +11,4 @@ export { isAlertActionName, readAlertAction, readCreateAlert, readGenieKey, type
 export { readPagerDutyChange, readPagerDutyEvent } from './pagerduty';
 export { readAlertCount, readAlertIdentifier, readAlertList, type AlertIdentifier } from './opsgenie-reads';
 export { decodeBody } from './decode-body';
+export { enqueueCalls, type EnqueueRequest } from './enqueue';

@@ -9,6 +9,8 @@ export function scheduleJson(s: ScheduleRecord, icsUrl: string) {
     name: s.name,
     time_zone: s.timeZone,
     layers: s.layers,
+    // docs/on-call.md "Hand-off calls": whoever comes on call is called at each hand-off.
+    handoff_call: s.handoffCall,
     ics_url: icsUrl,
     created_at: iso(s.createdAt),
     updated_at: iso(s.updatedAt),

@@ -48,6 +48,25 @@ describe("a person's next phone", () => {
     expect(await next(third)).toEqual([]);
   });
 
+  it("the first phone's own retry comes after the person's last phone: not while that one waits or rings, at once after it ended", async () => {
+    const { first } = await setup(['5321111111', '5322222222']);
+    const claim = () => store.transaction((tx) => tx.calls.claim(clock(), 60_000));
+    const a1 = await claim();
+    expect(a1).toMatchObject({ id: first, attempts: 1 });
+    // Busy: its retry is due at once, and the second phone is queued beside it (the mover's transaction).
+    expect(await store.transaction((tx) => tx.calls.move(first, { from: 'dialing', to: 'queued', at: clock(), attempt: 1, runAfter: clock() }))).toBe(true);
+    const [second] = await next([first]);
+    clock.advance(1000);
+    // The retry was queued first and is as due, yet the second phone goes first…
+    const b1 = await claim();
+    expect(b1).toMatchObject({ id: second, phoneNumber: '5322222222', attempts: 1 });
+    // …and while it rings, the first phone is not rung again.
+    expect(await claim()).toBeNull();
+    // The second phone's attempt ended (busy, its own retry later): now the first phone's retry.
+    expect(await store.transaction((tx) => tx.calls.move(second!, { from: 'dialing', to: 'queued', at: clock(), attempt: 1, runAfter: clock() + 60_000 }))).toBe(true);
+    expect(await claim()).toMatchObject({ id: first, attempts: 2 });
+  });
+
   it('nothing once the alert closed, for a bare number, or with no credit left', async () => {
     const { acc, alertId, first } = await setup(['5321111111', '5322222222']);
     const [bare] = await store.transaction((tx) => tx.calls.enqueue([{ accountId: acc.id, credentialId: null, source: 'api', phoneNumber: '5329999999', message: 'disk', alertId, escalationOrdinal: 1 }], clock()));

@@ -34,7 +34,8 @@ export function checkOf(state: CallState): { ok: boolean; reason: string | null 
  * no longer has the number called (changed meanwhile: a new number is not proven by the old).
  */
 export async function recordVerification(tx: Tx, call: CallRecord, at: number): Promise<PhoneCheck | null> {
-  if (!call.verify || call.personId === null || !isFinal(call.state)) return null;
+  // A hand-off call (verify-shaped) proves the hand-off, not the phone (docs/on-call.md "Hand-off calls").
+  if (!call.verify || call.handoffId !== null || call.personId === null || !isFinal(call.state)) return null;
   const person = await tx.people.get(call.personId);
   const index = call.personPhone ?? 0;
   const phone = person?.phones[index];

@@ -15,3 +15,4 @@ export { rulesOf, rulesWith } from './rules';
 export { COVERAGE_DAYS, MAX_COVERAGE_DAYS, coverageDays, coverageOf, type CoverageGap, type CoverageShift, type ScheduleCoverage, type UnverifiedPerson } from './coverage';
 export { readCoverage, type ScheduleCoverageRead } from './coverage-read';
 export { COVERAGE_GAUGES_EVERY_MS, createCoverageGauges, type CoverageGauges, type CoverageReading } from './coverage-gauges';
+export { HANDOFF_CONFIRM_WITHIN_MS, recordHandoff } from './handoff-record';

@@ -14,6 +14,8 @@ export interface ScheduleInput {
   name: string;
   timeZone: string;
   layers: unknown;
+  /** `--handoff-call`: call whoever comes on call at each hand-off (docs/on-call.md "Hand-off calls"); default false. */
+  handoffCall?: boolean;
 }
 
 export interface OverrideInput {
@@ -157,7 +159,7 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         const now = clock();
         const first = onCallAt({ timeZone: c.timeZone, layers: compileLayers(named.layers, await peopleById(tx, accountId)), overrides: [] }, now);
         const schedule = await tx.schedules.create(
-          { accountId, name: c.name, timeZone: c.timeZone, layers: named.layers, watchedName: first.name, watchedNumber: first.number, watchAt: first.until ?? now + 86_400_000 },
+          { accountId, name: c.name, timeZone: c.timeZone, layers: named.layers, watchedName: first.name, watchedNumber: first.number, watchAt: first.until ?? now + 86_400_000, handoffCall: input.handoffCall ?? false },
           now,
         );
         return { ok: true, schedule };
@@ -190,7 +192,7 @@ export function createSchedulesService({ store, clock }: { store: Store; clock: 
         await claimUse(tx, accountId, 'person');
         const named = await peopleInLayers(tx, accountId, c.layers);
         if (!named.ok) return { ok: false, code: 'invalid_schedule', problem: named.problem };
-        const schedule = await tx.schedules.update(s.id, { name: c.name, timeZone: c.timeZone, layers: named.layers }, clock());
+        const schedule = await tx.schedules.update(s.id, { name: c.name, timeZone: c.timeZone, layers: named.layers, handoffCall: change.handoffCall ?? s.handoffCall }, clock());
         if (!schedule) return { ok: false, code: 'schedule_not_found' };
         // New layers may put someone else on call now: the watch looks (and says oncall.changed).
         await tx.schedules.watchNoLaterThan(s.id, clock());

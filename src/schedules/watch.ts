@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { LoopSpec } from '../engine';
 import { newLease, type ScheduleRecord, type Store } from '../store';
+import { recordHandoff } from './handoff-record';
 import { rulesOf } from './rules';
 import { onCallAt } from './timeline';
 
@@ -27,7 +28,8 @@ export interface OncallWatchDeps {
  * the next instant its on-call person changes (`watch_at`); a due row is claimed with a lease
  * by the database's clock (store/schedules.ts claimWatch, FOR UPDATE SKIP LOCKED on
  * PostgreSQL), then one transaction checks the lease is still this watch's, records who is
- * on call now and the next change, and writes the events to the outbox beside it.
+ * on call now and the next change, and writes the events to the outbox beside it (and, for
+ * a schedule with hand-off calls, its latest change as a hand-off: handoff-record.ts).
  */
 export interface OncallWatch extends LoopSpec {
   /** One look: resolves with how many events were written, once they committed. */
@@ -59,6 +61,8 @@ export function createOncallWatch(d: OncallWatchDeps): OncallWatch {
       if (next !== null && next <= now) next = now; // more to catch up on: the next look goes on
       if (!(await tx.schedules.finishWatch(s.id, lease.owner, { ...seen, nextAt: next ?? now + IDLE_LOOK_MS }))) return 0;
       for (const c of changes) await emitOncallChanged(tx, s, c.from, c.to, c.at);
+      const last = changes[changes.length - 1];
+      if (s.handoffCall && last) await recordHandoff(tx, s, last.at, now);
       return changes.length;
     });
 

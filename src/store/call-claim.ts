@@ -33,6 +33,14 @@ export function createCallClaim(db: SqlConnection, recordEdge: RecordEdge): Call
                    AND NOT EXISTS (SELECT 1 FROM calls o
                                    WHERE o.phone_number = c.phone_number AND o.id <> c.id
                                      AND o.state IN (${IN_PROGRESS_SQL}) AND o.lease_until >= ${leaseNow})
+                   -- docs/on-call.md "People": a retry of a person's phone waits while a later phone of
+                   -- theirs in the same step is not tried yet or still ringing (the first phone's
+                   -- own retries come after the person's last phone).
+                   AND (c.state <> 'queued' OR c.person_id IS NULL OR c.attempts = 0
+                        OR NOT EXISTS (SELECT 1 FROM calls p
+                                       WHERE p.alert_id = c.alert_id AND p.person_id = c.person_id
+                                         AND p.escalation_ordinal = c.escalation_ordinal AND p.person_phone > c.person_phone
+                                         AND (p.state IN (${IN_PROGRESS_SQL}) OR (p.state = 'queued' AND p.attempts < c.attempts))))
                    -- Pacing holds new calls and retries; a call whose worker died is redialled.
                    AND (c.state <> 'queued'
                         OR (NOT EXISTS (SELECT 1 FROM dials d WHERE d.phone_number = c.phone_number AND d.at > $gapSince)

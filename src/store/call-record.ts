@@ -4,7 +4,8 @@ import { sqlList } from './sql-list';
 // A call as the store keeps it (CallRow, a `calls` row) and as the program uses it
 // (CallRecord), and the one mapping between them.
 
-export type CallSource = 'api' | 'webhook' | 'test' | 'heartbeat';
+/** `heartbeat`, `handoff`: raised by the appliance itself (docs/on-call.md "Heartbeats", "Hand-off calls"). */
+export type CallSource = 'api' | 'webhook' | 'test' | 'heartbeat' | 'handoff';
 
 /** The states a worker holds under a lease, as SQL (from the call model, never retyped). */
 export const IN_PROGRESS_SQL = sqlList(IN_PROGRESS_STATES);
@@ -44,6 +45,8 @@ export interface CallRecord {
   amdReason: AmdReason | null;
   /** A verification call (docs/on-call.md "Verification"): asks its person to press 1 for this phone. */
   verify: boolean;
+  /** With `verify`: the hand-off this call asks to confirm (docs/on-call.md "Hand-off calls"); null: any other call. */
+  handoffId: string | null;
 }
 
 /** A `calls` row as SQLite returns it (`SELECT *`). */
@@ -74,6 +77,7 @@ export interface CallRow {
   answered_by?: AnsweredBy | null;
   amd_reason?: AmdReason | null;
   verify?: number | null;
+  handoff_id?: string | null;
 }
 
 /** The one mapping from a row to a CallRecord: a new column is added here only. */
@@ -105,5 +109,6 @@ export function toCall(r: CallRow): CallRecord {
     answeredBy: r.answered_by ?? null,
     amdReason: r.amd_reason ?? null,
     verify: Number(r.verify ?? 0) === 1,
+    handoffId: r.handoff_id ?? null,
   };
 }

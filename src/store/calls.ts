@@ -23,8 +23,10 @@ export interface NewCall {
   lastReason?: string | null;
   /** The person it reaches and which of their phones (docs/on-call.md "People"); absent: a bare number. */
   person?: { personId: string; phone: number } | null;
-  /** A verification call of that person's phone (docs/on-call.md "Verification"); needs `person`. */
+  /** A verification call of that person's phone (docs/on-call.md "Verification"); needs `person`, unless a hand-off call. */
   verify?: boolean;
+  /** With `verify`: the hand-off it asks to confirm (docs/on-call.md "Hand-off calls"); its callee may be a bare number. */
+  handoffId?: string | null;
 }
 
 export interface CallsStore {
@@ -168,7 +170,7 @@ export function queuedCallValues(from: { id?: string; phone?: string; alert?: st
 
 const INSERT_QUEUED_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}) VALUES (${queuedCallValues()})`;
 /** The same row for a call that reaches a person (docs/on-call.md "People"). */
-const INSERT_PERSON_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}, person_id, person_phone, verify) VALUES (${queuedCallValues()}, $person, $personPhone, $verify)`;
+const INSERT_PERSON_CALL = `INSERT INTO calls (${QUEUED_CALL_ROW.columns}, person_id, person_phone, verify, handoff_id) VALUES (${queuedCallValues()}, $person, $personPhone, $verify, $handoff)`;
 
 export function createCallsStore(db: SqlConnection): CallsStore {
   const sql = dialectOf(db.dialect);
@@ -251,7 +253,10 @@ export function createCallsStore(db: SqlConnection): CallsStore {
       const ids: string[] = [];
       for (const c of calls) {
         const id = newId('call');
-        const person = c.person ? { person: c.person.personId, personPhone: c.person.phone, verify: c.verify ? 1 : 0 } : null;
+        const person =
+          c.person || c.verify
+            ? { person: c.person?.personId ?? null, personPhone: c.person?.phone ?? null, verify: c.verify ? 1 : 0, handoff: c.handoffId ?? null }
+            : null;
         // Sent, not waited for: the ids are ours, and the COMMIT waits for them (sql/connection.ts send).
         (person ? db.query(INSERT_PERSON_CALL) : insert).send({
           ...person,

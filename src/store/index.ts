@@ -32,6 +32,7 @@ export { nameKey, type Person, type PersonFields, type PersonLanguage, type Pers
 export type { ImportedObject, ImportSourcesStore } from './import-sources';
 export type { Escalation, EscalationPlan } from './escalations';
 export type { AlertText, AlertTextType, TextNotice, TextNoticesStore } from './text-notices';
+export type { HandoffRecord, HandoffState, HandoffStep, HandoffsStore, NewHandoff, OnCallParty } from './handoffs';
 export { ordinalOf } from './escalations';
 export { claimUse, describeUsers, whoUses, type UsedBy, type UsedKind } from './usage-of';
 export type { Credential, IssuedCredential } from './credentials';

@@ -32,6 +32,8 @@ export interface ScheduleRecord {
   watchedName: string | null;
   watchedNumber: string | null;
   watchAt: number;
+  /** Whoever comes on call is called at each hand-off and asked to press 1 (docs/on-call.md "Hand-off calls"). */
+  handoffCall: boolean;
 }
 
 export interface OverrideRecord {
@@ -59,6 +61,7 @@ interface ScheduleRow {
   watched_name: string | null;
   watched_number: string | null;
   watch_at: number;
+  handoff_call?: number | null;
 }
 
 interface OverrideRow {
@@ -84,6 +87,7 @@ const toSchedule = (r: ScheduleRow): ScheduleRecord => ({
   watchedName: r.watched_name,
   watchedNumber: r.watched_number,
   watchAt: Number(r.watch_at),
+  handoffCall: Number(r.handoff_call ?? 0) === 1,
 });
 
 const toOverride = (r: OverrideRow): OverrideRecord => ({
@@ -105,6 +109,7 @@ export interface NewSchedule {
   watchedName: string | null;
   watchedNumber: string | null;
   watchAt: number;
+  handoffCall?: boolean;
 }
 
 export interface SchedulesStore {
@@ -119,7 +124,7 @@ export interface SchedulesStore {
   /** Deletes the schedule and its overrides. */
   delete(id: string): Promise<boolean>;
   /** Replaces name, zone and layers in place: the id, the feed's token and the overrides stay. */
-  update(id: string, s: Pick<NewSchedule, 'name' | 'timeZone' | 'layers'>, now: number): Promise<ScheduleRecord | null>;
+  update(id: string, s: Pick<NewSchedule, 'name' | 'timeZone' | 'layers'> & { handoffCall: boolean }, now: number): Promise<ScheduleRecord | null>;
   /** Deletes one override of the schedule; false when the schedule has no such override. */
   removeOverride(scheduleId: string, overrideId: string): Promise<OverrideRecord | null>;
   addOverride(o: Omit<OverrideRecord, 'id' | 'createdAt'>, now: number): Promise<OverrideRecord>;
@@ -155,14 +160,14 @@ export function createSchedulesStore(db: SqlConnection): SchedulesStore {
       const icsToken = randomToken(32);
       await db
         .query(
-          `INSERT INTO schedules (id, account_id, name, time_zone, layers, ics_token, created_at, updated_at, watched_name, watched_number, watch_at)
-           VALUES ($id, $account, $name, $tz, $layers, $token, $now, $now, $wname, $wnumber, $watchAt)`,
+          `INSERT INTO schedules (id, account_id, name, time_zone, layers, ics_token, created_at, updated_at, watched_name, watched_number, watch_at, handoff_call)
+           VALUES ($id, $account, $name, $tz, $layers, $token, $now, $now, $wname, $wnumber, $watchAt, $handoff)`,
         )
         .run({
           id, account: s.accountId, name: s.name, tz: s.timeZone, layers: JSON.stringify(s.layers), token: icsToken, now,
-          wname: s.watchedName, wnumber: s.watchedNumber, watchAt: s.watchAt,
+          wname: s.watchedName, wnumber: s.watchedNumber, watchAt: s.watchAt, handoff: s.handoffCall ? 1 : 0,
         });
-      return { id, accountId: s.accountId, name: s.name, timeZone: s.timeZone, layers: s.layers, icsToken, createdAt: now, updatedAt: now, watchedName: s.watchedName, watchedNumber: s.watchedNumber, watchAt: s.watchAt };
+      return { id, accountId: s.accountId, name: s.name, timeZone: s.timeZone, layers: s.layers, icsToken, createdAt: now, updatedAt: now, watchedName: s.watchedName, watchedNumber: s.watchedNumber, watchAt: s.watchAt, handoffCall: s.handoffCall ?? false };
     },
     async get(id) {
       const row = (await db.query('SELECT * FROM schedules WHERE id = $id').get({ id })) as ScheduleRow | null;
@@ -190,8 +195,8 @@ export function createSchedulesStore(db: SqlConnection): SchedulesStore {
     },
     async update(id, u, now) {
       const { changes } = await db
-        .query('UPDATE schedules SET name = $name, time_zone = $tz, layers = $layers, updated_at = $now WHERE id = $id')
-        .run({ id, name: u.name, tz: u.timeZone, layers: JSON.stringify(u.layers), now });
+        .query('UPDATE schedules SET name = $name, time_zone = $tz, layers = $layers, handoff_call = $handoff, updated_at = $now WHERE id = $id')
+        .run({ id, name: u.name, tz: u.timeZone, layers: JSON.stringify(u.layers), handoff: u.handoffCall ? 1 : 0, now });
       if (changes !== 1) return null;
       const row = (await db.query('SELECT * FROM schedules WHERE id = $id').get({ id })) as ScheduleRow | null;
       return row ? toSchedule(row) : null;

@@ -28,6 +28,7 @@ import { createFallbacksStore, type FallbacksStore } from './fallbacks';
 import { createPeopleStore, type PeopleStore } from './people';
 import { createTextNoticesStore, type TextNoticesStore } from './text-notices';
 import { createImportSourcesStore, type ImportSourcesStore } from './import-sources';
+import { createHandoffsStore, type HandoffsStore } from './handoffs';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -71,6 +72,8 @@ export interface Tables {
   textNotices: TextNoticesStore;
   /** What each imported object came from (docs/integrations.md "Moving from Opsgenie or PagerDuty"). */
   importSources: ImportSourcesStore;
+  /** Hand-offs of schedules that call the incoming person (docs/on-call.md "Hand-off calls"). */
+  handoffs: HandoffsStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -112,6 +115,7 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   people: (db) => createPeopleStore(db),
   textNotices: (db) => createTextNoticesStore(db),
   importSources: (db) => createImportSourcesStore(db),
+  handoffs: (db) => createHandoffsStore(db),
 };
 
 /** The names of the table groups. */

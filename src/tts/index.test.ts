@@ -113,6 +113,32 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
     expect(texts).not.toContain('alarm');
   });
 
+  it("a hand-off call says the schedule and until when in its local time, in the person's language, and asks to press 1 (docs/on-call.md \"Hand-off calls\")", async () => {
+    const dir = tempDir();
+    const said = join(dir, 'said');
+    const binary = join(dir, 'espeak-ng-recording');
+    writeFileSync(said, '');
+    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
+    chmodSync(binary, 0o755);
+    const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
+    // Until Tuesday 06:00Z: 09:00 in Istanbul.
+    const h = { schedule: 'noc', until: Date.parse('2026-11-17T06:00:00Z'), timeZone: 'Europe/Istanbul' };
+    const en = await source.forHandoff(h, { language: 'en' });
+    const tr = await source.forHandoff(h, { language: 'tr' });
+    const open = await source.forHandoff({ ...h, until: null }, { language: 'en' });
+    const done = await source.handoffConfirmed({ language: 'tr' });
+    expect(Math.min(en.durationMs, tr.durationMs, open.durationMs, done.durationMs)).toBeGreaterThan(500);
+    const texts = readFileSync(said, 'utf8');
+    // As normalised for speech: a time's colon is a pause (src/tts/normalize.ts), "voice-alert" two words.
+    expect(texts).toContain('This is voice alert with a hand off. You are now on call for schedule noc until Tuesday 09 00.');
+    expect(texts).toContain('You are now on call for schedule noc.');
+    expect(texts).toContain('Press 1 to confirm you have taken over.');
+    expect(texts).toContain('noc çizelgesinde nöbet şimdi sizde. Nöbetin bitişi: Salı 09 00.');
+    expect(texts).toContain("Nöbeti devraldığınızı onaylamak için 1'e basın.");
+    expect(texts).toContain('Teşekkürler, nöbet devri onaylandı.');
+    expect(texts).not.toContain('alert call');
+  });
+
   it('speaks a bundle as one message naming each alert, and keeps 10 long alerts within calls.max_call_s', async () => {
     const dir = tempDir();
     const said = join(dir, 'said');

@@ -5,7 +5,7 @@ import type { Logger } from '../log';
 import { bundleText, cutTo, firstSentence, MAX_NAMED_IN_BUNDLE } from './bundle';
 import { composeCall, concatSamples, toCallAudio } from './compose';
 import { createEspeakRenderer } from './espeak-ng';
-import { LANGUAGES, languageOf, spokenNumber, type Language, type LanguageWords } from './language';
+import { LANGUAGES, languageOf, spokenLocalTime, spokenNumber, type Language, type LanguageWords } from './language';
 import { normalizeText } from './normalize';
 import { createPiperRenderer } from './piper';
 import { createRenderCache, type RenderCacheStats } from './render-cache';
@@ -40,6 +40,9 @@ export interface SpeechSource extends CallAudioSource {
   /** Speech always has the verification call's words (docs/on-call.md "Verification"). */
   forVerification(name: string, context?: CallContext): Promise<CallAudio>;
   verified(context?: CallContext): Promise<CallAudio>;
+  /** …and the hand-off call's (docs/on-call.md "Hand-off calls"). */
+  forHandoff(h: { schedule: string; until: number | null; timeZone: string }, context?: CallContext): Promise<CallAudio>;
+  handoffConfirmed(context?: CallContext): Promise<CallAudio>;
   /**
    * One prompt of the voice desk (docs/telephony.md "Voice desk"): the sentences as they are, each
    * normalised and rendered through the same engine and cache as calls, joined. Rejects with
@@ -156,6 +159,15 @@ export function createCallAudioSource(config: Config, deps: SpeechDeps): SpeechS
       const v = voiceFor(context?.language);
       // No intro (it says "alert"): the question itself says who calls and for whom.
       return composeCall(v.speaker, { intro: '', message: speakable(v.words.verifyQuestion(name), 'the verification question', v.language), repeat: config.calls.repeat, closing: v.words.verifyClosing, pauseMs: tts.pause_ms });
+    },
+    async forHandoff(h: { schedule: string; until: number | null; timeZone: string }, context?: CallContext): Promise<CallAudio> {
+      const v = voiceFor(context?.language);
+      const until = h.until === null ? null : spokenLocalTime(v.words, h.until, h.timeZone);
+      return composeCall(v.speaker, { intro: '', message: speakable(v.words.handoffQuestion(h.schedule, until), 'the hand-off question', v.language), repeat: config.calls.repeat, closing: v.words.handoffClosing, pauseMs: tts.pause_ms });
+    },
+    async handoffConfirmed(context?: CallContext): Promise<CallAudio> {
+      const v = voiceFor(context?.language);
+      return toCallAudio(await v.speaker.speak(v.words.handoffConfirmed));
     },
     async verified(context?: CallContext): Promise<CallAudio> {
       return toCallAudio(await voiceFor(context?.language).speaker.speak(voiceFor(context?.language).words.verified));

@@ -37,6 +37,17 @@ export interface LanguageWords {
   verifyClosing: string;
   /** Played after 1 was pressed on a verification call. */
   verified: string;
+  /**
+   * A hand-off call (docs/on-call.md "Hand-off calls"): who calls, the schedule, and until
+   * when (`until`: local weekday and time in the schedule's zone; null: no end in sight).
+   */
+  handoffQuestion: (schedule: string, until: string | null) => string;
+  /** Its keypad prompt (DTMF 1 = the hand-off is confirmed). */
+  handoffClosing: string;
+  /** Played after 1 was pressed on a hand-off call. */
+  handoffConfirmed: string;
+  /** BCP 47 locale the local time of a hand-off is written in (weekday names). */
+  locale: string;
   /** Unit symbol (as written after a number) -> spoken word(s). */
   units: Record<string, string>;
 }
@@ -63,6 +74,11 @@ const tr: LanguageWords = {
   verifyQuestion: (name) => `Bu, voice-alert'in ${name} için numara doğrulama aramasıdır.`,
   verifyClosing: "Doğrulamak için 1'e basın.",
   verified: 'Teşekkürler, numara doğrulandı.',
+  // "…'e kadar" would need the suffix of the spoken hour; "bitişi:" needs none.
+  handoffQuestion: (schedule, until) => `Bu, voice-alert'in nöbet devri aramasıdır. ${schedule} çizelgesinde nöbet şimdi sizde.${until ? ` Nöbetin bitişi: ${until}.` : ''}`,
+  handoffClosing: "Nöbeti devraldığınızı onaylamak için 1'e basın.",
+  handoffConfirmed: 'Teşekkürler, nöbet devri onaylandı.',
+  locale: 'tr-TR',
   ordinal: (i) => TR_ORDINALS[i - 1] ?? `${i}. alarm`,
   units: {
     ms: 'milisaniye', msec: 'milisaniye', s: 'saniye', sec: 'saniye', sn: 'saniye', m: 'dakika', min: 'dakika',
@@ -94,6 +110,10 @@ const en: LanguageWords = {
   verifyQuestion: (name) => `This is voice-alert checking the number of ${name}.`,
   verifyClosing: 'Press 1 to confirm.',
   verified: 'Thank you, the number is confirmed.',
+  handoffQuestion: (schedule, until) => `This is voice-alert with a hand-off. You are now on call for schedule ${schedule}${until ? ` until ${until}` : ''}.`,
+  handoffClosing: 'Press 1 to confirm you have taken over.',
+  handoffConfirmed: 'Thank you, the hand-off is confirmed.',
+  locale: 'en-GB',
   ordinal: (i) => EN_ORDINALS[i - 1] ?? `Alert ${i}`,
   units: {
     ms: 'milliseconds', msec: 'milliseconds', s: 'seconds', sec: 'seconds', m: 'minutes', min: 'minutes',
@@ -119,4 +139,9 @@ export function languageOf(voice: string, setting: 'auto' | Language = 'auto'): 
 /** A number said sign by sign ("4 4 0 0", "plus 9 0 …"): a listener writes it down as said. */
 export function spokenNumber(number: string, words: LanguageWords): string {
   return [...number].map((c) => words.keypadSigns[c as '+' | '*' | '#'] ?? c).join(' ');
+}
+
+/** A hand-off's end as said in a call: weekday and 24-hour time, local to the schedule's zone. */
+export function spokenLocalTime(words: Pick<LanguageWords, 'locale'>, at: number, timeZone: string): string {
+  return new Intl.DateTimeFormat(words.locale, { weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(at);
 }

@@ -106,6 +106,20 @@ describe('voice-alert schedule', () => {
 });
 
 describe('the binary serves schedules', () => {
+  it('--handoff-call on create and update (docs/on-call.md "Hand-off calls"): in the JSON, on show, off again with --no-handoff-call', () => {
+    const a = applianceDir();
+    const acc = provision(a);
+    const created = a.cliJson(['schedule', 'create', acc.accountId, '--name', 'noc', '--time-zone', 'Europe/Istanbul', '--layers', JSON.stringify(LAYERS), '--handoff-call']);
+    expect(created.handoff_call).toBe(true);
+    expect(a.cli(['schedule', 'show', acc.accountId, 'noc']).stdout).toContain('hand-off calls\ton: whoever comes on call is asked to press 1');
+    expect(a.cliJson(['schedule', 'update', acc.accountId, 'noc', '--no-handoff-call']).handoff_call).toBe(false);
+    expect(a.cli(['schedule', 'show', acc.accountId, 'noc']).stdout).not.toContain('hand-off calls');
+    expect(a.cliJson(['schedule', 'show', acc.accountId, 'noc'])).toMatchObject({ handoff_call: false, overrides: [] });
+    expect(a.cliJson(['schedule', 'update', acc.accountId, 'noc', '--handoff-call']).handoff_call).toBe(true);
+    // Without the flag a schedule calls nobody at its hand-offs.
+    expect(a.cliJson(['schedule', 'create', acc.accountId, '--name', 'plain', '--time-zone', 'UTC', '--layers', JSON.stringify(LAYERS)]).handoff_call).toBe(false);
+  });
+
   it('GET /api/schedules/{name}/oncall and the .ics feed from the compiled binary', async () => {
     const a = applianceDir();
     const acc = provision(a);

@@ -132,6 +132,15 @@ describe('panel pages over HTTP', () => {
     expect(byState).not.toContain('data-call-id=');
   });
 
+  test('a hand-off call (docs/on-call.md "Hand-off calls") shows as such in the call list', async () => {
+    const { a, store, ownerA } = await setup();
+    await store.transaction((tx) =>
+      tx.calls.enqueue([{ accountId: a.id, credentialId: null, source: 'handoff', phoneNumber: '5321234567', message: 'hand-off call for noc', charged: false, verify: true, handoffId: 'hof_x' }], Date.now()),
+    );
+    const page = await (await ownerA.get(`/panel/a/${a.id}/calls`)).text();
+    expect(page).toContain('<td data-label="Kaynak">Nöbet devri</td>'); // the panel speaks Turkish by default
+  });
+
   test('who answered (docs/telephony.md "Voicemail detection") shows in the call list and on the call\'s page', async () => {
     const { a, store, ownerA } = await setup({ language: 'en' });
     const now = Date.now();

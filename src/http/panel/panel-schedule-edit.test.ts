@@ -68,6 +68,21 @@ describe('panel: creating and editing a schedule', () => {
     expect(await (await owner.get(`${page}?saved`)).text()).toContain('Schedule saved.');
   });
 
+  test('the Hand-off calls box (docs/on-call.md "Hand-off calls"): ticked saves it on, shown on the list and kept ticked on edit; unticked turns it off', async () => {
+    const { owner, page, csrf, store, a } = await setup();
+    expect(await (await owner.get(`${page}/new`)).text()).toContain('name="handoff_call"');
+    expect((await owner.post(`${page}/new`, { _csrf: csrf, ...FORM, handoff_call: '1', do: 'save' })).status).toBe(303);
+    const [s] = await store.schedules.list(a.id);
+    expect(s!.handoffCall).toBe(true);
+    expect(await (await owner.get(page)).text()).toContain('data-testid="handoff-call"');
+    const edit = await (await owner.get(`${page}/${s!.id}/edit`)).text();
+    expect(edit).toMatch(/<input id="s-handoff" type="checkbox" name="handoff_call" value="1" checked/);
+    // A browser sends nothing for an unticked box.
+    expect((await owner.post(`${page}/${s!.id}/edit`, { _csrf: csrf, ...FORM, do: 'save' })).status).toBe(303);
+    expect((await store.schedules.get(s!.id))!.handoffCall).toBe(false);
+    expect(await (await owner.get(page)).text()).not.toContain('data-testid="handoff-call"');
+  });
+
   test('bad input: a clear error, the form as typed, nothing saved', async () => {
     const { owner, page, csrf, store, a } = await setup();
     const badShift = await owner.post(`${page}/new`, { _csrf: csrf, ...FORM, l0_shift: '1w', do: 'save' });

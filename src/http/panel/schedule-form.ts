@@ -18,6 +18,8 @@ export interface ScheduleDraft {
   name: string;
   timeZone: string;
   layers: LayerDraft[];
+  /** The "hand-off calls" checkbox (docs/on-call.md "Hand-off calls"). */
+  handoffCall: boolean;
 }
 
 export interface LayerDraft {
@@ -41,14 +43,16 @@ export function draftFromForm(form: Record<string, string | undefined>): Schedul
     };
     if (!isEmpty(l)) layers.push(l);
   }
-  return { name: (form.name ?? '').trim(), timeZone: (form.time_zone ?? '').trim(), layers };
+  // An unticked checkbox sends nothing: off.
+  return { name: (form.name ?? '').trim(), timeZone: (form.time_zone ?? '').trim(), layers, handoffCall: form.handoff_call !== undefined && form.handoff_call !== '' };
 }
 
 /** The stored layers as the form shows them. */
-export function draftFromSchedule(s: { name: string; timeZone: string; layers: readonly StoredLayer[] }, people: ReadonlyMap<string, Person>): ScheduleDraft {
+export function draftFromSchedule(s: { name: string; timeZone: string; layers: readonly StoredLayer[]; handoffCall: boolean }, people: ReadonlyMap<string, Person>): ScheduleDraft {
   return {
     name: s.name,
     timeZone: s.timeZone,
+    handoffCall: s.handoffCall,
     layers: s.layers.map((l) => ({
       // A person as `+Name`, as in a policy's step line (docs/on-call.md "People").
       participants: l.participants
@@ -92,5 +96,5 @@ export function inputFromDraft(d: ScheduleDraft): { ok: true; input: ScheduleInp
     }
     layers.push({ participants, shift: l.shift.trim(), start: l.start.trim(), ...(restrictions.length ? { restrictions } : {}) });
   }
-  return { ok: true, input: { name: d.name, timeZone: d.timeZone, layers } };
+  return { ok: true, input: { name: d.name, timeZone: d.timeZone, layers, handoffCall: d.handoffCall } };
 }

@@ -167,7 +167,7 @@ export const en = {
     cancelled: 'Cancelled',
     voicemail: 'Left on voicemail',
   } as Record<string, string>,
-  sources: { api: 'API', webhook: 'Webhook', test: 'Test' } as Record<string, string>,
+  sources: { api: 'API', webhook: 'Webhook', test: 'Test', heartbeat: 'Heartbeat', handoff: 'Hand-off' } as Record<string, string>,
   // history
   historyTitle: 'API call history',
   time: 'Time',

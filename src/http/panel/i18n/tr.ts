@@ -163,7 +163,7 @@ export const tr: Messages = {
     cancelled: 'İptal edildi',
     voicemail: 'Sesli mesaja bırakıldı',
   },
-  sources: { api: 'API', webhook: 'Webhook', test: 'Test' },
+  sources: { api: 'API', webhook: 'Webhook', test: 'Test', heartbeat: 'Heartbeat', handoff: 'Nöbet devri' },
   historyTitle: 'API çağrı geçmişi',
   time: 'Zaman',
   endpoint: 'Uç nokta',

@@ -86,7 +86,7 @@ export function schedulesRoutes(env: PanelEnv) {
   const editing = (c: PanelCtx) => schedules.find(c.account.id, c.params.scheduleId ?? '');
 
   return new Elysia({ name: 'panel-schedules' })
-    .get(`${path}/new`, guarded(env, { account: true }, (c) => form(c, 200, { name: '', timeZone: config.credit.timezone, layers: [] })))
+    .get(`${path}/new`, guarded(env, { account: true }, (c) => form(c, 200, { name: '', timeZone: config.credit.timezone, layers: [], handoffCall: false })))
     .post(`${path}/new`, guarded(env, { account: true }, (c) => submit(c)))
     .get(
       `${path}/:scheduleId/edit`,

@@ -46,6 +46,13 @@ export function ScheduleFormPage(p: ScheduleFormPageProps) {
           <input id="s-tz" type="text" name="time_zone" required maxlength="60" placeholder="Europe/Istanbul" value={draft.timeZone} aria-describedby="s-tz-hint" />
           <p class="hint" id="s-tz-hint">{w.timeZoneHint}</p>
         </div>
+        <div class="field">
+          <label class="check" for="s-handoff">
+            <input id="s-handoff" type="checkbox" name="handoff_call" value="1" checked={draft.handoffCall} aria-describedby="s-handoff-hint" />
+            {w.handoffCall}
+          </label>
+          <p class="hint" id="s-handoff-hint">{w.handoffCallHint}</p>
+        </div>
         {layerSlots(draft).map((l, i) => (
           <fieldset class="layer" data-layer={i}>
             <legend>{i < draft.layers.length ? fill(w.layer, { n: i + 1 }) : w.newLayer}</legend>

@@ -94,6 +94,12 @@ export function SchedulesPage(p: SchedulesPageProps) {
               <dd data-testid="oncall-now">
                 {now.number ? <span safe>{`${now.name ?? ''} ${now.number}`.trim()}</span> : w.nobody} · {fill(w.until, { t: at(now.until) })}
               </dd>
+              {s.handoffCall ? (
+                <>
+                  <dt>{w.handoffCall}</dt>
+                  <dd data-testid="handoff-call">{w.handoffOn}</dd>
+                </>
+              ) : null}
             </dl>
             <CopyValue t={t} id={`ics-${s.id}`} label={w.calendar} value={p.icsUrls[s.id] ?? ''} />
             <h3>{w.next14}</h3>
