@@ -101,6 +101,7 @@ const POSTGRES_SUITES = [
   'src/schedules/*.test.ts',
   'src/people/*.test.ts',
   'src/second-path/notifier.test.ts',
+  'src/second-path/text-instead.test.ts',
   'src/importers/apply.test.ts',
   'src/voice-desk/service.test.ts',
   'src/intake/*.test.ts',

@@ -23,6 +23,7 @@ import { answeredByStep } from './schema/22-answered-by';
 import { verificationCallsStep } from './schema/23-verification-calls';
 import { secondPathNoticesStep } from './schema/24-second-path-notices';
 import { importSourcesStep } from './schema/25-import-sources';
+import { textsInsteadOfCallsStep } from './schema/27-texts-instead-of-calls';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -57,6 +58,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   verificationCallsStep,
   secondPathNoticesStep,
   importSourcesStep,
+  textsInsteadOfCallsStep,
 ];
 
 /** The schema version this program writes. */

@@ -5,7 +5,7 @@ import { rtpPortRange, type SipConfig, type TrunkConfig } from '../config/sectio
 import { describeError, type Logger } from '../log';
 import { createRtpEngine, createTelephone, describeProbe, type DialRequest, type InboundDesk, type InboundSipText, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
 import type { Store } from '../store';
-import { isTrunkFailure, trunkOrder } from './trunk-route';
+import { isTrunkFailure, mayDial, trunkOrder } from './trunk-route';
 import { createTrunkMonitor, type TrunkMonitor, type TrunkProbeStatus, type TrunkState } from './trunk-monitor';
 
 /** One trunk as /healthz, /metrics, the panel and `doctor` see it. */
@@ -36,6 +36,13 @@ export interface TrunkSet {
   onStarted(listener: () => void): void;
   anyStarted(): boolean;
   dial(request: DialRequest): Promise<CallOutcome>;
+  /**
+   * True when trunks may dial `number` (sip.trunks numbers) but none of them is up: each is
+   * not started or `down` by its probes (a trunk never probed, `none`, counts as up). What a
+   * call replaced by a text asks (docs/second-path.md "When no trunk is up"). False when no
+   * trunk may dial the number at all: that is the configuration, not a trunk down.
+   */
+  noneUpFor(number: string): boolean;
   /** One attempt on the named trunk only, no failover (a self-test of that trunk). */
   dialOn(name: string, request: DialRequest): Promise<CallOutcome>;
   /**
@@ -179,6 +186,10 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
         log.warn({ trunk: m.config.name, next: next.name, outcome: outcome.code, status: outcome.status, reason: outcome.reason }, 'trunk failed the attempt: placing it on the next trunk');
       }
       return outcome!;
+    },
+    noneUpFor(number) {
+      const allowed = members.filter((m) => mayDial(m.config, number));
+      return allowed.length > 0 && allowed.every((m) => stateOf(m) === 'down');
     },
     async sendText(number, text) {
       const order = trunkOrder(
