@@ -8,6 +8,7 @@ import { startGsmModem, type GsmModem } from '../helpers/gsm-modem';
 import { startSmtpRelay } from '../helpers/smtp-relay';
 import { makeTestCa } from '../helpers/test-ca';
 import { post } from '../helpers/http';
+import { parsePromText, sampleValue } from '../helpers/prom-text';
 import { until } from '../helpers/until';
 
 /**
@@ -103,6 +104,8 @@ describe('texts to people and their replies, in the binary', () => {
       const alertId = (r.json as { alert_id: string }).alert_id;
       await until(`the e-mail's outcome recorded (password ${password})`, async () => (await alertOf(alertId)).events.length === 1, 15_000, 50);
       expect((await alertOf(alertId)).events.map((e: { type: string; address: string; detail: string | null }) => [e.type, e.detail])).toEqual([expected]);
+      const metrics = parsePromText(await (await fetch(`${app.url}/metrics`)).text());
+      expect(sampleValue(metrics, 'voice_alert_emails_total', { result: password === 'right' ? 'sent' : 'failed' })).toBe(1);
       // It serves on: a refused login is the relay's answer, not the appliance's failure.
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
       expect((await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5329999999', error_message: 'another', alert_key: 'db2' })).status).toBe(200);
