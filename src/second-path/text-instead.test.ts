@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { testAudioSource } from '../../test/helpers/test-audio';
+import { createAlertActions } from '../alerts';
 import type { CallOutcome } from '../call-model';
 import { runClaimedCall, TEXTED_INSTEAD_REASON, type RunConfig } from '../calls/run-claimed-call';
 import { createLogger } from '../log';
@@ -8,6 +9,7 @@ import { alertJson } from '../outward';
 import type { DialRequest } from '../sip';
 import type { Person, Store } from '../store';
 import { createTextNotifier } from './notifier';
+import { createReplyHandler } from './replies';
 import type { SecondPath, TextResult } from './second-path';
 
 // docs/second-path.md "When no trunk is up": a person's call that no trunk can place is not
@@ -178,6 +180,9 @@ describe('a call no trunk can place becomes a text (docs/second-path.md "When no
     expect((await store.alerts.get(alertId))!.state).toBe('unacknowledged');
     await notifier.tick();
     expect(texts.map((t) => t.number)).toEqual(['5321234567']);
+    const reply = createReplyHandler({ store, clock, log, alerts: createAlertActions({ store, clock, timeZone: 'Europe/Istanbul' }) });
+    expect(await reply({ path: 'modem', via: 'gsm1', from: '+905321234567', body: '1', truncated: false })).toMatchObject({ kind: 'done', alertId, changed: true });
+    expect((await store.alerts.get(alertId))!).toMatchObject({ state: 'acknowledged', acknowledgedBy: 'sms:5321234567' });
   });
 
   it('dialled as ever: a bare number, a person with no --sms number, a verification call, or a trunk up', async () => {

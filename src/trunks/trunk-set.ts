@@ -5,7 +5,7 @@ import { rtpPortRange, type SipConfig, type TrunkConfig } from '../config/sectio
 import { describeError, type Logger } from '../log';
 import { createRtpEngine, createTelephone, describeProbe, type DialRequest, type InboundDesk, type InboundSipText, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
 import type { Store } from '../store';
-import { isTrunkFailure, mayDial, trunkOrder } from './trunk-route';
+import { isTrunkFailure, noneUpFor, trunkOrder } from './trunk-route';
 import { createTrunkMonitor, type TrunkMonitor, type TrunkProbeStatus, type TrunkState } from './trunk-monitor';
 
 /** One trunk as /healthz, /metrics, the panel and `doctor` see it. */
@@ -36,12 +36,7 @@ export interface TrunkSet {
   onStarted(listener: () => void): void;
   anyStarted(): boolean;
   dial(request: DialRequest): Promise<CallOutcome>;
-  /**
-   * True when trunks may dial `number` (sip.trunks numbers) but none of them is up: each is
-   * not started or `down` by its probes (a trunk never probed, `none`, counts as up). What a
-   * call replaced by a text asks (docs/second-path.md "When no trunk is up"). False when no
-   * trunk may dial the number at all: that is the configuration, not a trunk down.
-   */
+  /** trunk-route.ts noneUpFor over the trunks as they are now (a trunk not started is down). */
   noneUpFor(number: string): boolean;
   /** One attempt on the named trunk only, no failover (a self-test of that trunk). */
   dialOn(name: string, request: DialRequest): Promise<CallOutcome>;
@@ -187,10 +182,7 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
       }
       return outcome!;
     },
-    noneUpFor(number) {
-      const allowed = members.filter((m) => mayDial(m.config, number));
-      return allowed.length > 0 && allowed.every((m) => stateOf(m) === 'down');
-    },
+    noneUpFor: (number) => noneUpFor(members.map((m) => ({ name: m.config.name, numbers: m.config.numbers, state: stateOf(m) })), number),
     async sendText(number, text) {
       const order = trunkOrder(
         members.filter((m) => m.started).map((m) => ({ name: m.config.name, numbers: m.config.numbers, state: stateOf(m), m })),
