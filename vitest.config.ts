@@ -105,6 +105,7 @@ const POSTGRES_SUITES = [
   'src/people/*.test.ts',
   'src/handoff/*.test.ts',
   'src/second-path/notifier.test.ts',
+  'src/second-path/text-instead.test.ts',
   'src/importers/apply.test.ts',
   'src/voice-desk/service.test.ts',
   'src/intake/*.test.ts',

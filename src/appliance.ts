@@ -107,6 +107,8 @@ export async function startAppliance({ config, log, clock = systemClock }: Start
     audio: speech,
     ...(desk ? { inbound: desk } : {}),
     onText: (t) => secondPath.receive({ path: 'sip', via: t.trunk, from: t.from, body: t.body, truncated: false }),
+    // Texts through a modem do not need the trunks; SIP MESSAGE does, so it never stands in for a call.
+    textPathUp: () => config.sms.via === 'modem' && secondPath.status().state === 'up',
   });
   // The voice-path self-test (docs/telephony.md "Voice-path self-test"): scheduled calls claimed row by
   // row; every result, wherever it was made, marks its trunk here.

@@ -17,6 +17,11 @@ export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | '
   retryInMs?: number;
   /** Keypad 3: the escalations of the alerts spoken pass to their next step without waiting. */
   passToNextStep?: boolean;
+  /**
+   * The attempt was not dialled, no trunk being up: each person whose call this is is owed a
+   * text in its place (docs/second-path.md "When no trunk is up"), in this same transaction.
+   */
+  textInstead?: boolean;
 };
 
 /**
@@ -77,7 +82,7 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
     return targets;
   };
 
-  const write = async (to: CallState, { passToNextStep, retryInMs, ...given }: MoveDetails) => {
+  const write = async (to: CallState, { passToNextStep, retryInMs, textInstead, ...given }: MoveDetails) => {
     const at = d.clock();
     const details = retryInMs === undefined ? given : { ...given, runAfter: at + retryInMs };
     // One transaction; everything in it goes through `tx` (it may run again as a whole).
@@ -107,6 +112,11 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
       }
       const still = held.filter((c) => movedIds.has(c.id));
       if (still.length === 0 || still[0] !== call) return { still, reached: to, nextPhones: [] };
+      if (textInstead) {
+        for (const c of await tx.calls.getMany(still.map((h) => h.id))) {
+          if (c.personId && c.alertId) await tx.textNotices.oweInstead({ alertId: c.alertId, personId: c.personId, accountId: c.accountId, createdAt: at, ordinal: c.escalationOrdinal });
+        }
+      }
       // A person not reached on this phone: their next one, at once, before the alert settles
       // (docs/on-call.md "People": phones in order).
       const nextPhones = leftUnreached(to, { retried: !details.refundAttempt })

@@ -24,6 +24,8 @@ export interface DialerDeps {
   timeZone: string;
   /** Voicemail detection on every answer (`[amd]`, docs/telephony.md "Voicemail detection"); null or absent: off. */
   amd?: AmdRequest | null;
+  /** A person's call texted instead of dialled when this says so (run-claimed-call.ts RunDeps.textInstead). */
+  textInstead?: (number: string) => boolean;
   /**
    * Heartbeat lease: renewed every third of it while the call lasts. The claim itself
    * holds for calls.ring_timeout_s more, so after a crash nobody dials the number again

@@ -67,6 +67,12 @@ export interface TelephonyDeps {
   inbound?: InboundDesk;
   /** Texts the PBX delivers as SIP MESSAGE (docs/second-path.md "Texts through the PBX"). */
   onText?: (text: InboundSipText) => void;
+  /**
+   * The second path can carry a text without the trunks (a GSM modem ready and registered):
+   * then a person's call no trunk can place is texted instead (docs/second-path.md "When no
+   * trunk is up"). Absent or false: such calls are dialled through the down trunks as ever.
+   */
+  textPathUp?: () => boolean;
 }
 
 export function createTelephony(config: Config, deps: TelephonyDeps): Telephony {
@@ -110,6 +116,7 @@ export function createTelephony(config: Config, deps: TelephonyDeps): Telephony 
     calls: config.calls,
     timeZone: config.credit.timezone,
     amd: amdRequest(config.amd),
+    ...(deps.textPathUp ? { textInstead: (n: string) => set.noneUpFor(n) && deps.textPathUp!() } : {}),
     leaseMs: config.calls.lease_s * 1000,
     shutdownGraceMs: config.calls.shutdown_grace_s * 1000,
     pollMs: 1000,

@@ -31,7 +31,16 @@ export interface RunDeps {
   timeZone: string;
   /** Voicemail detection on every answer (`[amd]`); null or absent: off, every answer `unknown`. */
   amd?: AmdRequest | null;
+  /**
+   * True when no trunk that may dial `number` is up and the second path can carry a text
+   * (docs/second-path.md "When no trunk is up"): a person's call is then texted, not dialled.
+   * Absent: every call is dialled (through down trunks too, trunk-route.ts trunkOrder).
+   */
+  textInstead?: (number: string) => boolean;
 }
+
+/** Why a call was not dialled but texted (its events and `last_reason`). */
+export const TEXTED_INSTEAD_REASON = "no trunk is up: texted to the person's --sms numbers instead";
 
 /**
  * One claimed call, start to end: claim → dial → decide → move. What an outcome means is
@@ -64,6 +73,22 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
     return;
   }
 
+  if (await textedInstead(d, call)) {
+    // Not dialled: a failed attempt like one no trunk took, so retry-policy.ts alone still
+    // decides (retried while attempts remain: a trunk back by then rings the person), and the
+    // person is owed a text for this call in the same transaction (call-mover.ts).
+    const at = d.clock();
+    const decision = decide({ code: 'NETWORK', status: null, reason: TEXTED_INSTEAD_REASON }, attempt, at, d.calls);
+    metrics.callAttempts.inc({ sip_code: 'none' });
+    if (decision.final) {
+      await mover.move(decision.state, { reason: decision.reason, textInstead: true });
+      return;
+    }
+    const retryInMs = decision.runAfter - at;
+    await mover.move('queued', { reason: `${decision.kind}: ${decision.reason}; retry in ${Math.round(retryInMs / 1000)} s`, retryInMs, textInstead: true });
+    return;
+  }
+
   // The trunk the attempt went out on (the last one tried), recorded on every event after it.
   const via = { trunk: null as string | null };
   const outcome = await dialWithin(d, call, mover, AbortSignal.any([d.shutdown, cancel]), via);
@@ -89,6 +114,20 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
     retryInMs,
     trunk: via.trunk,
   });
+}
+
+/**
+ * docs/second-path.md "When no trunk is up": a person's call for an alert (not a verification
+ * call, which is about the phone itself) with an `--sms` number, when no trunk may place it and
+ * the second path is up. A bare number, or a person with no `--sms` number, is dialled as ever.
+ */
+async function textedInstead(d: RunDeps, call: ClaimedCall): Promise<boolean> {
+  if (!d.textInstead || !call.personId || !call.alertId || call.verify) return false;
+  if (!d.textInstead(call.phoneNumber)) return false;
+  const person = await d.store.people.get(call.personId);
+  if (!person || person.sms.length === 0) return false;
+  d.log.warn({ call: call.id, attempt: call.attempts, person: call.personId }, 'no trunk is up: the call is not dialled, the person is texted instead');
+  return true;
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGsmModem, type GsmModem } from '../../test/helpers/gsm-modem';
 import { startSmtpRelay, type SmtpRelay } from '../../test/helpers/smtp-relay';
+import { makeTestCa } from '../../test/helpers/test-ca';
 import { configSchema } from '../config';
 import { checkSecondPath } from './doctor-second-path';
 
@@ -55,6 +56,21 @@ describe('doctor: the second path', () => {
     expect(checks[3]!.detail).toMatch(/^\[absent\] \/nonexistent\/ttyUSB7: cannot (open|set up) \/nonexistent\/ttyUSB7/);
     expect(checks[3]!.remedy).toMatch(/dialout/);
     expect(checks[4]!.detail).toBe(`${relay.url} takes mail from alerts@example.lan (connected, greeted)`);
+  });
+
+  it('a relay that wants a login: logged in with [email] username/password after STARTTLS, or FAIL with its words', async () => {
+    const ca = makeTestCa();
+    const cert = ca.issue('relay');
+    const relay = await startSmtpRelay({ tls: 'starttls', certFile: cert.certFile, keyFile: cert.keyFile, auth: { username: 'voice-alert', password: 'right' } });
+    stops.push(() => relay.stop());
+    const doctor = async (password: string) =>
+      (await checkSecondPath(configSchema.parse({ email: { smtp_url: relay.url, from: 'alerts@example.lan', username: 'voice-alert', password, tls_ca_file: ca.caFile, timeout_s: 10 } })))[0]!;
+    expect(await doctor('right')).toEqual({ name: 'email.relay', status: 'ok', detail: `${relay.url} takes mail from alerts@example.lan (connected, greeted, logged in)` });
+    const wrong = await doctor('wrong');
+    expect(wrong).toMatchObject({ name: 'email.relay', status: 'fail', detail: `${relay.url}: the relay refused the login: 535 5.7.8 Authentication credentials invalid` });
+    expect(wrong.remedy).toMatch(/email\.username\/password/);
+    expect(relay.logins().map((l) => l.success)).toEqual([true, false]);
+    expect(relay.messages()).toEqual([]); // doctor sends nothing
   });
 
   it('a modem another program holds (ModemManager, here a shell) fails naming it', async () => {

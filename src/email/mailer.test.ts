@@ -81,3 +81,45 @@ function decodeQp(s: string): string {
   const bytes = s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
+
+describe('e-mail through a relay that wants a login (AUTH after STARTTLS, RFC 4954)', () => {
+  const authRelay = async (mechanisms?: ('PLAIN' | 'LOGIN')[]) => {
+    const r = await startSmtpRelay({ tls: 'starttls', certFile: cert.certFile, keyFile: cert.keyFile, auth: { username: 'voice-alert', password: 'pä55 word', mechanisms } });
+    relays.push(r);
+    return r;
+  };
+
+  it('logs in with [email] username/password after STARTTLS (AUTH PLAIN) and the relay takes the message under that login', async () => {
+    const r = await authRelay();
+    const m = mailer({ smtp_url: r.url, username: 'voice-alert', password: 'pä55 word' });
+    expect(await m.verify()).toEqual({ ok: true, messageId: '', response: 'relay ready' });
+    const out = await m.send({ to: 'ayse@example.lan', subject: 'Alert 4821: disk full', text: 'disk full on db1' });
+    expect(out).toMatchObject({ ok: true, response: expect.stringMatching(/^250 /) });
+    expect(r.logins()).toEqual([
+      { mechanism: 'PLAIN', login: 'voice-alert', success: true },
+      { mechanism: 'PLAIN', login: 'voice-alert', success: true },
+    ]);
+    const [got] = r.messages();
+    expect(got).toMatchObject({ tls: true, login: 'voice-alert', mail_from: 'alerts@example.lan', rcpt_tos: ['ayse@example.lan'] });
+    expect(got!.data).toMatch(/^Subject: Alert 4821: disk full$/m);
+    expect(got!.data).toContain('disk full on db1');
+  });
+
+  it('AUTH LOGIN when that is all the relay offers', async () => {
+    const r = await authRelay(['LOGIN']);
+    const out = await mailer({ smtp_url: r.url, username: 'voice-alert', password: 'pä55 word' }).send({ to: 'ops@example.lan', subject: 's', text: 'x' });
+    expect(out.ok).toBe(true);
+    expect(r.logins()).toEqual([{ mechanism: 'LOGIN', login: 'voice-alert', success: true }]);
+    expect(r.messages().map((m) => [m.login, m.tls])).toEqual([['voice-alert', true]]);
+  });
+
+  it('a wrong password, or none: a reason naming the login step and the relay words, nothing sent', async () => {
+    const r = await authRelay();
+    const wrong = await mailer({ smtp_url: r.url, username: 'voice-alert', password: 'wrong' }).send({ to: 'ops@example.lan', subject: 's', text: 'x' });
+    expect(wrong).toEqual({ ok: false, reason: 'the relay refused the login: 535 5.7.8 Authentication credentials invalid' });
+    expect(r.logins()).toEqual([{ mechanism: 'PLAIN', login: 'voice-alert', success: false }]);
+    const none = await mailer({ smtp_url: r.url }).send({ to: 'ops@example.lan', subject: 's', text: 'x' });
+    expect(none).toEqual({ ok: false, reason: 'the relay wants a login first ([email] username and password): 530 5.7.0 Authentication required' });
+    expect(r.messages()).toEqual([]);
+  });
+});

@@ -70,6 +70,8 @@ export function mailError(e: unknown, from: string): string {
   const err = e as { message?: string; code?: string; command?: string; response?: string; responseCode?: number };
   const words = (err.response ?? err.message ?? String(e)).trim();
   const command = (err.command ?? '').toUpperCase();
+  // 530: the relay takes mail only after AUTH (RFC 4954 §6), said at MAIL when no login was given.
+  if (err.responseCode === 530) return `the relay wants a login first ([email] username and password): ${words}`;
   if (command.startsWith('MAIL')) return `the relay refused the sender ${from}: ${words}`;
   if (command.startsWith('RCPT')) return `the relay refused the recipient: ${words}`;
   if (command.startsWith('AUTH') || err.code === 'EAUTH') return `the relay refused the login: ${words}`;

@@ -60,9 +60,12 @@ export function createTextNotifier(d: TextNotifierDeps): LoopSpec & { handle(n: 
 
   const handle = async (n: TextNotice): Promise<void> => {
     const [alert, person] = await Promise.all([d.store.alerts.get(n.alertId), d.store.people.get(n.personId)]);
-    // An alert already closed (acknowledged on the first call, resolved) or a person deleted
-    // since: nothing to say any more.
-    if (!alert || !person || alert.state !== 'open' || (person.sms.length === 0 && person.emails.length === 0)) {
+    // An alert someone already took (acknowledged on the first call, resolved) or a person
+    // deleted since: nothing to say any more. An alert left unacknowledged (its calls all
+    // ended) still is: a call no trunk could place ends so, and its text is what is left.
+    const instead = n.kind === 'no_trunk';
+    const taken = alert?.state === 'acknowledged' || alert?.state === 'resolved';
+    if (!alert || !person || taken || (person.sms.length === 0 && (instead || person.emails.length === 0))) {
       await finish(n);
       return;
     }
@@ -71,8 +74,14 @@ export function createTextNotifier(d: TextNotifierDeps): LoopSpec & { handle(n: 
     const text = textFor(person.language, { message: alert.message, shortCode });
     for (const number of person.sms) {
       const r = await d.secondPath.sendText(number, text);
-      log.info({ alertId: alert.id, personId: person.id, to: number, ok: r.ok, ...(r.ok ? { via: r.via } : { reason: r.reason }) }, r.ok ? 'alert texted' : 'alert text failed');
+      log.info({ alertId: alert.id, personId: person.id, to: number, ok: r.ok, notice: n.kind ?? 'reached', ...(r.ok ? { via: r.via } : { reason: r.reason }) }, r.ok ? 'alert texted' : 'alert text failed');
       await record(alert, person.id, r.ok ? 'sms.sent' : 'sms.failed', number, r.ok ? `${r.path} ${r.via}` : r.reason);
+    }
+    // A call replaced by a text (docs/second-path.md "When no trunk is up"): texts only, the
+    // e-mail went with the person's first call.
+    if (instead) {
+      await finish(n);
+      return;
     }
     const mail = emailFor(person.language, { message: alert.message, shortCode, alertId: alert.id, hasSms: person.sms.length > 0 });
     for (const to of person.emails) {

@@ -10,6 +10,7 @@ import { configSchema } from '../config';
 import { createHttpApp } from '../http/app';
 import { createRateLimiter } from '../http/rate-limit';
 import { silentLogger } from '../log';
+import { metrics } from '../metrics';
 import { createServices } from '../services';
 import type { Store } from '../store';
 import { createSecondPath, type IncomingText, type SecondPath } from '.';
@@ -101,8 +102,13 @@ describe('the second path', () => {
     const path = createSecondPath(config, { log: silentLogger() });
     path.start();
     cleanup.push(() => path.stop());
+    const failedBefore = await counted(metrics.textsFailed, { path: 'modem' });
+    const sentBefore = await counted(metrics.textsSent, { path: 'modem' });
     const r = await path.sendText('+905321234567', 'x');
     expect(r.ok).toBe(false);
+    // /metrics voice_alert_texts_failed_total{path="modem"}: one more, none sent.
+    expect(await counted(metrics.textsFailed, { path: 'modem' })).toBe(failedBefore + 1);
+    expect(await counted(metrics.textsSent, { path: 'modem' })).toBe(sentBefore);
     expect(r.ok ? '' : r.reason).toMatch(/^gsm0: modem gsm0 is (lost|opening): cannot (open|set up) \/nonexistent\/ttyUSB0/);
     expect(await path.sendEmail('a@example.lan', 's', 'b')).toEqual({ ok: false, reason: '[email] smtp_url is not set' });
     const sip = createSecondPath(configSchema.parse({ sms: { via: 'sip' } }), { log: silentLogger() });
@@ -110,3 +116,9 @@ describe('the second path', () => {
     expect(sip.status()).toEqual({ via: 'sip', state: 'none', modems: [], email: 'none' });
   });
 });
+
+/** A counter's value for the series with these labels (0 before its first increment). */
+async function counted(counter: { get(): Promise<{ values: { labels: Record<string, unknown>; value: number }[] }> }, labels: Record<string, string>) {
+  const { values } = await counter.get();
+  return values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
+}

@@ -24,6 +24,7 @@ import { verificationCallsStep } from './schema/23-verification-calls';
 import { secondPathNoticesStep } from './schema/24-second-path-notices';
 import { importSourcesStep } from './schema/25-import-sources';
 import { handoffCallsStep } from './schema/26-handoff-calls';
+import { textsInsteadOfCallsStep } from './schema/27-texts-instead-of-calls';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -59,6 +60,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   secondPathNoticesStep,
   importSourcesStep,
   handoffCallsStep,
+  textsInsteadOfCallsStep,
 ];
 
 /** The schema version this program writes. */

@@ -13,7 +13,16 @@ export interface TextNotice {
   personId: string;
   accountId: string;
   createdAt: number;
+  /**
+   * reached: owed at the person's first call for the alert (texts and e-mails); no_trunk: a
+   * call of theirs no trunk could place (texts only, docs/second-path.md "When no trunk is up").
+   */
+  kind?: TextNoticeKind;
+  /** Its row's id as claimed (`<alert>/<person>`, or `…/step<ordinal>` for a no_trunk notice). */
+  id?: string;
 }
+
+export type TextNoticeKind = 'reached' | 'no_trunk';
 
 export type AlertTextType = 'sms.sent' | 'sms.failed' | 'email.sent' | 'email.failed' | 'sms.received';
 
@@ -34,13 +43,22 @@ export interface TextNoticesStore {
    */
   owe(n: TextNotice): void;
   /**
+   * A call of the person's in escalation step `ordinal` (0: no escalation) could not be placed
+   * (no trunk up): they are owed a text in its place, once per alert, person and step (their
+   * other phones and the retries in that step are the same ringing), unless a notice for this
+   * alert and person was owed since the step first called them: the one owed with their
+   * first call, when this step is it. One text per step that would have rung them, never two
+   * at one moment. Inside the transaction that ends or re-queues the call. True when owed.
+   */
+  oweInstead(n: Omit<TextNotice, 'kind' | 'id'> & { ordinal: number }): Promise<boolean>;
+  /**
    * Leases up to `limit` pending notices (oldest first) nobody holds to `lease.owner`
    * (store/lease.ts): a notifier that dies leaves them to the next once the lease ran out.
    * Inside a transaction.
    */
   claim(now: number, limit: number, lease: Lease): Promise<TextNotice[]>;
   /** The notice was handled (each text and e-mail recorded on its own): never handed out again. False: `owner` no longer held it. */
-  finish(n: Pick<TextNotice, 'alertId' | 'personId'>, owner: string, now: number): Promise<boolean>;
+  finish(n: Pick<TextNotice, 'alertId' | 'personId' | 'id'>, owner: string, now: number): Promise<boolean>;
   /** Lets go of what `owner` holds (a clean stop): another appliance, or this one restarted, sends it at once. */
   release(owner: string): Promise<number>;
   /**
@@ -66,10 +84,12 @@ export interface TextNoticesStore {
 const noticeKey = (n: Pick<TextNotice, 'alertId' | 'personId'>) => `${n.alertId}/${n.personId}`;
 
 interface NoticeRow {
+  id: string;
   alert_id: string;
   person_id: string;
   account_id: string;
   created_at: number;
+  kind: TextNoticeKind;
 }
 
 interface TextRow {
@@ -87,8 +107,18 @@ export function createTextNoticesStore(db: SqlConnection): TextNoticesStore {
     `INSERT INTO text_notices (id, alert_id, person_id, account_id, state, created_at)
      VALUES ($id, $alert, $person, $account, 'pending', $now) ON CONFLICT DO NOTHING`,
   );
+  const oweInsteadQuery = db.query(
+    `INSERT INTO text_notices (id, alert_id, person_id, account_id, state, created_at, kind)
+     VALUES ($id, $alert, $person, $account, 'pending', $now, 'no_trunk') ON CONFLICT DO NOTHING`,
+  );
+  // A notice owed since the step first called the person (text_notices_alert_person, calls_alert).
+  const owedSinceStep = db.query(
+    `SELECT 1 AS owed FROM text_notices WHERE alert_id = $alert AND person_id = $person
+       AND created_at >= (SELECT min(created_at) FROM calls WHERE alert_id = $alert AND person_id = $person AND escalation_ordinal = $ordinal)
+     LIMIT 1`,
+  );
   const leases = leasedRows(db, { table: 'text_notices', key: 'id' });
-  const claimQuery = db.query(leases.sql.claim({ due: "state = 'pending'", order: 'created_at, id', returning: 'alert_id, person_id, account_id, created_at' }));
+  const claimQuery = db.query(leases.sql.claim({ due: "state = 'pending'", order: 'created_at, id', returning: 'id, alert_id, person_id, account_id, created_at, kind' }));
   const finishQuery = db.query(leases.sql.finish({ set: "state = 'done', finished_at = $at", where: "state = 'pending'" }));
   const keyLock = createKeyLock(db);
   const codeOf = db.query('SELECT short_code FROM alerts WHERE id = $id');
@@ -118,13 +148,18 @@ export function createTextNoticesStore(db: SqlConnection): TextNoticesStore {
     owe(n) {
       oweQuery.send({ id: noticeKey(n), alert: n.alertId, person: n.personId, account: n.accountId, now: n.createdAt });
     },
+    async oweInstead(n) {
+      const id = `${noticeKey(n)}/step${n.ordinal}`;
+      if (await owedSinceStep.get({ alert: n.alertId, person: n.personId, ordinal: n.ordinal })) return false;
+      return (await oweInsteadQuery.run({ id, alert: n.alertId, person: n.personId, account: n.accountId, now: n.createdAt })).changes === 1;
+    },
     async claim(now, limit, lease) {
       const rows = (await claimQuery.all(claimParams(now, limit, lease))) as NoticeRow[];
-      return rows.map((r) => ({ alertId: r.alert_id, personId: r.person_id, accountId: r.account_id, createdAt: Number(r.created_at) }));
+      return rows.map((r) => ({ alertId: r.alert_id, personId: r.person_id, accountId: r.account_id, createdAt: Number(r.created_at), kind: r.kind, id: r.id }));
     },
     release: (owner) => leases.release(owner),
     async finish(n, owner, now) {
-      return (await finishQuery.run({ key: noticeKey(n), owner, at: now, now })).changes === 1;
+      return (await finishQuery.run({ key: n.id ?? noticeKey(n), owner, at: now, now })).changes === 1;
     },
     async assignShortCode(alertId, accountId, candidates) {
       await keyLock(`short code ${accountId}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallOutcome } from '../call-model';
-import { isTrunkFailure, mayDial, trunkOrder, type RouteTrunk } from './trunk-route';
+import { isTrunkFailure, mayDial, noneUpFor, trunkOrder, type RouteTrunk } from './trunk-route';
 
 const final = (status: number, extra: Partial<Extract<CallOutcome, { code: 'SIP_FINAL' }>> = {}): CallOutcome => ({ code: 'SIP_FINAL', status, reason: 'x', ...extra });
 
@@ -67,5 +67,22 @@ describe('which trunk a call goes to', () => {
 
   it('every trunk that may dial it is down: they are tried anyway, in order (a state is only the last probe)', () => {
     expect(trunkOrder([t('a', 'down'), t('b', 'down', ['extension']), t('c', 'down')], '5321234567').map((x) => x.name)).toEqual(['a', 'c']);
+  });
+});
+
+describe('no trunk up for a number (docs/second-path.md "When no trunk is up")', () => {
+  const t = (name: string, state: RouteTrunk['state'], numbers: RouteTrunk['numbers'] = null): RouteTrunk => ({ name, numbers, state });
+  it('every trunk that may dial it is down', () => {
+    expect(noneUpFor([t('a', 'down'), t('b', 'down')], '5321234567')).toBe(true);
+    // One that may not dial the number does not count either way.
+    expect(noneUpFor([t('mobile', 'down', ['tr-mobile']), t('intl', 'up', ['e164'])], '5321234567')).toBe(true);
+  });
+  it('one is up, or never probed (none): it is tried', () => {
+    expect(noneUpFor([t('a', 'down'), t('b', 'up')], '5321234567')).toBe(false);
+    expect(noneUpFor([t('a', 'down'), t('b', 'none')], '5321234567')).toBe(false);
+  });
+  it('no trunk may dial it at all: a matter of configuration, not a trunk down', () => {
+    expect(noneUpFor([t('intl', 'down', ['e164'])], '5321234567')).toBe(false);
+    expect(noneUpFor([], '5321234567')).toBe(false);
   });
 });

@@ -63,3 +63,14 @@ export function trunkOrder<T extends RouteTrunk>(trunks: readonly T[], number: s
   const live = allowed.filter((t) => t.state !== 'down');
   return live.length > 0 ? live : allowed;
 }
+
+/**
+ * True when trunks may dial `number` but none of them is up: each is `down` (a trunk not
+ * started counts as down; `none`, never probed, as up). False when no trunk may dial it at
+ * all: that is the configuration, not a trunk down. A person's call is then texted instead
+ * (docs/second-path.md "When no trunk is up").
+ */
+export function noneUpFor(trunks: readonly RouteTrunk[], number: string): boolean {
+  const allowed = trunks.filter((t) => mayDial(t, number));
+  return allowed.length > 0 && allowed.every((t) => t.state === 'down');
+}

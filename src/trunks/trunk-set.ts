@@ -5,7 +5,7 @@ import { rtpPortRange, type SipConfig, type TrunkConfig } from '../config/sectio
 import { describeError, type Logger } from '../log';
 import { createRtpEngine, createTelephone, describeProbe, type DialRequest, type InboundDesk, type InboundSipText, type MediaCounts, type ProbeResult, type Telephone } from '../sip';
 import type { Store } from '../store';
-import { isTrunkFailure, trunkOrder } from './trunk-route';
+import { isTrunkFailure, noneUpFor, trunkOrder } from './trunk-route';
 import { createTrunkMonitor, type TrunkMonitor, type TrunkProbeStatus, type TrunkState } from './trunk-monitor';
 
 /** One trunk as /healthz, /metrics, the panel and `doctor` see it. */
@@ -36,6 +36,8 @@ export interface TrunkSet {
   onStarted(listener: () => void): void;
   anyStarted(): boolean;
   dial(request: DialRequest): Promise<CallOutcome>;
+  /** trunk-route.ts noneUpFor over the trunks as they are now (a trunk not started is down). */
+  noneUpFor(number: string): boolean;
   /** One attempt on the named trunk only, no failover (a self-test of that trunk). */
   dialOn(name: string, request: DialRequest): Promise<CallOutcome>;
   /**
@@ -180,6 +182,7 @@ export function createTrunkSet(sip: SipConfig, trunks: TrunkConfig[], deps: Trun
       }
       return outcome!;
     },
+    noneUpFor: (number) => noneUpFor(members.map((m) => ({ name: m.config.name, numbers: m.config.numbers, state: stateOf(m) })), number),
     async sendText(number, text) {
       const order = trunkOrder(
         members.filter((m) => m.started).map((m) => ({ name: m.config.name, numbers: m.config.numbers, state: stateOf(m), m })),

@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fromUcs2Hex } from '../../src/sms/text-coding';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
 import { startGsmModem, type GsmModem } from '../helpers/gsm-modem';
+import { startSmtpRelay } from '../helpers/smtp-relay';
+import { makeTestCa } from '../helpers/test-ca';
 import { post } from '../helpers/http';
+import { parsePromText, sampleValue } from '../helpers/prom-text';
 import { until } from '../helpers/until';
 
 /**
@@ -77,5 +80,45 @@ describe('texts to people and their replies, in the binary', () => {
       ['sms.received', '1'],
     ]);
     expect(app.process.exitCode).toBeNull();
+  });
+  it('e-mail through a relay that wants a login: sent under [email] username/password after STARTTLS; a wrong password is email.failed on the alert, and the appliance serves on', async () => {
+    const ca = makeTestCa();
+    const cert = ca.issue('relay');
+    const relay = await startSmtpRelay({ tls: 'starttls', certFile: cert.certFile, keyFile: cert.keyFile, auth: { username: 'voice-alert', password: 'right' } });
+    stops.push(() => relay.stop());
+    const email = { smtp_url: relay.url, from: 'alerts@example.lan', username: 'voice-alert', tls_ca_file: ca.caFile, timeout_s: 10 };
+    for (const [password, expected] of [
+      ['wrong', ['email.failed', 'the relay refused the login: 535 5.7.8 Authentication credentials invalid']],
+      ['right', ['email.sent', null]],
+    ] as const) {
+      const a = applianceDir({ email: { ...email, password } });
+      const acc = provision(a);
+      a.cliJson(['person', 'create', acc.accountId, '--name', 'Ayşe', '--phone', '5321111111', '--email', 'ayse@example.lan', '--language', 'en', '--json']);
+      a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', '--step', '+Ayşe:600', '--rounds', '1']);
+      const app: RunningAppliance = await a.start();
+      stops.push(() => app.stop());
+      const headers = { 'x-api-key': acc.apiKey, 'x-api-secret': acc.apiSecret };
+      const alertOf = async (id: string) => (await fetch(`${app.url}/api/alerts/${id}`, { headers }).then((r) => r.json())).alert;
+      const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'disk full on db1', alert_key: 'db1', policy: 'oncall' });
+      expect(r.status).toBe(200);
+      const alertId = (r.json as { alert_id: string }).alert_id;
+      await until(`the e-mail's outcome recorded (password ${password})`, async () => (await alertOf(alertId)).events.length === 1, 15_000, 50);
+      expect((await alertOf(alertId)).events.map((e: { type: string; address: string; detail: string | null }) => [e.type, e.detail])).toEqual([expected]);
+      const metrics = parsePromText(await (await fetch(`${app.url}/metrics`)).text());
+      expect(sampleValue(metrics, 'voice_alert_emails_total', { result: password === 'right' ? 'sent' : 'failed' })).toBe(1);
+      // It serves on: a refused login is the relay's answer, not the appliance's failure.
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      expect((await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5329999999', error_message: 'another', alert_key: 'db2' })).status).toBe(200);
+      expect(app.process.exitCode).toBeNull();
+      await app.stop();
+    }
+    const [got] = relay.messages();
+    expect(relay.messages()).toHaveLength(1);
+    expect(got).toMatchObject({ tls: true, login: 'voice-alert', rcpt_tos: ['ayse@example.lan'] });
+    expect(got!.data).toMatch(/^Subject: Alert \d{4}: disk full on db1$/m);
+    expect(relay.logins().map((l) => [l.login, l.success])).toEqual([
+      ['voice-alert', false],
+      ['voice-alert', true],
+    ]);
   });
 });

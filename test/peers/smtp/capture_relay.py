@@ -32,6 +32,8 @@ class CaptureRelay:
             'data': envelope.content.decode('utf8', errors='replace'),
             # STARTTLS sets session.ssl; SMTPS (TLS from the first byte) shows on the transport.
             'tls': session.ssl is not None or server.transport.get_extra_info('ssl_object') is not None,
+            # The login the client gave (auth_relay.py); None without AUTH.
+            'login': session.login_data.decode('utf8', errors='replace') if isinstance(getattr(session, 'login_data', None), bytes) else None,
         }
         name = os.path.join(self.directory, '%d.json' % time.time_ns())
         with open(name + '.tmp', 'w') as f:
