@@ -1,4 +1,4 @@
-import type { AlertTextType } from '../../../store/text-notices';
+import type { AlertTextType } from '../../../store';
 import type { Messages } from '.';
 
 /**

@@ -1,6 +1,4 @@
-import type { Account, AlertRecord, CallRecord, PanelUser } from '../../../store';
-import type { CallEvent } from '../../../store/calls';
-import type { AlertText } from '../../../store/text-notices';
+import type { Account, AlertRecord, AlertText, CallEvent, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { alertDetailWords } from '../i18n/alert-detail-words';

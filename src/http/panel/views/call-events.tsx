@@ -1,4 +1,4 @@
-import type { CallEvent } from '../../../store/calls';
+import type { CallEvent } from '../../../store';
 import type { Formatter } from '../format';
 import type { Messages } from '../i18n';
 import { answeredByText } from '../i18n/answered-by-words';
