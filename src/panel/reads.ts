@@ -87,6 +87,9 @@ export function createPanelReads({ store, clock, timeZone }: { store: Store; clo
       return { alert, calls, events, texts: texts.map((x) => ({ ...x, personName: x.personId ? (names.get(x.personId) ?? null) : null })) };
     },
 
+    /** The Import page (docs/panel.md "Import"): each source's last applied plan and check as JSON, the one used last first. */
+    importRuns: (accountId: string) => store.importRuns.ofAccount(accountId),
+
     /** The account's active key sets, oldest first as created. */
     keys: (accountId: string) => store.credentials.listForAccount(accountId),
     keyInAccount: (accountId: string, apiKey: string) => store.credentials.findByApiKeyInAccount(accountId, apiKey),

@@ -23,6 +23,7 @@ import { answeredByStep } from './schema/22-answered-by';
 import { verificationCallsStep } from './schema/23-verification-calls';
 import { secondPathNoticesStep } from './schema/24-second-path-notices';
 import { importSourcesStep } from './schema/25-import-sources';
+import { importRunsStep } from './schema/28-import-runs';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -57,6 +58,8 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   verificationCallsStep,
   secondPathNoticesStep,
   importSourcesStep,
+  // 26 and 27 are other branches' of this round (merged before this one).
+  importRunsStep,
 ];
 
 /** The schema version this program writes. */

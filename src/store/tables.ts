@@ -28,6 +28,7 @@ import { createFallbacksStore, type FallbacksStore } from './fallbacks';
 import { createPeopleStore, type PeopleStore } from './people';
 import { createTextNoticesStore, type TextNoticesStore } from './text-notices';
 import { createImportSourcesStore, type ImportSourcesStore } from './import-sources';
+import { createImportRunsStore, type ImportRunsStore } from './import-runs';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -71,6 +72,7 @@ export interface Tables {
   textNotices: TextNoticesStore;
   /** What each imported object came from (docs/integrations.md "Moving from Opsgenie or PagerDuty"). */
   importSources: ImportSourcesStore;
+  importRuns: ImportRunsStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -112,6 +114,7 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   people: (db) => createPeopleStore(db),
   textNotices: (db) => createTextNoticesStore(db),
   importSources: (db) => createImportSourcesStore(db),
+  importRuns: (db) => createImportRunsStore(db),
 };
 
 /** The names of the table groups. */

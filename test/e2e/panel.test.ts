@@ -271,7 +271,7 @@ describe('web panel in chromium', () => {
       '/panel/settings',
       '/panel/password',
       '/panel/trunks',
-      ...['keys', 'credit', 'calls', 'alerts', 'policies', 'callbacks', 'history', 'test-call', 'heartbeats', 'desk', 'schedules', 'schedules/new'].map((p) => `/panel/a/${accountId}/${p}`),
+      ...['keys', 'credit', 'calls', 'alerts', 'policies', 'callbacks', 'history', 'test-call', 'heartbeats', 'desk', 'schedules', 'schedules/new', 'import'].map((p) => `/panel/a/${accountId}/${p}`),
     ];
     for (const width of [1366, 390]) {
       await admin.page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
