@@ -18,6 +18,7 @@ import {
   planPagerDuty,
   readOpsgenie,
   readPagerDuty,
+  type ImportCheck,
   type ImportPlan,
   type PlanContext,
 } from '../importers';
@@ -112,6 +113,8 @@ async function run(c: Command, accountId: string, opts: Options, read: (ctx: Pla
       if (e instanceof ImportRefused) throw new CliError(e.message, 1);
       throw e;
     }
+    // The panel shows the last applied plan (docs/panel.md "Import"); recorded once it committed.
+    if (opts.apply) await store.transaction((tx) => tx.importRuns.recordApplied(accountId, result.source, JSON.stringify(result), systemClock()));
     if (opts.check) {
       try {
         await check(store, services.schedules, result, from ?? ctx.now, theirs, !!opts.json);
@@ -130,7 +133,10 @@ async function check(store: Store, ours: CheckDeps['schedules'], plan: ImportPla
   const schedules = await checkImport(plan, from, { store, clock: systemClock, schedules: ours, theirs });
   const to = new Date(from + CHECK_DAYS * 86_400_000).toISOString();
   const source = plan.source === 'opsgenie' ? 'Opsgenie' : 'PagerDuty';
-  print(json, { source: plan.source, account: plan.account, from: new Date(from).toISOString(), to, schedules }, () =>
+  const result: ImportCheck = { source: plan.source, account: plan.account, from: new Date(from).toISOString(), to, schedules };
+  // The panel shows the last check too, agreeing or not (docs/panel.md "Import").
+  await store.transaction((tx) => tx.importRuns.recordCheck(plan.account, plan.source, JSON.stringify(result), systemClock()));
+  print(json, result, () =>
     [
       `${source}'s timeline against ours, ${new Date(from).toISOString()} to ${to}, minute by minute:`,
       ...schedules.flatMap((s) =>

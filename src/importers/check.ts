@@ -27,6 +27,15 @@ export interface Disagreement {
   ours: string | null;
 }
 
+/** What `import … --check --json` prints, and the panel shows as the last check (docs/panel.md "Import"). */
+export interface ImportCheck {
+  source: 'opsgenie' | 'pagerduty';
+  account: string;
+  from: string;
+  to: string;
+  schedules: ScheduleCheck[];
+}
+
 export interface ScheduleCheck {
   schedule: string;
   /** Why it was not compared (never imported); else absent. */

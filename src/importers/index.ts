@@ -11,4 +11,4 @@ export { planOpsgenie } from './opsgenie-plan';
 export { planPagerDuty } from './pagerduty-plan';
 export { againstExisting, type Action, type ImportPlan, type PlanContext, type PlannedObject } from './plan';
 export { applyPlan, ImportRefused } from './apply';
-export { CHECK_DAYS, checkImport, compareTimelines, type CheckDeps, type Disagreement, type ScheduleCheck } from './check';
+export { CHECK_DAYS, checkImport, compareTimelines, type CheckDeps, type Disagreement, type ImportCheck, type ScheduleCheck } from './check';

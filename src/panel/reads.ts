@@ -73,11 +73,22 @@ export function createPanelReads({ store, clock, timeZone }: { store: Store; clo
     /** A call of the account without its transitions (what it plays), or null. */
     callOnly: (accountId: string, callId: string) => store.calls.getInAccount(accountId, callId),
 
-    /** An alert of the account with its calls, or null. */
+    /**
+     * An alert of the account with its calls, each call's transitions (the alert page shows
+     * them as GET /api/calls/{id} does), and every text and e-mail sent or received for it
+     * with the person's name (docs/second-path.md "On the alert"); null when not found.
+     */
     async alert(accountId: string, alertId: string) {
       const alert = await store.alerts.getInAccount(accountId, alertId);
-      return alert ? { alert, calls: await store.calls.ofAlert(alert.id) } : null;
+      if (!alert) return null;
+      const [calls, texts, people] = await Promise.all([store.calls.ofAlert(alert.id), store.textNotices.ofAlert(alert.id), store.people.list(accountId)]);
+      const events = new Map(await Promise.all(calls.map(async (c) => [c.id, await store.calls.events(c.id)] as const)));
+      const names = new Map(people.map((p) => [p.id, p.name]));
+      return { alert, calls, events, texts: texts.map((x) => ({ ...x, personName: x.personId ? (names.get(x.personId) ?? null) : null })) };
     },
+
+    /** The Import page (docs/panel.md "Import"): each source's last applied plan and check as JSON, the one used last first. */
+    importRuns: (accountId: string) => store.importRuns.ofAccount(accountId),
 
     /** The account's active key sets, oldest first as created. */
     keys: (accountId: string) => store.credentials.listForAccount(accountId),

@@ -30,6 +30,7 @@ export type { DeskSetup, VoiceDeskStore } from './voice-desk';
 export type { Fallback, FallbacksStore } from './fallbacks';
 export { nameKey, type Person, type PersonFields, type PersonLanguage, type PersonPhone, type PhoneCheck, type PeopleStore } from './people';
 export type { ImportedObject, ImportSourcesStore } from './import-sources';
+export type { ImportRun, ImportRunsStore } from './import-runs';
 export type { Escalation, EscalationPlan } from './escalations';
 export type { AlertText, AlertTextType, TextNotice, TextNoticesStore } from './text-notices';
 export type { HandoffRecord, HandoffState, HandoffStep, HandoffsStore, NewHandoff, OnCallParty } from './handoffs';

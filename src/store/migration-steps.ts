@@ -25,6 +25,7 @@ import { secondPathNoticesStep } from './schema/24-second-path-notices';
 import { importSourcesStep } from './schema/25-import-sources';
 import { handoffCallsStep } from './schema/26-handoff-calls';
 import { textsInsteadOfCallsStep } from './schema/27-texts-instead-of-calls';
+import { importRunsStep } from './schema/28-import-runs';
 import type { MigrationStep } from './schema/migration-step';
 
 export type { MigrationStep } from './schema/migration-step';
@@ -61,6 +62,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   importSourcesStep,
   handoffCallsStep,
   textsInsteadOfCallsStep,
+  importRunsStep,
 ];
 
 /** The schema version this program writes. */

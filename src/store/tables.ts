@@ -29,6 +29,7 @@ import { createPeopleStore, type PeopleStore } from './people';
 import { createTextNoticesStore, type TextNoticesStore } from './text-notices';
 import { createImportSourcesStore, type ImportSourcesStore } from './import-sources';
 import { createHandoffsStore, type HandoffsStore } from './handoffs';
+import { createImportRunsStore, type ImportRunsStore } from './import-runs';
 
 /** The table groups, each over one connection: the store's reader, or one transaction. */
 export interface Tables {
@@ -74,6 +75,8 @@ export interface Tables {
   importSources: ImportSourcesStore;
   /** Hand-offs of schedules that call the incoming person (docs/on-call.md "Hand-off calls"). */
   handoffs: HandoffsStore;
+  /** The last applied import plan and parity check per source (docs/panel.md "Import"). */
+  importRuns: ImportRunsStore;
 }
 
 /** One unit of work's view of the store: the table groups on its transaction. */
@@ -116,6 +119,7 @@ const FACTORIES: { [K in keyof Tables]: (db: SqlConnection, deps: TableDeps) => 
   textNotices: (db) => createTextNoticesStore(db),
   importSources: (db) => createImportSourcesStore(db),
   handoffs: (db) => createHandoffsStore(db),
+  importRuns: (db) => createImportRunsStore(db),
 };
 
 /** The names of the table groups. */

@@ -182,6 +182,9 @@ describe('web panel in chromium', () => {
     await admin.page.waitForSelector('#alert-detail');
     expect(await admin.page.textContent('[data-testid=acknowledged-by]')).toBe('panel:admin');
     expect(await admin.page.locator(`tr[data-call-id="${callId}"] [data-state]`).getAttribute('data-state')).toBe('cancelled');
+    // Its events (the cancel, never dialled) and a player for what it would have said.
+    expect(await admin.page.locator(`[data-call-events="${callId}"] li[data-to=cancelled]`).count()).toBe(1);
+    expect(await admin.page.getAttribute(`[data-call-events="${callId}"] audio`, 'src')).toBe(`/panel/a/${accountId}/calls/${callId}/audio.wav`);
     await admin.page.goto(`${server.url}/panel/a/${accountId}/credit`);
     expect(await admin.page.textContent('[data-testid=credit-used]')).toBe('1'); // never dialled: refunded
   });
@@ -268,7 +271,7 @@ describe('web panel in chromium', () => {
       '/panel/settings',
       '/panel/password',
       '/panel/trunks',
-      ...['keys', 'credit', 'calls', 'alerts', 'policies', 'callbacks', 'history', 'test-call', 'heartbeats', 'desk', 'schedules', 'schedules/new'].map((p) => `/panel/a/${accountId}/${p}`),
+      ...['keys', 'credit', 'calls', 'alerts', 'policies', 'callbacks', 'history', 'test-call', 'heartbeats', 'desk', 'schedules', 'schedules/new', 'import'].map((p) => `/panel/a/${accountId}/${p}`),
     ];
     for (const width of [1366, 390]) {
       await admin.page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });

@@ -241,6 +241,16 @@ describe('voice-alert import opsgenie --check', () => {
     expect(r).toMatchObject({ status: 0, stderr: '' });
     expect(JSON.parse(r.stdout)).toEqual({ source: 'opsgenie', account: acc, from: '2026-10-30T13:00:00.000Z', to: '2026-11-13T13:00:00.000Z', schedules: [{ schedule: 'simple', disagreements: [] }] });
     expect(standIn.requests).toContain('GET /v2/schedules/s-simple/timeline?identifierType=id&interval=14&intervalUnit=days&date=2026-10-30T13%3A00%3A00.000Z');
+    // The panel's Import page reads the last applied plan and this check (docs/panel.md "Import").
+    const db = dir.database();
+    try {
+      const [row] = (await db.query('SELECT source, plan, check_json FROM import_runs WHERE account_id = ?').all(acc)) as { source: string; plan: string; check_json: string }[];
+      expect(row!.source).toBe('opsgenie');
+      expect(JSON.parse(row!.plan).objects.find((o: any) => o.kind === 'schedule')).toMatchObject({ name: 'simple', action: 'create' });
+      expect(JSON.parse(row!.check_json)).toEqual(JSON.parse(r.stdout));
+    } finally {
+      await db.close();
+    }
   });
 
   it('a timeline made to differ: each stretch with its exact minutes, theirs and ours; exit 1', async () => {

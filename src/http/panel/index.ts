@@ -10,6 +10,7 @@ import { callDetailRoutes } from './routes/call-detail-routes';
 import { callbacksRoutes } from './routes/callbacks-routes';
 import { deskRoutes } from './routes/desk-routes';
 import { heartbeatsRoutes } from './routes/heartbeats-routes';
+import { importRoutes } from './routes/import-routes';
 import { keysRoutes } from './routes/keys-routes';
 import { maintenanceRoutes } from './routes/maintenance-routes';
 import { overviewRoutes } from './routes/overview-routes';
@@ -48,6 +49,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(deskRoutes(env))
     .use(peopleRoutes(env))
     .use(coverageRoutes(env))
+    .use(importRoutes(env))
     .use(alertsRoutes(env))
     .use(callDetailRoutes(env))
     .use(testCallRoutes(env))

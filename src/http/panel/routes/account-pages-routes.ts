@@ -4,7 +4,10 @@ import { phoneSearchDigits } from '../../../phone';
 import { nextResetAt, periodOf } from '../../../credit';
 import { wavOf } from '../audio';
 import type { PanelCtx, PanelEnv } from '../env';
+import { dateExample, ISO_DATE_EXAMPLE, readLocalDate } from '../date-input';
 import { startOfDay } from '../format';
+import { fill } from '../i18n';
+import { dateWords } from '../i18n/date-words';
 import { guarded } from '../guard';
 import { htmlResponse } from '../html';
 import { dailyUsage, USAGE_LOOKBACK_MS } from '../usage-days';
@@ -27,11 +30,25 @@ export function kept(c: PanelCtx, names: string[]): Record<string, string> {
   return out;
 }
 
-/** The date range of `?from=&to=` as [from, to) instants; `to` includes its whole day. */
-function range(c: PanelCtx, tz: string): { from?: number; to?: number } {
-  const from = startOfDay(c.query.from, tz);
-  const toDay = startOfDay(c.query.to, tz);
-  return { from, to: toDay === undefined ? undefined : startOfDay(nextDay(c.query.to!), tz) };
+/**
+ * The date range of `?from=&to=` as [from, to) instants; `to` includes its whole day. Each day
+ * typed as the panel shows dates or in ISO (docs/panel.md "Typing dates"); a day that is not
+ * one filters nothing and is named in `problem`, the field keeping what was typed.
+ */
+function range(c: PanelCtx, tz: string): { range: { from?: number; to?: number }; problem: string | null } {
+  const problems: string[] = [];
+  const day = (name: 'from' | 'to', label: string) => {
+    const typed = (c.query[name] ?? '').trim();
+    if (!typed) return undefined;
+    const iso = readLocalDate(typed, c.t.locale);
+    if (!iso) problems.push(fill(dateWords(c.t).notDate, { field: label, value: typed, example: dateExample(c.t.locale), iso: ISO_DATE_EXAMPLE }));
+    return iso ?? undefined;
+  };
+  const fromDay = day('from', c.t.from);
+  const toDay = day('to', c.t.to);
+  const from = startOfDay(fromDay, tz);
+  const to = toDay === undefined ? undefined : startOfDay(nextDay(toDay), tz);
+  return { range: { from, to }, problem: problems.length ? problems.join(' ') : null };
 }
 
 function nextDay(iso: string): string {
@@ -73,11 +90,12 @@ export function accountPagesRoutes(env: PanelEnv) {
         const page = pageOf(c);
         const state = (CALL_STATES as readonly string[]).includes(c.query.state ?? '') ? (c.query.state as CallState) : undefined;
         const number = phoneSearchDigits(c.query.number ?? '');
+        const days = range(c, tz);
         const result = await env.services.panelReads.calls({
           accountId: c.account.id,
           state,
           phone: number || undefined,
-          ...range(c, tz),
+          ...days.range,
           limit: PAGE_SIZE,
           offset: (page - 1) * PAGE_SIZE,
         });
@@ -93,6 +111,7 @@ export function accountPagesRoutes(env: PanelEnv) {
             page,
             pageSize: PAGE_SIZE,
             filter: kept(c, ['state', 'number', 'from', 'to']),
+            error: days.problem,
             audioUrl: (call) => `/panel/a/${c.account.id}/calls/${call.id}/audio.wav`,
           }),
         );
@@ -112,11 +131,12 @@ export function accountPagesRoutes(env: PanelEnv) {
         const page = pageOf(c);
         const endpoint = (HISTORY_ENDPOINTS as readonly string[]).includes(c.query.endpoint ?? '') ? c.query.endpoint : undefined;
         const statusClass = ['2', '4', '5'].includes(c.query.status ?? '') ? Number(c.query.status) : undefined;
+        const days = range(c, tz);
         const result = await env.services.panelReads.history({
           accountId: c.account.id,
           endpoint,
           statusClass,
-          ...range(c, tz),
+          ...days.range,
           limit: PAGE_SIZE,
           offset: (page - 1) * PAGE_SIZE,
         });
@@ -132,6 +152,7 @@ export function accountPagesRoutes(env: PanelEnv) {
             page,
             pageSize: PAGE_SIZE,
             filter: kept(c, ['endpoint', 'status', 'from', 'to']),
+            error: days.problem,
           }),
         );
       }),

@@ -62,7 +62,7 @@ export function alertsRoutes(env: PanelEnv) {
       guarded(env, { account: true }, async (c) => {
         const found = await env.services.panelReads.alert(c.account.id, c.params.alertId ?? '');
         if (!found) return errorPage(c.t, 404, c.t.notFound, c.user, c.csrf);
-        const { alert, calls } = found;
+        const { alert, calls, events, texts } = found;
         return htmlResponse(
           AlertPage({
             t: c.t,
@@ -72,6 +72,8 @@ export function alertsRoutes(env: PanelEnv) {
             account: c.account,
             alert,
             calls,
+            events,
+            texts,
             notice: alertNoticeText(c.t, c.query),
           }),
         );

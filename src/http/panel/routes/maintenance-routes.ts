@@ -6,6 +6,7 @@ import type { PanelCtx, PanelEnv } from '../env';
 import { guarded } from '../guard';
 import { htmlResponse, redirect } from '../html';
 import { maintenanceWords } from '../i18n/maintenance-words';
+import { readTypedDateTime } from '../typed-dates';
 import { MaintenancePage, type MaintenancePageProps } from '../views/maintenance-page';
 
 /**
@@ -51,7 +52,13 @@ export function maintenanceRoutes(env: PanelEnv) {
           .split('\n')
           .map((l) => l.trim())
           .filter(Boolean);
-        const r = await service.create(c.account.id, { start: localToInstant(draft.start, timeZone), end: localToInstant(draft.end, timeZone), reason: draft.reason, match });
+        // Typed as the panel shows dates, or in ISO (docs/panel.md "Typing dates"); a refusal keeps every field as typed.
+        const w = maintenanceWords(c.t);
+        const start = readTypedDateTime(c.t, w.start, draft.start);
+        const end = readTypedDateTime(c.t, w.end, draft.end);
+        if (!start.ok || !end.ok) return render(c, 400, { error: [start, end].flatMap((x) => (x.ok ? [] : [x.problem])).join(' '), draft });
+        const instant = (x: typeof start & { ok: true }) => ('local' in x ? localToInstant(x.local, timeZone) : x.instant);
+        const r = await service.create(c.account.id, { start: instant(start), end: instant(end), reason: draft.reason, match });
         return r.ok ? redirect(`/panel/a/${c.account.id}/maintenance?ok`) : render(c, 400, { error: problem(c, r), draft });
       }),
     )

@@ -12,6 +12,8 @@ import { confirmed } from '../views/confirm-page';
 import { deletePage } from '../views/delete-page';
 import { SchedulesPage, type SchedulesPageProps } from '../views/schedules-page';
 import { draftFromForm, draftFromSchedule, inputFromDraft, type ScheduleDraft } from '../schedule-form';
+import { showLocalDateTime } from '../date-input';
+import { readTypedDateTime } from '../typed-dates';
 import { ScheduleFormPage } from '../views/schedule-form-page';
 
 /** How far ahead the page lists shifts (docs/on-call.md "On-call schedules"). */
@@ -69,8 +71,14 @@ export function schedulesRoutes(env: PanelEnv) {
   };
   const submit = async (c: PanelCtx, scheduleId?: string) => {
     const draft = draftFromForm(c.form);
-    const parsed = inputFromDraft(draft);
     const ids = scheduleId ? { scheduleId } : {};
+    // Each layer's start typed as the panel shows dates or in ISO (docs/panel.md "Typing dates"),
+    // handed on in ISO; the form is shown again as typed. An empty start is the service's to refuse.
+    const w = scheduleWords(c.t);
+    const starts = draft.layers.map((l, i) => (l.start.trim() ? readTypedDateTime(c.t, `${fill(w.layer, { n: i + 1 })}, ${w.start}`, l.start) : null));
+    const badStarts = starts.flatMap((x) => (x && !x.ok ? [x.problem] : []));
+    if (badStarts.length) return form(c, 400, draft, { ...ids, error: badStarts.join(' ') });
+    const parsed = inputFromDraft({ ...draft, layers: draft.layers.map((l, i) => ({ ...l, start: starts[i]?.ok && 'local' in starts[i] ? starts[i].local : l.start })) });
     if (!parsed.ok) return form(c, 400, draft, { ...ids, error: `${scheduleWords(c.t).invalidSchedule} ${parsed.problem}` });
     const { input } = parsed;
     if (c.form.do === 'save') {
@@ -92,7 +100,10 @@ export function schedulesRoutes(env: PanelEnv) {
       `${path}/:scheduleId/edit`,
       guarded(env, { account: true }, async (c) => {
         const s = await editing(c);
-        return s ? form(c, 200, draftFromSchedule(s, new Map((await env.services.people.list(c.account.id)).map((p) => [p.id, p]))), { scheduleId: s.id }) : render(c, 404, { error: scheduleWords(c.t).notFound });
+        if (!s) return render(c, 404, { error: scheduleWords(c.t).notFound });
+        const draft = draftFromSchedule(s, new Map((await env.services.people.list(c.account.id)).map((p) => [p.id, p])));
+        // Each start as the panel writes dates (25.11.2026 09:00): what is shown is what is typed.
+        return form(c, 200, { ...draft, layers: draft.layers.map((l) => ({ ...l, start: showLocalDateTime(l.start, c.t.locale) })) }, { scheduleId: s.id });
       }),
     )
     .post(
@@ -137,9 +148,13 @@ export function schedulesRoutes(env: PanelEnv) {
         const views = await schedules.views(c.account.id, 0);
         const s = views.find((v) => v.schedule.id === scheduleId)?.schedule;
         if (!s) return render(c, 404, { error: scheduleWords(c.t).notFound });
-        // The form's times are local to the schedule's zone (its layers are written in them).
-        const from = localToIso(draft.from, s.timeZone) ?? draft.from;
-        const to = localToIso(draft.to, s.timeZone) ?? draft.to;
+        // The form's times are local to the schedule's zone (its layers are written in them),
+        // typed as the panel shows them or in ISO (docs/panel.md "Typing dates").
+        const w = scheduleWords(c.t);
+        const typed = [readTypedDateTime(c.t, w.from, draft.from), readTypedDateTime(c.t, w.to, draft.to)] as const;
+        const problems = typed.flatMap((x) => (x.ok ? [] : [x.problem]));
+        if (problems.length) return render(c, 400, { error: problems.join(' '), draft });
+        const [from, to] = typed.map((x) => (!x.ok ? '' : 'local' in x ? (localToIso(x.local, s.timeZone) ?? x.local) : x.instant)) as [string, string];
         const r = await schedules.addOverride(c.account.id, s.id, { from, to, number: draft.number, name: draft.name || null });
         return r.ok ? redirect(`/panel/a/${c.account.id}/schedules?ok`) : render(c, r.code === 'schedule_not_found' ? 404 : 400, { error: problem(c, r), draft });
       }),

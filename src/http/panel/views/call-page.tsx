@@ -1,5 +1,4 @@
-import type { Account, CallRecord, PanelUser } from '../../../store';
-import type { CallEvent } from '../../../store/calls';
+import type { Account, CallEvent, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { Layout } from './layout';

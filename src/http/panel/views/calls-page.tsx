@@ -5,7 +5,7 @@ import type { Messages } from '../i18n';
 import { answeredByText } from '../i18n/answered-by-words';
 import { CallAlertCell } from './call-links';
 import { Layout } from './layout';
-import { DateRangeAndApply, Pager, StateBadge } from './parts';
+import { DateRangeAndApply, Notice, Pager, StateBadge } from './parts';
 
 export interface CallsPageProps {
   t: Messages;
@@ -19,6 +19,8 @@ export interface CallsPageProps {
   pageSize: number;
   /** The filter as typed (state, number, from, to), kept in the form and the paging links. */
   filter: Record<string, string>;
+  /** A filter day that is not one, said above the filters (docs/panel.md "Typing dates"). */
+  error?: string | null;
   /** Where the browser fetches what the call plays (rendered on demand, cached by the speech layer). */
   audioUrl?: (call: CallRecord) => string | null;
 }
@@ -28,6 +30,7 @@ export function CallsPage(p: CallsPageProps) {
   const path = `/panel/a/${p.account.id}/calls`;
   return (
     <Layout t={t} title={t.callsTitle} user={p.user} csrf={p.csrf} account={p.account} active="calls">
+      <Notice kind="error" text={p.error} />
       <form class="filters" method="get" action={path} aria-label={t.filter}>
         <div class="field">
           <label for="f-state">{t.state}</label>

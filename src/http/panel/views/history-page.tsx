@@ -2,7 +2,7 @@ import type { Account, HistoryEntry, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import type { Messages } from '../i18n';
 import { Layout } from './layout';
-import { DateRangeAndApply, Pager } from './parts';
+import { DateRangeAndApply, Notice, Pager } from './parts';
 
 export const HISTORY_ENDPOINTS = ['/api/call', '/webhook/receive'] as const;
 
@@ -17,6 +17,8 @@ export interface HistoryPageProps {
   page: number;
   pageSize: number;
   filter: Record<string, string>;
+  /** A filter day that is not one, said above the filters (docs/panel.md "Typing dates"). */
+  error?: string | null;
 }
 
 export function HistoryPage(p: HistoryPageProps) {
@@ -24,6 +26,7 @@ export function HistoryPage(p: HistoryPageProps) {
   const path = `/panel/a/${p.account.id}/history`;
   return (
     <Layout t={t} title={t.historyTitle} user={p.user} csrf={p.csrf} account={p.account} active="history">
+      <Notice kind="error" text={p.error} />
       <form class="filters" method="get" action={path} aria-label={t.filter}>
         <div class="field">
           <label for="f-endpoint">{t.endpoint}</label>

@@ -6,12 +6,13 @@ import { FAVICON, LanguageSwitch } from './language-switch';
 import { peopleWords } from '../i18n/people-words';
 import { coverageWords } from '../i18n/coverage-words';
 import { scheduleWords } from '../i18n/schedule-words';
+import { importWords } from '../i18n/import-words';
 import { maintenanceWords } from '../i18n/maintenance-words';
 import { heartbeatWords } from '../i18n/heartbeat-words';
 import { selfTestWords } from '../i18n/self-test-words';
 import { deskWords } from '../i18n/desk-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk' | 'people' | 'coverage';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk' | 'people' | 'coverage' | 'import';
 
 export interface LayoutProps {
   t: Messages;
@@ -150,6 +151,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
               <li>
                 <a href={`${base}/maintenance`} aria-current={current(active, 'maintenance')}>
                   {maintenanceWords(t).title}
+                </a>
+              </li>
+              <li>
+                <a href={`${base}/import`} aria-current={current(active, 'import')}>
+                  {importWords(t).title}
                 </a>
               </li>
               <li>

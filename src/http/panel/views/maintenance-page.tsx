@@ -3,6 +3,7 @@ import type { Account, MaintenanceWindow, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { maintenanceWords } from '../i18n/maintenance-words';
+import { DateTimeField } from './date-time-field';
 import { Layout } from './layout';
 import { CsrfField, Notice } from './parts';
 
@@ -71,14 +72,8 @@ export function MaintenancePage(p: MaintenancePageProps) {
         <form method="post" action={base}>
           <CsrfField csrf={csrf} />
           <p class="hint" safe>{fill(w.timesHint, { tz: p.timeZone })}</p>
-          <div class="field">
-            <label for="mw-start">{w.start}</label>
-            <input id="mw-start" name="start" type="datetime-local" required value={draft.start} />
-          </div>
-          <div class="field">
-            <label for="mw-end">{w.end}</label>
-            <input id="mw-end" name="end" type="datetime-local" required value={draft.end} />
-          </div>
+          <DateTimeField t={t} id="mw-start" name="start" label={w.start} value={draft.start} required />
+          <DateTimeField t={t} id="mw-end" name="end" label={w.end} value={draft.end} required />
           <div class="field">
             <label for="mw-match">{w.match}</label>
             <textarea id="mw-match" name="match" rows="3" aria-describedby="mw-match-hint" safe>

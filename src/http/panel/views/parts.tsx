@@ -1,4 +1,5 @@
 import { FAILED_STATES, type CallState } from '../../../call-model';
+import { dateExample } from '../date-input';
 import type { Messages } from '../i18n';
 import { fill } from '../i18n';
 
@@ -86,17 +87,21 @@ export function StateBadge({ t, state }: { t: Messages; state: string }) {
   );
 }
 
-/** The from/to date fields and the submit button that end the calls and history filters. */
+/**
+ * The from/to date fields and the submit button that end the calls and history filters: days
+ * typed as the panel shows them (`25.11.2026`) or in ISO, as text fields since a `date` field
+ * shows the browser's order (docs/panel.md "Typing dates"); the placeholder is the example.
+ */
 export function DateRangeAndApply({ t, from, to }: { t: Messages; from?: string; to?: string }) {
   return (
     <>
       <div class="field">
         <label for="f-from">{t.from}</label>
-        <input id="f-from" name="from" type="date" value={from ?? ''} />
+        <input id="f-from" name="from" type="text" autocomplete="off" maxlength="20" size="10" placeholder={dateExample(t.locale)} value={from ?? ''} />
       </div>
       <div class="field">
         <label for="f-to">{t.to}</label>
-        <input id="f-to" name="to" type="date" value={to ?? ''} />
+        <input id="f-to" name="to" type="text" autocomplete="off" maxlength="20" size="10" placeholder={dateExample(t.locale)} value={to ?? ''} />
       </div>
       <button type="submit">{t.apply}</button>
     </>

@@ -3,6 +3,7 @@ import type { Account, PanelUser } from '../../../store';
 import { fill, type Messages } from '../i18n';
 import { scheduleWords } from '../i18n/schedule-words';
 import { layerSlots, type ScheduleDraft } from '../schedule-form';
+import { DateTimeField } from './date-time-field';
 import { Layout } from './layout';
 import { CsrfField, Notice } from './parts';
 import { ShiftsTable, inZone } from './schedules-page';
@@ -68,10 +69,7 @@ export function ScheduleFormPage(p: ScheduleFormPageProps) {
               <input id={`l${i}-shift`} type="text" name={`l${i}_shift`} maxlength="5" placeholder="7d" value={l.shift} aria-describedby={`l${i}-shift-hint`} />
               <p class="hint" id={`l${i}-shift-hint`}>{w.shiftHint}</p>
             </div>
-            <div class="field">
-              <label for={`l${i}-start`}>{w.start}</label>
-              <input id={`l${i}-start`} name={`l${i}_start`} type="datetime-local" value={l.start} />
-            </div>
+            <DateTimeField t={t} id={`l${i}-start`} name={`l${i}_start`} label={w.start} value={l.start} />
             <div class="field">
               <label for={`l${i}-restrictions`}>{w.restrictions}</label>
               <textarea id={`l${i}-restrictions`} name={`l${i}_restrictions`} rows="2" aria-describedby={`l${i}-restrictions-hint`} safe>

@@ -4,6 +4,7 @@ import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { inUseWords } from '../i18n/in-use-words';
 import { scheduleWords } from '../i18n/schedule-words';
+import { DateTimeField } from './date-time-field';
 import { Layout } from './layout';
 import { CopyValue, CsrfField, Notice } from './parts';
 
@@ -129,14 +130,8 @@ export function SchedulesPage(p: SchedulesPageProps) {
                 <p class="hint" safe>
                   {fill(w.overrideHint, { tz: s.timeZone })}
                 </p>
-                <div class="field">
-                  <label for={`${formId}-from`}>{w.from}</label>
-                  <input id={`${formId}-from`} name="from" type="datetime-local" required value={draft.from} />
-                </div>
-                <div class="field">
-                  <label for={`${formId}-to`}>{w.to}</label>
-                  <input id={`${formId}-to`} name="to" type="datetime-local" required value={draft.to} />
-                </div>
+                <DateTimeField t={t} id={`${formId}-from`} name="from" label={w.from} value={draft.from} required />
+                <DateTimeField t={t} id={`${formId}-to`} name="to" label={w.to} value={draft.to} required />
                 <div class="field">
                   <label for={`${formId}-number`}>{w.number}</label>
                   <input id={`${formId}-number`} name="number" required maxlength="30" value={draft.number} />

@@ -1,8 +1,8 @@
-import type { Account, CallRecord, PanelUser } from '../../../store';
-import type { CallEvent } from '../../../store/calls';
+import type { Account, CallEvent, CallRecord, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { answeredByText, answeredByWords } from '../i18n/answered-by-words';
+import { CallEvents } from './call-events';
 import { Layout } from './layout';
 import { CallAlertFacts } from './call-links';
 import { CsrfField, Notice, StateBadge } from './parts';
@@ -48,15 +48,7 @@ export function TestCallStatus({ t, fmt, accountId, call, events = [] }: { t: Me
         )}
         <CallAlertFacts t={t} accountId={accountId} call={call} />
       </dl>
-      {events.length > 0 ? (
-        <ol class="events">
-          {events.map((e) => (
-            <li safe>{`${fmt.dateTime(e.at)} · #${e.attempt} · ${t.states[e.from] ?? e.from} → ${t.states[e.to] ?? e.to}${e.sipCode ? ` · SIP ${e.sipCode}` : ''}${e.reason ? ` · ${e.reason}` : ''}`}</li>
-          ))}
-        </ol>
-      ) : (
-        ''
-      )}
+      <CallEvents t={t} fmt={fmt} events={events} />
       <p class="hint">{final ? t.testCallEnded : t.testCallWatching}</p>
     </section>
   );
