@@ -39,6 +39,31 @@ describe('panel: trunks and the self-test', () => {
     expect(live.startsWith('<div id="trunks-live"')).toBe(true);
   });
 
+  test('the second path below the trunks: how texts go, each modem\'s state, SIM, network, signal and last error, and the e-mail relay (docs/second-path.md "Operations")', async () => {
+    const { admin, deps } = await setup({ number: '600' });
+    expect(await (await admin.get('/panel/trunks')).text()).toContain('The second path does not run in this process');
+    deps.smsStatus = () => ({
+      via: 'modem',
+      state: 'up',
+      email: 'none',
+      modems: [
+        { name: 'gsm0', device: '/dev/ttyUSB2', state: 'ready', sim: 'READY', registration: { stat: 1, registered: true, text: 'registered, home network' }, signal: { rssi: 21, dbm: -71 }, lastError: null },
+        { name: 'gsm<1>', device: '/dev/ttyUSB3', state: 'lost', sim: null, registration: null, signal: null, lastError: 'the device went away' },
+      ],
+    });
+    const html = await (await admin.get('/panel/trunks')).text();
+    expect(html).toContain('data-testid="second-path" data-via="modem" data-state="up"');
+    expect(html).toContain('Texts go through the GSM modems');
+    expect(html).toMatch(/<tr data-modem="gsm0">.*\/dev\/ttyUSB2.*data-state="ready".*READY.*registered, home network.*-71 dBm.*—<\/td><\/tr>/s);
+    // A name from the configuration is shown as text.
+    expect(html).toMatch(/<td data-label="Modem">gsm&lt;1&gt;<\/td>.*data-state="lost".*the device went away/s);
+    expect(html).toContain('E-mail: no relay is set');
+    deps.smsStatus = () => ({ via: 'sip', state: 'up', email: 'configured', modems: [] });
+    const sip = await (await admin.get('/panel/trunks')).text();
+    expect(sip).toContain('Texts go as SIP MESSAGE through the trunks above');
+    expect(sip).toContain('E-mail: the relay is set');
+  });
+
   test('refused: a trunk self-tests do not run on, an unknown one (404), an owner (403), no CSRF token (403)', async () => {
     const on = await setup({ number: '600', trunk: 'pbx' });
     expect((await on.admin.post('/panel/trunks/carrier/self-test', { _csrf: on.csrf })).status).toBe(404);

@@ -11,6 +11,7 @@ import { TrunksLive, TrunksPage, type TrunksLiveProps } from '../views/trunks-pa
  * Administrator: the trunks (docs/telephony.md "SIP trunks: several, in order", "Voice-path
  * self-test"): each one's live state, its newest self-test, and "run self-test now", which asks
  * the server's scheduler for a run (services.selfTests) rather than dialling from the request.
+ * Below them the second path's state (docs/second-path.md "Operations"), as /healthz reads it.
  */
 export function trunksRoutes(env: PanelEnv) {
   const { config } = env.deps;
@@ -26,7 +27,7 @@ export function trunksRoutes(env: PanelEnv) {
     return { t: c.t, fmt: c.fmt, csrf: c.csrf, trunks, latest, testable: selfTests.trunks(), running: status !== undefined };
   };
   const page = async (c: PanelCtx, status: number, extra: { notice?: string; error?: string } = {}) =>
-    htmlResponse(TrunksPage({ ...(await live(c)), user: c.user, ...extra }), status);
+    htmlResponse(TrunksPage({ ...(await live(c)), user: c.user, secondPath: env.deps.smsStatus?.() ?? null, ...extra }), status);
 
   return new Elysia({ name: 'panel-trunks' })
     .get(

@@ -4,7 +4,9 @@ import { fill, type Messages } from '../i18n';
 import { overviewWords } from '../i18n/overview-words';
 import { selfTestWords } from '../i18n/self-test-words';
 import { Layout } from './layout';
+import type { SecondPathStatus } from '../../../second-path';
 import { CsrfField, Notice } from './parts';
+import { SecondPathCard } from './second-path-card';
 
 export interface TrunkRow {
   name: string;
@@ -101,8 +103,12 @@ export function TrunksLive(p: TrunksLiveProps) {
   );
 }
 
-/** Administrator: every trunk, its state and newest self-test, "run self-test now" (docs/telephony.md "Voice-path self-test"). */
-export function TrunksPage(p: TrunksLiveProps & { user: PanelUser; notice?: string; error?: string; running: boolean }) {
+/**
+ * Administrator: every trunk, its state and newest self-test, "run self-test now" (docs/telephony.md
+ * "Voice-path self-test"); below, the second path that carries texts when no call gets out
+ * (docs/second-path.md "Operations").
+ */
+export function TrunksPage(p: TrunksLiveProps & { user: PanelUser; notice?: string; error?: string; running: boolean; secondPath: SecondPathStatus | null }) {
   const w = selfTestWords(p.t);
   return (
     <Layout t={p.t} title={w.trunksTitle} user={p.user} csrf={p.csrf} active="trunks">
@@ -113,6 +119,7 @@ export function TrunksPage(p: TrunksLiveProps & { user: PanelUser; notice?: stri
       {p.trunks.length > 0 && p.testable.length === 0 ? <p class="hint">{w.off}</p> : ''}
       {p.trunks.length > 0 && !p.running ? <p class="hint">{w.notRunning}</p> : ''}
       {p.trunks.length > 0 ? <TrunksLive {...p} /> : ''}
+      <SecondPathCard t={p.t} status={p.secondPath} />
     </Layout>
   );
 }
