@@ -31,6 +31,12 @@ export interface ApplianceDir {
   dir: string;
   configPath: string;
   cli(args: string[]): { status: number | null; stdout: string; stderr: string };
+  /**
+   * As `cli`, without blocking this process while the command runs: for a command run beside
+   * something this test process itself serves (a modem simulated on a pseudo-terminal, a stand-in
+   * API), which `cli`'s spawnSync would freeze for the command's whole run.
+   */
+  cliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }>;
   cliJson<T = any>(args: string[]): T;
   start(extraArgs?: string[], env?: Record<string, string>): Promise<RunningAppliance>;
   /** Where its store is: the SQLite file, and the PostgreSQL URL on the vitest project "postgres". */
@@ -68,10 +74,21 @@ export function applianceDir(overrides: ConfigOverrides = {}): ApplianceDir {
     const r = spawnSync(BINARY, ['--config', configPath, ...args], { cwd: dir, encoding: 'utf8' });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+  const cliAsync = (args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(BINARY, ['--config', configPath, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
   return {
     dir,
     configPath,
     cli,
+    cliAsync,
     cliJson(args) {
       const r = cli([...args, '--json']);
       if (r.status !== 0) throw new Error(`voice-alert ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
