@@ -149,9 +149,9 @@ const POSTGRES_PEER_SUITES = [
 ];
 
 /**
- * Unit files (src/) share their worker's loaded modules instead of loading them again per
- * file: of 568 s the main project's src files took on the loaded 2-core machine, 250 s was
- * vitest importing modules into each file's fresh context; with this, 379 s (import 39 s).
+ * Unit files (src/, project main) share their worker's loaded modules instead of loading them
+ * again per file: of 568 s the main project's src files took on the loaded 2-core machine, 250 s
+ * was vitest importing modules into each file's fresh context; with this, 379 s (import 39 s).
  * What a shared module keeps between files is the process's own metrics (prom-client
  * instruments): tests read them as a change from before, never as an absolute value.
  * The binary's suites (test/) stay isolated: they mock assets (cli-consistency, import-cli).
@@ -225,7 +225,10 @@ export default defineConfig({
           exclude: [...EVENT_LOOP_SUITES, '**/node_modules/**'],
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           maxWorkers: 2,
-          ...UNIT_FILES_SHARE_MODULES,
+          // Isolated still: sharing modules here once ran the test cluster out of connections
+          // ("too many clients") in a full run, from stores some file never closed that the
+          // ending worker used to close (open-stores.ts closes only those the helpers made).
+          // Every file's stores closed first, then this may share modules as main does.
           sequence: { groupOrder: 4 },
         },
       },
