@@ -74,7 +74,9 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
   if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()), -1);
   const data = join(dir, 'data');
   run(join(bin, 'initdb'), ['-D', data, '-U', PG_ROLE, '--auth=trust', '-E', 'UTF8', '--no-instructions']);
-  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
+  // 400 connections: two test files at a time, each with a store per test whose pool opens up to
+  // store.pool_size connections, reached 200 in a full run (panel-alerts.test.ts now closes its own).
+  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=400', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
   const log = join(dir, 'log');
   const start = () => withServerLog(log, () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-w', 'start']));
   start();

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { periodOf } from '../../credit';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
 import { DESK_ACTOR } from '../../voice-desk/service';
@@ -6,8 +6,16 @@ import { DESK_ACTOR } from '../../voice-desk/service';
 const PW = 'a-long-password-1';
 
 /** Two accounts with an owner each, the admin, all logged in; `alert()` files one like the intake. */
+// Each test's store closed when it ends, not with the file: a dozen stores' pools open at once
+// (the alert page reads in parallel) ran the PostgreSQL test cluster out of connections.
+const opened: Awaited<ReturnType<typeof panelApp>>[] = [];
+afterEach(async () => {
+  for (const c of opened.splice(0)) await c.store.close();
+});
+
 async function setup(panel = {}) {
   const ctx = await panelApp(panel);
+  opened.push(ctx);
   await ctx.users.createAdmin('admin', PW);
   const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
   const b = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Other', plan: 'starter' }));
