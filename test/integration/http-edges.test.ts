@@ -180,23 +180,26 @@ describe('raw requests against the binary (issue 10 §2)', () => {
 
   it('a flood of refused requests from one address adds one history row per minute, not one per request', async () => {
     const url = `${app.url}/webhook/receive?key=vwk_flood`;
-    // 60 bad keys (403), then the rate limit (429): two statuses, each one row a minute.
-    const statuses = Array.from({ length: 300 }, () => curlFrom('127.0.0.9', url, '{}').status);
+    // 60 bad keys (403), then the rate limit (429): two statuses, each one row a minute. 150
+    // requests, each a curl process: enough for both statuses many times over.
+    const statuses = Array.from({ length: 150 }, () => curlFrom('127.0.0.9', url, '{}').status);
     expect(new Set(statuses)).toEqual(new Set([403, 429]));
     const db = dir.database();
     const rowsNow = async () => (await db.query(`SELECT count, status FROM api_history WHERE source_ip = '127.0.0.9'`).all()) as { count: number; status: number }[];
     // History is written after the answer (store.background, nobody waits for it): wait for the last one.
     const deadline = Date.now() + 3000;
-    while ((await rowsNow()).reduce((n, r) => n + r.count, 0) < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await rowsNow()).reduce((n, r) => n + r.count, 0) < 150 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const rows = await rowsNow();
     await db.close();
-    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(300);
+    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(150);
     for (const status of [403, 429]) {
       const n = rows.filter((r) => r.status === status).length;
       expect(n).toBeGreaterThanOrEqual(1);
       expect(n).toBeLessThanOrEqual(2); // the run may straddle a minute boundary
     }
-  });
+    // 150 processes started one after another: on a loaded machine with the store on PostgreSQL
+    // that once took 34 s, past the default 30 s (a hang guard, not a bound this test asserts).
+  }, 90_000);
 });
 
 describe('behind a reverse proxy', () => {
