@@ -8,7 +8,7 @@ import { leftUnreached, queueNextPhones, recordVerification } from '../people';
 import type { CallChange, CallRecord, Store, Tx } from '../store';
 import { confirmHandoff } from '../handoff';
 
-export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'runAfter' | 'refundAttempt' | 'trunk' | 'answeredBy' | 'amdReason'> & {
+export type MoveDetails = Pick<CallChange, 'sipCode' | 'reason' | 'refundAttempt' | 'trunk' | 'answeredBy' | 'amdReason'> & {
   /**
    * Back in the queue for this long from the move's own time (a retry's delay): counted from
    * the moment the attempt is recorded as ended, so "at least N s after the last attempt"
@@ -84,7 +84,7 @@ export function createCallMover(d: CallMoverDeps, call: Held & Pick<CallRecord, 
 
   const write = async (to: CallState, { passToNextStep, retryInMs, textInstead, ...given }: MoveDetails) => {
     const at = d.clock();
-    const details = retryInMs === undefined ? given : { ...given, runAfter: at + retryInMs };
+    const details: Omit<MoveDetails, 'passToNextStep' | 'retryInMs'> & Pick<CallChange, 'runAfter'> = retryInMs === undefined ? given : { ...given, runAfter: at + retryInMs };
     // One transaction; everything in it goes through `tx` (it may run again as a whole).
     // The call and its bundle move in a statement per target, not one per call: a bundle
     // may carry thousands of alerts (BENCHMARKS "Alert storm").

@@ -3,8 +3,8 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { AmdRequest, DialRequest } from '../sip';
 import type { ClaimedCall, Store } from '../store';
-import { createCallMover, type CallMover } from './call-mover';
-import { decide, type RetryConfig } from './retry-policy';
+import { createCallMover, type CallMover, type MoveDetails } from './call-mover';
+import { decide, type Decision, type RetryConfig } from './retry-policy';
 import { metrics } from '../metrics/instruments';
 
 export interface RunConfig extends RetryConfig {
@@ -80,12 +80,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
     const at = d.clock();
     const decision = decide({ code: 'NETWORK', status: null, reason: TEXTED_INSTEAD_REASON }, attempt, at, d.calls);
     metrics.callAttempts.inc({ sip_code: 'none' });
-    if (decision.final) {
-      await mover.move(decision.state, { reason: decision.reason, textInstead: true });
-      return;
-    }
-    const retryInMs = decision.runAfter - at;
-    await mover.move('queued', { reason: `${decision.kind}: ${decision.reason}; retry in ${Math.round(retryInMs / 1000)} s`, retryInMs, textInstead: true });
+    await moveAsDecided(mover, decision, at, { textInstead: true });
     return;
   }
 
@@ -95,7 +90,7 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
   if (outcome.code === 'ABORTED') {
     // Back to the queue uncounted; the mover ends instead every call whose alert closed.
     const reason = cancel.aborted ? 'its alert was closed before the answer' : outcome.reason;
-    await mover.move('queued', { reason, runAfter: d.clock(), refundAttempt: true, trunk: via.trunk });
+    await mover.move('queued', { reason, retryInMs: 0, refundAttempt: true, trunk: via.trunk });
     return;
   }
   // A verification call is tried once: its answer (busy, no answer, …) is the result the
@@ -103,17 +98,22 @@ async function place(d: RunDeps, call: ClaimedCall, mover: CallMover, cancel: Ab
   const decidedAt = d.clock();
   const decision = decide(outcome, attempt, decidedAt, call.verify ? { ...d.calls, max_attempts: attempt } : d.calls);
   metrics.callAttempts.inc({ sip_code: decision.sipCode === undefined || decision.sipCode === null ? 'none' : String(decision.sipCode) });
+  await moveAsDecided(mover, decision, decidedAt, { passToNextStep: outcome.code === 'PASSED', trunk: via.trunk });
+}
+
+/**
+ * The attempt's end as retry-policy.ts decided it: its final state, or back in the queue for the
+ * decided delay, counted from the move's own stamp (call-mover.ts retryInMs). `passToNextStep`
+ * only counts for a final state.
+ */
+async function moveAsDecided(mover: CallMover, decision: Decision, decidedAt: number, extra: Partial<Pick<MoveDetails, 'passToNextStep' | 'trunk' | 'textInstead'>>): Promise<void> {
+  const { passToNextStep, ...rest } = extra;
   if (decision.final) {
-    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep: outcome.code === 'PASSED', trunk: via.trunk });
+    await mover.move(decision.state, { sipCode: decision.sipCode, reason: decision.reason, passToNextStep, ...rest });
     return;
   }
   const retryInMs = decision.runAfter - decidedAt;
-  await mover.move('queued', {
-    sipCode: decision.sipCode,
-    reason: `${decision.kind}: ${decision.reason}; retry in ${Math.round(retryInMs / 1000)} s`,
-    retryInMs,
-    trunk: via.trunk,
-  });
+  await mover.move('queued', { sipCode: decision.sipCode, reason: `${decision.kind}: ${decision.reason}; retry in ${Math.round(retryInMs / 1000)} s`, retryInMs, ...rest });
 }
 
 /**

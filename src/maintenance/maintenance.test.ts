@@ -250,7 +250,7 @@ describe('when a window starts', () => {
     await window(0, 60);
     // The dialer aborts the attempt before the answer (dialer.ts) and hands the call back.
     const mover = createCallMover({ store, clock, log: silentLogger(), timeZone: TZ }, claimed, 'dialing');
-    await mover.move('queued', { reason: 'aborted', runAfter: clock(), refundAttempt: true });
+    await mover.move('queued', { reason: 'aborted', retryInMs: 0, refundAttempt: true });
     expect((await store.calls.get(o.callIds[0]!))!.state).toBe('cancelled');
     expect((await store.alerts.get(o.alertId!))!.state).toBe('open');
   });
