@@ -225,10 +225,10 @@ export default defineConfig({
           exclude: [...EVENT_LOOP_SUITES, '**/node_modules/**'],
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
           maxWorkers: 2,
-          // Isolated still: sharing modules here once ran the test cluster out of connections
-          // ("too many clients") in a full run, from stores some file never closed that the
-          // ending worker used to close (open-stores.ts closes only those the helpers made).
-          // Every file's stores closed first, then this may share modules as main does.
+          // Sharing modules as main does: after each file its stores are closed and any session
+          // left on a database it made is ended (test/helpers/test-file-setup.ts), so a store a
+          // file forgets no longer holds the cluster's connections for the files after it.
+          ...UNIT_FILES_SHARE_MODULES,
           sequence: { groupOrder: 4 },
         },
       },

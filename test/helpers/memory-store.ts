@@ -6,7 +6,7 @@ import type { IntakeDeps, IntakeRequest } from '../../src/intake';
 import { sign } from '../../src/signing';
 import { createStore, type CreateStoreOptions, type Store } from '../../src/store';
 import { tracked } from './open-stores';
-import { testStoreUrl } from './postgres';
+import { testStoreUrlAsync } from './postgres';
 
 /** A clock the test moves by hand. */
 export function manualClock(start: string | number = '2026-11-15T12:00:00Z') {
@@ -23,7 +23,7 @@ export function manualClock(start: string | number = '2026-11-15T12:00:00Z') {
  */
 export async function tempStore(clock: () => number, options: Pick<CreateStoreOptions, 'onCommit' | 'timeoutMs'> = {}): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'va-store-'));
-  return tracked(await createStore({ path: join(dir, 'voice-alert.db'), url: testStoreUrl(), busyTimeoutMs: 1000, clock, ...options }));
+  return tracked(await createStore({ path: join(dir, 'voice-alert.db'), url: await testStoreUrlAsync(), busyTimeoutMs: 1000, clock, ...options }));
 }
 
 export function intakeDeps(store: Store, clock: () => number, timeZone = 'Europe/Istanbul'): IntakeDeps {

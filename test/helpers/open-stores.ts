@@ -1,4 +1,3 @@
-import { afterAll } from 'vitest';
 import type { Store } from '../../src/store';
 
 /**
@@ -25,9 +24,4 @@ export async function closeLeftoverStores(): Promise<void> {
   const left = [...open];
   open.clear();
   await Promise.allSettled(left.map((s) => s.close()));
-}
-
-/** Registered by the setup file that runs before every test file. */
-export function closeLeftoverStoresAfterEachFile(): void {
-  afterAll(closeLeftoverStores);
 }

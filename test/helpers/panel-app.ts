@@ -13,7 +13,7 @@ import { createPanelUsersService } from '../../src/panel';
 import { createServices } from '../../src/services';
 import { createStore } from '../../src/store';
 import { trunkConfigured } from '../../src/config/sections/sip';
-import { testStoreUrl } from './postgres';
+import { testStoreUrlAsync } from './postgres';
 
 /**
  * The whole HTTP app in process (no binary) on a temporary database, for panel tests
@@ -31,7 +31,7 @@ export async function panelApp(
   // On the vitest project "postgres", a fresh PostgreSQL database (test/helpers/postgres.ts).
   const store = tracked(await createStore({
     path: config.store.path,
-    url: testStoreUrl(),
+    url: await testStoreUrlAsync(),
     busyTimeoutMs: 1000,
     timeoutMs: config.store.timeout_ms,
     poolSize: config.store.pool_size,

@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { SQL } from 'bun';
 import { openMigratedPostgres } from '../../src/store/sql/postgres/database';
 
 /**
@@ -171,8 +172,6 @@ export async function createTemplate(baseUrl: string): Promise<void> {
   await template.close();
 }
 
-let counter = 0;
-
 /**
  * The test cluster's settings (test/helpers/global-setup.ts): a throwaway cluster need not
  * survive a power cut, so nothing is flushed to disk (fsync, full-page images). A crashed or
@@ -182,17 +181,72 @@ let counter = 0;
  */
 export const THROWAWAY_CLUSTER: Record<string, string> = { fsync: 'off', full_page_writes: 'off' };
 
+let counter = 0;
+
+/** Databases made in this worker since the last `endFileDatabases` (the current test file's). */
+const madeInFile: string[] = [];
+
+function nextDatabaseName(): string {
+  const name = `t_${process.pid}_${threadId}_${Date.now().toString(36)}_${counter++}`;
+  madeInFile.push(name);
+  return name;
+}
+
 /**
- * A new, migrated, empty database on the test cluster; its URL. Named by process, worker thread
- * and count: test files that run at once are threads of one process, each with its own counter.
  * FILE_COPY copies the template's files and checkpoints, which costs ~0.1 s with fsync off
  * (THROWAWAY_CLUSTER) against ~0.4 s for PostgreSQL 15's default WAL_LOG, which writes the
  * template's 9 MB through the WAL (measured on the 2-core machine); once per test, it adds up.
  */
+const createFrom = (name: string) => `CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE} STRATEGY FILE_COPY`;
+
+/**
+ * A new, migrated, empty database on the test cluster; its URL. Named by process, worker thread
+ * and count: test files that run at once are threads of one process, each with its own counter.
+ * Synchronous (psql), for a set-up that needs a URL at once; `freshDatabase` is the cheaper one.
+ */
 export function freshDatabaseUrl(baseUrl: string): string {
-  const name = `t_${process.pid}_${threadId}_${Date.now().toString(36)}_${counter++}`;
-  psql(baseUrl, `CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE} STRATEGY FILE_COPY`);
+  const name = nextDatabaseName();
+  psql(baseUrl, createFrom(name));
   return `${baseUrl}${name}`;
+}
+
+/**
+ * The worker's one connection to the cluster's `postgres` database. Creating a test's database
+ * through it, rather than by a psql process (`freshDatabaseUrl`), saves the process's start and
+ * its connection: the PostgreSQL projects do it once per test, several hundred times a run.
+ */
+let admin: { url: string; sql: SQL } | undefined;
+function adminSql(baseUrl: string): SQL {
+  if (admin?.url !== baseUrl) admin = { url: baseUrl, sql: new SQL({ url: `${baseUrl}postgres`, max: 1 }) };
+  return admin.sql;
+}
+
+/** As `freshDatabaseUrl`, without a process and without blocking the event loop. */
+export async function freshDatabase(baseUrl: string): Promise<string> {
+  const name = nextDatabaseName();
+  await adminSql(baseUrl).unsafe(createFrom(name));
+  return `${baseUrl}${name}`;
+}
+
+/**
+ * After a test file: every session still open on a database the file made is ended. A store a
+ * file forgot to close keeps its pool's connections otherwise, and where files share their
+ * worker's modules (vitest.config.ts) nothing ends them with the file: a few dozen such stores
+ * run the cluster out of max_connections for the files after. Ended from the server's side, the
+ * leftover pool only finds its connections closed if it is ever used again; nothing uses it.
+ */
+export async function endFileDatabases(): Promise<void> {
+  const names = madeInFile.splice(0);
+  const base = process.env.VOICE_ALERT_TEST_PG;
+  if (base && names.length > 0) {
+    // The names are ours (nextDatabaseName: letters, digits, underscores).
+    const list = names.map((n) => `'${n}'`).join(', ');
+    await adminSql(base).unsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname IN (${list})`);
+  }
+  // Its own connection too: an isolated project's next file loads this module afresh.
+  const own = admin;
+  admin = undefined;
+  await own?.sql.close();
 }
 
 /**
@@ -225,4 +279,12 @@ export function testStoreUrl(): string | undefined {
   const base = process.env.VOICE_ALERT_TEST_PG;
   if (!base) throw new Error('VOICE_ALERT_TEST_PG is not set: the global setup starts the PostgreSQL cluster');
   return freshDatabaseUrl(base);
+}
+
+/** As `testStoreUrl`, made without a psql process (`freshDatabase`). */
+export async function testStoreUrlAsync(): Promise<string | undefined> {
+  if (!onPostgres) return undefined;
+  const base = process.env.VOICE_ALERT_TEST_PG;
+  if (!base) throw new Error('VOICE_ALERT_TEST_PG is not set: the global setup starts the PostgreSQL cluster');
+  return freshDatabase(base);
 }
