@@ -18,7 +18,7 @@ export { alertActionJson } from './alert-action-json';
 export { accountJson, newAccountJson } from './account-json';
 export { fallbackJson } from './fallback-json';
 export { callbackClearedJson, callbackSetJson } from './account-callback-json';
-export { issuedKeysJson, keyJson, revokedKeyJson } from './keys-json';
+export { issuedKeysJson, keyJson, revokedKeyJson, rotatedWebhookJson, signatureJson, webhookUrl } from './keys-json';
 export { creditJson } from './credit-json';
 export { adminCreatedJson, adminPasswordChangedJson, ownerJson, ownerPasswordJson } from './admin-json';
 export { deskPinJson, deskPolicyJson } from './desk-json';
