@@ -20,7 +20,7 @@ export { fallbackJson } from './fallback-json';
 export { callbackClearedJson, callbackSetJson } from './account-callback-json';
 export { issuedKeysJson, keyJson, revokedKeyJson, rotatedWebhookJson, signatureJson, webhookUrl } from './keys-json';
 export { creditJson } from './credit-json';
-export { adminCreatedJson, adminPasswordChangedJson, ownerJson, ownerPasswordJson } from './admin-json';
+export { adminCreatedJson, adminJson, adminPasswordChangedJson, ownerJson, ownerPasswordJson } from './admin-json';
 export { deskPinJson, deskPolicyJson } from './desk-json';
 export { testCallJson } from './test-call-json';
 export { doctorJson, type DoctorCheck } from './doctor-json';
