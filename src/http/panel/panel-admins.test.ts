@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { browser, panelApp } from '../../../test/helpers/panel-app';
 
-/** The Administrators page (docs/panel.md "Administrators"): what `admin list|create|passwd` does. */
+/** The Administrators page (docs/panel.md "Administrators, owners and passwords"): what `admin list|create|passwd` does. */
 const PW = 'a-long-password-1';
 
 async function setup(panel = {}) {

@@ -1,6 +1,6 @@
 import type { Messages } from '.';
 
-/** The Administrators page's words (docs/panel.md "Administrators"). */
+/** The Administrators page's words (docs/panel.md "Administrators, owners and passwords"). */
 const en = {
   title: 'Administrators',
   intro: 'Administrators log in with a user name and manage every account. On the command line: voice-alert admin create|list|passwd.',

@@ -11,7 +11,7 @@ import { errorPage } from '../views/error-page';
 import { PasswordResetPage } from '../views/password-page';
 
 /**
- * Administrators only (docs/panel.md "Administrators"): list them, create one, reset another
+ * Administrators only (docs/panel.md "Administrators, owners and passwords"): list them, create one, reset another
  * one's lost password. What `voice-alert admin list|create|passwd` does, through the same
  * services (src/panel/users.ts, password-changes.ts).
  */
