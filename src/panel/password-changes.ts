@@ -34,7 +34,7 @@ export interface PasswordChanges {
    * a session left open MUST NOT change its own password without the current one.
    */
   resetAdmin(userId: string, byUserId: string): Promise<ResetAdminResult>;
-  /** `admin passwd` (CLI): sets an administrator's password by login, for a lost one. */
+  /** `admin passwd` (CLI, on the server): sets an administrator's password by login, a lost one or one's own. */
   setAdmin(login: string, password: string): Promise<SetPasswordResult>;
 }
 
