@@ -131,6 +131,7 @@ const POSTGRES_SUITES = [
   'test/integration/desk-cli.test.ts',
   'test/integration/fallback-cli.test.ts',
   'test/integration/people-cli.test.ts',
+  'test/integration/keys-cli.test.ts',
   'test/integration/webhook.test.ts',
   'test/integration/metrics.test.ts',
 ];

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { MIN_PASSWORD_LENGTH } from '../panel';
-import { adminCreatedJson, adminPasswordChangedJson } from '../outward';
+import { adminCreatedJson, adminJson, adminPasswordChangedJson, iso } from '../outward';
 import { CliError, print, withServices } from './context';
+import { printList, row } from './text';
 
 /** The password from stdin: its first line, without the line break (so `echo pw |` works). */
 export async function readPasswordFromStdin(): Promise<string> {
@@ -9,6 +10,11 @@ export async function readPasswordFromStdin(): Promise<string> {
   return text.split(/\r?\n/)[0] ?? '';
 }
 
+/**
+ * `admin`: the panel's administrators, what its Administrators page does (routes/admins-routes.ts):
+ * create, list, set a lost password. One's own is changed here too (`passwd --username` oneself),
+ * or on the panel's Password page with the current one.
+ */
 export function adminCommand(): Command {
   const cmd = new Command('admin').description('web panel administrators');
   cmd
@@ -34,8 +40,17 @@ export function adminCommand(): Command {
       }, 'create');
     });
   cmd
+    .command('list')
+    .description('the administrators, one line each: id, user name, when created; never a password')
+    .option('--json', 'print JSON')
+    .action((opts, c: Command) =>
+      withServices(c, async ({ users }) => {
+        printList(opts.json, await users.admins(), adminJson, (u) => row(u.id, u.login, `created ${iso(u.createdAt)}`));
+      }),
+    );
+  cmd
     .command('passwd')
-    .description("set an administrator's password (a lost one); their panel sessions end")
+    .description("set an administrator's password (a lost one, or one's own); their panel sessions end")
     .requiredOption('--username <name>', 'the administrator')
     .requiredOption('--password-stdin', 'read the new password from standard input (never from the command line)')
     .option('--json', 'print JSON')
@@ -46,7 +61,7 @@ export function adminCommand(): Command {
         if (!r.ok) {
           throw new CliError(
             r.code === 'NO_USER'
-              ? `no administrator "${opts.username}" (owners' passwords are reset in the panel)`
+              ? `no administrator "${opts.username}" (an owner's password: voice-alert owner reset-password ACCOUNT EMAIL)`
               : `the password must have at least ${MIN_PASSWORD_LENGTH} characters`,
           );
         }

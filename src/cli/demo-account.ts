@@ -1,4 +1,5 @@
 import type { AccountServices } from '../accounts';
+import { webhookUrl } from '../outward';
 import type { Store } from '../store';
 
 /**
@@ -29,7 +30,7 @@ export async function createDemoAccountIfEmpty(services: AccountServices, store:
     `  curl -s ${base}/api/call -H 'Content-Type: application/json' \\`,
     `    -d '{"api_key":"${k.apiKey}","api_secret":"${k.apiSecret}","phone_number":"5321234567","error_message":"Test alarm"}'`,
     'or through the webhook:',
-    `  curl -s '${base}/webhook/receive?key=${k.webhookKey}' -H 'Content-Type: application/json' \\`,
+    `  curl -s '${webhookUrl(base, k.webhookKey)}' -H 'Content-Type: application/json' \\`,
     `    -d '{"phone_number":"5321234567","error_message":"Test alarm"}'`,
     '',
   ].join('\n');

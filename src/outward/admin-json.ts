@@ -6,6 +6,11 @@ export function adminCreatedJson(user: Pick<PanelUser, 'id' | 'login'>) {
   return { id: user.id, username: user.login, role: 'admin' };
 }
 
+/** `admin list --json`: one administrator, never a password or its hash. Fields may be added, never renamed. */
+export function adminJson(user: Pick<PanelUser, 'id' | 'login' | 'createdAt'>) {
+  return { id: user.id, username: user.login, role: 'admin', created_at: iso(user.createdAt) };
+}
+
 /** `admin passwd --json`. Fields may be added, never renamed. */
 export function adminPasswordChangedJson(username: string) {
   return { username, role: 'admin', password_changed: true };

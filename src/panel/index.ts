@@ -9,6 +9,7 @@ export {
   createPasswordChanges,
   type ChangePasswordResult,
   type PasswordChanges,
+  type ResetAdminResult,
   type ResetPasswordResult,
   type SetPasswordResult,
 } from './password-changes';

@@ -1,4 +1,4 @@
-import type { Store } from '../store';
+import type { PanelRole, Store } from '../store';
 import type { LoginService } from './login';
 import { generatePassword, hashPassword, passwordProblem } from './passwords';
 
@@ -8,6 +8,9 @@ export type ChangePasswordResult =
   | { ok: false; code: 'TOO_MANY_ATTEMPTS'; retryAfterS: number };
 
 export type ResetPasswordResult = { ok: true; login: string; password: string } | { ok: false; code: 'NO_USER' };
+
+/** `OWN_PASSWORD`: one's own is changed with the current one (`change`), never reset. */
+export type ResetAdminResult = ResetPasswordResult | { ok: false; code: 'OWN_PASSWORD' };
 
 export type SetPasswordResult = { ok: true } | { ok: false; code: 'NO_USER' | 'PASSWORD_TOO_SHORT' };
 
@@ -25,7 +28,13 @@ export interface PasswordChanges {
   change(input: { userId: string; current: string; next: string; ip: string; keepToken: string }): Promise<ChangePasswordResult>;
   /** An administrator resets an owner's password: a new one is generated and returned once. Owners only. */
   resetOwner(userId: string): Promise<ResetPasswordResult>;
-  /** `admin passwd` (CLI): sets an administrator's password by login, for a lost one. */
+  /**
+   * An administrator (`byUserId`) resets another administrator's lost password in the panel: a
+   * new one is generated and returned once. Administrators only, and never `byUserId` itself:
+   * a session left open MUST NOT change its own password without the current one.
+   */
+  resetAdmin(userId: string, byUserId: string): Promise<ResetAdminResult>;
+  /** `admin passwd` (CLI, on the server): sets an administrator's password by login, a lost one or one's own. */
   setAdmin(login: string, password: string): Promise<SetPasswordResult>;
 }
 
@@ -38,6 +47,13 @@ export function createPasswordChanges(store: Store, login?: Pick<LoginService, '
       await tx.panelSessions.deleteForUser(userId, keepToken);
       return true;
     });
+  // A reset: a generated password, returned once; only a user of `role` is found.
+  const reset = async (userId: string, role: PanelRole): Promise<ResetPasswordResult> => {
+    const user = await store.panelUsers.get(userId);
+    if (!user || user.role !== role) return { ok: false, code: 'NO_USER' };
+    const password = generatePassword();
+    return (await write(userId, await hashPassword(password))) ? { ok: true, login: user.login, password } : { ok: false, code: 'NO_USER' };
+  };
   return {
     async change({ userId, current, next, ip, keepToken }) {
       const user = await store.panelUsers.get(userId);
@@ -49,11 +65,10 @@ export function createPasswordChanges(store: Store, login?: Pick<LoginService, '
       if (passwordProblem(next)) return { ok: false, code: 'PASSWORD_TOO_SHORT' };
       return (await write(userId, await hashPassword(next), keepToken)) ? { ok: true } : { ok: false, code: 'NO_USER' };
     },
-    async resetOwner(userId) {
-      const user = await store.panelUsers.get(userId);
-      if (!user || user.role !== 'owner') return { ok: false, code: 'NO_USER' };
-      const password = generatePassword();
-      return (await write(userId, await hashPassword(password))) ? { ok: true, login: user.login, password } : { ok: false, code: 'NO_USER' };
+    resetOwner: (userId) => reset(userId, 'owner'),
+    async resetAdmin(userId, byUserId) {
+      if (userId === byUserId) return { ok: false, code: 'OWN_PASSWORD' };
+      return reset(userId, 'admin');
     },
     async setAdmin(loginName, password) {
       const user = await store.panelUsers.findByLogin(loginName.trim());

@@ -50,8 +50,8 @@ export async function insertPanelUser(tx: Tx, prepared: PreparedUser, accountId:
 }
 
 /**
- * Creating panel users: administrators from the CLI, owners (the panel users of one
- * account) from the CLI or the panel. Both go through here, so the rules are the same.
+ * Creating panel users: administrators and owners (the panel users of one account), from the
+ * CLI or the panel. Both go through here, so the rules are the same.
  */
 export interface PanelUsersService {
   createAdmin(username: string, password: string): Promise<CreateUserResult>;
@@ -61,6 +61,8 @@ export interface PanelUsersService {
   setLanguage(userId: string, language: string): Promise<boolean>;
   /** The account's owners (its panel logins), oldest first. */
   owners(accountId: string): Promise<PanelUser[]>;
+  /** Every administrator, oldest first: the Administrators page and `admin list`. */
+  admins(): Promise<PanelUser[]>;
 }
 
 export function createPanelUsersService(store: Store, _clock: Clock): PanelUsersService {
@@ -74,5 +76,6 @@ export function createPanelUsersService(store: Store, _clock: Clock): PanelUsers
     createOwner: (accountId, email, password) => create('owner', email, accountId, password || undefined),
     setLanguage: (userId, language) => store.transaction((tx) => tx.panelUsers.setLanguage(userId, language)),
     owners: async (accountId) => (await store.panelUsers.listForAccount(accountId)).filter((u) => u.role === 'owner'),
+    admins: () => store.panelUsers.listAdmins(),
   };
 }

@@ -48,6 +48,8 @@ export interface PanelUsersStore {
   /** Case-insensitive. */
   findByLogin(login: string): Promise<PanelUser | null>;
   listForAccount(accountId: string): Promise<PanelUser[]>;
+  /** Every administrator, oldest first (the panel's Administrators page, `admin list`). */
+  listAdmins(): Promise<PanelUser[]>;
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /** Remembers the panel language this person chose; false when there is no such user. */
   setLanguage(id: string, language: string): Promise<boolean>;
@@ -82,6 +84,9 @@ export function createPanelUsersStore(db: SqlConnection, clock: Clock): PanelUse
       return ((await db.query('SELECT * FROM panel_users WHERE account_id = $a ORDER BY created_at').all({ a: accountId })) as Row[]).map(
         toUser,
       );
+    },
+    async listAdmins() {
+      return ((await db.query("SELECT * FROM panel_users WHERE role = 'admin' ORDER BY created_at, id").all()) as Row[]).map(toUser);
     },
     async setLanguage(id, language) {
       return (await db.query('UPDATE panel_users SET language = $language WHERE id = $id').run({ id, language })).changes === 1;

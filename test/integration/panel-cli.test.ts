@@ -41,6 +41,25 @@ describe('panel users from the command line', () => {
     await store.close();
   });
 
+  test('admin list: every administrator, oldest first, never an owner or a password (the Administrators page)', () => {
+    const dir = applianceDir();
+    const create = (username: string) =>
+      spawnSync(BINARY, ['--config', dir.configPath, 'admin', 'create', '--username', username, '--password-stdin'], { cwd: dir.dir, input: 'a-good-password\n', encoding: 'utf8' });
+    expect(create('root').status).toBe(0);
+    expect(create('night.ops').status).toBe(0);
+    dir.cliJson(['account', 'create', '--name', 'A', '--plan', 'starter', '--owner-email', 'o@a.test']);
+    const admins = dir.cliJson<{ id: string; username: string }[]>(['admin', 'list']);
+    expect(admins).toEqual([
+      { id: expect.stringMatching(/^usr_/), username: 'root', role: 'admin', created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) },
+      { id: expect.stringMatching(/^usr_/), username: 'night.ops', role: 'admin', created_at: expect.any(String) },
+    ]);
+    expect(JSON.stringify(admins)).not.toContain('argon2');
+    const text = dir.cli(['admin', 'list']);
+    expect(text.status).toBe(0);
+    expect(text.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(0, 2))).toEqual(admins.map((a) => [a.id, a.username]));
+    expect(dir.cli(['admin', 'list', 'extra'])).toMatchObject({ status: 2, stdout: '' });
+  });
+
   test('account create --owner-email prints a generated password once, in the JSON', () => {
     const dir = applianceDir();
     const acc = dir.cliJson(['account', 'create', '--name', 'A', '--plan', 'professional', '--owner-email', 'o@a.test']);

@@ -1,3 +1,4 @@
+import { webhookUrl as webhookUrlOf } from '../../outward';
 import { sign } from '../../signing';
 
 export interface ExampleInput {
@@ -27,7 +28,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function buildExamples({ baseUrl, apiKey, apiSecret, webhookKey }: ExampleInput): Examples {
   const secret = apiSecret ?? '$API_SECRET';
   const hook = webhookKey ?? '$WEBHOOK_KEY';
-  const webhookUrl = `${baseUrl}/webhook/receive?key=${hook}`;
+  const webhookUrl = webhookUrlOf(baseUrl, hook);
   const apiBody = JSON.stringify({ api_key: apiKey, api_secret: secret, phone_number: '5321234567', error_message: 'Disk full on db1' });
   const hookBody = JSON.stringify({ phone_number: '5321234567, 5337654321', error_message: 'Disk full on db1' });
   const signedBody = JSON.stringify({ api_key: apiKey, phone_number: '5321234567', error_message: 'Disk full on db1' });

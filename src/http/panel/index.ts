@@ -3,6 +3,7 @@ import { panelBodyParser } from './body';
 import type { PanelEnv } from './env';
 import { accountPagesRoutes } from './routes/account-pages-routes';
 import { accountsRoutes } from './routes/accounts-routes';
+import { adminsRoutes } from './routes/admins-routes';
 import { alertsRoutes } from './routes/alerts-routes';
 import { assetsRoutes } from './routes/assets-routes';
 import { authRoutes } from './routes/auth-routes';
@@ -40,6 +41,7 @@ export function panelRoutes(env: PanelEnv): Elysia<any> {
     .use(authRoutes(env))
     .use(overviewRoutes(env))
     .use(accountsRoutes(env))
+    .use(adminsRoutes(env))
     .use(keysRoutes(env))
     .use(accountPagesRoutes(env))
     .use(policiesRoutes(env))

@@ -11,8 +11,9 @@ import { maintenanceWords } from '../i18n/maintenance-words';
 import { heartbeatWords } from '../i18n/heartbeat-words';
 import { selfTestWords } from '../i18n/self-test-words';
 import { deskWords } from '../i18n/desk-words';
+import { adminsWords } from '../i18n/admins-words';
 
-export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk' | 'people' | 'coverage' | 'import';
+export type NavId = 'overview' | 'accounts' | 'settings' | 'keys' | 'credit' | 'calls' | 'alerts' | 'history' | 'test-call' | 'policies' | 'callbacks' | 'schedules' | 'maintenance' | 'heartbeats' | 'trunks' | 'desk' | 'people' | 'coverage' | 'import' | 'admins';
 
 export interface LayoutProps {
   t: Messages;
@@ -66,6 +67,11 @@ export function Layout({ t, title, user, csrf, account, active, children }: Layo
                 <li>
                   <a href="/panel/trunks" aria-current={current(active, 'trunks')}>
                     {selfTestWords(t).trunksTitle}
+                  </a>
+                </li>
+                <li>
+                  <a href="/panel/admins" aria-current={current(active, 'admins')}>
+                    {adminsWords(t).title}
                   </a>
                 </li>
               </ul>

@@ -1,7 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '../../../panel';
 import type { PanelUser } from '../../../store';
 import { fill, type Messages } from '../i18n';
-import { Layout } from './layout';
+import { Layout, type NavId } from './layout';
 import { CopyValue, CsrfField, Notice } from './parts';
 
 export interface PasswordPageProps {
@@ -42,10 +42,18 @@ export function PasswordPage({ t, user, csrf, notice, error }: PasswordPageProps
   );
 }
 
-/** After an administrator reset an owner's password: the new one, shown once. */
-export function PasswordResetPage({ t, user, csrf, login, password }: { t: Messages; user: PanelUser; csrf: string; login: string; password: string }) {
+/** Where a reset page leads back to: the page the reset was asked from (Accounts by default). */
+export interface ResetBack {
+  href: string;
+  label: string;
+  active: NavId;
+}
+
+/** After an administrator reset an owner's (or another administrator's) password: the new one, shown once. */
+export function PasswordResetPage({ t, user, csrf, login, password, back }: { t: Messages; user: PanelUser; csrf: string; login: string; password: string; back?: ResetBack }) {
+  const to = back ?? { href: '/panel/accounts', label: t.accountsTitle, active: 'accounts' };
   return (
-    <Layout t={t} title={t.resetPassword} user={user} csrf={csrf} active="accounts">
+    <Layout t={t} title={t.resetPassword} user={user} csrf={csrf} active={to.active}>
       <section class="notice secret" aria-labelledby="reset-title">
         <h2 id="reset-title" safe>
           {fill(t.passwordResetDone, { login })}
@@ -53,7 +61,7 @@ export function PasswordResetPage({ t, user, csrf, login, password }: { t: Messa
         <CopyValue t={t} id="reset-password" label={t.newPassword} value={password} />
       </section>
       <p>
-        <a href="/panel/accounts">{t.accountsTitle}</a>
+        <a href={to.href}>{to.label}</a>
       </p>
     </Layout>
   );
