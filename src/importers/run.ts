@@ -120,15 +120,17 @@ async function readSource(r: ImportRequest, ctx: PlanContext, doFetch: typeof fe
 }
 
 export function createImportService(d: ImportServiceDeps): ImportService {
-  const sourceFailed = (e: SourceError, applied: boolean): ImportOutcome => ({ ok: false, code: 'source_failed', message: e.message, status: e.status, applied });
   return {
     async run(r) {
-      if (!r.key.trim()) return { ok: false, code: 'no_key', message: 'no key: the source cannot be read without its API key' };
+      const key = r.key.trim();
+      if (!key) return { ok: false, code: 'no_key', message: 'no key: the source cannot be read without its API key' };
+      // The source's words are shown as they came, but a source that echoes the key back never gets it shown.
+      const sourceFailed = (e: SourceError, applied: boolean): ImportOutcome => ({ ok: false, code: 'source_failed', message: e.message.split(key).join('…'), status: e.status, applied });
       const now = d.clock();
       const ctx: PlanContext = { account: r.account, numberForms: d.numberForms, now, applianceUrl: r.applianceUrl };
       let read: { plan: ImportPlan; theirs: Theirs };
       try {
-        read = await readSource({ ...r, key: r.key.trim() }, ctx, d.fetch);
+        read = await readSource({ ...r, key }, ctx, d.fetch);
       } catch (e) {
         if (e instanceof SourceError) return sourceFailed(e, false);
         throw e;
