@@ -3,7 +3,7 @@ import { IMPORT_SOURCES, sourceApiUrl, type ImportCheck, type ImportOutcome, typ
 import { isAdmin } from '../../../panel';
 import type { PanelCtx, PanelEnv } from '../env';
 import { baseUrlFor } from '../examples';
-import { guarded } from '../guard';
+import { guarded, type RouteInput } from '../guard';
 import { htmlResponse, redirect } from '../html';
 import { fill } from '../i18n';
 import { importWords } from '../i18n/import-words';
@@ -38,6 +38,32 @@ export function importRoutes(env: PanelEnv) {
     return htmlResponse(ImportPage({ t: c.t, fmt: c.fmt, user: c.user, csrf: c.csrf, account: c.account, runs, canSetApiUrl: isAdmin(c.user), ...extra }), status);
   };
 
+  const run = guarded(env, { account: true }, async (c) => {
+    const w = importWords(c.t);
+    const choices: ImportChoices = { source: c.form.source ?? '', region: c.form.region === 'eu' ? 'eu' : 'us', apiUrl: (c.form.api_url ?? '').trim() };
+    const refuse = (status: number, error: string) => render(c, status, { choices, error });
+    const step = c.form.do === 'apply' ? 'apply' : c.form.do === 'check' ? 'check' : 'plan';
+    if (!(IMPORT_SOURCES as readonly string[]).includes(choices.source)) return refuse(400, w.badSource);
+    const source = choices.source as ImportSource;
+    if (choices.apiUrl && !isAdmin(c.user)) return refuse(403, w.apiUrlAdminOnly);
+    const apiUrl = sourceApiUrl(source, { region: choices.region === 'eu' ? 'eu' : 'us', ...(choices.apiUrl ? { apiUrl: choices.apiUrl } : {}) });
+    if (apiUrl === null) return refuse(400, w.badApiUrl);
+    const key = c.form.key ?? '';
+    if (!key.trim()) return refuse(400, w.noKey);
+    const r = await env.services.imports.run({
+      source,
+      account: c.account.id,
+      key,
+      apiUrl,
+      applianceUrl: baseUrlFor(c.request, config.panel.public_url, config.http.trust_proxy),
+      apply: step === 'apply',
+      check: step === 'check',
+    });
+    if (!r.ok) return refuse(statusOf(r), problemOf(w, r));
+    if (step === 'plan') return render(c, 200, { choices, planned: r.plan });
+    return redirect(`/panel/a/${c.account.id}/import?${step === 'apply' ? 'applied' : 'checked'}=${source}`);
+  });
+
   return new Elysia({ name: 'panel-import' })
     .get(
       path,
@@ -46,35 +72,16 @@ export function importRoutes(env: PanelEnv) {
         return render(c, 200, { notice: c.query.applied !== undefined ? w.appliedNotice : c.query.checked !== undefined ? w.checked : undefined });
       }),
     )
-    .post(
-      path,
-      guarded(env, { account: true }, async (c) => {
-        const w = importWords(c.t);
-        const choices: ImportChoices = { source: c.form.source ?? '', region: c.form.region === 'eu' ? 'eu' : 'us', apiUrl: (c.form.api_url ?? '').trim() };
-        const refuse = (status: number, error: string) => render(c, status, { choices, error });
-        const step = c.form.do === 'apply' ? 'apply' : c.form.do === 'check' ? 'check' : 'plan';
-        if (!(IMPORT_SOURCES as readonly string[]).includes(choices.source)) return refuse(400, w.badSource);
-        const source = choices.source as ImportSource;
-        if (choices.apiUrl && !isAdmin(c.user)) return refuse(403, w.apiUrlAdminOnly);
-        const apiUrl = sourceApiUrl(source, { region: choices.region === 'eu' ? 'eu' : 'us', ...(choices.apiUrl ? { apiUrl: choices.apiUrl } : {}) });
-        if (apiUrl === null) return refuse(400, w.badApiUrl);
-        const key = c.form.key ?? '';
-        if (!key.trim()) return refuse(400, w.noKey);
-        const r = await env.services.imports.run({
-          source,
-          account: c.account.id,
-          key,
-          apiUrl,
-          applianceUrl: baseUrlFor(c.request, config.panel.public_url, config.http.trust_proxy),
-          apply: step === 'apply',
-          check: step === 'check',
-        });
-        if (!r.ok) return refuse(statusOf(r), problemOf(w, r));
-        if (step === 'plan') return render(c, 200, { choices, planned: r.plan });
-        return redirect(`/panel/a/${c.account.id}/import?${step === 'apply' ? 'applied' : 'checked'}=${source}`);
-      }),
-    );
+    .post(path, (input: RouteInput) => {
+      // Bun closes a connection idle for its idleTimeout (10 s on plain HTTP, 30 s on HTTPS),
+      // a request still being answered included; an import reads a whole team from the source
+      // for longer than that. Bun's longest (255 s), still bounded: it stays on the connection.
+      (input.server as { timeout?(request: Request, seconds: number): void } | null | undefined)?.timeout?.(input.request, IMPORT_REQUEST_S);
+      return run(input);
+    });
 }
+
+const IMPORT_REQUEST_S = 255;
 
 type Failure = Extract<ImportOutcome, { ok: false }>;
 
