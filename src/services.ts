@@ -4,6 +4,7 @@ import type { Clock } from './clock';
 import type { Config } from './config';
 import { createPoliciesService, type PoliciesService } from './escalation';
 import { createHeartbeatService, type HeartbeatService } from './heartbeats';
+import { createImportService, type ImportService } from './importers';
 import { createMaintenanceService, type MaintenanceService } from './maintenance';
 import {
   createLoginService,
@@ -57,6 +58,8 @@ export interface Services extends AccountServices {
   panelReads: PanelReads;
   /** Each trunk's newest self-test, and "run now" (the panel's Trunks page); the server's scheduler runs it. */
   selfTests: SelfTestRequests;
+  /** Import from Opsgenie or PagerDuty: plan, apply, check (the CLI's `import`, the panel's Import page). */
+  imports: ImportService;
 }
 
 export interface ServicesDeps {
@@ -79,6 +82,7 @@ export function createServices({ store, clock, config, onQueued, trunkConfigured
   const p = config.panel;
   const alerts = createAlertActions({ store, clock, timeZone });
   const users = createPanelUsersService(store, clock);
+  const schedules = createSchedulesService({ store, clock });
   const login = createLoginService(store, clock, {
     maxFailures: p.login_max_failures,
     windowMs: p.login_window_min * 60_000,
@@ -99,7 +103,7 @@ export function createServices({ store, clock, config, onQueued, trunkConfigured
     callbacks: createCallbacksService(store),
     alerts,
     policies: createPoliciesService({ store, clock }),
-    schedules: createSchedulesService({ store, clock }),
+    schedules,
     people: createPeopleService({ store, clock, numberForms, defaultLanguage: p.language }),
     maintenance: createMaintenanceService({ store, clock, timeZone }),
     heartbeats: createHeartbeatService({ store, clock, timeZone, numberForms }),
@@ -111,5 +115,7 @@ export function createServices({ store, clock, config, onQueued, trunkConfigured
     passwords: createPasswordChanges(store, login),
     panelReads: createPanelReads({ store, clock, timeZone }),
     selfTests: createSelfTestRequests({ store, clock, config }),
+    // An apply writes through these same services, built over its one transaction.
+    imports: createImportService({ store, clock, numberForms, schedules, servicesOn: (s) => createServices({ store: s, clock, config }) }),
   };
 }

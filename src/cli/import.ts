@@ -1,29 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Command } from 'commander';
-import { systemClock } from '../clock';
 import type { Config } from '../config';
-import {
-  OPSGENIE_US,
-  PAGERDUTY_API,
-  SourceError,
-  applyPlan,
-  CHECK_DAYS,
-  checkImport,
-  type CheckDeps,
-  ImportRefused,
-  opsgenieSource,
-  pagerDutySource,
-  planOpsgenie,
-  planPagerDuty,
-  readOpsgenie,
-  readPagerDuty,
-  type ImportCheck,
-  type ImportPlan,
-  type PlanContext,
-} from '../importers';
+import { OPSGENIE_US, PAGERDUTY_API, disagreementsOf, sourceApiUrl, type ImportCheck, type ImportPlan, type ImportSource } from '../importers';
 import { parseInstant } from '../schedules';
-import type { Store } from '../store';
 import { CliError, print, withServices } from './context';
 import { requireAccount, UsageError } from './refusal';
 
@@ -32,7 +12,8 @@ import { requireAccount, UsageError } from './refusal';
  * reads the team from the source's REST API and prints the plan, each object with its action.
  * The key is never an argument (it would sit in the shell's history and the process list):
  * OPSGENIE_API_KEY / PAGERDUTY_TOKEN, or a file. The plan's actions are what an apply would do
- * now (src/importers/apply.ts runs and rolls back); `--apply` writes it, all or nothing.
+ * now (src/importers/apply.ts runs and rolls back); `--apply` writes it, all or nothing. The
+ * run itself is src/importers/run.ts, the same the panel's Import page calls.
  */
 export function importCommand(): Command {
   const cmd = new Command('import').description('move a team from Opsgenie or PagerDuty: the plan of what it becomes here');
@@ -47,38 +28,10 @@ export function importCommand(): Command {
       .option('--json', 'print JSON');
   common(cmd.command('opsgenie').description("Opsgenie's users, schedules, escalations, heartbeats, maintenance and integrations (US or EU host)"), `${OPSGENIE_US}; EU https://api.eu.opsgenie.com`)
     .option('--api-key-file <file>', 'a file holding the API key (else $OPSGENIE_API_KEY)')
-    .action((accountId: string, opts, c: Command) =>
-      run(c, accountId, opts, async (ctx) => {
-        const apiKey = secret(opts.apiKeyFile, 'OPSGENIE_API_KEY', '--api-key-file');
-        const src = opsgenieSource({ apiKey, baseUrl: opts.apiUrl ?? OPSGENIE_US });
-        // Opsgenie's schedule timeline, one per source schedule, each period with its rotation.
-        const timelines = new Map<string, Awaited<ReturnType<typeof src.timeline>>>();
-        const theirs: Theirs = async (s, from) => {
-          const id = s.source_id.split('/')[0]!;
-          if (!timelines.has(id)) timelines.set(id, await src.timeline(id, new Date(from).toISOString(), CHECK_DAYS));
-          const rotations = new Set(s.layers.map((l) => l.source));
-          return timelines
-            .get(id)!
-            .filter((p) => rotations.has(p.rotationId) && p.recipient.type === 'user')
-            .map((p) => ({ start: Date.parse(p.startDate), end: Date.parse(p.endDate), userId: p.recipient.id ?? '', label: p.recipient.name ?? p.recipient.id ?? '?' }));
-        };
-        return { plan: planOpsgenie(await readOpsgenie(src), ctx), theirs };
-      }),
-    );
+    .action((accountId: string, opts, c: Command) => run(c, 'opsgenie', accountId, opts, () => secret(opts.apiKeyFile, 'OPSGENIE_API_KEY', '--api-key-file')));
   common(cmd.command('pagerduty').description("PagerDuty's users, schedules, escalation policies and services' integrations"), PAGERDUTY_API)
     .option('--token-file <file>', 'a file holding the REST API token (else $PAGERDUTY_TOKEN)')
-    .action((accountId: string, opts, c: Command) =>
-      run(c, accountId, opts, async (ctx) => {
-        const token = secret(opts.tokenFile, 'PAGERDUTY_TOKEN', '--token-file');
-        const src = pagerDutySource({ token, baseUrl: opts.apiUrl ?? PAGERDUTY_API });
-        // PagerDuty's final schedule (every layer and override rendered) over the range.
-        const theirs: Theirs = async (s, from, to) => {
-          const entries = (await src.schedule(s.source_id, new Date(from).toISOString(), new Date(to).toISOString())).final_schedule?.rendered_schedule_entries ?? [];
-          return entries.filter((e) => e.user).map((e) => ({ start: Date.parse(e.start), end: Date.parse(e.end), userId: e.user!.id, label: e.user!.summary ?? e.user!.id }));
-        };
-        return { plan: planPagerDuty(await readPagerDuty(src, ctx.now), ctx), theirs };
-      }),
-    );
+    .action((accountId: string, opts, c: Command) => run(c, 'pagerduty', accountId, opts, () => secret(opts.tokenFile, 'PAGERDUTY_TOKEN', '--token-file')));
   return cmd;
 }
 
@@ -87,59 +40,41 @@ interface Options {
   check?: boolean;
   from?: string;
   json?: boolean;
+  apiUrl?: string;
   applianceUrl?: string;
 }
 
-type Theirs = CheckDeps['theirs'];
-
-async function run(c: Command, accountId: string, opts: Options, read: (ctx: PlanContext) => Promise<{ plan: ImportPlan; theirs: Theirs }>): Promise<void> {
+/** Gathers the choices from the flags and the environment; the import itself is the registry's (src/importers/run.ts), as the panel runs it. */
+async function run(c: Command, source: ImportSource, accountId: string, opts: Options, key: () => string): Promise<void> {
   const from = opts.from === undefined ? null : parseInstant(opts.from);
   if (opts.from !== undefined && from === null) throw new UsageError(`--from must be an ISO 8601 instant with a zone, got "${opts.from}"`);
+  const apiUrl = sourceApiUrl(source, opts.apiUrl === undefined ? {} : { apiUrl: opts.apiUrl });
+  if (apiUrl === null) throw new UsageError(`--api-url must be an http(s) URL, got "${opts.apiUrl}"`);
   await withServices(c, async (services, store, config) => {
     await requireAccount(store, accountId);
-    const ctx: PlanContext = { account: accountId, numberForms: config.numbers.accept, now: systemClock(), applianceUrl: applianceUrlOf(opts.applianceUrl, config) };
-    let p: ImportPlan;
-    let theirs: Theirs;
-    try {
-      ({ plan: p, theirs } = await read(ctx));
-    } catch (e) {
-      if (e instanceof SourceError) throw new CliError(e.message, 1);
-      throw e;
-    }
-    let result: ImportPlan;
-    try {
-      result = await applyPlan(p, { store, clock: systemClock, config }, !!opts.apply);
-    } catch (e) {
-      if (e instanceof ImportRefused) throw new CliError(e.message, 1);
-      throw e;
-    }
-    // The panel shows the last applied plan (docs/panel.md "Import"); recorded once it committed.
-    if (opts.apply) await store.transaction((tx) => tx.importRuns.recordApplied(accountId, result.source, JSON.stringify(result), systemClock()));
-    if (opts.check) {
-      try {
-        await check(store, services.schedules, result, from ?? ctx.now, theirs, !!opts.json);
-      } catch (e) {
-        if (e instanceof SourceError) throw new CliError(e.message, 1);
-        throw e;
-      }
-      return;
-    }
-    print(!!opts.json, result, () => human(result, !!opts.apply));
+    const r = await services.imports.run({
+      source,
+      account: accountId,
+      key: key(),
+      apiUrl,
+      applianceUrl: applianceUrlOf(opts.applianceUrl, config),
+      apply: !!opts.apply,
+      check: !!opts.check,
+      ...(from === null ? {} : { from }),
+    });
+    if (!r.ok) throw new CliError(r.message, 1);
+    if (r.check) return printCheck(r.check, !!opts.json);
+    print(!!opts.json, r.plan, () => human(r.plan, !!opts.apply));
   });
 }
 
 /** `--check`: each imported schedule against the source's timeline; exit 1 on any difference. */
-async function check(store: Store, ours: CheckDeps['schedules'], plan: ImportPlan, from: number, theirs: Theirs, json: boolean): Promise<void> {
-  const schedules = await checkImport(plan, from, { store, clock: systemClock, schedules: ours, theirs });
-  const to = new Date(from + CHECK_DAYS * 86_400_000).toISOString();
-  const source = plan.source === 'opsgenie' ? 'Opsgenie' : 'PagerDuty';
-  const result: ImportCheck = { source: plan.source, account: plan.account, from: new Date(from).toISOString(), to, schedules };
-  // The panel shows the last check too, agreeing or not (docs/panel.md "Import").
-  await store.transaction((tx) => tx.importRuns.recordCheck(plan.account, plan.source, JSON.stringify(result), systemClock()));
+function printCheck(result: ImportCheck, json: boolean): void {
+  const source = result.source === 'opsgenie' ? 'Opsgenie' : 'PagerDuty';
   print(json, result, () =>
     [
-      `${source}'s timeline against ours, ${new Date(from).toISOString()} to ${to}, minute by minute:`,
-      ...schedules.flatMap((s) =>
+      `${source}'s timeline against ours, ${result.from} to ${result.to}, minute by minute:`,
+      ...result.schedules.flatMap((s) =>
         s.why
           ? [`${s.schedule}: ${s.why}`]
           : s.disagreements.length === 0
@@ -148,7 +83,7 @@ async function check(store: Store, ours: CheckDeps['schedules'], plan: ImportPla
       ),
     ].join('\n'),
   );
-  const n = schedules.reduce((k, s) => k + s.disagreements.length + (s.why ? 1 : 0), 0);
+  const n = disagreementsOf(result);
   if (n > 0) throw new CliError(`${n} disagreement(s) with ${source}'s timeline (above)`, 1);
 }
 

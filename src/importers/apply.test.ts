@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
 import { configSchema } from '../config';
+import { createServices } from '../services';
 import type { Store } from '../store';
 import { applyPlan, ImportRefused } from './apply';
 import { compareTimelines } from './check';
@@ -53,7 +54,7 @@ const policy = (wait = 300): PlannedPolicy => ({
   ],
 });
 const planOf = (objects: PlannedObject[]): ImportPlan => ({ source: 'opsgenie', account: acc, objects, integrations: [] });
-const apply = (objects: PlannedObject[], write = true) => applyPlan(planOf(objects), { store, clock, config }, write);
+const apply = (objects: PlannedObject[], write = true) => applyPlan(planOf(objects), { store, clock, servicesOn: (s) => createServices({ store: s, clock, config }) }, write);
 const actions = (p: ImportPlan) => p.objects.map((o) => [o.kind, o.name, o.action, ...(o.why ? [o.why] : [])]);
 const everything = async () => ({
   people: await store.people.list(acc),

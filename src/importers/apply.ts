@@ -1,9 +1,10 @@
 import type { Clock } from '../clock';
-import type { Config } from '../config';
 import { digest } from '../digest';
+import type { PoliciesService } from '../escalation';
 import { randomToken } from '../ids';
-import { validateLayers } from '../schedules';
-import { createServices } from '../services';
+import type { MaintenanceService } from '../maintenance';
+import type { PeopleService } from '../people';
+import { validateLayers, type SchedulesService } from '../schedules';
 import type { Store, Tx } from '../store';
 import type { ImportPlan, PlannedHeartbeat, PlannedObject, PlannedPerson, PlannedPolicy, PlannedSchedule, PlannedWindow } from './plan';
 
@@ -33,10 +34,23 @@ class DryRun extends Error {
   }
 }
 
+/** The services an apply writes through: the registry's own (src/services.ts), on the apply's transaction. */
+export interface ImportWriters {
+  people: Pick<PeopleService, 'create' | 'update'>;
+  schedules: Pick<SchedulesService, 'create' | 'update' | 'addOverride'>;
+  policies: Pick<PoliciesService, 'create' | 'update'>;
+  maintenance: Pick<MaintenanceService, 'create' | 'remove'>;
+}
+
 export interface ApplyDeps {
   store: Store;
   clock: Clock;
-  config: Config;
+  /**
+   * The registry's services built over `store` (src/services.ts hands in its createServices):
+   * handed in, not imported, because the registry builds the import service and a folder never
+   * imports the registry that imports it (test/layout/source-layout.test.ts, no cycle).
+   */
+  servicesOn(store: Store): ImportWriters;
 }
 
 const handMade = (kind: string, name: string) => `a ${kind} named ${name} already exists here and was not imported: objects made by hand are never touched`;
@@ -58,7 +72,7 @@ export async function applyPlan(plan: ImportPlan, d: ApplyDeps, write: boolean):
 async function applyIn(tx: Tx, plan: ImportPlan, d: ApplyDeps): Promise<PlannedObject[]> {
   // The services, on this one transaction: their own `transaction` runs inside it.
   const inTx = { ...tx, transaction: <T>(work: (t: Tx) => Promise<T>) => work(tx) } as unknown as Store;
-  const svc = createServices({ store: inTx, clock: d.clock, config: d.config });
+  const svc = d.servicesOn(inTx);
   const acc = plan.account;
   const now = d.clock();
   const mine = async (kind: string, sourceId: string) => tx.importSources.find(acc, plan.source, kind, sourceId);

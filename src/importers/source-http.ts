@@ -26,6 +26,8 @@ export interface SourceHttpOptions {
   sleep?: (ms: number) => Promise<void>;
   /** 429s in a row before giving up (default 6). */
   maxRateLimited?: number;
+  /** How long one request may take before the source counts as unreachable (default 60 s). */
+  timeoutMs?: number;
 }
 
 export type Query = Record<string, string | number | readonly string[] | undefined>;
@@ -59,12 +61,14 @@ export function sourceHttp(o: SourceHttpOptions): SourceHttp {
       const url = urlOf(pathOrUrl, query);
       for (let limited = 0; ; limited++) {
         let r: Response;
+        let text: string;
         try {
-          r = await doFetch(url, { headers: { accept: 'application/json', ...o.headers } });
+          // A source that takes the connection and never answers is unreachable too: the panel's request waits for it, never forever.
+          r = await doFetch(url, { headers: { accept: 'application/json', ...o.headers }, signal: AbortSignal.timeout(o.timeoutMs ?? 60_000) });
+          text = await r.text();
         } catch (e) {
           throw new SourceError(`${o.source} could not be reached at ${url.origin}: ${e instanceof Error ? e.message : String(e)}`, null);
         }
-        const text = await r.text();
         if (r.status === 429 && limited < (o.maxRateLimited ?? 6)) {
           await sleep(rateLimitWaitMs(r.headers));
           continue;

@@ -29,9 +29,10 @@ export async function panelApp(
   const dir = mkdtempSync(join(tmpdir(), 'va-panel-'));
   const config = configSchema.parse({ ...more, store: { path: join(dir, 'va.db') }, panel: { login_delay_ms: 0, ...panel } });
   // On the vitest project "postgres", a fresh PostgreSQL database (test/helpers/postgres.ts).
+  const storeUrl = await testStoreUrlAsync();
   const store = tracked(await createStore({
     path: config.store.path,
-    url: await testStoreUrlAsync(),
+    url: storeUrl,
     busyTimeoutMs: 1000,
     timeoutMs: config.store.timeout_ms,
     poolSize: config.store.pool_size,
@@ -50,7 +51,8 @@ export async function panelApp(
   };
   const app = createHttpApp(deps, [panelRoutes(createPanelEnv(deps, { speech: speech ?? createSpeech(config, deps.log) }))]);
   const users = createPanelUsersService(store, now);
-  return { app, store, config, users, deps };
+  // storeUrl: for a test's own look at every table (appliance-database.ts), on PostgreSQL.
+  return { app, store, config, users, deps, storeUrl };
 }
 
 /** The password the panel tests give their users (at least MIN_PASSWORD_LENGTH). */

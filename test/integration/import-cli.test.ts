@@ -120,6 +120,16 @@ describe('voice-alert import opsgenie', () => {
   });
 });
 
+describe('voice-alert import: --api-url', () => {
+  it('must be an http(s) URL: a usage error, nothing fetched', async () => {
+    expect(await run(['import', 'pagerduty', account, '--api-url', 'file:///etc/passwd', '--token-file', keyFile('pd.token', PAGERDUTY_TOKEN)])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'voice-alert: --api-url must be an http(s) URL, got "file:///etc/passwd"\n',
+    });
+  });
+});
+
 describe('voice-alert import pagerduty', () => {
   it('--token-file: the plan as JSON; a refused token is exit 1 in PagerDuty\'s words', async () => {
     const r = await run(['import', 'pagerduty', account, '--api-url', pagerduty.url, '--token-file', keyFile('pd.token', PAGERDUTY_TOKEN), '--json']);
