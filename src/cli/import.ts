@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Command } from 'commander';
-import type { Config } from '../config';
+import { commandBaseUrl, type Config } from '../config';
 import { OPSGENIE_US, PAGERDUTY_API, disagreementsOf, sourceApiUrl, type ImportCheck, type ImportPlan, type ImportSource } from '../importers';
 import { parseInstant } from '../schedules';
 import { CliError, print, withServices } from './context';
@@ -21,7 +21,7 @@ export function importCommand(): Command {
     c
       .argument('<account>', 'account id (acc_…) the team is imported into')
       .option('--api-url <url>', `the source's API (default ${urlDefault})`)
-      .option('--appliance-url <url>', "this appliance's URL as the tools will reach it, for the integrations' list (default http://<hostname>:<http port>)")
+      .option('--appliance-url <url>', "this appliance's URL as the tools will reach it, for the integrations' list (default panel.public_url, else http://<hostname>:<the port serve listens on>)")
       .option('--apply', 'write the plan in one transaction (all or nothing); again later: updates what it imported')
       .option('--check', "after --apply: the source's own on-call timeline against ours, minute by minute, 14 days; exit 1 on any difference")
       .option('--from <instant>', '--check from this ISO 8601 instant (default now)')
@@ -94,10 +94,16 @@ function secret(file: string | undefined, env: string, flag: string): string {
   return value;
 }
 
+/**
+ * Where the tools should send their alerts now: `--appliance-url`, else `panel.public_url`, else
+ * this machine's name with the port `serve` listens on (config/listen-record.ts): tools run on
+ * other machines, so not the loopback address a wildcard listen prints for local use.
+ */
 function applianceUrlOf(given: string | undefined, config: Config): string {
   if (given) return given.replace(/\/+$/, '');
-  const port = config.http.listen.slice(config.http.listen.lastIndexOf(':') + 1);
-  return `${config.http.tls === 'off' && !config.http.tls_cert_file ? 'http' : 'https'}://${hostname()}:${port}`;
+  if (config.panel.public_url) return commandBaseUrl(config);
+  const listened = new URL(commandBaseUrl(config));
+  return `${listened.protocol}//${hostname()}:${listened.port || (listened.protocol === 'https:' ? 443 : 80)}`;
 }
 
 /** One line an object: its action, kind and name (and what it belongs to), then why for a skip. */

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -9,6 +10,7 @@ vi.mock('../../assets/panel/panel.css', () => ({ default: '' }));
 vi.mock('../../assets/panel/panel.js', () => ({ default: '' }));
 vi.mock('htmx.org/dist/htmx.min.js', () => ({ default: '' }));
 import { runCli } from '../../src/cli';
+import { recordListening } from '../../src/config';
 import { applianceDir, type ApplianceDir } from '../helpers/appliance';
 import { OPSGENIE_KEY, startOpsgenieStandIn, type StandIn } from '../helpers/opsgenie-standin';
 import { PAGERDUTY_TOKEN, startPagerDutyStandIn, type FinalEntry } from '../helpers/pagerduty-standin';
@@ -67,6 +69,24 @@ describe('voice-alert import opsgenie', () => {
     expect(plan.integrations.map((i: any) => i.url)).toEqual(['https://alerts.example.com/v2/alerts', 'https://alerts.example.com/v2/alerts']);
     const schedules = await run(['schedule', 'list', account, '--json']);
     expect(JSON.parse(schedules.stdout)).toEqual([]);
+  });
+
+  it('without --appliance-url: the integrations at this machine\'s name and the port serve listened on; with panel.public_url, at that', async () => {
+    // What `serve --listen 0.0.0.0:18080` records (config/listen-record.ts): tools on other
+    // machines are pointed at this one's name, never the loopback address.
+    recordListening(join(dir.dir, 'data', 'voice-alert.db'), 'http://0.0.0.0:18080');
+    const args = ['--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--json'];
+    const here = JSON.parse((await run(['import', 'opsgenie', account, ...args])).stdout);
+    expect(here.integrations.map((i: any) => i.url)).toEqual([`http://${hostname()}:18080/v2/alerts`, `http://${hostname()}:18080/v2/alerts`]);
+    const saved = dir;
+    dir = applianceDir({ panel: { public_url: 'https://alerts.example.net/' } });
+    try {
+      const acc = JSON.parse((await run(['account', 'create', '--name', 'NOC', '--plan', 'starter', '--json'])).stdout).id;
+      const there = JSON.parse((await run(['import', 'opsgenie', acc, ...args])).stdout);
+      expect(there.integrations.map((i: any) => i.url)).toEqual(['https://alerts.example.net/v2/alerts', 'https://alerts.example.net/v2/alerts']);
+    } finally {
+      dir = saved;
+    }
   });
 
   it('the key from OPSGENIE_API_KEY; a schedule made here by hand with the same name is a skip, never touched', async () => {
