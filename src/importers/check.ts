@@ -97,7 +97,7 @@ export async function checkImport(plan: ImportPlan, from: number, d: CheckDeps):
     const rec = await d.store.importSources.find(plan.account, plan.source, 'schedule', o.source_id);
     const record = rec ? await d.store.schedules.get(rec.objectId) : null;
     if (!record) {
-      out.push({ schedule: o.name, why: 'not imported: run --apply first', disagreements: [] });
+      out.push({ schedule: o.name, why: 'not imported yet: apply the import first (--apply, or Apply in the panel)', disagreements: [] });
       continue;
     }
     const ours = (await schedules.shifts(record, from, to)).filter((s) => s.name !== null || s.number).map((s) => ({ start: s.start, end: s.end, who: s.name ?? s.number }));

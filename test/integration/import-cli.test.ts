@@ -116,7 +116,7 @@ describe('voice-alert import opsgenie', () => {
   it('--check before any --apply: each schedule is not imported, exit 1; --from must be an instant', async () => {
     const r = await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--api-key-file', keyFile('og.key', OPSGENIE_KEY), '--check']);
     expect(r.status).toBe(1);
-    expect(r.stdout.split('\n').slice(1, 3)).toEqual(['noc: not imported: run --apply first', 'noc-backup: not imported: run --apply first']);
+    expect(r.stdout.split('\n').slice(1, 3)).toEqual(['noc: not imported yet: apply the import first (--apply, or Apply in the panel)', 'noc-backup: not imported yet: apply the import first (--apply, or Apply in the panel)']);
     expect(r.stderr).toBe("voice-alert: 2 disagreement(s) with Opsgenie's timeline (above)\n");
     expect(opsgenie.requests.some((q) => q.includes('/timeline'))).toBe(false);
     expect(await run(['import', 'opsgenie', account, '--api-url', opsgenie.url, '--check', '--from', 'tomorrow'])).toEqual({

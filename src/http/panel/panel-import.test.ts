@@ -50,7 +50,7 @@ describe('panel: Import', () => {
     await store.transaction(async (tx) => {
       await tx.importRuns.recordApplied(a.id, 'opsgenie', JSON.stringify(PLAN), applied);
       await tx.importRuns.recordCheck(a.id, 'opsgenie', JSON.stringify(CHECK), applied + 60_000);
-      await tx.importRuns.recordCheck(a.id, 'pagerduty', JSON.stringify({ ...CHECK, source: 'pagerduty', schedules: [{ schedule: 'ops', why: 'not imported: run --apply first', disagreements: [] }] }), applied - 60_000);
+      await tx.importRuns.recordCheck(a.id, 'pagerduty', JSON.stringify({ ...CHECK, source: 'pagerduty', schedules: [{ schedule: 'ops', why: 'not imported yet: apply the import first (--apply, or Apply in the panel)', disagreements: [] }] }), applied - 60_000);
     });
     const html = await (await owner.get(page)).text();
     // The source used last first; PagerDuty was only checked.
@@ -70,7 +70,7 @@ describe('panel: Import', () => {
     expect(og).toContain('<li data-schedule="simple" data-agrees="true"><strong>simple</strong><span>: agrees</span>');
     const pd = /<section class="card" data-import-source="pagerduty"[\s\S]*?<\/section>/.exec(html)![0];
     expect(pd).toContain('Never applied (checked only).');
-    expect(pd).toContain('<span>: not imported: run --apply first</span>');
+    expect(pd).toContain('<span>: not imported yet: apply the import first (--apply, or Apply in the panel)</span>');
 
     // A later --apply replaces the plan and keeps the check.
     await store.transaction((tx) => tx.importRuns.recordApplied(a.id, 'opsgenie', JSON.stringify({ ...PLAN, objects: PLAN.objects.slice(0, 1) }), applied + 120_000));
