@@ -352,26 +352,25 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     await api('/api/people', { method: 'POST', body: { name, phones: ['5325550000'] } });
     await open(`${base}/people`);
     await press(`section[data-person="${name}"] form[action$="/verify"] button`);
-    expect(await notice()).toMatch(/1/);
-    // The dialer's queue holds the call (the trunk never comes up here).
-    const db = dir.database();
-    try {
-      const calls = (await db.query(`SELECT phone_number, state FROM calls WHERE account_id = ? AND phone_number = '5325550000'`).all(acc.accountId)) as { state: string }[];
-      expect(calls).toEqual([{ phone_number: '5325550000', state: 'queued' }]);
-    } finally {
-      await db.close();
-    }
+    expect(await notice()).toBe('Verification calls placed to 1 phone(s); the results appear here as they end.');
+    // The dialer's queue holds the call (the trunk never comes up here), as the CLI lists it.
+    const calls = (dir.cliJson(['calls', 'list', acc.accountId]) as { id: string; phone_number: string; state: string }[]).filter((c) => c.phone_number === '5325550000');
+    expect(calls.map((c) => c.state)).toEqual(['queued']);
+    // A verification call: no alert, nothing charged (docs/on-call.md "Verification").
+    expect(await call(calls[0]!.id)).toMatchObject({ alert_id: null });
   }, 60_000);
 
-  /** A schedule of bare numbers, weekdays 09–17 only: gaps every night. Made by the CLI. */
-  function weekdaySchedule(name: string) {
-    const layers = [{ participants: [{ name: 'Deniz', number: '5326660000' }], shift: '7d', start: '2026-11-02T00:00', restrictions: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00' }] }];
+  /** Weekdays 09–17 only (gaps every night), by a bare number or a person. Made by the CLI. */
+  function weekdaySchedule(name: string, participant: Record<string, string> = { name: 'Deniz', number: '5326660000' }) {
+    const layers = [{ participants: [participant], shift: '7d', start: '2026-11-02T00:00', restrictions: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00' }] }];
     return dir.cliJson(['schedule', 'create', acc.accountId, '--name', name, '--time-zone', 'Europe/Istanbul', '--layers', JSON.stringify(layers)]);
   }
 
-  test("coverage: the next days' shifts and gaps", async () => {
+  test("coverage: the next days' shifts, gaps, people with no verified phone", async () => {
     const name = n('weekdays');
-    weekdaySchedule(name);
+    const who = n('Fatma');
+    await api('/api/people', { method: 'POST', body: { name: who, phones: ['5326660001'] } });
+    weekdaySchedule(name, { person: who });
     await open(`${base}/coverage`);
     await type('#coverage-days', '7');
     await press(b.page.locator('form:has(#coverage-days) button'));
@@ -379,11 +378,14 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     const starts = await card.locator('[data-testid=coverage-shifts] tr[data-start]').evaluateAll((els) => els.map((e) => e.getAttribute('data-start')));
     const gaps = await card.locator('[data-testid=gaps] tr[data-gap]').count();
     // The API over 8 days holds every shift the page's 7 days show (the two asked seconds apart).
-    const cli = (await api('/api/coverage?days=8')).schedules.find((s: { name: string }) => s.name === name);
+    const fromApi = (await api('/api/coverage?days=8')).schedules.find((s: { name: string }) => s.name === name);
     expect(starts.length).toBeGreaterThanOrEqual(4);
-    expect(cli.shifts.map((s: { start: string }) => s.start)).toEqual(expect.arrayContaining(starts));
+    expect(fromApi.shifts.map((s: { start: string }) => s.start)).toEqual(expect.arrayContaining(starts));
     expect(gaps).toBeGreaterThanOrEqual(4);
-    expect(cli.gaps.length).toBeGreaterThanOrEqual(gaps);
+    expect(fromApi.gaps.length).toBeGreaterThanOrEqual(gaps);
+    // Her one phone was never verified: named on the page, as in the API's `unverified`.
+    expect(fromApi.unverified.map((u: { name: string }) => u.name)).toEqual([who]);
+    await onScreen(card.locator(`[data-testid=unverified] [data-unverified="${who}"]`));
   }, 60_000);
 
   test('schedules: create with a 14-day preview, edit (feed URL kept), delete', async () => {
@@ -462,6 +464,7 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect((await heartbeat())?.state).toBe('up');
     await open(`${base}/heartbeats`);
     expect(await b.page.getAttribute(`tr[data-heartbeat="${name}"]`, 'data-state')).toBe('up');
+    expect(await text(`tr[data-heartbeat="${name}"] td[data-label="Last ping"]`)).not.toBe('never');
     expect(await b.page.locator('#ping-url').count()).toBe(0); // shown once
 
     await press(`tr[data-heartbeat="${name}"] form[action$="/pause"] button`);
@@ -600,7 +603,11 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
   test('trunks: state, last self-test, a "run self-test now" button', async () => {
     await open('/panel/trunks');
     const row = b.page.locator('tr[data-trunk="pbx"]');
-    expect(await row.locator('[data-state]').first().getAttribute('data-state')).toBeTruthy();
+    // The same state /healthz reports (it cannot come up here, so it stays put between the two reads).
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as { checks: { trunks: Record<string, string>; sms: { via: string } } };
+    expect(await row.locator('[data-state]').first().getAttribute('data-state')).toBe(health.checks.trunks.pbx);
+    // Below the trunks, the second path as /healthz checks.sms sees it.
+    expect(await b.page.getAttribute('[data-testid=second-path]', 'data-via')).toBe(health.checks.sms.via);
     expect(await text(row.locator('[data-testid="last-self-test-pbx"]'))).toContain('never run');
     await onScreen(row.locator('form[action$="/self-test"] button'));
     expect(dir.cliJson(['self-test', 'list'])).toEqual([]);
@@ -663,6 +670,18 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(all).toContain('••••••••');
     expect(await b.page.content()).not.toContain(TRUNK_SECRET);
     expect(await table.locator('input, select, textarea, button').count()).toBe(0);
+    // The same configuration `config check` prints, its secrets masked there too.
+    const rows = new Map(
+      (await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('code')].map((c) => c.textContent ?? '')))).map(([k, v]) => [k!, v!]),
+    );
+    const checked = dir.cli(['config', 'check']);
+    expect(checked.status, checked.stderr).toBe(0);
+    const config = JSON.parse(checked.stdout);
+    expect(checked.stdout).not.toContain(TRUNK_SECRET);
+    expect(rows.get('sip.trunks[0].server')).toBe(JSON.stringify(config.sip.trunks[0].server));
+    expect(rows.get('panel.language')).toBe(JSON.stringify(config.panel.language));
+    expect(rows.get('self_test.number')).toBe(JSON.stringify(config.self_test.number));
+    expect(rows.get('store.path')).toBe(JSON.stringify(config.store.path));
   }, 60_000);
 
   // The row "one's own panel password; an administrator's lost one": one's own, in the panel.
