@@ -525,6 +525,7 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     await press(`tr[data-alert-id="${viaApi}"] button[data-action=resolve]`);
     // Who resolved it is the alert's state reason (the alert JSON has no resolved_by), on its page too.
     expect(await alert(viaApi)).toMatchObject({ state: 'resolved', state_reason: 'resolved by panel:admin' });
+    expect(await text(`tr[data-alert-id="${viaApi}"] [data-testid=alert-by]`)).toBe('resolved by panel:admin');
     await press(`tr[data-alert-id="${viaApi}"] a[href$="/alerts/${viaApi}"]`);
     expect(await text('#alert-detail')).toContain('resolved by panel:admin');
   }, 60_000);
