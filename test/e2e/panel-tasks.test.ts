@@ -12,8 +12,10 @@ import { BINARY } from '../helpers/paths';
  * docs/panel.md "Where each task lives", row by row, in Chromium against the compiled binary
  * (issue 49 "Tests"): each row's task done through the panel's pages as a user would (click,
  * type, choose), at 1366×900 and at 390×844, and its result checked where the other side sees
- * it: the CLI, the HTTP API, the database. On every page: nothing scrolls sideways, and the
- * control used is on screen.
+ * it: the CLI or the HTTP API (the database only where neither shows it: a callback URL, the
+ * desk PIN's hash). On every page: nothing scrolls sideways, and the control used is on screen.
+ * The three one-sided rows (rotate/require a signature, import, passwords) are tests of their
+ * own, of what main has today, for the branches that add their other side to extend.
  *
  * One appliance for the file; one browser and one administrator login per width, and one
  * account per width (its names carry the width) so the two passes never meet. The trunk is
@@ -235,8 +237,9 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(api.status).toBe(403);
   }, 60_000);
 
-  // The panel's side of the row "API keys: rotate the webhook key, require a signature later";
-  // the CLI's commands for it (keys rotate-webhook, keys require-signature) come with their own tests.
+  // The row "API keys: rotate the webhook key, require a signature later", as main has it today:
+  // the panel's buttons. The CLI's `keys rotate-webhook` and `keys require-signature` (branch
+  // cli-parity) extend this test.
   test('API keys: rotate the webhook key, require a signature later (panel)', async () => {
     const k = dir.cliJson(['keys', 'create', acc.accountId]) as { api_key: string; webhook_key: string };
     // An empty alert: 400 with a key the appliance takes, 403 with one it refuses (nothing queued either way).
@@ -471,8 +474,10 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect((await heartbeat())?.state).toBe('paused');
     await press(`tr[data-heartbeat="${name}"] form[action$="/resume"] button`);
     expect((await heartbeat())?.state).not.toBe('paused');
+    // The delete asks first.
     await press(`tr[data-heartbeat="${name}"] form[action$="/delete"] button`);
-    if (await b.page.locator('#confirm').count()) await press('#confirm button[type=submit]');
+    expect(await heartbeat()).toBeDefined();
+    await press('#confirm button[type=submit]');
     expect(await heartbeat()).toBeUndefined();
   }, 60_000);
 
@@ -489,7 +494,7 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(mw).toBeDefined();
     expect(await b.page.locator(`tr[data-window="${mw.id}"]`).count()).toBe(1);
     await press(`tr[data-window="${mw.id}"] button`);
-    if (await b.page.locator('#confirm').count()) await press('#confirm button[type=submit]');
+    expect(await b.page.locator(`tr[data-window="${mw.id}"]`).count()).toBe(0);
     expect((await windows()).map((w) => w.id)).not.toContain(mw.id);
   }, 60_000);
 
@@ -571,8 +576,9 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(await events.locator('audio').getAttribute('src')).toBe(`${base}/calls/${callId}/audio.wav`);
   }, 60_000);
 
-  // The row "import from Opsgenie or PagerDuty": what main has today is the CLI's import and the
-  // panel's read-only Import page showing its last plan; a panel form that runs it comes apart.
+  // The row "import from Opsgenie or PagerDuty", as main has it today: the CLI imports, the
+  // panel's read-only Import page shows the last plan. A panel form that runs plan/apply/check
+  // (branch panel-import) extends this test.
   test('import: the Import page shows the plan the CLI applied', async () => {
     const target = dir.cliJson(['account', 'create', '--name', n('import'), '--plan', 'starter']).id as string;
     const og = startOpsgenieStandIn();
@@ -618,8 +624,9 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     const policy = n('desk');
     const { id } = dir.cliJson(['policy', 'create', acc.accountId, '--name', policy, '--step', '5328880000']) as { id: string };
     await open(`${base}/desk`);
+    // A new PIN asks first: the old one stops working.
     await press('form[action$="/desk/pin"] button');
-    if (await b.page.locator('#confirm').count()) await press('#confirm button[type=submit]');
+    await press('#confirm button[type=submit]');
     const pin = await text('#desk-pin');
     expect(pin).toMatch(/^\d{8}$/);
     const db = dir.database();
@@ -685,8 +692,10 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(rows.get('store.path')).toBe(JSON.stringify(config.store.path));
   }, 60_000);
 
-  // The row "one's own panel password; an administrator's lost one": one's own, in the panel.
-  // Last in this width's run: the login above is this width's only one.
+  // The row "one's own panel password; an administrator's lost one", as main has it today: one's
+  // own, in the panel (an administrator's lost one is `admin passwd`, on the server). The
+  // Administrators page (branch cli-parity: reset another administrator's password) extends it.
+  // Last in this width's run: the next width logs in with the new password.
   test("passwords: one's own, in the panel", async () => {
     const next = `admin-password-${width}`;
     await open('/panel/password');
