@@ -548,7 +548,7 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(await b.page.locator('#test-call-status li[data-to]').evaluateAll((els) => els.map((e) => e.getAttribute('data-to')))).toEqual(['cancelled']);
   }, 60_000);
 
-  test("an alert's page: its calls with their events, who answered, the audio", async () => {
+  test("an alert's page: its calls with their events, who answered, the audio; its texts", async () => {
     const { alertId, callId } = await raise('api', n('answered'));
     // The dialer's part, written by hand (no trunk here): rung, answered by a person who pressed 1.
     const t = Date.now();
@@ -561,6 +561,8 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
          ('${callId}', ${t + 2000}, 1, 'ringing', 'answered', 200, NULL, 'human'),
          ('${callId}', ${t + 8000}, 1, 'answered', 'acknowledged', NULL, NULL, NULL)`,
       );
+      // The second path's part (no modem here): a text sent for the alert.
+      await db.run(`INSERT INTO alert_texts (alert_id, account_id, person_id, type, address, detail, at) VALUES ('${alertId}', '${acc.accountId}', NULL, 'sms.sent', '5321234567', 'gsm1', ${t + 600})`);
     } finally {
       await db.close();
     }
@@ -574,6 +576,8 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(await events.locator('li[data-to=answered]').getAttribute('data-answered-by')).toBe('human');
     await onScreen(events.locator('audio'));
     expect(await events.locator('audio').getAttribute('src')).toBe(`${base}/calls/${callId}/audio.wav`);
+    expect((await alert(alertId)).events).toMatchObject([{ type: 'sms.sent', address: '5321234567', detail: 'gsm1' }]);
+    expect(await text(await onScreen('#alert-texts-table tr[data-text-type="sms.sent"]'))).toContain('5321234567');
   }, 60_000);
 
   // The row "import from Opsgenie or PagerDuty", as main has it today: the CLI imports, the
