@@ -103,7 +103,11 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
       if (scroll <= w) return { scroll, wide: [] };
       // The innermost elements that stick out: what to fix when the page scrolls sideways.
       const wide = [...document.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > w + 1 && ![...e.children].some((c) => c.getBoundingClientRect().right > w + 1))
+        .filter((e) => {
+          // Its box or its overflowing text (a long word in a heading) past the right edge.
+          const r = e.getBoundingClientRect();
+          return r.left + Math.max(r.width, e.scrollWidth) > w + 1 && ![...e.children].some((c) => c.getBoundingClientRect().right > w + 1);
+        })
         .slice(0, 5)
         .map((e) => `${Math.round(e.getBoundingClientRect().right)} px: ${e.parentElement?.outerHTML.slice(0, 200)}`);
       return { scroll, wide };
