@@ -102,6 +102,12 @@ export function AlertsPage(p: AlertsPageProps) {
                       <p class="hint" data-testid="alert-by" safe>
                         {fill(alertListWords(t).by, { who: a.acknowledgedBy })}
                       </p>
+                    ) : a.state === 'resolved' && a.stateReason ? (
+                      // Who resolved it is kept only as its reason ("resolved by panel:ops", src/alerts/lifecycle.ts
+                      // resolveAlert), shown as the alert's page shows it.
+                      <p class="hint" data-testid="alert-by" safe>
+                        {a.stateReason}
+                      </p>
                     ) : (
                       ''
                     )}

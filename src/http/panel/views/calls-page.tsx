@@ -79,7 +79,12 @@ export function CallsPage(p: CallsPageProps) {
                 const audio = p.audioUrl?.(c) ?? null;
                 return (
                   <tr data-call-id={c.id}>
-                    <td data-label={t.created}>{fmt.dateTime(c.createdAt)}</td>
+                    <td data-label={t.created}>
+                      {/* The call's own page: its events, who answered, its alert (docs/panel.md "An alert's page"). */}
+                      <a href={`/panel/a/${p.account.id}/calls/${c.id}`} data-testid="call-page">
+                        {fmt.dateTime(c.createdAt)}
+                      </a>
+                    </td>
                     <td data-label={t.number}>
                       <code safe>{c.phoneNumber}</code>
                     </td>

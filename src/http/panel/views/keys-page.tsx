@@ -104,7 +104,8 @@ export function KeysPage(p: KeysPageProps) {
                   </td>
                   <td data-label={t.actions}>
                     {c.revokedAt === null ? (
-                      <>
+                      // One flex item beside the label on a phone (stacked rows): the three forms wrap inside it.
+                      <div>
                         <form class="inline" method="post" action={`${base}/${c.apiKey}/signature`}>
                           <CsrfField csrf={csrf} />
                           <input type="hidden" name="required" value={c.requireSignature ? '0' : '1'} />
@@ -118,7 +119,7 @@ export function KeysPage(p: KeysPageProps) {
                           <CsrfField csrf={csrf} />
                           <button type="submit" class="danger">{t.revoke}</button>
                         </form>
-                      </>
+                      </div>
                     ) : (
                       ''
                     )}

@@ -37,35 +37,42 @@ export function MaintenancePage(p: MaintenancePageProps) {
       {p.windows.length === 0 ? (
         <p>{w.none}</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{w.start}</th>
-              <th scope="col">{w.end}</th>
-              <th scope="col">{w.state}</th>
-              <th scope="col">{w.match}</th>
-              <th scope="col">{w.reason}</th>
-              <th scope="col"></th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.windows.map((mw) => (
-              <tr data-window={mw.id}>
-                <td>{fmt.dateTime(mw.startsAt)}</td>
-                <td>{fmt.dateTime(mw.endsAt)}</td>
-                <td>{w.states[windowState(mw, p.now)]}</td>
-                <td>{mw.matches.length === 0 ? w.everything : mw.matches.map((m) => <code safe>{m}</code>)}</td>
-                <td safe>{mw.reason}</td>
-                <td>
-                  <form class="inline" method="post" action={`${base}/${mw.id}/delete`}>
-                    <CsrfField csrf={csrf} />
-                    <button type="submit" class="danger">{w.delete}</button>
-                  </form>
-                </td>
+        // A table like the others: its own scroll frame, and labelled lines on a phone (stacked rows).
+        <div class="table-wrap">
+          <table class="stack">
+            <thead>
+              <tr>
+                <th scope="col">{w.start}</th>
+                <th scope="col">{w.end}</th>
+                <th scope="col">{w.state}</th>
+                <th scope="col">{w.match}</th>
+                <th scope="col">{w.reason}</th>
+                <th scope="col">{t.actions}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {p.windows.map((mw) => (
+                <tr data-window={mw.id}>
+                  <td data-label={w.start}>{fmt.dateTime(mw.startsAt)}</td>
+                  <td data-label={w.end}>{fmt.dateTime(mw.endsAt)}</td>
+                  <td data-label={w.state}>{w.states[windowState(mw, p.now)]}</td>
+                  <td data-label={w.match}>
+                    <div>{mw.matches.length === 0 ? w.everything : mw.matches.map((m) => <><code safe>{m}</code> </>)}</div>
+                  </td>
+                  <td data-label={w.reason} safe>
+                    {mw.reason}
+                  </td>
+                  <td data-label={t.actions}>
+                    <form class="inline" method="post" action={`${base}/${mw.id}/delete`}>
+                      <CsrfField csrf={csrf} />
+                      <button type="submit" class="danger">{w.delete}</button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <section class="card" aria-labelledby="new-window">
         <h2 id="new-window">{w.create}</h2>
