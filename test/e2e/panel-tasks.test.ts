@@ -14,8 +14,8 @@ import { BINARY } from '../helpers/paths';
  * type, choose), at 1366×900 and at 390×844, and its result checked where the other side sees
  * it: the CLI or the HTTP API (the database only where neither shows it: a callback URL, the
  * desk PIN's hash). On every page: nothing scrolls sideways, and the control used is on screen.
- * The three one-sided rows (rotate/require a signature, import, passwords) are tests of their
- * own, of what main has today, for the branches that add their other side to extend.
+ * Rows whose CLI side differs in how (rotate/require a signature, import, passwords) also run
+ * that side here and read it back in the panel.
  *
  * One appliance for the file; one browser and one administrator login per width, and one
  * account per width (its names carry the width) so the two passes never meet. The trunk is
@@ -241,10 +241,9 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(api.status).toBe(403);
   }, 60_000);
 
-  // The row "API keys: rotate the webhook key, require a signature later", as main has it today:
-  // the panel's buttons. The CLI's `keys rotate-webhook` and `keys require-signature` (branch
-  // cli-parity) extend this test.
-  test('API keys: rotate the webhook key, require a signature later (panel)', async () => {
+  // The row "API keys: rotate the webhook key, require a signature later": the panel's buttons,
+  // then `keys require-signature --off` and `keys rotate-webhook`, seen on the page.
+  test('API keys: rotate the webhook key, require a signature later', async () => {
     const k = dir.cliJson(['keys', 'create', acc.accountId]) as { api_key: string; webhook_key: string };
     // An empty alert: 400 with a key the appliance takes, 403 with one it refuses (nothing queued either way).
     const hook = async (key: string) => {
@@ -265,6 +264,17 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     const listed = (dir.cliJson(['keys', 'list', acc.accountId]) as { api_key: string; require_signature: boolean }[]).find((x) => x.api_key === k.api_key);
     expect(listed?.require_signature).toBe(true);
     expect(await hook(rotated)).toBe('403 Signature required');
+
+    // The same two tasks from the command line; the panel shows what they did.
+    expect((dir.cliJson(['keys', 'require-signature', acc.accountId, k.api_key, '--off']) as { require_signature: boolean }).require_signature).toBe(false);
+    const again = (dir.cliJson(['keys', 'rotate-webhook', acc.accountId, k.api_key]) as { webhook_key: string }).webhook_key;
+    expect(await hook(rotated)).toMatch(/^403 /);
+    expect(await hook(again)).toMatch(/^400 /);
+    await open(`${base}/keys`);
+    // Its button offers to require a signature again (posting required=1).
+    const signature = `tr[data-api-key="${k.api_key}"] form[action$="/signature"]`;
+    await onScreen(`${signature} button`);
+    expect(await b.page.getAttribute(`${signature} input[name=required]`, 'value')).toBe('1');
   }, 60_000);
 
   test('escalation policies: create, edit in place with "used by", delete refused while used, a key\'s default', async () => {
@@ -584,22 +594,45 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(await text(await onScreen('#alert-texts-table tr[data-text-type="sms.sent"]'))).toContain('5321234567');
   }, 60_000);
 
-  // The row "import from Opsgenie or PagerDuty", as main has it today: the CLI imports, the
-  // panel's read-only Import page shows the last plan. A panel form that runs plan/apply/check
-  // (branch panel-import) extends this test.
-  test('import: the Import page shows the plan the CLI applied', async () => {
+  // The row "import from Opsgenie or PagerDuty": the panel's form plans (nothing written),
+  // applies from the plan with the key typed again, and checks; the CLI sees what it wrote.
+  // The Opsgenie stand-in is reached by the administrator's "other API URL".
+  test('import: plan, apply and check from the Import page', async () => {
     const target = dir.cliJson(['account', 'create', '--name', n('import'), '--plan', 'starter']).id as string;
     const og = startOpsgenieStandIn();
     try {
-      const keyFile = join(dir.dir, `og-${width}.key`);
-      writeFileSync(keyFile, `${OPSGENIE_KEY}\n`);
-      const r = await dir.cliAsync(['import', 'opsgenie', target, '--api-url', og.url, '--api-key-file', keyFile, '--apply', '--json']);
-      expect(r.status, r.stderr).toBe(0);
-      const plan = JSON.parse(r.stdout);
       await open(`/panel/a/${target}/import`);
+      await choose('#import-source', 'opsgenie');
+      await type('#import-key', OPSGENIE_KEY);
+      await type('#import-api-url', og.url);
+      await press('[data-testid=import-form] button[value=plan]');
+      // The plan's heading names the source; the plan is read, nothing written yet.
+      expect(await text(await onScreen('#import-planned'))).toContain('Opsgenie');
+      expect(dir.cliJson(['schedule', 'list', target])).toEqual([]);
+
+      await type('#import-apply-key', OPSGENIE_KEY);
+      await press('[data-testid=import-apply] button[value=apply]');
+      const names = (dir.cliJson(['schedule', 'list', target]) as { name: string }[]).map((x) => x.name).sort();
+      expect(names).toEqual(['noc', 'noc-backup']);
       const run = b.page.locator('[data-import-source=opsgenie]');
       await onScreen(run.locator('[data-testid=import-summary]'));
-      expect(await run.locator('[data-testid=import-plan] tr[data-action]').count()).toBe(plan.objects.length);
+      expect(await b.page.content()).not.toContain(OPSGENIE_KEY);
+
+      await choose('#import-source', 'opsgenie');
+      await type('#import-key', OPSGENIE_KEY);
+      await type('#import-api-url', og.url);
+      await press('[data-testid=import-form] button[value=check]');
+      // Each imported schedule against the source's own timeline, 14 days, as the CLI's --check
+      // finds it (the stand-in's timeline is written apart from its rotations: some disagree).
+      const checked = b.page.locator('[data-testid=import-check] > li');
+      await onScreen(checked.first().locator('strong'));
+      const shown = await checked.evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-schedule'), li.getAttribute('data-agrees')]));
+      const keyFile = join(dir.dir, `og-${width}.key`);
+      writeFileSync(keyFile, `${OPSGENIE_KEY}\n`);
+      const cli = await dir.cliAsync(['import', 'opsgenie', target, '--api-url', og.url, '--api-key-file', keyFile, '--check', '--json']);
+      const check = JSON.parse(cli.stdout) as { schedules: { schedule: string; why?: string; disagreements: unknown[] }[] };
+      expect(shown).toEqual(check.schedules.map((x) => [x.schedule, String(x.why === undefined && x.disagreements.length === 0)]));
+      expect(shown.map(([name]) => name).sort()).toEqual(['noc', 'noc-backup']);
     } finally {
       og.stop();
     }
@@ -700,10 +733,9 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     expect(rows.get('store.path')).toBe(JSON.stringify(config.store.path));
   }, 60_000);
 
-  // The row "one's own panel password; an administrator's lost one", as main has it today: one's
-  // own, in the panel (an administrator's lost one is `admin passwd`, on the server). The
-  // Administrators page (branch cli-parity: reset another administrator's password) extends it.
-  // Last in this width's run: the next width logs in with the new password.
+  // The row "one's own panel password; an administrator's lost one": one's own under Password,
+  // another administrator's lost one reset on the Administrators page (made there too, listed
+  // by `admin list`). Last in this width's run: the next width logs in with the new password.
   test("passwords: one's own, in the panel", async () => {
     const next = `admin-password-${width}`;
     await open('/panel/password');
@@ -716,5 +748,18 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
     adminPassword = next;
     expect(await loginStatus(ADMIN.user, old)).toBe(401);
     expect(await loginStatus(ADMIN.user, next)).toBe(303);
+
+    const night = n('night.ops');
+    await open('/panel/admins');
+    await type('#username', night);
+    await type('#password', 'night-password-1');
+    await press('section[aria-labelledby=new-admin] button[type=submit]');
+    const made = (dir.cliJson(['admin', 'list']) as { id: string; username: string }[]).find((a) => a.username === night);
+    expect(made).toBeDefined();
+    await press(`tr[data-user-id="${made!.id}"] form button`);
+    await press('#confirm button[type=submit]');
+    const reset = await text('#reset-password');
+    expect(await loginStatus(night, 'night-password-1')).toBe(401);
+    expect(await loginStatus(night, reset)).toBe(303);
   }, 60_000);
 });
