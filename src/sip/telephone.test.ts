@@ -84,10 +84,12 @@ describe('dialing sipp over UDP', () => {
     peers.push(sipp);
     const { phone, lines } = await phoneFor(sipp.port);
     const { events, progress } = recorder();
-    // Once in about twelve CI runs sipp never answered our BYE nor exited: it had sent the
-    // INVITE's 200 and, before its next send (the CANCEL's 200), read our ACK and BYE as
-    // unexpected and dropped them (the scenario now sends the INVITE's 200 last). Each wait stays
-    // bounded so that a failure shows the SIP messages and sipp's output.
+    // Once in about twelve CI runs sipp never answered our BYE nor exited. sipp's main loop runs
+    // one scenario step per call, then reads its sockets (sipp.cpp, call.cpp run/next): our ACK
+    // could come in after the INVITE's 200 and before its next send, the CANCEL's 200, where
+    // call.cpp finds it unexpected ("while sending"). The scenario now sends the INVITE's 200
+    // last, so its next step is always the ACK's. Each wait stays bounded so that a failure
+    // shows the SIP messages and sipp's output.
     const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r('still waiting after 10 s'), 10_000))]);
     const seen = () => `${lines().join('\n')}\n--- sipp:\n${sipp.output()}`;
     expect(await within(dial(phone, progress, 25, 400)), seen()).toMatchObject({ code: 'NO_ANSWER' });
