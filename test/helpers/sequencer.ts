@@ -7,12 +7,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * LongestFirst.
  */
 const SECONDS: Record<string, number> = {
+  'test/e2e/panel-tasks.test.ts': 165,
   'test/e2e/voice-desk.test.ts': 134,
   'test/integration/escalation.test.ts': 111,
   'test/integration/store-ha.pg.test.ts': 107,
   'test/integration/telephony.test.ts': 100,
-  // Measured alone on the shared machine (88 s at load average 1-3), not yet in a full run.
-  'test/e2e/panel-tasks.test.ts': 88,
   'test/integration/clean-stop.test.ts': 96,
   'test/integration/amd.test.ts': 94,
   'test/integration/trunks.test.ts': 79,
