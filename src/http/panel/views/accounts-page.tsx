@@ -3,7 +3,7 @@ import { MIN_PASSWORD_LENGTH } from '../../../panel';
 import type { Account, PanelUser } from '../../../store';
 import { fill, type Messages } from '../i18n';
 import { Layout } from './layout';
-import { CopyValue, CsrfField, Notice } from './parts';
+import { CopyValue, CsrfField, Notice, PostButton } from './parts';
 
 export interface AccountsPageProps {
   t: Messages;
@@ -93,10 +93,7 @@ export function AccountsPage({ t, user, csrf, accounts, notice, error, generated
                     {owners.map((o) => (
                       <div class="owner">
                         <span safe>{o.login}</span>{' '}
-                        <form class="inline" method="post" action={`/panel/accounts/${a.id}/owners/${o.id}/password`}>
-                          <CsrfField csrf={csrf} />
-                          <button type="submit" class="secondary">{t.resetPassword}</button>
-                        </form>
+                        <PostButton action={`/panel/accounts/${a.id}/owners/${o.id}/password`} csrf={csrf} label={t.resetPassword} kind="secondary" />
                       </div>
                     ))}
                     <details>
@@ -118,11 +115,7 @@ export function AccountsPage({ t, user, csrf, accounts, notice, error, generated
                     </div>
                   </td>
                   <td data-label={t.actions}>
-                    <form class="inline" method="post" action={`/panel/accounts/${a.id}/disabled`}>
-                      <CsrfField csrf={csrf} />
-                      <input type="hidden" name="disabled" value={a.disabled ? '0' : '1'} />
-                      <button type="submit" class={a.disabled ? 'secondary' : 'danger'}>{a.disabled ? t.enable : t.disable}</button>
-                    </form>
+                    <PostButton action={`/panel/accounts/${a.id}/disabled`} csrf={csrf} label={a.disabled ? t.enable : t.disable} kind={a.disabled ? 'secondary' : 'danger'} hidden={{ disabled: a.disabled ? '0' : '1' }} />
                   </td>
                 </tr>
               ))}

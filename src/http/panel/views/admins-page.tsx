@@ -4,7 +4,7 @@ import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { adminsWords } from '../i18n/admins-words';
 import { Layout } from './layout';
-import { CsrfField, Notice } from './parts';
+import { CsrfField, Notice, PostButton } from './parts';
 
 export interface AdminsPageProps {
   t: Messages;
@@ -53,12 +53,7 @@ export function AdminsPage({ t, fmt, user, csrf, admins, notice, error, draftUse
                     {a.id === user.id ? (
                       <a href="/panel/password">{t.passwordTitle}</a>
                     ) : (
-                      <form class="inline" method="post" action={`/panel/admins/${a.id}/password`}>
-                        <CsrfField csrf={csrf} />
-                        <button type="submit" class="secondary">
-                          {t.resetPassword}
-                        </button>
-                      </form>
+                      <PostButton action={`/panel/admins/${a.id}/password`} csrf={csrf} label={t.resetPassword} kind="secondary" />
                     )}
                   </td>
                 </tr>

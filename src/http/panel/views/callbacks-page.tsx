@@ -2,7 +2,7 @@ import type { Account, OutboxEvent, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { Layout } from './layout';
-import { CopyValue, CsrfField, Notice } from './parts';
+import { CopyValue, CsrfField, Notice, PostButton } from './parts';
 
 export interface CallbacksPageProps {
   t: Messages;
@@ -58,10 +58,7 @@ export function CallbacksPage(p: CallbacksPageProps) {
           <button type="submit">{c.save}</button>
         </form>
         {p.url ? (
-          <form class="inline" method="post" action={`${base}/clear`} data-confirm={`${c.clear}?`}>
-            <CsrfField csrf={csrf} />
-            <button type="submit" class="danger">{c.clear}</button>
-          </form>
+          <PostButton action={`${base}/clear`} csrf={csrf} label={c.clear} kind="danger" confirm={`${c.clear}?`} />
         ) : (
           ''
         )}

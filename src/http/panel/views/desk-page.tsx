@@ -2,7 +2,7 @@ import type { Account, PanelUser, Policy } from '../../../store';
 import type { Messages } from '../i18n';
 import { deskWords } from '../i18n/desk-words';
 import { Layout } from './layout';
-import { CopyValue, CsrfField, Notice } from './parts';
+import { CopyValue, CsrfField, Notice, PostButton } from './parts';
 
 export interface DeskPageProps {
   t: Messages;
@@ -42,12 +42,7 @@ export function DeskPage(p: DeskPageProps) {
       <section class="card" aria-labelledby="desk-pin-card">
         <h2 id="desk-pin-card">{w.pin}</h2>
         <p data-testid="pin-state">{p.hasPin ? w.pinSet : w.pinNone}</p>
-        <form class="inline" method="post" action={`${base}/pin`}>
-          <CsrfField csrf={csrf} />
-          <button type="submit" class="secondary">
-            {w.newPin}
-          </button>
-        </form>
+        <PostButton action={`${base}/pin`} csrf={csrf} label={w.newPin} kind="secondary" />
       </section>
       <section class="card" aria-labelledby="desk-policy">
         <h2 id="desk-policy">{w.policy}</h2>

@@ -4,7 +4,7 @@ import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { heartbeatWords } from '../i18n/heartbeat-words';
 import { Layout } from './layout';
-import { CopyBlock, CopyValue, CsrfField, Notice } from './parts';
+import { CopyBlock, CopyValue, CsrfField, Notice, PostButton } from './parts';
 
 export interface HeartbeatDraft {
   name: string;
@@ -112,18 +112,8 @@ export function HeartbeatsPage(p: HeartbeatsPageProps) {
                       {h.policyId ? `@${policyName(h.policyId)}` : h.numbers.join(', ')}
                     </td>
                     <td data-label={w.actions}>
-                      <form class="inline" method="post" action={`${base}/${h.id}/${h.paused ? 'resume' : 'pause'}`}>
-                        <CsrfField csrf={csrf} />
-                        <button type="submit" class="secondary">
-                          {h.paused ? w.resume : w.pause}
-                        </button>
-                      </form>{' '}
-                      <form class="inline" method="post" action={`${base}/${h.id}/delete`}>
-                        <CsrfField csrf={csrf} />
-                        <button type="submit" class="danger">
-                          {w.delete}
-                        </button>
-                      </form>
+                      <PostButton action={`${base}/${h.id}/${h.paused ? 'resume' : 'pause'}`} csrf={csrf} label={h.paused ? w.resume : w.pause} kind="secondary" />{' '}
+                      <PostButton action={`${base}/${h.id}/delete`} csrf={csrf} label={w.delete} kind="danger" />
                     </td>
                   </tr>
                 );

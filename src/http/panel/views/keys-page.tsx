@@ -3,7 +3,7 @@ import type { Examples } from '../examples';
 import { fill, type Messages } from '../i18n';
 import type { Formatter } from '../format';
 import { Layout } from './layout';
-import { CopyBlock, CopyValue, CsrfField, Notice } from './parts';
+import { CopyBlock, CopyValue, CsrfField, Notice, PostButton } from './parts';
 
 export interface KeysPageProps {
   t: Messages;
@@ -106,19 +106,9 @@ export function KeysPage(p: KeysPageProps) {
                     {c.revokedAt === null ? (
                       // One flex item beside the label on a phone (stacked rows): the three forms wrap inside it.
                       <div>
-                        <form class="inline" method="post" action={`${base}/${c.apiKey}/signature`}>
-                          <CsrfField csrf={csrf} />
-                          <input type="hidden" name="required" value={c.requireSignature ? '0' : '1'} />
-                          <button type="submit" class="secondary">{c.requireSignature ? t.signatureOff : t.signatureOn}</button>
-                        </form>
-                        <form class="inline" method="post" action={`${base}/${c.apiKey}/rotate`}>
-                          <CsrfField csrf={csrf} />
-                          <button type="submit" class="secondary">{t.rotateWebhookKey}</button>
-                        </form>
-                        <form class="inline" method="post" action={`${base}/${c.apiKey}/revoke`}>
-                          <CsrfField csrf={csrf} />
-                          <button type="submit" class="danger">{t.revoke}</button>
-                        </form>
+                        <PostButton action={`${base}/${c.apiKey}/signature`} csrf={csrf} label={c.requireSignature ? t.signatureOff : t.signatureOn} kind="secondary" hidden={{ required: c.requireSignature ? '0' : '1' }} />
+                        <PostButton action={`${base}/${c.apiKey}/rotate`} csrf={csrf} label={t.rotateWebhookKey} kind="secondary" />
+                        <PostButton action={`${base}/${c.apiKey}/revoke`} csrf={csrf} label={t.revoke} kind="danger" />
                       </div>
                     ) : (
                       ''

@@ -5,7 +5,7 @@ import { fill, type Messages } from '../i18n';
 import { maintenanceWords } from '../i18n/maintenance-words';
 import { DateTimeField } from './date-time-field';
 import { Layout } from './layout';
-import { CsrfField, Notice } from './parts';
+import { CsrfField, Notice, PostButton } from './parts';
 
 export interface MaintenancePageProps {
   t: Messages;
@@ -63,10 +63,7 @@ export function MaintenancePage(p: MaintenancePageProps) {
                     {mw.reason}
                   </td>
                   <td data-label={t.actions}>
-                    <form class="inline" method="post" action={`${base}/${mw.id}/delete`}>
-                      <CsrfField csrf={csrf} />
-                      <button type="submit" class="danger">{w.delete}</button>
-                    </form>
+                    <PostButton action={`${base}/${mw.id}/delete`} csrf={csrf} label={w.delete} kind="danger" />
                   </td>
                 </tr>
               ))}

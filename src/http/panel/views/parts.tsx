@@ -17,6 +17,35 @@ export function CsrfField({ csrf }: { csrf: string }) {
   return <input type="hidden" name="_csrf" value={csrf} />;
 }
 
+/**
+ * One action on one thing, as a button: a POST of the CSRF token (and `hidden` fields) to
+ * `action`, inline beside the row's other buttons (reset, pause, delete, run now …). `label`
+ * and `ariaLabel` are the page's own words; `confirm` is the browser's question before it goes
+ * (panel.js, data-confirm).
+ */
+export function PostButton(p: {
+  action: string;
+  csrf: string;
+  label: string;
+  kind?: 'secondary' | 'danger';
+  hidden?: Record<string, string>;
+  title?: string;
+  confirm?: string;
+  ariaLabel?: string;
+}) {
+  return (
+    <form class="inline" method="post" action={p.action} title={p.title} data-confirm={p.confirm}>
+      <CsrfField csrf={p.csrf} />
+      {Object.entries(p.hidden ?? {}).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" class={p.kind} aria-label={p.ariaLabel}>
+        {p.label}
+      </button>
+    </form>
+  );
+}
+
 /** A value shown once, with a button that copies it (panel.js). */
 export function CopyValue({ t, id, label, value }: { t: Messages; id: string; label: string; value: string }) {
   return (

@@ -3,7 +3,7 @@ import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { peopleWords } from '../i18n/people-words';
 import { Layout } from './layout';
-import { CsrfField, Notice } from './parts';
+import { CsrfField, Notice, PostButton } from './parts';
 
 /** The form's fields as typed (lists one entry a line). */
 export interface PersonDraft {
@@ -128,10 +128,7 @@ export function PeoplePage(p: PeoplePageProps) {
           )}
           {person.sms.length || person.emails.length ? <p safe>{[...person.sms.map((n) => `SMS ${n}`), ...person.emails].join(' · ')}</p> : ''}
           {person.phones.length > 0 ? (
-            <form class="inline" method="post" action={`${base}/${person.id}/verify`} title={w.verifyHint}>
-              <CsrfField csrf={csrf} />
-              <button type="submit">{w.verify}</button>
-            </form>
+            <PostButton action={`${base}/${person.id}/verify`} csrf={csrf} label={w.verify} title={w.verifyHint} />
           ) : (
             ''
           )}
@@ -139,10 +136,7 @@ export function PeoplePage(p: PeoplePageProps) {
             <summary>{w.edit}</summary>
             <PersonForm t={t} csrf={csrf} action={`${base}/${person.id}`} values={draftFor(person.id) ?? draftOf(person)} submit={w.save} />
           </details>
-          <form class="inline" method="post" action={`${base}/${person.id}/delete`}>
-            <CsrfField csrf={csrf} />
-            <button type="submit" class="danger">{w.delete}</button>
-          </form>
+          <PostButton action={`${base}/${person.id}/delete`} csrf={csrf} label={w.delete} kind="danger" />
         </section>
       ))}
       <section class="card" aria-labelledby="new-person">

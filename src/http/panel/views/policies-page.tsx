@@ -5,7 +5,7 @@ import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
 import { stepsToText } from '../policy-form';
 import { Layout } from './layout';
-import { CsrfField, Notice } from './parts';
+import { CsrfField, Notice, PostButton } from './parts';
 
 export interface PoliciesPageProps {
   t: Messages;
@@ -94,10 +94,7 @@ export function PoliciesPage(p: PoliciesPageProps) {
               <summary>{t.policies.edit}</summary>
               <PolicyForm t={t} csrf={csrf} action={`${base}/${policy.id}`} values={values} submit={t.policies.save} />
             </details>
-            <form class="inline" method="post" action={`${base}/${policy.id}/delete`}>
-              <CsrfField csrf={csrf} />
-              <button type="submit" class="danger">{t.policies.delete}</button>
-            </form>
+            <PostButton action={`${base}/${policy.id}/delete`} csrf={csrf} label={t.policies.delete} kind="danger" />
           </section>
         );
       })}

@@ -6,7 +6,7 @@ import { inUseWords } from '../i18n/in-use-words';
 import { scheduleWords } from '../i18n/schedule-words';
 import { DateTimeField } from './date-time-field';
 import { Layout } from './layout';
-import { CopyValue, CsrfField, Notice } from './parts';
+import { CopyValue, CsrfField, Notice, PostButton } from './parts';
 
 export interface SchedulesPageProps {
   t: Messages;
@@ -113,12 +113,13 @@ export function SchedulesPage(p: SchedulesPageProps) {
                 {overrides.map((o) => (
                   <li data-override={o.id}>
                     {at(o.startsAt)} – {at(o.endsAt)}: <span safe>{`${o.name ?? ''} ${o.phoneNumber}`.trim()}</span>{' '}
-                    <form class="inline" method="post" action={`${base}/${s.id}/overrides/${o.id}/delete`}>
-                      <CsrfField csrf={csrf} />
-                      <button type="submit" class="secondary" aria-label={`${w.removeOverride}: ${at(o.startsAt)}`}>
-                        {w.removeOverride}
-                      </button>
-                    </form>
+                    <PostButton
+                      action={`${base}/${s.id}/overrides/${o.id}/delete`}
+                      csrf={csrf}
+                      label={w.removeOverride}
+                      kind="secondary"
+                      ariaLabel={`${w.removeOverride}: ${at(o.startsAt)}`}
+                    />
                   </li>
                 ))}
               </ul>
@@ -147,10 +148,7 @@ export function SchedulesPage(p: SchedulesPageProps) {
               {w.edit}
             </a>{' '}
             {/* Asks first, and refuses while a policy names it (delete-page.tsx). */}
-            <form class="inline" method="post" action={`${base}/${s.id}/delete`}>
-              <CsrfField csrf={csrf} />
-              <button type="submit" class="danger">{inUseWords(t).deleteButton}</button>
-            </form>
+            <PostButton action={`${base}/${s.id}/delete`} csrf={csrf} label={inUseWords(t).deleteButton} kind="danger" />
           </section>
         );
       })}

@@ -5,7 +5,7 @@ import { overviewWords } from '../i18n/overview-words';
 import { selfTestWords } from '../i18n/self-test-words';
 import { Layout } from './layout';
 import type { SecondPathStatus } from '../../../second-path';
-import { CsrfField, Notice } from './parts';
+import { Notice, PostButton } from './parts';
 import { SecondPathCard } from './second-path-card';
 
 export interface TrunkRow {
@@ -83,12 +83,7 @@ export function TrunksLive(p: TrunksLiveProps) {
                   </td>
                   <td>
                     {p.testable.includes(tr.name) ? (
-                      <form class="inline" method="post" action={`/panel/trunks/${encodeURIComponent(tr.name)}/self-test`}>
-                        <CsrfField csrf={csrf} />
-                        <button type="submit" class="secondary">
-                          {w.run}
-                        </button>
-                      </form>
+                      <PostButton action={`/panel/trunks/${encodeURIComponent(tr.name)}/self-test`} csrf={csrf} label={w.run} kind="secondary" />
                     ) : (
                       ''
                     )}
