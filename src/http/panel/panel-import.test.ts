@@ -158,9 +158,12 @@ describe('panel: Import, run from the form', () => {
     expect((await owner.post(`/panel/a/${b.id}/import`, { _csrf: csrf, source: 'opsgenie', key: OPSGENIE_KEY, do: 'plan' })).status).toBe(404);
     expect(opsgenie.requests.length).toBe(before);
     // No key, an unknown source, an API URL that is not one: the form again, saying which.
-    expect(await (await post({ source: 'opsgenie', key: ' ', api_url: opsgenie.url, do: 'plan' })).text()).toContain('Type the source&#x27;s API key.');
+    const keyless = await post({ source: 'opsgenie', key: ' ', api_url: opsgenie.url, do: 'plan' });
+    expect(keyless.status).toBe(400);
+    expect(await keyless.text()).toContain('Type the source&#x27;s API key.');
     expect((await post({ source: 'grafana', key: 'k', do: 'plan' })).status).toBe(400);
     expect(await (await post({ source: 'pagerduty', key: 'k', api_url: 'file:///etc/passwd', do: 'plan' })).text()).toContain('The API URL must be an http:// or https:// address.');
+    expect(opsgenie.requests.length).toBe(before);
   }, 90_000);
 
   test("Plan shows the stand-in's people and schedules and writes nothing; Apply (the key typed again) writes them and records the run the page shows; the key is nowhere", async () => {

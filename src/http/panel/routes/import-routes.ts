@@ -46,14 +46,13 @@ export function importRoutes(env: PanelEnv) {
     if (!(IMPORT_SOURCES as readonly string[]).includes(choices.source)) return refuse(400, w.badSource);
     const source = choices.source as ImportSource;
     if (choices.apiUrl && !isAdmin(c.user)) return refuse(403, w.apiUrlAdminOnly);
-    const apiUrl = sourceApiUrl(source, { region: choices.region === 'eu' ? 'eu' : 'us', ...(choices.apiUrl ? { apiUrl: choices.apiUrl } : {}) });
+    const apiUrl = sourceApiUrl(source, { region: choices.region, ...(choices.apiUrl ? { apiUrl: choices.apiUrl } : {}) });
     if (apiUrl === null) return refuse(400, w.badApiUrl);
-    const key = c.form.key ?? '';
-    if (!key.trim()) return refuse(400, w.noKey);
+    // An empty key is the service's refusal (no_key), as for the CLI: 400 below.
     const r = await env.services.imports.run({
       source,
       account: c.account.id,
-      key,
+      key: c.form.key ?? '',
       apiUrl,
       applianceUrl: baseUrlFor(c.request, config.panel.public_url, config.http.trust_proxy),
       apply: step === 'apply',

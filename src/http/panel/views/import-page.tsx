@@ -1,4 +1,4 @@
-import type { ImportCheck, ImportPlan, PlannedObject } from '../../../importers';
+import type { ImportCheck, ImportPlan, OpsgenieRegion, PlannedObject } from '../../../importers';
 import type { Account, PanelUser } from '../../../store';
 import type { Formatter } from '../format';
 import { fill, type Messages } from '../i18n';
@@ -17,7 +17,7 @@ export interface ImportRunView {
 /** The form's choices as typed, shown again: never the key. */
 export interface ImportChoices {
   source: string;
-  region: string;
+  region: OpsgenieRegion;
   apiUrl: string;
 }
 
