@@ -273,18 +273,19 @@ function psqlBin(): string {
 /** Set by the vitest project that runs suites on PostgreSQL (vitest.config.ts). */
 export const onPostgres = process.env.VOICE_ALERT_TEST_STORE === 'postgres';
 
-/** store.url for a test's own store: a fresh database on the PostgreSQL project, none (SQLite) otherwise. */
-export function testStoreUrl(): string | undefined {
-  if (!onPostgres) return undefined;
+/** The test cluster's base URL (test/helpers/global-setup.ts sets it). */
+function testCluster(): string {
   const base = process.env.VOICE_ALERT_TEST_PG;
   if (!base) throw new Error('VOICE_ALERT_TEST_PG is not set: the global setup starts the PostgreSQL cluster');
-  return freshDatabaseUrl(base);
+  return base;
+}
+
+/** store.url for a test's own store: a fresh database on the PostgreSQL project, none (SQLite) otherwise. */
+export function testStoreUrl(): string | undefined {
+  return onPostgres ? freshDatabaseUrl(testCluster()) : undefined;
 }
 
 /** As `testStoreUrl`, made without a psql process (`freshDatabase`). */
 export async function testStoreUrlAsync(): Promise<string | undefined> {
-  if (!onPostgres) return undefined;
-  const base = process.env.VOICE_ALERT_TEST_PG;
-  if (!base) throw new Error('VOICE_ALERT_TEST_PG is not set: the global setup starts the PostgreSQL cluster');
-  return freshDatabase(base);
+  return onPostgres ? freshDatabase(testCluster()) : undefined;
 }
