@@ -16,6 +16,21 @@ function countingEspeak(dir: string): { binary: string; starts: () => number } {
   return { binary, starts: () => readFileSync(counter, 'utf8').length / 2 };
 }
 
+/**
+ * A wrapper around the real espeak-ng that keeps every text it was given (on stdin), one line
+ * each, in `said`, then speaks it for real. Each text goes in with its line break in one
+ * append (O_APPEND, well under PIPE_BUF): renders run side by side, and a text written apart
+ * from its line break once ran into the next one's line.
+ */
+function recordingEspeak(dir: string): { binary: string; said: string } {
+  const said = join(dir, 'said');
+  const binary = join(dir, 'espeak-ng-recording');
+  writeFileSync(said, '');
+  writeFileSync(binary, `#!/bin/sh\ntext=$(cat)\nprintf '%s\\n' "$text" >> '${said}'\nprintf '%s\\n' "$text" | exec espeak-ng "$@"\n`);
+  chmodSync(binary, 0o755);
+  return { binary, said };
+}
+
 describe('createCallAudioSource (real espeak-ng and sox)', () => {
   it('plays intro, the message calls.repeat times, and the keypad prompt, in both laws', async () => {
     const dataDir = tempDir();
@@ -73,12 +88,7 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
 
   it("names an escalation's later call before the intro, and says which number is recorded as acknowledging", async () => {
     const dir = tempDir();
-    // A wrapper that keeps every text espeak-ng was given (on stdin), then speaks it for real.
-    const said = join(dir, 'said');
-    const binary = join(dir, 'espeak-ng-recording');
-    writeFileSync(said, '');
-    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
-    chmodSync(binary, 0o755);
+    const { binary, said } = recordingEspeak(dir);
     const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
     const first = await source.forMessage('Disk dolu', { escalationOrdinal: 1 });
     const second = await source.forMessage('Disk dolu', { escalationOrdinal: 2 });
@@ -93,11 +103,7 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
 
   it("a verification call says who it is for and asks to press 1, in the person's language, and no alert words (docs/on-call.md \"Verification\")", async () => {
     const dir = tempDir();
-    const said = join(dir, 'said');
-    const binary = join(dir, 'espeak-ng-recording');
-    writeFileSync(said, '');
-    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
-    chmodSync(binary, 0o755);
+    const { binary, said } = recordingEspeak(dir);
     const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
     const en = await source.forVerification('Ayşe', { language: 'en' });
     const tr = await source.forVerification('Ayşe', { language: 'tr' });
@@ -115,11 +121,7 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
 
   it("a hand-off call says the schedule and until when in its local time, in the person's language, and asks to press 1 (docs/on-call.md \"Hand-off calls\")", async () => {
     const dir = tempDir();
-    const said = join(dir, 'said');
-    const binary = join(dir, 'espeak-ng-recording');
-    writeFileSync(said, '');
-    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
-    chmodSync(binary, 0o755);
+    const { binary, said } = recordingEspeak(dir);
     const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
     // Until Tuesday 06:00Z: 09:00 in Istanbul.
     const h = { schedule: 'noc', until: Date.parse('2026-11-17T06:00:00Z'), timeZone: 'Europe/Istanbul' };
@@ -141,11 +143,7 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
 
   it('speaks a bundle as one message naming each alert, and keeps 10 long alerts within calls.max_call_s', async () => {
     const dir = tempDir();
-    const said = join(dir, 'said');
-    const binary = join(dir, 'espeak-ng-recording');
-    writeFileSync(said, '');
-    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
-    chmodSync(binary, 0o755);
+    const { binary, said } = recordingEspeak(dir);
     const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 2, max_call_s: 60 }), { log: silentLogger(), dataDir: dir });
     await source.forBundle(['Disk dolu', 'Web sunucusu yanıt vermiyor', 'Ping kaybı'] );
     expect(readFileSync(said, 'utf8')).toContain('3 alarm. Birinci: Disk dolu. İkinci: Web sunucusu yanıt vermiyor. Üçüncü: Ping kaybı.');
@@ -160,11 +158,7 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
 
   it('a storm bundle names its first ten and says how many there were', async () => {
     const dir = tempDir();
-    const said = join(dir, 'said');
-    const binary = join(dir, 'espeak-ng-recording');
-    writeFileSync(said, '');
-    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
-    chmodSync(binary, 0o755);
+    const { binary, said } = recordingEspeak(dir);
     const source = createCallAudioSource(ttsConfig({ espeak_binary: binary }, { repeat: 1 }), { log: silentLogger(), dataDir: dir });
     const bundle = await source.forBundle(Array.from({ length: 40 }, (_, i) => `Alarm ${i + 1}`));
     // (Texts rendered at once can share a line of the record: search the whole of it.)
@@ -177,11 +171,7 @@ describe('createCallAudioSource (real espeak-ng and sox)', () => {
 
   it('a voicemail ends with the voicemail sentence, and names the voice desk\'s number when voice_desk.number is set, in the box\'s language (docs/telephony.md "Voicemail detection")', async () => {
     const dir = tempDir();
-    const said = join(dir, 'said');
-    const binary = join(dir, 'espeak-ng-recording');
-    writeFileSync(said, '');
-    writeFileSync(binary, `#!/bin/sh\ntee -a '${said}' | espeak-ng "$@"\necho >> '${said}'\n`);
-    chmodSync(binary, 0o755);
+    const { binary, said } = recordingEspeak(dir);
     const tts = { espeak_binary: binary, voice: 'en' };
     const plain = createCallAudioSource(configSchema.parse({ tts }), { log: silentLogger(), dataDir: dir });
     const withDesk = createCallAudioSource(configSchema.parse({ tts, voice_desk: { number: '+904400*1' } }), { log: silentLogger(), dataDir: dir });
