@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ephemeralRange, freePort } from './ports';
+import { ephemeralRange, freePort, listenFree } from './ports';
 
 describe('freePort', () => {
   it('draws even ports below the kernel ephemeral range, so a restarted server finds its port again', async () => {
@@ -26,5 +26,15 @@ describe('freePort', () => {
   it('reads the range from ip_local_port_range, and falls back to Linux defaults', () => {
     expect(ephemeralRange('32768\t60999\n')).toEqual({ low: 32_768, high: 60_999 });
     expect(ephemeralRange('')).toEqual({ low: 32_768, high: 60_999 });
+  });
+
+  it('listenFree: listens on a drawn port and says which; a given port already taken rejects at once', async () => {
+    const srv = createServer();
+    const port = await listenFree(srv);
+    expect(srv.address()).toMatchObject({ port, address: '127.0.0.1' });
+    expect(port).toBeGreaterThanOrEqual(20_000);
+    const second = createServer();
+    await expect(listenFree(second, { port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await new Promise<void>((resolve) => srv.close(() => resolve()));
   });
 });

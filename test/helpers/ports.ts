@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 /** Below this the ports of well-known services (5432, 5060, 8080…) stay out of the draw. */
 const LOWEST = 20_000;
@@ -65,4 +65,30 @@ function tcpFree(port: number, host: string): Promise<boolean> {
     srv.once('error', () => resolve(false));
     srv.listen(port, host, () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * Listens `server` (a net or tls server of this test process) on a port drawn as `freePort`
+ * draws, and returns it. `freePort` then `listen` leaves a gap in which another process of the
+ * suite (a peer, a cluster, another file's probe) may take the port; a server in this process
+ * can close that gap: a draw already taken is drawn again. `port` binds that port only (a server
+ * coming back where the appliance already points); its failure rejects instead of hanging.
+ */
+export async function listenFree(server: Server, o: { host?: string; port?: number } = {}): Promise<number> {
+  const host = o.host ?? '127.0.0.1';
+  for (let tries = 1; ; tries++) {
+    const port = o.port ?? (await freePort(host));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      return port;
+    } catch (e) {
+      if (o.port !== undefined || tries >= 5 || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    }
+  }
 }

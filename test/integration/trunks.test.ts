@@ -7,7 +7,7 @@ import { applianceDir, provision, type ApplianceDir, type RunningAppliance } fro
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { post } from '../helpers/http';
 import { startKamailio } from '../helpers/pbx';
-import { freePort } from '../helpers/ports';
+import { freePort, listenFree } from '../helpers/ports';
 import { parsePromText, sampleValue } from '../helpers/prom-text';
 import { startSipp } from '../helpers/sipp';
 import { makeTestCa } from '../helpers/test-ca';
@@ -120,10 +120,9 @@ describe('several trunks in order, with failover, through the compiled binary', 
 
   it('the first trunk refusing the TCP connection: the call goes out through the second at once', async () => {
     // A TCP PBX that is there when the trunk starts (it connects then), and gone before the call.
-    const port = await freePort();
     const held: Socket[] = [];
     const pbx = createServer((c) => void held.push(c));
-    await new Promise<void>((r) => pbx.listen(port, '127.0.0.1', () => r()));
+    const port = await listenFree(pbx);
     const second = await startSipp({ scenario: 'answer.xml' });
     stops.push(() => second.stop());
     const dir = applianceDir(
@@ -160,12 +159,12 @@ describe('several trunks in order, with failover, through the compiled binary', 
     // the trunk's reconnection for the call fails its handshake.
     const trusted = makeTestCa();
     const stranger = makeTestCa();
-    const port = await freePort();
+    let port: number | undefined; // the first server's, where the second comes back
     const tlsPbx = async (cert: { certFile: string; keyFile: string }) => {
       const held: Socket[] = [];
       const server = createTlsServer({ cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) }, (c) => void held.push(c));
       server.on('tlsClientError', () => undefined); // the refused handshakes this test is about
-      await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+      port = await listenFree(server, { port });
       let handshakes = 0;
       server.on('secureConnection', () => handshakes++);
       let closed = false;
