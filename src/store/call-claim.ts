@@ -1,6 +1,7 @@
 import { CLAIMED_STATE, type CallState } from '../call-model';
 import { IN_PROGRESS_SQL, toCall, type CallRow } from './call-record';
-import type { CallsStore, RecordEdge } from './calls';
+import type { CallsStore } from './calls';
+import type { RecordEdge } from './call-edges';
 import type { SqlConnection } from './sql/connection';
 import { dialectOf } from './sql/dialect';
 

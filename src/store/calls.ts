@@ -5,6 +5,7 @@ import type { AmdReason, AnsweredBy, CallState } from '../call-model';
 import { newId } from '../ids';
 import { IN_PROGRESS_SQL, toCall, type CallRecord, type CallRow, type CallSource } from './call-record';
 import { createCallClaim } from './call-claim';
+import { createEdgeRecorder, type CallEvent, type HeldCall } from './call-edges';
 import { createTextNoticesStore } from './text-notices';
 
 export interface NewCall {
@@ -128,30 +129,6 @@ export interface CallChange {
   amdReason?: AmdReason | null;
 }
 
-/** Records one edge (from → to) for each listed call, in one statement. */
-export type RecordEdge = (
-  held: readonly HeldCall[],
-  e: { at: number; from: CallState; to: CallState; code?: number | null; reason?: string | null; trunk?: string | null; answeredBy?: AnsweredBy | null; amdReason?: AmdReason | null },
-) => Promise<unknown>;
-
-/** A call as its worker holds it: the attempt it was claimed on (CallChange.attempt). */
-export interface HeldCall {
-  id: string;
-  attempt: number;
-}
-
-export interface CallEvent {
-  at: number;
-  attempt: number;
-  from: CallState;
-  to: CallState;
-  sipCode: number | null;
-  reason: string | null;
-  trunk: string | null;
-  answeredBy: AnsweredBy | null;
-  amdReason: AmdReason | null;
-}
-
 /**
  * A queued call's row, the one text that writes it: `enqueue` below, and a plain request's one
  * statement on PostgreSQL (queue-at-once.ts), which takes each call's id and number from a
@@ -182,26 +159,7 @@ export function createCallsStore(db: SqlConnection): CallsStore {
     `UPDATE calls SET last_reason = $reason
      WHERE rowid > $cursor AND ${sql.unindexed('state')} = 'queued' AND ${sql.distinct('last_reason', '$reason')}`,
   );
-  // The edge of every listed call ($held: [{id, attempt}]), one row each, in one statement.
-  // The casts give PostgreSQL the parameters' types (a SELECT list does not).
-  const insertEvents = db.query(
-    `INSERT INTO call_events (call_id, at, attempt, from_state, to_state, sip_code, reason, trunk, answered_by, amd_reason)
-     SELECT value ->> 'id', CAST($at AS BIGINT), CAST(value ->> 'attempt' AS INTEGER), CAST($from AS TEXT), CAST($to AS TEXT),
-            CAST($code AS INTEGER), CAST($reason AS TEXT), CAST($trunk AS TEXT), CAST($answeredBy AS TEXT), CAST($amdReason AS TEXT)
-     FROM ${sql.jsonObjects('$held')}`,
-  );
-  const recordEdge: RecordEdge = (held, e) =>
-    insertEvents.run({
-      held: JSON.stringify(held),
-      at: e.at,
-      from: e.from,
-      to: e.to,
-      code: e.code ?? null,
-      reason: e.reason ?? null,
-      trunk: e.trunk ?? null,
-      answeredBy: e.answeredBy ?? null,
-      amdReason: e.amdReason ?? null,
-    });
+  const recordEdge = createEdgeRecorder(db);
   // Each listed call ($held) still in $from on its own attempt takes the edge. Driven from
   // the list by the primary key: SQLite would otherwise walk the state's calls and scan the
   // list for each (a bundle of 3,331: 3.7 s instead of 7 ms).
