@@ -3,8 +3,10 @@ import LongestFirst from './test/helpers/sequencer.ts';
 
 /**
  * Suites that start real SIP peers (sipp, kamailio, baresip) and stream RTP on loopback.
- * They run after everything else and one file at a time: in parallel with each other, or
- * with the CPU-heavy suites, their 20 ms media timing and port picking interfere.
+ * They run one file at a time: in parallel with each other their 20 ms media timing and port
+ * picking interfere. The whole suite (scripts/test without arguments) runs them in a vitest
+ * process of their own, beside the CPU-bound projects' process held at nice 19, which takes
+ * only the CPU these leave idle (they wait on real time: a quarter of 2 cores, measured).
  */
 const PEER_SUITES = [
   'src/calls/dialer.test.ts',
@@ -159,7 +161,8 @@ const POSTGRES_PEER_SUITES = [
  */
 const UNIT_FILES_SHARE_MODULES = { isolate: false } as const;
 
-// Groups run in `sequence.groupOrder` order; keep the numbers whole: vitest 4.1 lists the files
+// Groups run in `sequence.groupOrder` order within one vitest process (scripts/test with
+// arguments runs them all in one; without, three processes: see scripts/test); keep the numbers whole: vitest 4.1 lists the files
 // of a project whose groupOrder is fractional, and then runs none of them.
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.
 // The forks pool fails under Bun (child.channel?.unref), threads works: see stack-findings.md.
