@@ -60,23 +60,35 @@ function alawToLinear(code: number): number {
   return a & 0x80 ? t : -t;
 }
 
-// Indexed by the sample + 32768.
-const U_TABLE = new Uint8Array(65536);
-const A_TABLE = new Uint8Array(65536);
-for (let i = 0; i < 65536; i++) {
-  U_TABLE[i] = linearToUlaw(i - 32768);
-  A_TABLE[i] = linearToAlaw(i - 32768);
+/**
+ * The encoders' tables, indexed by the sample + 32768, built on the first encode: every run of
+ * the binary loads this module (a CLI command too) and filling 2 × 65,536 entries at load was
+ * ~11 ms of each command's start (BENCHMARKS.md "The suite's CPU").
+ */
+let tables: { u: Uint8Array; a: Uint8Array } | null = null;
+
+function encoderTables(): { u: Uint8Array; a: Uint8Array } {
+  if (tables) return tables;
+  const u = new Uint8Array(65536);
+  const a = new Uint8Array(65536);
+  for (let i = 0; i < 65536; i++) {
+    u[i] = linearToUlaw(i - 32768);
+    a[i] = linearToAlaw(i - 32768);
+  }
+  return (tables = { u, a });
 }
 
 export function encodeUlaw(samples: Int16Array): Uint8Array {
+  const table = encoderTables().u;
   const out = new Uint8Array(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = U_TABLE[samples[i]! + 32768]!;
+  for (let i = 0; i < samples.length; i++) out[i] = table[samples[i]! + 32768]!;
   return out;
 }
 
 export function encodeAlaw(samples: Int16Array): Uint8Array {
+  const table = encoderTables().a;
   const out = new Uint8Array(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = A_TABLE[samples[i]! + 32768]!;
+  for (let i = 0; i < samples.length; i++) out[i] = table[samples[i]! + 32768]!;
   return out;
 }
 

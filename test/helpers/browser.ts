@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { lowerSessionToOurNiceness } from './autogroup';
 import { ROOT } from './paths';
 
 /** Debian's chromium (scripts/lib/setup.sh installs it); nothing is downloaded. */
@@ -37,6 +38,8 @@ export async function launchBrowser(viewport = { width: 1280, height: 900 }, arg
       ...args,
     ],
   });
+  // Chromium runs in a session of its own: at nice 19 (scripts/test) its group is lowered too.
+  lowerSessionToOurNiceness({ argument: `--user-data-dir=${profile}` });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './paths';
+import { lowerSessionToOurNiceness } from './autogroup';
 import { freePort } from './ports';
 
 const PEERS = join(ROOT, 'test', 'peers');
@@ -32,6 +33,8 @@ export function run(cmd: string, args: string[], dir: string, port: number, read
   // Its own process group: kamailio forks workers, and a main process that is slow to stop
   // (seen: > 5 s under load) and then SIGKILLed leaves them running, holding the port.
   const child: ChildProcess = spawn(cmd, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  // detached is a session of its own: at nice 19 (scripts/test) it is lowered with us.
+  if (child.pid !== undefined) lowerSessionToOurNiceness({ pid: child.pid });
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, signal); // the group we started, nothing else
