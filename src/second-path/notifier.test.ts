@@ -6,7 +6,7 @@ import { alertJson } from '../outward';
 import { newLease, type Person, type Store } from '../store';
 import { createTextNotifier, randomShortCodes } from './notifier';
 import { createReplyHandler } from './replies';
-import type { SecondPath, TextResult } from './second-path';
+import { recordingSecondPath } from '../../test/helpers/recording-second-path';
 
 // docs/second-path.md: texts and e-mails owed beside a person's first call, sent after COMMIT,
 // recorded on the alert with their callbacks; replies acknowledge or resolve. Through the
@@ -20,23 +20,6 @@ beforeEach(async () => {
   store = await tempStore(clock);
 });
 afterEach(() => store.close());
-
-/** A second path that records what it was asked and fails the numbers told to. */
-function fakePath(failing: string[] = []) {
-  const texts: { number: string; text: string }[] = [];
-  const emails: { to: string; subject: string; body: string }[] = [];
-  const path: Pick<SecondPath, 'sendText' | 'sendEmail'> = {
-    async sendText(number, text): Promise<TextResult> {
-      texts.push({ number, text });
-      return failing.includes(number) ? { ok: false, path: 'modem', reason: '+CMS ERROR: 500', failures: ['+CMS ERROR: 500'] } : { ok: true, path: 'modem', via: 'gsm0', parts: 1, failures: [] };
-    },
-    async sendEmail(to, subject, body) {
-      emails.push({ to, subject, body });
-      return { ok: true, messageId: '<m@x>', response: '250 OK' };
-    },
-  };
-  return { path, texts, emails };
-}
 
 async function account() {
   const acc = await store.transaction((tx) => tx.accounts.create({ name: 't', plan: 'starter' }));
@@ -69,7 +52,7 @@ describe('texts and e-mails to people reached by an alert', () => {
     const acc = await account();
     const ayse = await person(acc.id, { name: 'Ayşe', sms: ['5321234567', '5327654321'], emails: ['ayse@example.com'], language: 'tr' });
     const bob = await person(acc.id, { name: 'Bob', sms: ['5329999999'], language: 'en' });
-    const { path, texts, emails } = fakePath(['5327654321']);
+    const { path, texts, emails } = recordingSecondPath({ failing: ['5327654321'] });
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 60_000, codes: () => ['4821', '4822'] });
     const alertId = await alertCalling(acc.id, [ayse, bob]);
     // The person's next phone (or a second step) calling them again for the same alert owes nothing more.
@@ -103,7 +86,7 @@ describe('texts and e-mails to people reached by an alert', () => {
     const acc = await account();
     const quiet = await person(acc.id, { name: 'Quiet' });
     const late = await person(acc.id, { name: 'Late', sms: ['5321234567'] });
-    const { path, texts } = fakePath();
+    const { path, texts } = recordingSecondPath();
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 60_000 });
     const bare = await store.transaction(async (tx) => {
       const id = await tx.alerts.create({ accountId: acc.id, credentialId: null, key: null, source: 'api', message: 'm', labels: null }, clock());
@@ -125,7 +108,7 @@ describe('texts and e-mails to people reached by an alert', () => {
     const ayse = await person(acc.id, { sms: ['5321234567'] });
     const first = await alertCalling(acc.id, [ayse], 'one');
     const second = await alertCalling(acc.id, [ayse], 'two');
-    const { path, texts } = fakePath();
+    const { path, texts } = recordingSecondPath();
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 30_000, codes: () => ['1111', '2222'] });
     // Another appliance claimed both and died.
     const dead = newLease(30_000);
@@ -165,7 +148,7 @@ describe('answering by text', () => {
   async function texted() {
     const acc = await account();
     const ayse = await person(acc.id, { sms: ['5321234567'] });
-    const { path } = fakePath();
+    const { path } = recordingSecondPath();
     let n = 0;
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 60_000, codes: () => [String(4000 + ++n)] });
     const older = await alertCalling(acc.id, [ayse], 'older');

@@ -10,7 +10,7 @@ import type { DialRequest } from '../sip';
 import type { Person, Store } from '../store';
 import { createTextNotifier } from './notifier';
 import { createReplyHandler } from './replies';
-import type { SecondPath, TextResult } from './second-path';
+import { recordingSecondPath } from '../../test/helpers/recording-second-path';
 
 // docs/second-path.md "When no trunk is up": a person's call that no trunk can place is not
 // dialled but texted, through the one notice outbox and loop (notifier.ts). Through the binary,
@@ -26,22 +26,6 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const CALLS: RunConfig = { answer_delay_ms: 0, ring_timeout_s: 5, max_age_s: 3600, max_call_s: 60, retry_delays_s: [60], max_attempts: 3 };
-
-function fakePath() {
-  const texts: { number: string; text: string }[] = [];
-  const emails: string[] = [];
-  const path: Pick<SecondPath, 'sendText' | 'sendEmail'> = {
-    async sendText(number, text): Promise<TextResult> {
-      texts.push({ number, text });
-      return { ok: true, path: 'modem', via: 'gsm1', parts: 1, failures: [] };
-    },
-    async sendEmail(to) {
-      emails.push(to);
-      return { ok: true, messageId: '<m@x>', response: '250 OK' };
-    },
-  };
-  return { path, texts, emails };
-}
 
 /** Claims the next due call and runs it with `textInstead` saying no trunk is up; returns the numbers it dialled. */
 async function runNext(o: { noTrunk: boolean; calls?: RunConfig }) {
@@ -94,7 +78,7 @@ describe('a call no trunk can place becomes a text (docs/second-path.md "When no
   it('is not dialled but retried; the person is texted once for it (their first call already owed the text), a later call of theirs texts again', async () => {
     const { acc, person, alert, call } = await setup();
     const ayse = await person({ sms: ['5321234567'], emails: ['ayse@example.com'] });
-    const { path, texts, emails } = fakePath();
+    const { path, texts, emails } = recordingSecondPath({ via: 'gsm1' });
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 60_000, codes: () => ['4821'] });
     const alertId = await alert();
     const first = await call(alertId, ayse);
@@ -107,7 +91,7 @@ describe('a call no trunk can place becomes a text (docs/second-path.md "When no
     await notifier.tick();
     // One text and one e-mail: the notice owed with her first call stands for this call too.
     expect(texts).toEqual([{ number: '5321234567', text: 'ALERT 4821: disk full on db1\nReply 1 to acknowledge, or "resolve 4821" to resolve.' }]);
-    expect(emails).toEqual(['ayse@example.com']);
+    expect(emails.map((e) => e.to)).toEqual(['ayse@example.com']);
 
     // The retry, still with no trunk: the same call, no second text.
     clock.advance(60_000);
@@ -122,7 +106,7 @@ describe('a call no trunk can place becomes a text (docs/second-path.md "When no
     expect((await runNext({ noTrunk: true })).call).toMatchObject({ id: later, state: 'queued' });
     await notifier.tick();
     expect(texts.map((t) => t.number)).toEqual(['5321234567', '5321234567']);
-    expect(emails).toEqual(['ayse@example.com']);
+    expect(emails.map((e) => e.to)).toEqual(['ayse@example.com']);
 
     // Her first call's last attempt, the later call's retry bundled into it (same number): both
     // end failed with the reason, the alert unacknowledged, with their callbacks; no text more.
@@ -143,7 +127,7 @@ describe('a call no trunk can place becomes a text (docs/second-path.md "When no
   it('her next phone, queued at once when the first could not be placed, is the same step: one text per step', async () => {
     const { person, alert, call } = await setup();
     const ayse = await person({ sms: ['5321234567'], phones: ['5321111111', '5322222222'] });
-    const { path, texts } = fakePath();
+    const { path, texts } = recordingSecondPath({ via: 'gsm1' });
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 60_000 });
     const calls = { ...CALLS, retry_delays_s: [3600] };
     const alertId = await alert();
@@ -171,7 +155,7 @@ describe('a call no trunk can place becomes a text (docs/second-path.md "When no
   it('the last attempt ends the call failed and the alert unacknowledged; the text still goes and answers it', async () => {
     const { person, alert, call } = await setup();
     const ayse = await person({ sms: ['5321234567'] });
-    const { path, texts } = fakePath();
+    const { path, texts } = recordingSecondPath({ via: 'gsm1' });
     const notifier = createTextNotifier({ store, clock, log, secondPath: path, leaseMs: 60_000 });
     const alertId = await alert();
     await call(alertId, ayse);
