@@ -63,7 +63,7 @@ function alawToLinear(code: number): number {
 /**
  * The encoders' tables, indexed by the sample + 32768, built on the first encode: every run of
  * the binary loads this module (a CLI command too) and filling 2 × 65,536 entries at load was
- * ~11 ms of each command's start (BENCHMARKS.md "The suite's CPU").
+ * ~11 ms of each command's start (docs/development.md "The suite's length").
  */
 let tables: { u: Uint8Array; a: Uint8Array } | null = null;
 

@@ -38,8 +38,8 @@ export async function launchBrowser(viewport = { width: 1280, height: 900 }, arg
       ...args,
     ],
   });
-  // Chromium runs in a session of its own: at nice 19 (scripts/test) its group is lowered too.
-  lowerSessionToOurNiceness({ argument: `--user-data-dir=${profile}` });
+  // Chromium runs in a session of its own: at scripts/test's lower priority its group is lowered too.
+  await lowerSessionToOurNiceness({ argument: `--user-data-dir=${profile}` });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,

@@ -33,8 +33,6 @@ export function run(cmd: string, args: string[], dir: string, port: number, read
   // Its own process group: kamailio forks workers, and a main process that is slow to stop
   // (seen: > 5 s under load) and then SIGKILLed leaves them running, holding the port.
   const child: ChildProcess = spawn(cmd, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  // detached is a session of its own: at nice 19 (scripts/test) it is lowered with us.
-  if (child.pid !== undefined) lowerSessionToOurNiceness({ pid: child.pid });
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, signal); // the group we started, nothing else
@@ -50,6 +48,9 @@ export function run(cmd: string, args: string[], dir: string, port: number, read
       out += d;
       if (ready.test(out)) {
         clearTimeout(timer);
+        // detached is a session of its own (setsid, done by now that it speaks): at scripts/test's
+        // lower priority it is lowered with us (test/helpers/autogroup.ts).
+        void lowerSessionToOurNiceness({ pid: child.pid! });
         resolve({
           port,
           dir,

@@ -27,11 +27,11 @@ describe('scripts/test without arguments', () => {
     expect(projectsOfConfig().length).toBeGreaterThanOrEqual(10);
   });
 
-  it('runs the CPU-bound projects at the lowest priority and the peer projects at the normal one', () => {
+  it('runs the CPU-bound projects at a lower priority and the peer projects at the normal one', () => {
     const lines = readFileSync(join(ROOT, 'scripts', 'test'), 'utf8').split('\n');
     const cpu = lines.find((l) => l.includes('--project main-binary'))!;
     const peers = lines.find((l) => l.includes('--project sip-peers'))!;
-    expect(cpu).toContain('nice -n 19');
+    expect(cpu).toMatch(/ nice -n [1-9]\d* /);
     expect(peers).not.toContain('nice');
   });
 });
