@@ -5,8 +5,8 @@ import LongestFirst from './test/helpers/sequencer.ts';
  * Suites that start real SIP peers (sipp, kamailio, baresip) and stream RTP on loopback.
  * They run one file at a time: in parallel with each other their 20 ms media timing and port
  * picking interfere. The whole suite (scripts/test without arguments) runs them in a vitest
- * process of their own, beside the CPU-bound projects' process held at nice 5, which takes
- * mostly the CPU these leave idle (they wait on real time: a quarter of 2 cores, measured).
+ * process of their own, beside the CPU-bound projects' process held at nice 19, which takes
+ * only the CPU these leave idle (they wait on real time: a quarter of 2 cores, measured).
  */
 const PEER_SUITES = [
   'src/calls/dialer.test.ts',
