@@ -127,8 +127,25 @@ describe.each(VIEWPORTS)('panel tasks at $width px', ({ width, height }) => {
   /** The control is there, shown, and inside the screen once scrolled to (as a user would scroll). */
   async function onScreen(target: string | Locator): Promise<Locator> {
     const l = at(target);
-    await l.scrollIntoViewIfNeeded({ timeout: 10_000 });
-    const box = await l.boundingBox();
+    // The overview replaces its part every 5 s (htmx): the element found may be replaced before
+    // it is scrolled to ("Element is not attached to the DOM", seen on a loaded machine). A user's
+    // eye finds the new one: find it again, until one holds still long enough to be measured.
+    let box: Awaited<ReturnType<Locator['boundingBox']>> = null;
+    await expect
+      .poll(
+        async () => {
+          try {
+            await l.scrollIntoViewIfNeeded({ timeout: 5_000 });
+            box = await l.boundingBox();
+            return box !== null;
+          } catch (e) {
+            if (/not attached to the DOM/.test(String(e))) return false;
+            throw e;
+          }
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBe(true);
     expect(box, `${l} has no box`).not.toBeNull();
     const inside = box!.x >= -1 && box!.x + box!.width <= width + 1 && box!.y >= -1 && box!.y + box!.height <= height + 1;
     expect(inside, `${l} is off screen at ${width} px: ${JSON.stringify(box)}`).toBe(true);
