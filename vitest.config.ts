@@ -4,9 +4,10 @@ import LongestFirst from './test/helpers/sequencer.ts';
 /**
  * Suites that start real SIP peers (sipp, kamailio, baresip) and stream RTP on loopback.
  * They run one file at a time: in parallel with each other their 20 ms media timing and port
- * picking interfere. The whole suite (scripts/test without arguments) runs them in a vitest
- * process of their own, beside the CPU-bound projects' process held at nice 19, which takes
- * only the CPU these leave idle (they wait on real time: a quarter of 2 cores, measured).
+ * picking interfere. The whole suite (scripts/test without arguments) runs those of projects
+ * `sip-peers` and `postgres-peers` in a vitest process of their own, beside the CPU-bound
+ * projects' process held at nice 19, which takes only the CPU these leave idle (they wait on
+ * real time: a quarter of 2 cores, measured); the waiting ones (PEER_WAIT_SUITES) run after.
  */
 const PEER_SUITES = [
   'src/calls/dialer.test.ts',
@@ -170,8 +171,9 @@ const UNIT_FILES_SHARE_MODULES = { isolate: false } as const;
 const BESIDE_THE_PEERS = { testTimeout: 60_000 } as const;
 
 // Groups run in `sequence.groupOrder` order within one vitest process (scripts/test with
-// arguments runs them all in one; without, three processes: see scripts/test); keep the numbers whole: vitest 4.1 lists the files
-// of a project whose groupOrder is fractional, and then runs none of them.
+// arguments runs them all in one; without, three processes: see scripts/test). Keep the numbers
+// whole: vitest 4.1 lists the files of a project whose groupOrder is fractional, and then runs
+// none of them.
 // Tests run under Bun (`bunx --bun vitest run`) so they use the production engine.
 // The forks pool fails under Bun (child.channel?.unref), threads works: see stack-findings.md.
 export default defineConfig({

@@ -5,8 +5,8 @@ import { getPriority } from 'node:os';
  * Holds a peer that runs in a session of its own (by its PID, or by an argument of its command
  * line only it has) at this process's lower priority.
  *
- * scripts/test runs the CPU-bound projects at the lowest priority (`nice -n 19`), inherited by what they start. But
- * with the kernel's autogroup scheduling (`/proc/sys/kernel/sched_autogroup_enabled`, on in
+ * scripts/test runs the CPU-bound projects at the lowest priority (`nice -n 19`), inherited by
+ * what they start. But with the kernel's autogroup scheduling (`/proc/sys/kernel/sched_autogroup_enabled`, on in
  * Debian's kernels), nice only orders processes within one session: a child that starts a
  * session of its own (Chromium under Playwright does, `setsid`) is scheduled as a whole group
  * against every other session, the peer suites' included, whatever its nice value. Its group's
