@@ -14,7 +14,17 @@ export const TRUNK_DID_NOT_ANSWER = 'trunk did not answer';
  * outcome code, the SIP status when there is one, and the reason (`SIP_FINAL 486 Busy Here`).
  */
 export function describeOutcome(o: CallOutcome): string {
+  return trunkSilence(o) ?? `${o.code}${o.status === null ? '' : ` ${o.status}`} ${o.reason}`.trim();
+}
+
+/**
+ * `trunk did not answer: …` when nothing came back to the INVITE, else null. The reason an alert
+ * call's attempt records (calls/retry-policy.ts) says it so too: the calls list, a call's page and
+ * its JSON read "trunk did not answer", not "487 no response…" (our own CANCEL's code, read as
+ * "nobody picked up").
+ */
+export function trunkSilence(o: CallOutcome): string | null {
   if (o.code === 'NO_ANSWER' && o.silent) return `${TRUNK_DID_NOT_ANSWER}: ${o.reason}`;
   if (o.code === 'SIP_FINAL' && o.local && o.status === 408) return `${TRUNK_DID_NOT_ANSWER}: no response to the INVITE (local ${o.status} ${o.reason})`;
-  return `${o.code}${o.status === null ? '' : ` ${o.status}`} ${o.reason}`.trim();
+  return null;
 }

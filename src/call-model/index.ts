@@ -9,4 +9,4 @@ export { isSuppressed } from './suppressed';
 export { AMD_REASONS, ANSWERED_BY, type AmdReason, type AnsweredBy } from './answered-by';
 export type { CallAudio, CallAudioSource, CallContext } from './audio';
 export type { CallOutcome, CallProgress } from './outcome';
-export { describeOutcome, TRUNK_DID_NOT_ANSWER } from './describe-outcome';
+export { describeOutcome, trunkSilence, TRUNK_DID_NOT_ANSWER } from './describe-outcome';

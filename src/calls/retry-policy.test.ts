@@ -31,6 +31,15 @@ describe('retry policy (one place)', () => {
     expect(decide({ code: 'AUDIO', status: null, reason: 'r', errorCode: 'ENGINE_FAILED' }, 1, 0, more)).toMatchObject({ final: false, kind: 'failed' });
     expect(decide({ code: 'AUDIO', status: null, reason: 'r', errorCode: 'EMPTY_TEXT' }, 1, 0, more)).toMatchObject({ final: true, state: 'failed' });
   });
+  it('a trunk that sent nothing back is said so in the reason (issue 49: one vocabulary), its state still no_answer', () => {
+    const silent = { code: 'NO_ANSWER', status: 487, reason: 'no response to the INVITE within ring timeout', silent: true } as const;
+    expect(decide(silent, 1, 0, config)).toMatchObject({ final: false, kind: 'no_answer', reason: 'trunk did not answer: no response to the INVITE within ring timeout' });
+    expect(decide(silent, 3, 0, config)).toMatchObject({ final: true, state: 'no_answer', sipCode: 487, reason: 'trunk did not answer: no response to the INVITE within ring timeout (attempt 3 of 3)' });
+    const timerB = { code: 'SIP_FINAL', status: 408, reason: 'Request Timeout (no response)', local: true } as const;
+    expect(decide(timerB, 1, 0, config).reason).toBe('trunk did not answer: no response to the INVITE (local 408 Request Timeout (no response))');
+    // A 487 the trunk itself sent after ringing keeps its code: something answered.
+    expect(decide({ code: 'NO_ANSWER', status: 487, reason: 'ring timeout' }, 1, 0, config).reason).toBe('487 ring timeout');
+  });
   it('a message the far end cut before it was played once in full is retried, and fails with the reason when attempts are used up', () => {
     const cut = { code: 'INTERRUPTED', status: 200, reason: 'far end hung up before the message was played once in full' } as const;
     expect(decide(cut, 1, 0, { retry_delays_s: [5], max_attempts: 3 })).toMatchObject({ final: false, kind: 'failed', runAfter: 5000, sipCode: 200 });

@@ -1,5 +1,4 @@
-import type { CallOutcome } from '../call-model';
-import type { CallState } from '../call-model';
+import { trunkSilence, type CallOutcome, type CallState } from '../call-model';
 
 /**
  * The one place that decides what an attempt's outcome means (CONVENTIONS: retry in one
@@ -69,7 +68,8 @@ export function classify(o: CallOutcome): { state: CallState; retryable: boolean
 export function decide(o: CallOutcome, attempt: number, now: number, config: RetryConfig): Decision {
   const { state, retryable } = classify(o);
   const sipCode = o.status;
-  const reason = o.status ? `${o.status} ${o.reason}`.trim() : o.reason;
+  // A trunk that sent nothing back is said so (issue 49's one vocabulary), not as our CANCEL's 487.
+  const reason = trunkSilence(o) ?? (o.status ? `${o.status} ${o.reason}`.trim() : o.reason);
   if (!retryable || attempt >= config.max_attempts) {
     const exhausted = retryable ? ` (attempt ${attempt} of ${config.max_attempts})` : '';
     return { final: true, state, sipCode, reason: reason + exhausted };

@@ -72,6 +72,34 @@ describe('the first hour (docs/operations.md "First start")', () => {
     }
   }, 60_000);
 
+  it('an alert call through a trunk that never answers ends no_answer saying "trunk did not answer", in its JSON and in calls show', async () => {
+    const silent = createSocket('udp4');
+    silent.on('message', () => {});
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    try {
+      const dir = applianceDir({ sip: { server: `127.0.0.1:${silent.address().port}`, invite_timeout_s: 1 }, calls: { max_attempts: 1 } });
+      const acc = provision(dir);
+      const app = await dir.start();
+      try {
+        const r = await fetch(`${app.url}/api/call`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321234567', error_message: 'disk full on db1' }),
+        });
+        const id: string = ((await r.json()) as { call_id: string }).call_id;
+        const auth = { 'X-Api-Key': acc.apiKey, 'X-Api-Secret': acc.apiSecret };
+        const show = async () => ((await (await fetch(`${app.url}/api/calls/${id}`, { headers: auth })).json()) as { call: { state: string; last_reason: string } }).call;
+        await expect.poll(async () => (await show()).state, { timeout: 30_000, interval: 250 }).toBe('no_answer');
+        expect((await show()).last_reason).toBe('trunk did not answer: no response to the INVITE within sip.invite_timeout_s (1 s) (attempt 1 of 1)');
+        expect(dir.cliJson(['calls', 'show', id]).last_reason).toBe('trunk did not answer: no response to the INVITE within sip.invite_timeout_s (1 s) (attempt 1 of 1)');
+      } finally {
+        await app.stop();
+      }
+    } finally {
+      silent.close();
+    }
+  }, 60_000);
+
   it('a missing database: account create and admin create make it and print its absolute path; every other command refuses, naming it', () => {
     // A relative store.path, as the example config has: the folder the command runs in decides.
     const dir = mkdtempSync(join(tmpdir(), 'va-first-'));
