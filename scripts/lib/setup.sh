@@ -47,7 +47,7 @@ ensure_node() {
   fi
   if [ "$major" -lt 22 ]; then
     # Said before npm says it, so nobody installs a newer Node for nothing.
-    NODE_ENGINE_NOTE="Node.js $(node --version): npm may warn EBADENGINE that ical-generator, node-ical, vitest or playwright-core want a newer Node. Harmless: they run under Bun (the binary, the tests), not under this Node."
+    NODE_ENGINE_NOTE="Node.js $(node --version): npm may warn EBADENGINE that some packages (their package.json "engines") want a newer Node. Harmless: they run under Bun (the binary, the tests), not under this Node."
   fi
 }
 
