@@ -93,6 +93,12 @@ describe('a request that resolves to nobody', () => {
     expect(await store.calls.ofAlert(alertId)).toEqual([]);
     expect(await r.events('alert.unroutable')).toEqual([expect.objectContaining({ type: 'alert.unroutable', reason: GAP, fallback: null, alert: expect.objectContaining({ id: alertId }) })]);
     expect(await store.escalations.get(alertId)).toBeNull();
+    // Its repeat joins the same alert: answered with the warning again, but not a second
+    // unroutable alert (not counted, not called back again).
+    const repeat = await r.apiCall({ policy: 'evening', alert_key: 'core-1' });
+    expect(repeat.json).toMatchObject({ alert_id: alertId, warning: `Nobody to call: ${GAP}` });
+    expect(await unroutableCount()).toBe(before + 1);
+    expect(await r.events('alert.unroutable')).toHaveLength(1);
   });
 
   it('a schedule with nobody yet, through the webhook, with a fallback: the fallback is the one call of the alert; its end keeps why', async () => {

@@ -64,7 +64,7 @@ export async function enqueueCalls(
   clock: Clock,
   options: EnqueueOptions,
   req: EnqueueRequest,
-): Promise<{ outcome: Outcome; replayed: boolean }> {
+): Promise<{ outcome: Outcome; replayed: boolean; newlyUnroutable?: boolean }> {
   const atOnce = await queuePlainAtOnce(store, clock, options, req);
   if (atOnce) return atOnce;
   return store.transaction(async (tx) => {
@@ -137,9 +137,10 @@ export async function enqueueCalls(
     // Contract "Nothing silently calls nobody": stored and answered as usual, plus why; the
     // fallback (when set) was called above as this alert's plain call.
     const unroutable = route?.unroutable && !escalating && !window ? route.unroutable : null;
+    let newlyUnroutable = false;
     if (unroutable) {
       const fallback = route!.numbers[0];
-      await recordUnroutableOnce(tx, alertId, unroutable, now, options.timeZone, fallback ? { number: fallback, callIds } : null);
+      newlyUnroutable = await recordUnroutableOnce(tx, alertId, unroutable, now, options.timeZone, fallback ? { number: fallback, callIds } : null);
     }
     const outcome: Outcome = { code: 'QUEUED', callIds, endpoint: req.endpoint, alertId };
     if (unroutable) outcome.warning = nobodyWarning(unroutable);
@@ -147,7 +148,7 @@ export async function enqueueCalls(
     if (req.alertKey || req.escalation) outcome.deduplicatedCallIds = dedupe.deduplicatedCallIds;
     if (window) outcome.suppressed = window.id;
     if (req.idempotencyKey && req.credentialId) await tx.idempotency.save(req.credentialId, req.endpoint, req.idempotencyKey, outcome, now);
-    return { outcome, replayed: false };
+    return { outcome, replayed: false, newlyUnroutable };
   }, { savepoint: !isPlain(req) });
 }
 
@@ -163,11 +164,15 @@ async function firstRoute(tx: Tx, accountId: string, plan: EscalationPlan, now: 
   return { numbers: fallback ? [fallback.number] : [], targets: fallback ? [fallback] : [], step: 0, unroutable: route.kind === 'nobody' ? route.why : route.skipped.join('; ') };
 }
 
-/** recordUnroutable (src/escalation/unroutable.ts) once per alert and why: a repeat joining it says nothing new. */
-async function recordUnroutableOnce(tx: Tx, alertId: string, why: string, now: number, timeZone: string, fallback: { number: string; callIds: string[] } | null): Promise<void> {
+/**
+ * recordUnroutable (src/escalation/unroutable.ts) once per alert and why: a repeat joining it
+ * says nothing new, and is not counted again (true: recorded now).
+ */
+async function recordUnroutableOnce(tx: Tx, alertId: string, why: string, now: number, timeZone: string, fallback: { number: string; callIds: string[] } | null): Promise<boolean> {
   const alert = (await tx.alerts.get(alertId))!;
-  if (alert.unroutable === why) return;
+  if (alert.unroutable === why) return false;
   await recordUnroutable(tx, alert, why, now, { timeZone, fallback });
+  return true;
 }
 
 /**
@@ -250,8 +255,10 @@ export async function queueAccepted(
     windows: await lookups.windowsOf(account.id, deps.clock()),
   });
   if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.callIds.length > 0) deps.onQueued?.(r.outcome.callIds);
-  // Counted once committed (docs/on-call.md "Nothing silently calls nobody"); a replay is not a new alert.
-  if (r.outcome.code === 'QUEUED' && !r.replayed && r.outcome.warning) metrics.alertsUnroutable.inc();
+  // Counted once committed, per alert (docs/on-call.md "Nothing silently calls nobody"): a replay,
+  // or a repeat of a keyed alert that already reached nobody for the same reason, answers with the
+  // warning again but is not a new unroutable alert.
+  if (r.newlyUnroutable) metrics.alertsUnroutable.inc();
   return { outcome: r.outcome, accountId: account.id, credentialId, replayed: r.replayed };
 }
 
