@@ -38,6 +38,9 @@ const PEER_SUITES = [
   'test/e2e/panel-oncall.test.ts',
   // A missed heartbeat's call through a sipp trunk (README "Heartbeats").
   'test/integration/heartbeat-call.test.ts',
+  // A request's and an escalation's unroutable alert: the fallback dialled through a sipp trunk
+  // (docs/on-call.md "Nothing silently calls nobody").
+  'test/integration/fallback-call.test.ts',
   // A person's phones in order against sipp, and their language heard (docs/on-call.md "People").
   'test/integration/people-phones.test.ts',
   'test/integration/people-language.test.ts',
@@ -73,6 +76,7 @@ const PEER_WAIT_SUITES = [
   'test/integration/callbacks.test.ts',
   'test/e2e/voice-desk-session-timer.test.ts',
   'test/integration/heartbeat-call.test.ts',
+  'test/integration/fallback-call.test.ts',
   'test/integration/people-phones.test.ts',
   'test/integration/people-language.test.ts',
   'test/integration/people-verify.test.ts',
