@@ -171,6 +171,26 @@ describe('an escalation step that resolves to nobody', () => {
     expect(await r.events('alert.escalated')).toEqual([]);
   });
 
+  it('rounds that ran out after a step reached nobody: the reason counts each step\'s calls and says why, never "every step called"', async () => {
+    const r = await rig();
+    await r.policies.create(r.acc.id, { name: 'half', steps: [{ numbers: [AYSE], wait_s: 60 }, { schedules: ['later'], wait_s: 300 }], rounds: 2 });
+    const before = await unroutableCount();
+    const alertId = (await r.apiCall({ policy: 'half' })).json.alert_id as string;
+    // Round 1: step 1 called, step 2 passed over; round 2 the same, then the rounds are over.
+    for (let round = 0; round < 2; round++) {
+      await endCallsUnanswered(alertId);
+      clock.advance(2 * MIN);
+      await r.engine.tick();
+    }
+    expect((await store.calls.ofAlert(alertId)).map((c) => [c.phoneNumber, c.escalationOrdinal])).toEqual([[AYSE, 1], [AYSE, 3]]);
+    const why = 'step 1 called 2 time(s), step 2 called 0 time(s), nobody pressed 1; step 2: schedule later has nobody on call';
+    expect(await store.escalations.get(alertId)).toMatchObject({ state: 'done', reason: why });
+    expect((await store.alerts.get(alertId))!).toMatchObject({ state: 'unacknowledged', stateReason: why, unroutable: null });
+    // Someone was called: not unroutable.
+    expect(await unroutableCount()).toBe(before);
+    expect(await r.events('alert.unroutable')).toEqual([]);
+  });
+
   it('a step in the middle that reaches nobody is skipped: the step after it starts at once', async () => {
     const r = await rig();
     await r.policies.create(r.acc.id, { name: 'mid', steps: [{ numbers: [AYSE], wait_s: 60 }, { schedules: ['later'], wait_s: 300 }, { numbers: [OTHER], wait_s: 300 }], rounds: 1 });
