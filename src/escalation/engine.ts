@@ -8,6 +8,7 @@ import type { LoopSpec } from '../engine';
 import { ordinalOf, type AlertRecord, type CallSource, type Escalation, type Store, type Tx } from '../store';
 
 import { metrics } from '../metrics';
+import { outOfRoundsReason } from './out-of-rounds';
 import { routeFrom } from './route';
 import { fallbackTarget, recordUnroutable } from './unroutable';
 
@@ -65,7 +66,8 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
       return [];
     }
     const ordinal = ordinalOf(e);
-    const calls = (await tx.calls.ofAlert(e.alertId)).filter((c) => c.escalationOrdinal === ordinal);
+    const allCalls = await tx.calls.ofAlert(e.alertId);
+    const calls = allCalls.filter((c) => c.escalationOrdinal === ordinal);
     const waitEnd = e.stepStartedAt + e.plan.steps[e.step]!.wait_s * 1000;
     if (calls.some((c) => !isFinal(c.state))) {
       // A call that ends wakes the escalation up (call-mover); this is only a safety net.
@@ -86,7 +88,8 @@ export function createEscalationEngine(d: EscalationEngineDeps): EscalationEngin
     // (docs/on-call.md "Nothing silently calls nobody"); a whole pass reaching nobody is unroutable.
     const route = await routeFrom(tx, e.accountId, e.plan, { round, step }, now);
     if (route.kind === 'out_of_rounds') {
-      const reason = `every step called ${e.plan.rounds} time(s), nobody pressed 1`;
+      // Steps passed over in some round are named, never "every step called" (out-of-rounds.ts).
+      const reason = outOfRoundsReason(e.plan, allCalls.map((c) => c.escalationOrdinal), route.skipped);
       if (await tx.escalations.finish(e.alertId, reason)) await markUnacknowledged({ store: tx, timeZone: d.timeZone }, alert, now, reason);
       say.push(() => log.info({ alert: e.alertId, skipped: route.skipped }, reason));
       return [];

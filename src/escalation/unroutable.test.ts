@@ -118,6 +118,26 @@ describe('a request that resolves to nobody', () => {
     expect((await store.alerts.get(alertId))!).toMatchObject({ state: 'unacknowledged', stateReason: `${why}; the fallback was called, nobody pressed 1` });
   });
 
+  it('a schedule whose only participant is a person with no phone: the warning, counted, called back, and the fallback queued', async () => {
+    const r = await rig();
+    await r.setFallback(FALLBACK);
+    await store.transaction((tx) => tx.people.create(r.acc.id, { name: 'Deniz', phones: [], sms: [], emails: [], language: 'tr', timeZone: null }, 0));
+    const made = await createSchedulesService({ store, clock }).create(r.acc.id, { name: 'desk', timeZone: TZ, layers: [{ participants: [{ person: 'Deniz' }], shift: '7d', start: '2026-11-02T09:00' }] });
+    expect(made.ok).toBe(true);
+    await r.policies.create(r.acc.id, { name: 'desk-policy', steps: [{ schedules: ['desk'], wait_s: 300 }] });
+    // Deniz is on call, not a gap: the reason names the person (docs/on-call.md "People").
+    const why = 'step 1: schedule desk: person Deniz has no phone';
+    const before = await unroutableCount();
+    const answer = await r.apiCall({ policy: 'desk-policy' });
+    expect(answer).toMatchObject({ status: 200, json: { status: 'success', warning: `Nobody to call: ${why}` } });
+    expect(await unroutableCount()).toBe(before + 1);
+    const alertId = answer.json.alert_id as string;
+    const calls = await store.calls.ofAlert(alertId);
+    expect(calls.map((c) => [c.phoneNumber, c.escalationOrdinal, c.state])).toEqual([[FALLBACK, 0, 'queued']]);
+    expect(await r.events('alert.unroutable')).toEqual([expect.objectContaining({ reason: why, fallback: { number: FALLBACK, call_ids: [calls[0]!.id] } })]);
+    expect((await store.alerts.get(alertId))!).toMatchObject({ state: 'open', unroutable: why });
+  });
+
   it('a first step that reaches nobody moves on at once: the next step is called at intake, with no warning', async () => {
     const r = await rig();
     clock.set('2026-11-20T15:05:00Z');
@@ -155,6 +175,26 @@ describe('an escalation step that resolves to nobody', () => {
     expect(await unroutableCount()).toBe(before + 1);
     expect(await r.events('alert.unroutable')).toEqual([expect.objectContaining({ reason: why, fallback: { number: FALLBACK, call_ids: [calls[1]!.id] } })]);
     expect(await r.events('alert.escalated')).toEqual([]);
+  });
+
+  it('rounds that ran out after a step reached nobody: the reason counts each step\'s calls and says why, never "every step called"', async () => {
+    const r = await rig();
+    await r.policies.create(r.acc.id, { name: 'half', steps: [{ numbers: [AYSE], wait_s: 60 }, { schedules: ['later'], wait_s: 300 }], rounds: 2 });
+    const before = await unroutableCount();
+    const alertId = (await r.apiCall({ policy: 'half' })).json.alert_id as string;
+    // Round 1: step 1 called, step 2 passed over; round 2 the same, then the rounds are over.
+    for (let round = 0; round < 2; round++) {
+      await endCallsUnanswered(alertId);
+      clock.advance(2 * MIN);
+      await r.engine.tick();
+    }
+    expect((await store.calls.ofAlert(alertId)).map((c) => [c.phoneNumber, c.escalationOrdinal])).toEqual([[AYSE, 1], [AYSE, 3]]);
+    const why = 'step 1 called 2 time(s), step 2 called 0 time(s), nobody pressed 1; step 2: schedule later has nobody on call';
+    expect(await store.escalations.get(alertId)).toMatchObject({ state: 'done', reason: why });
+    expect((await store.alerts.get(alertId))!).toMatchObject({ state: 'unacknowledged', stateReason: why, unroutable: null });
+    // Someone was called: not unroutable.
+    expect(await unroutableCount()).toBe(before);
+    expect(await r.events('alert.unroutable')).toEqual([]);
   });
 
   it('a step in the middle that reaches nobody is skipped: the step after it starts at once', async () => {

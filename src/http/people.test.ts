@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpTestApp } from '../../test/helpers/http-app';
 import { manualClock, tempStore } from '../../test/helpers/memory-store';
+import { createFallbackService } from '../accounts';
+import { createPoliciesService } from '../escalation';
 import { createSchedulesService } from '../schedules';
 import type { Store } from '../store';
 
@@ -104,6 +106,35 @@ describe('/api/people', () => {
     // The on-call API names the person.
     const oncall = await send('GET', '/api/schedules/noc/oncall', a.auth);
     expect(oncall.json).toMatchObject({ status: 'success', name: 'Ayşe', number: '5321111111', person: expect.stringMatching(/^per_/) });
+  });
+
+  it('refuses to delete a person a policy step names: 409 Person in use with used_by naming the policy; deleted once the policy is gone', async () => {
+    const a = await account();
+    const created = await send('POST', '/api/people', a.auth, { name: 'Ayşe', phones: ['5321111111'] });
+    const policies = createPoliciesService({ store, clock });
+    const p = await policies.create(a.accountId, { name: 'night', steps: [{ numbers: [], people: ['Ayşe'], wait_s: 60 }] });
+    if (!p.ok) throw new Error(p.code);
+    expect(await send('DELETE', '/api/people/Ay%C5%9Fe', a.auth)).toEqual({
+      status: 409,
+      json: { status: 'error', message: 'Person in use', code: 'person_in_use', used_by: [{ kind: 'policy', id: p.policy.id, name: 'night' }] },
+    });
+    expect((await send('GET', '/api/people/Ay%C5%9Fe', a.auth)).status).toBe(200);
+    await policies.remove(a.accountId, 'night');
+    expect(await send('DELETE', '/api/people/Ay%C5%9Fe', a.auth)).toEqual({ status: 200, json: { status: 'success', message: 'Person deleted', id: created.json.person.id, name: 'Ayşe' } });
+  });
+
+  it("refuses to delete the account's fallback: 409 Person in use with used_by naming the fallback; deleted once the fallback is a number", async () => {
+    const a = await account();
+    const created = await send('POST', '/api/people', a.auth, { name: 'Ayşe', phones: ['5321111111'] });
+    const fallbacks = createFallbackService({ store, clock });
+    expect(await fallbacks.set(a.accountId, { person: 'Ayşe' })).toMatchObject({ ok: true });
+    expect(await send('DELETE', `/api/people/${created.json.person.id}`, a.auth)).toEqual({
+      status: 409,
+      json: { status: 'error', message: 'Person in use', code: 'person_in_use', used_by: [{ kind: 'fallback', id: a.accountId, name: 'account fallback' }] },
+    });
+    expect(await store.fallbacks.get(a.accountId)).toMatchObject({ personId: created.json.person.id });
+    await fallbacks.set(a.accountId, { phone: '5329999999' });
+    expect((await send('DELETE', `/api/people/${created.json.person.id}`, a.auth)).status).toBe(200);
   });
 
   it('POST /api/people/{name}/verify answers 202 at once with the calls queued, uncharged, before alerts; refusals as the catalogue says', async () => {

@@ -19,8 +19,8 @@ export interface StepTargets {
  * schedule it names, each number once. People are read as they are now: a changed phone holds
  * from the next call (docs/on-call.md "People"). A schedule with nobody on call then (no
  * participants, a gap in the rota), or deleted since (a running escalation keeps its own copy
- * of the steps), a person deleted since or with no phone, adds nobody, and says so in
- * `nobody` (docs/on-call.md "Nothing silently calls nobody").
+ * of the steps), a person deleted since or with no phone (named by the step, or on call in a
+ * schedule), adds nobody, and says so in `nobody` (docs/on-call.md "Nothing silently calls nobody").
  */
 export async function stepTargets(t: Pick<Tables, 'schedules' | 'people'>, accountId: string, step: PolicyStep, at: number): Promise<StepTargets> {
   const targets: CallTarget[] = step.numbers.map((number) => ({ number, person: null }));
@@ -41,8 +41,10 @@ export async function stepTargets(t: Pick<Tables, 'schedules' | 'people'>, accou
       nobody.push(`schedule ${name} does not exist`);
       continue;
     }
-    const { number, person } = onCallAt(await rulesOf(t, schedule, at), at);
-    if (!number) nobody.push(`schedule ${schedule.name} has nobody on call`);
+    const { name: who, number, person } = onCallAt(await rulesOf(t, schedule, at), at);
+    // A person on call with no phone is not a gap (docs/on-call.md "People": "person Ayşe has no
+    // phone"); saying "nobody on call" would send the reader to the rota instead of the person.
+    if (!number) nobody.push(person ? `schedule ${schedule.name}: person ${who} has no phone` : `schedule ${schedule.name} has nobody on call`);
     else add({ number, person: person ? { personId: person, phone: 0 } : null });
   }
   return { numbers: targets.map((x) => x.number), targets, nobody };

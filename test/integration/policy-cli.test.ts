@@ -36,6 +36,23 @@ describe('voice-alert policy', () => {
     expect(a.cli(['policy', 'show', acc.accountId, 'oncall']).status).toBe(1);
   });
 
+  it('a policy a heartbeat uses (issue 49\'s headline bug): delete refused with exit 1 naming the heartbeat; after the heartbeat is deleted, the delete goes through', () => {
+    const a = applianceDir();
+    const acc = provision(a);
+    const policy = a.cliJson(['policy', 'create', acc.accountId, '--name', 'backups', '--step', '5321111111']);
+    const hb = a.cliJson(['heartbeat', 'create', acc.accountId, '--name', 'nightly', '--interval-s', '600', '--policy', 'backups', '--json']);
+    const refused = a.cli(['policy', 'delete', acc.accountId, 'backups']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(`voice-alert: Policy in use: used by heartbeat nightly (${hb.id}); remove those uses first\n`);
+    expect(a.cliJson(['policy', 'show', acc.accountId, 'backups'])).toEqual(policy);
+    // The heartbeat still follows it: nothing was half-deleted.
+    expect(a.cliJson(['heartbeat', 'show', acc.accountId, 'nightly'])).toMatchObject({ id: hb.id, policy_id: policy.id });
+
+    a.cliJson(['heartbeat', 'delete', acc.accountId, 'nightly']);
+    expect(a.cliJson(['policy', 'delete', acc.accountId, 'backups'])).toMatchObject({ id: policy.id, name: 'backups', deleted: true });
+    expect(a.cliJson(['policy', 'list', acc.accountId])).toEqual([]);
+  }, 60_000); // seven runs of the binary one after the other
+
   it('update: in place, the same id (a key\'s default keeps following it); what is not given stays; bad input changes nothing', () => {
     const a = applianceDir();
     const acc = provision(a);

@@ -69,6 +69,29 @@ describe('panel: people', () => {
     expect((await owner.get(`/panel/a/${b.id}/people`)).status).toBe(404);
   });
 
+  test("a person who is the account's fallback: the confirmation page names the fallback and offers no delete; a forced POST is 409; once the fallback is a number it deletes", async () => {
+    const { store, a, owner, page } = await setup();
+    const ayse = await store.transaction((tx) => tx.people.create(a.id, { name: 'Ayşe', phones: [{ number: '5321111111', verifiedAt: null }], sms: [], emails: [], language: 'tr', timeZone: null }, 0));
+    const csrf = await owner.csrf(page);
+    expect((await owner.post(`/panel/a/${a.id}/fallback`, { _csrf: csrf, phone: '+Ayşe' })).status).toBe(303);
+    const asked = await owner.post(`${page}/${ayse.id}/delete`, { _csrf: csrf });
+    expect(asked.status).toBe(200);
+    const html = await asked.text();
+    expect(html).toContain('data-used-by');
+    expect(html).toContain(`data-kind="fallback" data-id="${a.id}"`);
+    expect(html).not.toContain('data-kind="schedule"');
+    expect(html).not.toContain('name="confirm" value="1"');
+    const forced = await owner.post(`${page}/${ayse.id}/delete`, { _csrf: csrf, confirm: '1' });
+    expect(forced.status).toBe(409);
+    expect(await forced.text()).toContain('data-kind="fallback"');
+    expect(await store.people.get(ayse.id)).not.toBeNull();
+    expect(await store.fallbacks.get(a.id)).toMatchObject({ personId: ayse.id });
+
+    expect((await owner.post(`/panel/a/${a.id}/fallback`, { _csrf: csrf, phone: '5329999999' })).status).toBe(303);
+    expect((await owner.post(`${page}/${ayse.id}/delete`, { _csrf: csrf, confirm: '1' })).status).toBe(303);
+    expect(await store.people.get(ayse.id)).toBeNull();
+  });
+
   test('the fallback card takes +name for a person and shows them so; an unknown person is refused', async () => {
     const { store, a, owner } = await setup();
     const ayse = await store.transaction((tx) => tx.people.create(a.id, { name: 'Ayşe', phones: [{ number: '5321111111', verifiedAt: null }], sms: [], emails: [], language: 'tr', timeZone: null }, 0));

@@ -57,6 +57,48 @@ describe('panel: escalation policies', () => {
     expect(await store.policies.get(mine.id)).not.toBeNull();
   });
 
+  test("a policy that is an API key's default: the confirmation page names the key and offers no delete; a forced POST is 409; once cleared it deletes", async () => {
+    const { store, a, owner, page } = await setup();
+    const mine = await store.transaction((tx) => tx.policies.create({ accountId: a.id, name: 'mine', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));
+    const key = await store.transaction((tx) => tx.credentials.create(a.id));
+    expect(await store.transaction((tx) => tx.policies.setDefault(key.id, mine.id))).toBe(true);
+    const csrf = await owner.csrf(page);
+    const asked = await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf });
+    expect(asked.status).toBe(200);
+    const html = await asked.text();
+    expect(html).toContain('data-used-by');
+    expect(html).toContain(`data-kind="key" data-id="${key.id}"`);
+    expect(html).toContain(key.apiKey);
+    expect(html).not.toContain('name="confirm" value="1"');
+    const forced = await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf, confirm: '1' });
+    expect(forced.status).toBe(409);
+    expect(await forced.text()).toContain(`data-kind="key" data-id="${key.id}"`);
+    expect(await store.policies.get(mine.id)).not.toBeNull();
+    expect((await store.policies.defaultOf(key.id))?.id).toBe(mine.id);
+
+    expect((await owner.post(`${page}/default/${key.apiKey}`, { _csrf: csrf, policy: '' })).status).toBe(303);
+    expect((await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf, confirm: '1' })).status).toBe(303);
+    expect(await store.policies.get(mine.id)).toBeNull();
+  });
+
+  test("the voice desk's policy: the confirmation page names the desk and offers no delete; a forced POST is 409", async () => {
+    const { store, a, owner, page } = await setup();
+    const mine = await store.transaction((tx) => tx.policies.create({ accountId: a.id, name: 'mine', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));
+    await store.transaction((tx) => tx.voiceDesk.setPolicy(a.id, mine.id, 0));
+    const csrf = await owner.csrf(page);
+    const asked = await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf });
+    expect(asked.status).toBe(200);
+    const html = await asked.text();
+    expect(html).toContain('data-used-by');
+    expect(html).toContain(`data-kind="voice_desk" data-id="${a.id}"`);
+    expect(html).not.toContain('name="confirm" value="1"');
+    const forced = await owner.post(`${page}/${mine.id}/delete`, { _csrf: csrf, confirm: '1' });
+    expect(forced.status).toBe(409);
+    expect(await forced.text()).toContain('data-kind="voice_desk"');
+    expect(await store.policies.get(mine.id)).not.toBeNull();
+    expect((await store.voiceDesk.get(a.id))?.policyId).toBe(mine.id);
+  });
+
   test('each policy says who follows it; an edit in place keeps them following it; a bad edit keeps the draft open and changes nothing', async () => {
     const { store, a, owner, page, deps } = await setup();
     const mine = await store.transaction((tx) => tx.policies.create({ accountId: a.id, name: 'mine', steps: [{ numbers: ['5321111111'], wait_s: 60 }], rounds: 1 }, 0));

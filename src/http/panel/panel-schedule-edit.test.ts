@@ -83,6 +83,35 @@ describe('panel: creating and editing a schedule', () => {
     expect(await (await owner.get(page)).text()).not.toContain('data-testid="handoff-call"');
   });
 
+  test('a participant typed as +Name is the person (docs/on-call.md "People"): stored by id, on call through their phone, a new phone followed; the edit form shows +Name', async () => {
+    const { owner, page, csrf, store, a, schedules, deps, clock } = await setup();
+    const people = deps.services.people;
+    const ayse = await people.create(a.id, { name: 'Ayşe', phones: ['5321111111'] });
+    if (!ayse.ok) throw new Error(ayse.code);
+    // A person's name in any case, beside a bare number; 1-day shifts from 09:00 Istanbul (06:00Z) today.
+    const form = { _csrf: csrf, name: 'noc', time_zone: 'Europe/Istanbul', l0_participants: '+ayşe\r\nBora, 5322222222', l0_shift: '1d', l0_start: '2026-11-15T09:00', do: 'save' };
+    expect((await owner.post(`${page}/new`, form)).status).toBe(303);
+    const noc = (await store.schedules.find(a.id, 'noc'))!;
+    expect(noc.layers[0]!.participants).toEqual([{ person: ayse.person.id }, { name: 'Bora', number: '5322222222' }]);
+
+    // What `schedule oncall` answers (the same service): the person, reached on their phone.
+    const now = await schedules.oncall(a.id, 'noc', clock());
+    expect(now).toMatchObject({ ok: true, oncall: { name: 'Ayşe', number: '5321111111', person: ayse.person.id } });
+    const tomorrow = await schedules.oncall(a.id, 'noc', Date.parse('2026-11-16T09:00:00Z'));
+    expect(tomorrow).toMatchObject({ ok: true, oncall: { name: 'Bora', number: '5322222222' } });
+    // A new phone holds at once, the schedule unedited.
+    expect((await people.update(a.id, 'Ayşe', { phones: ['5324444444'] })).ok).toBe(true);
+    expect(await schedules.oncall(a.id, 'noc', clock())).toMatchObject({ ok: true, oncall: { name: 'Ayşe', number: '5324444444', person: ayse.person.id } });
+
+    const edit = await (await owner.get(`${page}/${noc.id}/edit`)).text();
+    expect(edit).toContain('+Ayşe\nBora, 5322222222');
+    // An unknown person is refused, nothing saved.
+    const unknown = await owner.post(`${page}/new`, { ...form, name: 'noc2', l0_participants: '+Zeynep' });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain('Zeynep');
+    expect(await store.schedules.find(a.id, 'noc2')).toBeNull();
+  });
+
   test('bad input: a clear error, the form as typed, nothing saved', async () => {
     const { owner, page, csrf, store, a } = await setup();
     const badShift = await owner.post(`${page}/new`, { _csrf: csrf, ...FORM, l0_shift: '1w', do: 'save' });
