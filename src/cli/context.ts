@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../clock';
 import { loadConfig, type Config } from '../config';
 import { silentLogger } from '../log';
-import { createServices, type Services } from '../services';
+import type { Services } from '../services';
 import { createStore, storeOptionsFrom, type Store } from '../store';
 import { databasePresence, type DatabasePresence } from './database-presence';
 
@@ -59,11 +59,13 @@ export async function withStore<T>(
  * command. No dialer runs in a CLI process: the panel's test calls are refused (the CLI's
  * `test-call` dials its own), and nothing here wakes a dialer.
  */
-export function withServices<T>(
+export async function withServices<T>(
   cmd: Command,
   fn: (services: Services, store: Store, config: Config) => T | Promise<T>,
   presence: DatabasePresence = 'require',
 ): Promise<T> {
+  // Loaded by the commands that use it (cli/index.ts loads only the command that runs).
+  const { createServices } = await import('../services');
   return withStore(cmd, (store, config) => fn(createServices({ store, clock: systemClock, config }), store, config), presence);
 }
 

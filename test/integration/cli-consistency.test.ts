@@ -51,7 +51,7 @@ function leaves(cmd: Command, path: string[] = []): Leaf[] {
   return cmd.commands.flatMap((c) => (c.commands.length ? leaves(c, [...path, c.name()]) : [{ path: [...path, c.name()], cmd: c }]));
 }
 
-const tree = leaves(buildProgram());
+const tree = leaves(await buildProgram());
 const takesAccount = (l: Leaf) => l.cmd.registeredArguments[0]?.name() === 'account';
 
 /** The run's arguments past the command: ACCOUNT, a placeholder for each other argument (so the new form, not the older id-only one), each required option. */
@@ -179,8 +179,8 @@ describe('usage errors exit 2 with one line; help exits 0', () => {
 });
 
 describe('descriptions', () => {
-  it('every command and group has one, and no two siblings share one', () => {
-    const groups = buildProgram().commands;
+  it('every command and group has one, and no two siblings share one', async () => {
+    const groups = (await buildProgram()).commands;
     const all = [...groups.map((c) => ({ path: [c.name()], cmd: c as Command })), ...tree];
     expect(all.filter((l) => l.cmd.description().trim() === '').map((l) => l.path.join(' '))).toEqual([]);
     for (const group of groups) {
