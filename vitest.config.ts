@@ -286,16 +286,13 @@ export default defineConfig({
           sequence: { groupOrder: 7 },
         },
       },
-      // The waiting peer suites (PEER_WAIT_SUITES), on both stores: one file of each at a time
-      // (two at once, the group's two projects side by side), after the serial peers in the same
-      // run beside the CPU-bound projects (scripts/test). Six at once left a CPU-bound test at
-      // nice 19 a sliver of a core (a 2 s test ran past 30 s).
+      // The waiting peer suites (PEER_WAIT_SUITES), on both stores, three files at a time.
       {
         extends: true,
         test: {
           name: 'sip-waits',
           include: PEER_WAIT_SUITES,
-          maxWorkers: 1,
+          maxWorkers: 3,
           sequence: { groupOrder: 8 },
         },
       },
@@ -305,7 +302,7 @@ export default defineConfig({
           name: 'postgres-waits',
           include: POSTGRES_PEER_SUITES.filter((f) => PEER_WAIT_SUITES.includes(f)),
           env: { VOICE_ALERT_TEST_STORE: 'postgres' },
-          maxWorkers: 1,
+          maxWorkers: 3,
           sequence: { groupOrder: 8 },
         },
       },
