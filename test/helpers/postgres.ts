@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { SQL } from 'bun';
 import { openMigratedPostgres } from '../../src/store/sql/postgres/database';
+import { lowerSessionToOurNiceness } from './autogroup';
 
 /**
  * A throwaway PostgreSQL cluster for the tests and benchmarks: initdb in a temporary folder,
@@ -79,7 +80,13 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
   // store.pool_size connections, reached 200 in a full run (panel-alerts.test.ts now closes its own).
   const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=400', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
   const log = join(dir, 'log');
-  const start = () => withServerLog(log, () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-w', 'start']));
+  const start = () => {
+    withServerLog(log, () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-w', 'start']));
+    // pg_ctl starts the server in a session of its own (setsid): under scripts/test's nice 19 its
+    // backends would still take a core from the peer suites as a whole session (autogroup.ts).
+    void lowerSessionToOurNiceness({ pid: postmasterPid() });
+  };
+  const postmasterPid = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   start();
   const baseUrl = `postgres://${PG_ROLE}@127.0.0.1:${port}/`;
   let frozen: number[] = [];
@@ -95,7 +102,7 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
       }),
     freeze() {
       // The server's own PID and its children's: only the processes this cluster started.
-      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const postmaster = postmasterPid();
       frozen = [postmaster, ...childrenOf(postmaster)];
       for (const pid of frozen) process.kill(pid, 'SIGSTOP');
     },
