@@ -80,13 +80,15 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
   // store.pool_size connections, reached 200 in a full run (panel-alerts.test.ts now closes its own).
   const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=400', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)];
   const log = join(dir, 'log');
+  const postmasterPid = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // pg_ctl starts the server in a session of its own (setsid), at every start and restart: under
+  // scripts/test's nice 19 its backends would still take a core from the peer suites as a whole
+  // session (autogroup.ts).
+  const lowered = () => void lowerSessionToOurNiceness({ pid: postmasterPid() });
   const start = () => {
     withServerLog(log, () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-w', 'start']));
-    // pg_ctl starts the server in a session of its own (setsid): under scripts/test's nice 19 its
-    // backends would still take a core from the peer suites as a whole session (autogroup.ts).
-    void lowerSessionToOurNiceness({ pid: postmasterPid() });
+    lowered();
   };
-  const postmasterPid = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   start();
   const baseUrl = `postgres://${PG_ROLE}@127.0.0.1:${port}/`;
   let frozen: number[] = [];
@@ -97,7 +99,7 @@ export function startPostgresCluster(port: number, settings: Record<string, stri
     halt: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
     resume: start,
     restart: () =>
-      runAsync(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-m', 'fast', '-w', 'restart']).catch((e: Error) => {
+      runAsync(join(bin, 'pg_ctl'), ['-D', data, '-o', options.join(' '), '-l', log, '-m', 'fast', '-w', 'restart']).then(lowered, (e: Error) => {
         throw withLogTail(e, log);
       }),
     freeze() {
