@@ -104,7 +104,7 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
       );
       if (r.outcome.code !== 'QUEUED') return { h, skipped: r.outcome.code };
       if (r.outcome.alertId) await tx.heartbeats.setAlert(h.id, r.outcome.alertId);
-      return { h, alertId: r.outcome.alertId ?? null, callIds: r.outcome.callIds, warning: r.outcome.warning ?? null };
+      return { h, alertId: r.outcome.alertId ?? null, callIds: r.outcome.callIds, warning: r.outcome.warning ?? null, newlyUnroutable: r.newlyUnroutable === true };
     });
 
   const look = async () => {
@@ -124,8 +124,9 @@ export function createHeartbeatChecker(d: HeartbeatCheckerDeps): HeartbeatChecke
         continue;
       }
       log.warn({ heartbeat: r.h.id, account: r.h.accountId, alert: r.alertId, calls: r.callIds, ...(r.warning ? { warning: r.warning } : {}) }, 'heartbeat late: alert raised');
-      // Its policy reached nobody (docs/on-call.md "Nothing silently calls nobody"): counted once committed.
-      if (r.warning) metrics.alertsUnroutable.inc();
+      // Its policy reached nobody (docs/on-call.md "Nothing silently calls nobody"): counted once
+      // committed, per alert, by the intake's own rule (enqueueCalls' newlyUnroutable).
+      if (r.newlyUnroutable) metrics.alertsUnroutable.inc();
       if (r.callIds.length > 0) d.onQueued?.(r.callIds);
     }
   };
