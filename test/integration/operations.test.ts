@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { sign } from '../../src/signing';
+import { callOverHttp } from '../helpers/api-reads';
 import { applianceDir, provision, type ApplianceDir } from '../helpers/appliance';
 import { post } from '../helpers/http';
 import { BINARY } from '../helpers/paths';
@@ -164,7 +165,7 @@ describe('no SIP trunk (issue 10 item 7)', () => {
     try {
       const r = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '5321234567', error_message: 'x' });
       expect(r.status).toBe(200);
-      await expect.poll(() => a.cliJson(['calls', 'show', r.json.call_id]).last_reason, { timeout: 5000 }).toBe('no SIP trunk configured'); // marked within a second
+      await expect.poll(async () => (await callOverHttp(app, cred, r.json.call_id)).last_reason, { timeout: 5000 }).toBe('no SIP trunk configured'); // marked within a second
       expect(a.cliJson(['calls', 'show', r.json.call_id]).state).toBe('queued');
     } finally {
       await app.stop();
@@ -184,7 +185,7 @@ describe('no SIP trunk (issue 10 item 7)', () => {
     // Two hours later on the appliance's clock, still no trunk: the sweep expires it.
     app = await a.start([], twoHoursLater);
     try {
-      await expect.poll(() => a.cliJson(['calls', 'show', id]).state, { timeout: 10_000 }).toBe('expired');
+      await expect.poll(async () => (await callOverHttp(app, cred, id)).state, { timeout: 10_000 }).toBe('expired');
     } finally {
       await app.stop();
     }
@@ -203,7 +204,7 @@ describe('no SIP trunk (issue 10 item 7)', () => {
     try {
       const fresh = await post(`${app.url}/api/call`, { api_key: cred.apiKey, api_secret: cred.apiSecret, phone_number: '5322222222', error_message: 'fresh' });
       expect(fresh.status).toBe(200);
-      await expect.poll(() => a.cliJson(['calls', 'show', fresh.json.call_id]).last_sip_code, { timeout: 10_000 }).toBe(486);
+      await expect.poll(async () => (await callOverHttp(app, cred, fresh.json.call_id)).last_sip_code, { timeout: 10_000 }).toBe(486);
       expect(await sipp.exited).toBe(0); // one INVITE, the fresh call's
     } finally {
       await app.stop();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
+import { callOverHttp } from '../helpers/api-reads';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { post } from '../helpers/http';
@@ -42,9 +43,8 @@ async function call(app: RunningAppliance, dir: ApplianceDir, acc: ReturnType<ty
   const r = await post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: number, error_message: 'disk full on db1' });
   expect(r.status).toBe(200);
   const id: string = r.json.call_id;
-  const show = () => dir.cliJson(['calls', 'show', id]);
-  await expect.poll(() => show().state, { timeout: 20_000, interval: 200 }).toMatch(/^(completed|busy|failed|no_answer|rejected|expired)$/);
-  return { id, record: show() };
+  await expect.poll(async () => (await callOverHttp(app, acc, id)).state, { timeout: 20_000, interval: 200 }).toMatch(/^(completed|busy|failed|no_answer|rejected|expired)$/);
+  return { id, record: dir.cliJson(['calls', 'show', id]) };
 }
 
 /** The trunks a call went out through, in order, from the appliance's log. */
