@@ -1,5 +1,3 @@
-import { isIP } from 'node:net';
-
 export interface HostPort {
   host: string;
   port: number;
@@ -32,5 +30,33 @@ const HOST_ALONE = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-
  * §25.1 IPv6reference), anything else (a name, IPv4, already bracketed) as it is.
  */
 export function bracketHost(host: string): string {
-  return isIP(host) === 6 ? `[${host}]` : host;
+  return ipFamily(host) === 6 ? `[${host}]` : host;
+}
+
+// node:net's own expressions (Node's lib/internal/net.js; Bun's node:net has the same).
+const v4Seg = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])';
+const v4Str = `(?:${v4Seg}\\.){3}${v4Seg}`;
+const v6Seg = '(?:[0-9a-fA-F]{1,4})';
+const IPV4 = new RegExp(`^${v4Str}$`);
+const IPV6 = new RegExp(
+  '^(?:' +
+    `(?:${v6Seg}:){7}(?:${v6Seg}|:)|` +
+    `(?:${v6Seg}:){6}(?:${v4Str}|:${v6Seg}|:)|` +
+    `(?:${v6Seg}:){5}(?::${v4Str}|(?::${v6Seg}){1,2}|:)|` +
+    `(?:${v6Seg}:){4}(?:(?::${v6Seg}){0,1}:${v4Str}|(?::${v6Seg}){1,3}|:)|` +
+    `(?:${v6Seg}:){3}(?:(?::${v6Seg}){0,2}:${v4Str}|(?::${v6Seg}){1,4}|:)|` +
+    `(?:${v6Seg}:){2}(?:(?::${v6Seg}){0,3}:${v4Str}|(?::${v6Seg}){1,5}|:)|` +
+    `(?:${v6Seg}:){1}(?:(?::${v6Seg}){0,4}:${v4Str}|(?::${v6Seg}){1,6}|:)|` +
+    `(?::(?:(?::${v6Seg}){0,5}:${v4Str}|(?::${v6Seg}){1,7}|:))` +
+    ')(?:%[0-9a-zA-Z-.:]{1,})?$',
+);
+
+/**
+ * 6 for an IPv6 address, 4 for IPv4, else 0: node:net's isIP, by the same expressions. Not
+ * node:net itself: every CLI command reads the configuration, which asks this of sip's
+ * addresses, and loading node:net cost ~10 ms of a command's start (docs/development.md
+ * "The suite's length"). host-port.test.ts holds it equal to isIP.
+ */
+export function ipFamily(host: string): 0 | 4 | 6 {
+  return IPV4.test(host) ? 4 : IPV6.test(host) ? 6 : 0;
 }

@@ -41,7 +41,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     if (value !== undefined) setPath(raw, key, value);
   }
   for (const warning of applyRenamedKeys(raw, env)) options.onDeprecated?.(warning);
-  const result = configSchema.safeParse(raw);
+  // Once per process, so without zod's fast path (ParseContext.jitless, "Skip eval-based fast
+  // path"): generating and compiling it for each object of the schema cost a short CLI command
+  // ~20 ms of its start, and pays only on schemas parsed again and again (docs/development.md
+  // "The suite's length"). The result is the same.
+  const result = configSchema.safeParse(raw, { jitless: true });
   if (!result.success) {
     // Where a key's value came from: a flag or a variable wins over the file (and has no line).
     const locate = (key: string) => {

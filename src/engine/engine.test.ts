@@ -157,7 +157,7 @@ describe('the engine (src/engine)', () => {
     });
     await engine.tick('timed-loop');
     await engine.tick('timed-loop');
-    const text = await instrumentRegistry.metrics();
+    const text = await instrumentRegistry().metrics();
     expect(text).toMatch(/^voice_alert_loop_tick_seconds_count\{loop="timed-loop"\} 2$/m);
     const sum = Number(/^voice_alert_loop_tick_seconds_sum\{loop="timed-loop"\} (\S+)$/m.exec(text)![1]);
     expect(sum).toBeGreaterThanOrEqual(0.03);

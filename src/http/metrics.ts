@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Elysia } from 'elysia';
-import { Registry } from 'prom-client';
-import { createScrapeRegistry, instrumentRegistry } from '../metrics';
+import { createScrapeRegistry, instrumentRegistry, promClient } from '../metrics';
 import type { HttpDeps } from './deps';
 import { errorResponse } from './respond';
 
@@ -22,7 +21,7 @@ function sameToken(given: string | undefined, expected: string): boolean {
  */
 export function metricsRoutes(deps: HttpDeps) {
   const scrape = createScrapeRegistry({ store: deps.store, clock: deps.clock, trunkStatus: deps.trunkStatus, mediaCounts: deps.mediaCounts, selfTestResults: deps.selfTestResults, smsStatus: deps.smsStatus, coverage: deps.coverage });
-  const both = Registry.merge([instrumentRegistry, scrape]);
+  const both = promClient().Registry.merge([instrumentRegistry(), scrape]);
   return new Elysia({ name: 'metrics' }).get('/metrics', async ({ request }) => {
     const token = deps.config.metrics.token;
     if (token !== '') {

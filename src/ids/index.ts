@@ -1,5 +1,3 @@
-import { randomFillSync } from 'node:crypto';
-
 /**
  * Ids (`acc_…`, `call_…`, `alt_…`) and random tokens (keys, session ids, lease owners): a leaf
  * every folder may import (test/layout/source-layout.test.ts), since the store makes ids and
@@ -12,12 +10,15 @@ const SORTABLE = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 // Random bytes are drawn 4 KiB at a time: one randomBytes() per id was a syscall-sized
 // cost on every accepted request. The pool is CSPRNG output all the same, used once.
+// Web Crypto's getRandomValues, not node:crypto's randomFillSync: the same generator, and
+// every CLI command makes ids, where loading node:crypto cost ~15 ms of its start
+// (docs/development.md "The suite's length").
 const pool = Buffer.alloc(4096);
 let poolAt = pool.length;
 
 function randomByte(): number {
   if (poolAt === pool.length) {
-    randomFillSync(pool);
+    crypto.getRandomValues(pool);
     poolAt = 0;
   }
   return pool[poolAt++]!;

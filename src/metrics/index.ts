@@ -1,2 +1,3 @@
-export { metrics, instrumentRegistry, observeCommit } from './instruments';
+export { metrics, instrumentRegistry, observeCommit, type Metrics } from './instruments';
+export { promClient, type PromClient } from './prom-client';
 export { createScrapeRegistry, type ScrapeSources } from './scrape-gauges';

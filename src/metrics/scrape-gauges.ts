@@ -1,7 +1,8 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { ALERT_STATES, CALL_STATES } from '../call-model';
 import type { Clock } from '../clock';
 import type { Store } from '../store';
+import { promClient } from './prom-client';
 import { createStoreReader } from './store-readings';
 
 /** What the scrape-time gauges read: the store, the clock, the trunk's live state when telephony runs here. */
@@ -42,6 +43,7 @@ const ageS = (now: number, oldest: number | null) => (oldest === null ? 0 : Math
  * merges it with the process-wide instruments.
  */
 export function createScrapeRegistry(src: ScrapeSources): Registry {
+  const { Counter, Gauge, Registry } = promClient();
   const registry = new Registry();
   const registers = [registry];
   const now = () => src.clock();

@@ -9,7 +9,6 @@ import { createQueueAtOnce, type QueueAtOnceFn } from './queue-at-once';
 import { createSecretBox, loadOrCreateKeyFile } from './secret-box';
 import type { SqlConnection } from './sql/connection';
 import type { CommitObserver, SqlDatabase, TransactionStats, UnitOptions } from './sql/database';
-import { openMigratedPostgres } from './sql/postgres/database';
 import { openSqlite } from './sql/sqlite/database';
 import { bindTables, TABLE_NAMES, type Tables, type Tx } from './tables';
 
@@ -120,9 +119,14 @@ export function keyFileFor(dbPath: string): string {
   return join(dirname(dbPath), 'secret.key');
 }
 
-/** Opens and migrates the store's database: the SQLite file, or PostgreSQL when `url` is set. */
-export function openSqlDatabase(options: Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'timeoutMs' | 'poolSize' | 'log' | 'onCommit'>): Promise<SqlDatabase> {
-  if (!options.url) return Promise.resolve(openSqlite(options));
+/**
+ * Opens and migrates the store's database: the SQLite file, or PostgreSQL when `url` is set.
+ * The PostgreSQL side (Bun.SQL, the pool) is loaded only then: a CLI command on SQLite did
+ * not need it at its start (docs/development.md "The suite's length").
+ */
+export async function openSqlDatabase(options: Pick<CreateStoreOptions, 'path' | 'url' | 'busyTimeoutMs' | 'timeoutMs' | 'poolSize' | 'log' | 'onCommit'>): Promise<SqlDatabase> {
+  if (!options.url) return openSqlite(options);
+  const { openMigratedPostgres } = await import('./sql/postgres/database');
   return openMigratedPostgres({ url: options.url, timeoutMs: options.timeoutMs ?? 5000, poolSize: options.poolSize ?? 10, log: options.log, onCommit: options.onCommit });
 }
 

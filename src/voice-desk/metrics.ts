@@ -1,5 +1,5 @@
-import { Counter } from 'prom-client';
-import { instrumentRegistry } from '../metrics';
+import type { Counter } from 'prom-client';
+import { instrumentRegistry, promClient } from '../metrics';
 
 /** The voice desk's counters on /metrics (docs/telephony.md "Voice desk"); one set per process. */
 export interface DeskCounters {
@@ -12,11 +12,13 @@ export interface DeskCounters {
   transfers: Counter<'result'>;
 }
 
-const registers = [instrumentRegistry];
 let made: DeskCounters | null = null;
 
 export function deskCounters(): DeskCounters {
-  made ??= {
+  if (made) return made;
+  const { Counter } = promClient();
+  const registers = [instrumentRegistry()];
+  made = {
     calls: new Counter({ name: 'voice_alert_desk_calls_total', help: 'Voice desk calls answered', labelNames: ['result'] as const, registers }),
     refused: new Counter({
       name: 'voice_alert_desk_refused_total',

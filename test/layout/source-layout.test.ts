@@ -266,6 +266,22 @@ describe('what production code may import (issue 44)', () => {
     ].join('\n');
     expect(importsOf(join(SRC, 'calls', 'x.ts'), text).map((t) => relative(ROOT, t))).toEqual(['src/a', 'src/calls/b', 'test/helpers/c', 'src/d/index']);
   });
+
+  it('prom-client and pino are loaded in one place each, when first used: a value import elsewhere would load them in every short CLI command', () => {
+    // docs/development.md "The suite's length": ~40 ms and ~25 ms of a command's start.
+    const loads = (text: string, pkg: string) =>
+      new RegExp(`^\\s*(?:import|export)\\s+(?!type\\b)[^'";]*?from\\s+['"]${pkg}(?:/[^'"]*)?['"]|\\b(?:require|import)\\(\\s*['"]${pkg}(?:/[^'"]*)?['"]`, 'm').test(text);
+    const where = (pkg: string) => productionPaths().filter((f) => loads(readFileSync(join(ROOT, f), 'utf8'), pkg));
+    expect(where('prom-client')).toEqual(['src/metrics/prom-client.ts']);
+    expect(where('pino')).toEqual(['src/log/index.ts']);
+    // Both load it inside a function: the module itself imports only its types.
+    expect(loads("import { Counter } from 'prom-client';", 'prom-client')).toBe(true);
+    expect(loads("import type { Registry } from 'prom-client';", 'prom-client')).toBe(false);
+    expect(loads("import pino from 'pino';", 'pino')).toBe(true);
+    for (const [f, pkg] of [['src/metrics/prom-client.ts', 'prom-client'], ['src/log/index.ts', 'pino']] as const) {
+      expect(readFileSync(join(ROOT, f), 'utf8')).not.toMatch(new RegExp(`^import (?!type\\b).*['"]${pkg}`, 'm'));
+    }
+  });
 });
 
 /**

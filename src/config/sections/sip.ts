@@ -1,6 +1,5 @@
-import { isIP } from 'node:net';
 import * as z from 'zod';
-import { parseHostPort, withDefaultPort } from '../host-port';
+import { ipFamily, parseHostPort, withDefaultPort } from '../host-port';
 import { duplicateNames, resolveTrunks, TRUNK_KEYS, trunkName, trunkNumbers, type ResolvedTrunk } from './sip-trunks';
 
 const portRange = /^(\d{1,5})-(\d{1,5})$/;
@@ -150,10 +149,10 @@ export const sipSection = sipFields
     }
     // One socket family for SIP and RTP: it follows the server, so the bind address must match
     // (0.0.0.0 cannot reach an IPv6 PBX; :: means any IPv6 address).
-    const have = isIP(sip.local_address);
+    const have = ipFamily(sip.local_address);
     for (const [i, value] of [sip.server, ...sip.trunks.map((t) => t.server)].entries()) {
       const server = parseHostPort(withDefaultPort(value, 5060));
-      const want = server ? isIP(server.host) : 0;
+      const want = server ? ipFamily(server.host) : 0;
       if (want && have && want !== have) {
         const key = i === 0 ? 'sip.server' : `sip.trunks[${i - 1}].server`;
         ctx.addIssue({
