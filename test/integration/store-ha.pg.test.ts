@@ -8,9 +8,9 @@ import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { cuttableRelay } from '../helpers/cuttable-relay';
 import { post } from '../helpers/http';
 import { ROOT } from '../helpers/paths';
+import { untilLoopsLookedAgain } from '../helpers/loop-ticks';
 import { freePort } from '../helpers/ports';
 import { psql, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
-import { parsePromText, sampleValue } from '../helpers/prom-text';
 import { sipOptionsPinger } from '../helpers/sip-options';
 import { startSipp, type SippPeer } from '../helpers/sipp';
 
@@ -106,15 +106,6 @@ async function startEar(): Promise<{ port: number; count(): number; arrivals(): 
   };
 }
 
-/** The loops that could send a callback or dial a step again (src/callbacks/sender.ts, src/escalation/engine.ts, src/calls/dialer.ts). */
-const SENDING_LOOPS = ['callbacks', 'escalation', 'dialer'];
-
-/** How many ticks each of SENDING_LOOPS has ended (voice_alert_loop_tick_seconds_count). */
-async function loopTicks(node: RunningAppliance): Promise<Record<string, number>> {
-  const f = parsePromText(await (await fetch(`${node.url}/metrics`)).text());
-  return Object.fromEntries(SENDING_LOOPS.map((loop) => [loop, sampleValue(f, 'voice_alert_loop_tick_seconds_count', { loop }) ?? 0]));
-}
-
 const hook = (node: RunningAppliance, key: string) => `${node.url}/webhook/receive?key=${encodeURIComponent(key)}`;
 
 /**
@@ -170,8 +161,8 @@ async function leasedWorkRig(urlFor: (url: string) => string) {
     /**
      * Waits until A, able to run again, has ended its hung callback request (its timeout: the
      * line saying its result was not recorded, the lease being B's or the database out of
-     * reach) and then ticked twice each loop that could send or dial what B did, so that
-     * anything it were to send again has been sent.
+     * reach) and then looked again with each loop that could send or dial what B did, so
+     * that anything it were to send again has been sent.
      */
     async firstSettles() {
       const ended = () =>
@@ -181,13 +172,9 @@ async function leasedWorkRig(urlFor: (url: string) => string) {
           .some((l) => l.includes(`"event":"${firstEvent()}"`) && /callback lease was taken over by another appliance|recording a callback attempt failed/.test(l));
       // The request's timeout (10 s, src/callbacks/sender.ts) runs from before A was stopped or cut.
       await expect.poll(ended, { timeout: 30_000, interval: 100 }).toBe(true);
-      const before = await loopTicks(nodeA);
-      await expect
-        .poll(async () => {
-          const now = await loopTicks(nodeA);
-          return SENDING_LOOPS.filter((loop) => now[loop]! < before[loop]! + 2);
-        }, { timeout: 30_000, interval: 250 })
-        .toEqual([]);
+      // The loops that could send a callback or dial a step again (src/callbacks/sender.ts,
+      // src/escalation/engine.ts, src/calls/dialer.ts).
+      await untilLoopsLookedAgain(nodeA.url, ['callbacks', 'escalation', 'dialer']);
     },
     async expectNothingSentTwice() {
       const byEvent = new Map<string, number>();
