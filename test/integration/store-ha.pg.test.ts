@@ -333,7 +333,8 @@ describe('the PostgreSQL store under trouble', () => {
       }
     };
     const load = Promise.all([worker(), worker(), worker(), worker()]);
-    await sleep(2_000);
+    // The load under way (more than ten 200s) before the restart, as asserted below.
+    await expect.poll(() => results.filter((r) => r.status === 200).length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(10);
     const restartAt = performance.now();
     await cluster.restart();
     const backAt = performance.now();
