@@ -7,8 +7,8 @@ import { applianceDir, provision, type ApplianceDir, type ConfigOverrides, type 
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { cuttableRelay } from '../helpers/cuttable-relay';
 import { post } from '../helpers/http';
-import { ROOT } from '../helpers/paths';
 import { untilLoopsLookedAgain } from '../helpers/loop-ticks';
+import { ROOT } from '../helpers/paths';
 import { freePort } from '../helpers/ports';
 import { psql, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
 import { sipOptionsPinger } from '../helpers/sip-options';
