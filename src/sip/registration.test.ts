@@ -70,7 +70,7 @@ describe('registration outcomes (RFC 3261 §10.2)', () => {
 
   it('stops within its bound when the registrar never answers the un-REGISTER', async () => {
     // Production timers (T1 500 ms: Timer F would be 32 s): the bound, not the timer, ends it.
-    const { phone, sent } = await start('register-silent-unregister.xml', { t1_ms: 500, t2_ms: 4000 });
+    const { phone, sent } = await start('register-silent-unregister.xml', { t1_ms: 500, t2_ms: 4000 }, { silent_ms: '8000' });
     expect(phone.registered()).toBe(true);
     const t0 = Date.now();
     await phone.stop();

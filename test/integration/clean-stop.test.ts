@@ -53,7 +53,9 @@ async function sigterm(app: RunningAppliance): Promise<{ code: number | null; ms
 
 describe('SIGTERM against a silent PBX exits within the grace', () => {
   it('a registrar that took the REGISTER and never answers the un-REGISTER', async () => {
-    const sipp = await startSipp({ scenario: 'register-silent-unregister.xml' });
+    // Silent from the un-REGISTER for as long as the stop may take (it came after the signal):
+    // the registrar is there and mute until the process is gone, then sipp exits 0.
+    const sipp = await startSipp({ scenario: 'register-silent-unregister.xml', fill: { silent_ms: EXIT_WITHIN_MS } });
     peers.push(sipp);
     const a = applianceDir(await trunk(sipp.port, { register: true, username: 'trunk-user' }));
     const app = await a.start();
@@ -106,7 +108,12 @@ describe('SIGTERM against a silent PBX exits within the grace', () => {
     peers.push(phone);
     const pbx = await startKamailio({ target: `127.0.0.1:${phone.port}`, auth: true, user: 'trunk-user', password: 'trunk-secret' });
     peers.push(pbx);
-    const a = applianceDir(await trunk(pbx.port, { register: true, username: 'trunk-user', password: 'trunk-secret', domain: '127.0.0.1' }));
+    // The first call is waited for to complete, its words unheard: the fastest voice and short
+    // pauses end it ~2 s sooner (the others keep the slower voice: a poll must see them answered).
+    const a = applianceDir({
+      ...(await trunk(pbx.port, { register: true, username: 'trunk-user', password: 'trunk-secret', domain: '127.0.0.1' })),
+      tts: { voice: 'en', speed_wpm: 450, pause_ms: 200 },
+    });
     const acc = provision(a);
     const app = await a.start();
     running.push(app); // stopped here already unless a step before failed

@@ -79,7 +79,9 @@ describe('voice-alert doctor (docs/operations.md "Doctor")', () => {
 
   it('a broken install (PBX down, espeak-ng missing): each failure says what to install or set, exit 1', async () => {
     const nothing = await freePort();
-    const r = await doctor({ server: `127.0.0.1:${nothing}`, password: PASSWORD }, { tts: { espeak_binary: '/nonexistent/espeak-ng' } });
+    // T1 50 ms: the unanswered OPTIONS gives up after 64·T1 = 3.2 s, not the doctor's 8 s (its
+    // T1 is at most 125 ms, src/cli/doctor-checks.ts), each of the two times.
+    const r = await doctor({ server: `127.0.0.1:${nothing}`, password: PASSWORD, t1_ms: 50 }, { tts: { espeak_binary: '/nonexistent/espeak-ng' } });
     expect(r.json.status).toBe(1);
     expect(r.byName['trunk.options']).toMatchObject({ status: 'fail', detail: `127.0.0.1:${nothing}: trunk did not answer the OPTIONS (timeout)` });
     expect(r.byName['trunk.options']!.remedy).toContain(`UDP ${nothing} is open`);
@@ -88,7 +90,7 @@ describe('voice-alert doctor (docs/operations.md "Doctor")', () => {
     expect(r.byName['espeak-ng']!.remedy).toMatch(/^apt-get install espeak-ng \(or set tts\.espeak_binary\)/);
     expect(r.byName['sox']!.status).toBe('skip');
     expect(r.byName['database']!.detail).toMatch(/does not exist yet; its folder is writable/);
-  }, 60_000); // OPTIONS left unanswered until its timeout, twice (JSON and text): 17 s in CI
+  }, 60_000); // OPTIONS left unanswered until its timeout (3.2 s), twice (JSON and text)
 
   it('an invalid configuration fails the first check and skips the rest', async () => {
     const r = await doctor({ server: 'no port here' });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applianceDir, provision, type RunningAppliance } from '../helpers/appliance';
+import { untilLoopsLookedAgain } from '../helpers/loop-ticks';
 import { freePort } from '../helpers/ports';
 import { startSipp, type SippPeer } from '../helpers/sipp';
 
@@ -23,7 +24,8 @@ describe('a missed heartbeat calls through the trunk', () => {
     const dir = applianceDir({
       sip: { server: `127.0.0.1:${phone.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 20}`, t1_ms: 100 },
       calls: { answer_delay_ms: 100, ring_timeout_s: 10, retry_delays_s: [1], max_attempts: 1, repeat: 1 },
-      tts: { voice: 'en', speed_wpm: 400 },
+      // Nobody listens to the words here: the fastest voice and short pauses end the call sooner.
+      tts: { voice: 'en', speed_wpm: 450, pause_ms: 200 },
     });
     const cred = provision(dir);
     const app: RunningAppliance = await dir.start();
@@ -42,7 +44,8 @@ describe('a missed heartbeat calls through the trunk', () => {
     const listed = await fetch(`${app.url}/api/heartbeats`, { headers: { 'x-webhook-key': cred.webhookKey } });
     const [heartbeat] = ((await listed.json()) as { heartbeats: { state: string; alert_id: string }[] }).heartbeats;
     expect(heartbeat).toMatchObject({ state: 'late', alert_id: shown.alert_id });
-    await new Promise((r) => setTimeout(r, 6000)); // past the next deadline check (at least every 5 s)
+    // Past the next deadline checks (src/heartbeats/checker.ts, every second).
+    await untilLoopsLookedAgain(app.url, ['heartbeats']);
     expect(calls()).toHaveLength(1);
     // sipp (-m 1) took exactly one call through its whole scenario: INVITE, answer, our BYE.
     expect(await phone.exited).toBe(0);
@@ -55,7 +58,8 @@ describe('a missed heartbeat calls through the trunk', () => {
     const dir = applianceDir({
       sip: { server: `127.0.0.1:${phone.port}`, local_address: '127.0.0.1', local_port: 0, rtp_ports: `${rtp}-${rtp + 20}`, t1_ms: 100 },
       calls: { answer_delay_ms: 100, ring_timeout_s: 10, retry_delays_s: [1], max_attempts: 1, repeat: 1 },
-      tts: { voice: 'en', speed_wpm: 400 },
+      // Nobody listens to the words here: the fastest voice and short pauses end the call sooner.
+      tts: { voice: 'en', speed_wpm: 450, pause_ms: 200 },
     });
     const cred = provision(dir);
     // The schedule's only layer starts in 2099: nobody is on call now, so the policy reaches nobody.

@@ -7,6 +7,7 @@ import { applianceDir, provision, type ApplianceDir, type ConfigOverrides, type 
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { cuttableRelay } from '../helpers/cuttable-relay';
 import { post } from '../helpers/http';
+import { untilLoopsLookedAgain } from '../helpers/loop-ticks';
 import { ROOT } from '../helpers/paths';
 import { freePort } from '../helpers/ports';
 import { psql, startPostgresCluster, type PostgresCluster } from '../helpers/postgres';
@@ -126,7 +127,8 @@ async function leasedWorkRig(urlFor: (url: string) => string) {
   const config = async () => ({
     sip: await sipConfig(sipp.port),
     calls: { lease_s: leaseS, answer_delay_ms: 100, ring_timeout_s: 8, repeat: 1, per_number_gap_s: 0 },
-    tts: { voice: 'en', speed_wpm: 450 },
+    // Nobody listens to step 1's words: the fastest voice and short pauses end its call sooner.
+    tts: { voice: 'en', speed_wpm: 450, pause_ms: 200 },
   });
   // The CLI runs synchronously, which would stall a relay in this process: it goes directly.
   const direct = nodeDir(url, await config());
@@ -156,6 +158,24 @@ async function leasedWorkRig(urlFor: (url: string) => string) {
       await expect.poll(async () => (await callsOf()).map((c) => c.phone_number), { timeout: left(), interval: 100 }).toEqual(['5320000001', '5320000002']);
       await expect.poll(() => receiver.received.filter((r) => r.event.id === firstEvent() && r.answered === 200).length, { timeout: left(), interval: 50 }).toBe(1);
     },
+    /**
+     * Waits until A, able to run again, has ended its hung callback request (its timeout: the
+     * line saying its result was not recorded, the lease being B's or the database out of
+     * reach) and then looked again with each loop that could send or dial what B did, so
+     * that anything it were to send again has been sent.
+     */
+    async firstSettles() {
+      const ended = () =>
+        nodeA
+          .output()
+          .split('\n')
+          .some((l) => l.includes(`"event":"${firstEvent()}"`) && /callback lease was taken over by another appliance|recording a callback attempt failed/.test(l));
+      // The request's timeout (10 s, src/callbacks/sender.ts) runs from before A was stopped or cut.
+      await expect.poll(ended, { timeout: 30_000, interval: 100 }).toBe(true);
+      // The loops that could send a callback or dial a step again (src/callbacks/sender.ts,
+      // src/escalation/engine.ts, src/calls/dialer.ts).
+      await untilLoopsLookedAgain(nodeA.url, ['callbacks', 'escalation', 'dialer']);
+    },
     async expectNothingSentTwice() {
       const byEvent = new Map<string, number>();
       for (const r of receiver.received) byEvent.set(r.event.id, (byEvent.get(r.event.id) ?? 0) + 1);
@@ -180,9 +200,10 @@ describe('the PostgreSQL store under trouble', () => {
     const node = await a.start();
     running.push(node);
 
-    // About 25 s of speech: it outlasts the freeze.
+    // About 18 s of speech (the intro, 13 s of message, the prompt): it outlasts the freeze,
+    // which begins half a second in, by some 7 s, and the call ends soon after.
     const words = 'the primary database cluster in the second data centre stopped answering and every service that depends on it';
-    const message = `${words}, ${words}, ${words}, ${words}.`;
+    const message = `${words}, ${words}.`;
     const call = await post(`${node.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, phone_number: '5321112233', error_message: message });
     expect(call.status).toBe(200);
     await expect.poll(() => ear.count(), { timeout: 20_000, interval: 50 }).toBeGreaterThan(25);
@@ -260,7 +281,7 @@ describe('the PostgreSQL store under trouble', () => {
     }
     // Woken, A finds its lease taken over: its hung request ends (callback timeout) and nothing
     // it held is sent again or recorded over B's result; step 2 was dialled once.
-    await sleep(12_000);
+    await rig.firstSettles();
     await rig.expectNothingSentTwice();
   }, 120_000);
 
@@ -290,7 +311,7 @@ describe('the PostgreSQL store under trouble', () => {
     const restoredAt = performance.now();
     await expect.poll(async () => (await post(hook(nodeA, acc.webhookKey), { phone_number: '5329999998', error_message: 'back' })).status, { timeout: 10_000, interval: 250 }).toBe(200);
     expect(performance.now() - restoredAt).toBeLessThan(10_000);
-    await sleep(12_000);
+    await rig.firstSettles();
     await rig.expectNothingSentTwice();
   }, 120_000);
 
@@ -312,7 +333,8 @@ describe('the PostgreSQL store under trouble', () => {
       }
     };
     const load = Promise.all([worker(), worker(), worker(), worker()]);
-    await sleep(2_000);
+    // The load under way (more than ten 200s) before the restart, as asserted below.
+    await expect.poll(() => results.filter((r) => r.status === 200).length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(10);
     const restartAt = performance.now();
     await cluster.restart();
     const backAt = performance.now();

@@ -29,7 +29,9 @@ async function sipConfig(sippPort: number, sip: Record<string, unknown> = {}) {
       ...sip,
     },
     calls: { lease_s: 2, answer_delay_ms: 100, ring_timeout_s: 5, retry_delays_s: [1], max_attempts: 2, repeat: 1 },
-    tts: { voice: 'en', speed_wpm: 400 },
+    // Nobody listens to the words here: the fastest voice and short pauses end each call that
+    // plays to its end ~2 s sooner (as in escalation.test.ts).
+    tts: { voice: 'en', speed_wpm: 450, pause_ms: 200 },
   };
 }
 
@@ -165,7 +167,9 @@ describe('telephony through the compiled binary', () => {
     const ringing = applianceDir({ ...ringingConfig, calls: { ...ringingConfig.calls, ring_timeout_s: 40 } });
     const talkingConfig = await sipConfig(answering.port);
     // calls.shutdown_grace_s reaches the dialer (docs/operations.md "Configuration").
-    const talking = applianceDir({ ...talkingConfig, calls: { ...talkingConfig.calls, shutdown_grace_s: 20 } });
+    // The slower voice and default pauses: the call stays answered (~4 s) long enough for the
+    // CLI polls below to see it so on a loaded machine.
+    const talking = applianceDir({ ...talkingConfig, calls: { ...talkingConfig.calls, shutdown_grace_s: 20 }, tts: { voice: 'en', speed_wpm: 400 } });
     const ringApp = await ringing.start();
     const talkApp = await talking.start();
     const send = async (a: typeof ringing, app: RunningAppliance) => {
