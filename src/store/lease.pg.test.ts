@@ -45,10 +45,22 @@ describe('one lease (store/lease.ts) on one PostgreSQL', () => {
       for (let i = 0; i < 40; i++) await tx.maintenance.create(windowAt(account.id, Date.now() - 60_000), Date.now());
     });
     const took = { a: [] as string[], b: [] as string[] };
+    // Each appliance's first claim stays in its open transaction until both have claimed: the
+    // two claims are then truly at once (one's rows locked while the other's runs), however the
+    // machine schedules them. Left to race, one appliance once took all 40 before the other's
+    // first statement ran (a full run on a busy machine, 2026-12-02).
+    let claimedFirst = 0;
+    let bothClaimed!: () => void;
+    const both = new Promise<void>((resolve) => (bothClaimed = resolve));
     const claimAll = async (who: 'a' | 'b', store: Store, clock: () => number) => {
       const lease = newLease(30_000);
-      for (;;) {
-        const rows = await store.transaction((tx) => tx.maintenance.claimStarts(clock(), 3, lease));
+      for (let first = true; ; first = false) {
+        const rows = await store.transaction(async (tx) => {
+          const claimed = await tx.maintenance.claimStarts(clock(), 3, lease);
+          if (first && ++claimedFirst === 2) bothClaimed();
+          if (first) await both;
+          return claimed;
+        });
         if (rows.length === 0) return;
         took[who].push(...rows.map((r) => r.id));
       }
