@@ -5,9 +5,8 @@ import LongestFirst from './test/helpers/sequencer.ts';
  * Suites that start real SIP peers (sipp, kamailio, baresip) and stream RTP on loopback.
  * They run one file at a time: in parallel with each other their 20 ms media timing and port
  * picking interfere. The whole suite (scripts/test without arguments) runs those of projects
- * `sip-peers` and `postgres-peers` in a vitest process of their own, beside the CPU-bound
- * projects' process held at nice 19, which takes only the CPU these leave idle (they wait on
- * real time: a quarter of 2 cores, measured); the waiting ones (PEER_WAIT_SUITES) run after.
+ * `sip-peers` and `postgres-peers` after the CPU-bound projects, with the machine to
+ * themselves; the waiting ones (PEER_WAIT_SUITES) run beside the CPU-bound projects.
  */
 const PEER_SUITES = [
   'src/calls/dialer.test.ts',
@@ -61,7 +60,7 @@ const PEER_SUITES = [
 /**
  * Peer suites that mostly wait (a lease running out, an escalation step's wait_s, a restart, a
  * session refresh) and assert nothing finer than a second about time: three of them run at a
- * time, in a group of their own after the others. Those that measure media timing (late
+ * time, beside the CPU-bound projects (held at nice 19) in the whole suite (scripts/test). Those that measure media timing (late
  * ticks, gaps, a phone whose jitter buffer drops late packets from its recording, an echo
  * ratio) or latency (callbacks-latency's p99) keep the machine to themselves, and so does the
  * voice desk's suite: four at a time, a desk call once waited out its test's timeout.
@@ -91,7 +90,7 @@ const PEER_WAIT_SUITES = [
 const EVENT_LOOP_SUITES = ['src/http/health.test.ts', 'src/store/sql/postgres/unreachable.pg.test.ts'];
 
 /**
- * Peer suites whose bounds assume the machine to themselves, run alone after the CPU-bound run
+ * Peer suites whose bounds assume the machine to themselves, run after the CPU-bound run
  * with the event-loop suites (main-solo on SQLite, postgres-solo on PostgreSQL), one file at a
  * time. Beside the CPU-bound run, even at its nice 19, they failed their bounds:
  * - store-ha times real-time media while its store is frozen (no RTP gap over 60 ms, OPTIONS
@@ -188,7 +187,7 @@ const POSTGRES_PEER_SUITES = [
 const UNIT_FILES_SHARE_MODULES = { isolate: false } as const;
 
 /**
- * The CPU-bound projects run beside the peer projects at a lower priority (scripts/test): a
+ * The CPU-bound projects run beside the waiting peer projects at a lower priority (scripts/test): a
  * test there may wait for a core the peers' bursts take, so it has twice the default time
  * before it counts as hung. This bounds a hung test only: a bound a test asserts (a deadline,
  * RTP's pacing) is its own and unchanged, and passed at nice 19 in two full runs.
