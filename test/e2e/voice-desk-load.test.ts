@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callOverHttp } from '../helpers/api-reads';
-import type { RunningAppliance } from '../helpers/appliance';
 import { callDesk } from '../helpers/desk-caller';
 import { DESK, deskRig } from '../helpers/desk-rig';
 import { post } from '../helpers/http';
+import { parsePromText, sampleValue } from '../helpers/prom-text';
 import { startSipp } from '../helpers/sipp';
 import { until } from '../helpers/until';
 
@@ -17,11 +17,6 @@ import { until } from '../helpers/until';
 const rigs = deskRig();
 afterEach(() => rigs.stopAll());
 const { rig, start, phone, onStop } = rigs;
-
-const metric = async (app: RunningAppliance, name: string) => {
-  const text = await (await fetch(`${app.url}/metrics`)).text();
-  return text.split('\n').filter((l) => l.startsWith(name));
-};
 
 describe('voice desk through kamailio under load', () => {
   it('20 desk calls at once while 10 alert calls play: every menu answers, RTP paced (under 1 % late ticks, nothing lost)', async () => {
@@ -66,8 +61,9 @@ describe('voice desk through kamailio under load', () => {
     // BENCHMARKS.md), not this test's: here the receiver shares two cores with everything else.
     // The sender's own pacer: at most 30 streams at once, so every 30 packets sent took at
     // least one tick; under 1 % of the ticks more than half a packet late.
-    const sent = Number((await metric(app, 'voice_alert_rtp_packets_sent_total'))[0]!.split(' ')[1]);
-    const late = Number((await metric(app, 'voice_alert_rtp_late_ticks_total'))[0]!.split(' ')[1]);
+    const families = parsePromText(await (await fetch(`${app.url}/metrics`)).text());
+    const sent = sampleValue(families, 'voice_alert_rtp_packets_sent_total')!;
+    const late = sampleValue(families, 'voice_alert_rtp_late_ticks_total')!;
     expect(late / (sent / (OUTBOUND + 20))).toBeLessThan(0.01);
   }, 180_000);
 

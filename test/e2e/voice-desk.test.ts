@@ -6,6 +6,7 @@ import { configSchema } from '../../src/config/schema';
 import { silentLogger } from '../../src/log';
 import { createCallAudioSource } from '../../src/tts';
 import { DESK_WORDS } from '../../src/voice-desk/words';
+import { alertOverHttp } from '../helpers/api-reads';
 import { applianceDir, provision, type ApplianceDir, type RunningAppliance } from '../helpers/appliance';
 import { startCallbackReceiver } from '../helpers/callback-receiver';
 import { callDesk } from '../helpers/desk-caller';
@@ -30,9 +31,6 @@ async function alert(app: RunningAppliance, acc: { apiKey: string; apiSecret: st
   expect(r.status).toBe(200);
   return r.json.alert_id;
 }
-
-const alertState = async (app: RunningAppliance, acc: { webhookKey: string }, id: string) =>
-  ((await (await fetch(`${app.url}/api/alerts/${id}`, { headers: { 'x-webhook-key': acc.webhookKey } })).json()) as any).alert;
 
 const metric = async (app: RunningAppliance, name: string) => {
   const text = await (await fetch(`${app.url}/metrics`)).text();
@@ -101,11 +99,11 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
 
     await ear.press('1');
     const acked = await until('the older alert acknowledged', async () => {
-      const s = await alertState(app, acc, older);
+      const s = await alertOverHttp(app, acc, older);
       return s.state === 'acknowledged' ? s : null;
     });
     expect(acked).toMatchObject({ state: 'acknowledged', acknowledged_by: 'voice-desk' });
-    expect((await alertState(app, acc, newer)).state).toBe('open');
+    expect((await alertOverHttp(app, acc, newer)).state).toBe('open');
     const event = await until('the alert.acknowledged callback', () => hook.received.find((c) => c.event.type === 'alert.acknowledged'));
     expect(event.signatureValid).toBe(true);
     expect(event.event).toMatchObject({ type: 'alert.acknowledged', acknowledged_by: 'voice-desk', alert: { id: older } });
@@ -113,7 +111,7 @@ describe('voice desk through kamailio (sipp calls the appliance)', () => {
     // The one left is read now; 3 resolves it.
     await ear.press('3');
     const resolved = await until('the other alert resolved', async () => {
-      const s = await alertState(app, acc, newer);
+      const s = await alertOverHttp(app, acc, newer);
       return s.state === 'resolved' ? s : null;
     });
     expect(resolved.state_reason).toBe('resolved by voice-desk');

@@ -38,8 +38,7 @@ async function rig(o: { press: string; digit: number; calls: number; steps: stri
   const acc = provision(a, 'starter', o.credit ? ['--monthly-credit', String(o.credit)] : []);
   const policy = a.cliJson(['policy', 'create', acc.accountId, '--name', 'oncall', ...o.steps.flatMap((s) => ['--step', s]), '--rounds', String(o.rounds ?? 1)]);
   const app = await peerRig.start(a);
-  const alertOf = async (id: string) =>
-    (await fetch(`${app.url}/api/alerts/${id}`, { headers: { 'x-api-key': acc.apiKey, 'x-api-secret': acc.apiSecret } }).then((r) => r.json())).alert;
+  const alertOf = (id: string) => alertOverHttp(app, acc, id);
   const raise = () => post(`${app.url}/api/call`, { api_key: acc.apiKey, api_secret: acc.apiSecret, error_message: 'core switch down', policy: 'oncall' });
   return { a, app, acc, sipp, policy, alertOf, raise };
 }
