@@ -4,8 +4,19 @@ import { browser, panelApp } from '../../../test/helpers/panel-app';
 /** The Administrators page (docs/panel.md "Administrators, owners and passwords"): what `admin list|create|passwd` does. */
 const PW = 'a-long-password-1';
 
+/**
+ * "Oldest first" orders by creation time: a clock that moves on at each reading, so the two
+ * administrators made one after the other never share a millisecond (with the tests' cheap
+ * argon2, test/helpers/cheap-password-hash.ts, they did: a fresh-clone run of 2026-12-03 listed
+ * "second" first).
+ */
+function everMovingClock(): () => number {
+  let last = 0;
+  return () => (last = Math.max(Date.now(), last + 1));
+}
+
 async function setup(panel = {}) {
-  const ctx = await panelApp({ language: 'en', ...panel });
+  const ctx = await panelApp({ language: 'en', ...panel }, everMovingClock());
   await ctx.users.createAdmin('admin', PW);
   await ctx.users.createAdmin('second', PW);
   const a = await ctx.store.transaction((tx) => tx.accounts.create({ name: 'Acme', plan: 'starter' }));
