@@ -246,7 +246,8 @@ export default defineConfig({
           exclude: [...PEER_SUITES, ...ALONE_PEER_SUITES, ...EVENT_LOOP_SUITES, ...SQLITE_EVENT_LOOP_SUITES, '**/*.pg.test.ts', '**/node_modules/**'],
           // Three files at a time on two cores: most of their time is spent waiting on the binary
           // or the browser they drive. Two at a time the project took 168-186 s with the machine
-          // 60-90 % busy; three at a time 130 s, 85-100 % busy (2026-12-03, beside the waiting projects).
+          // 60-90 % busy; three at a time 130-160 s (two runs), 85-100 % busy (2026-12-03, beside the
+          // waiting projects).
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
